@@ -1,0 +1,200 @@
+/**
+ * The one module that names environment variables. `parseConfig` is pure so a
+ * bad value can be reported as one line naming the variable before anything starts.
+ */
+import { Context } from "effect"
+
+export type LogLevelName = "debug" | "info" | "warn" | "error"
+
+export interface RateLimitSetting {
+  readonly limit: number
+  readonly windowMs: number
+  /** The text as configured, e.g. `600/60s`, for docs and headers. */
+  readonly text: string
+}
+
+export interface S3Settings {
+  readonly bucket: string
+  readonly endpoint: string | undefined
+  readonly region: string
+  readonly forcePathStyle: boolean
+  readonly accessKeyId: string | undefined
+  readonly secretAccessKey: string | undefined
+}
+
+export interface AppConfigValues {
+  readonly host: string
+  readonly port: number
+  readonly publicUrl: string
+  readonly databaseUrl: string | undefined
+  /** `memory:` keeps nothing. */
+  readonly dataDir: string
+  readonly redisUrl: string | undefined
+  readonly s3: S3Settings | undefined
+  /** Raw SECRET from the environment; resolved (or generated into DATA_DIR) by `infra/Secret.ts`. */
+  readonly secret: string | undefined
+  readonly signupsOpen: boolean
+  readonly rateLimit: RateLimitSetting
+  readonly signupIntervalMs: number
+  readonly corsOrigins: ReadonlyArray<string>
+  readonly logLevel: LogLevelName
+  readonly logFormat: "json" | "pretty"
+  readonly downloadUrlTtlSeconds: number
+}
+
+export class ConfigInvalid extends Error {
+  readonly variable: string
+  constructor(variable: string, message: string) {
+    super(`${variable}: ${message}`)
+    this.variable = variable
+  }
+}
+
+const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/** `90s`, `5m`, `1h`, `250ms`, `2d`; undefined when malformed. */
+export const parseDurationMs = (text: string): number | undefined => {
+  const m = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim())
+  if (!m) return undefined
+  const value = Number(m[1]) * durationUnits[m[2]!]!
+  return value > 0 && Number.isSafeInteger(value) ? value : undefined
+}
+
+export const parseRateLimit = (text: string): RateLimitSetting | undefined => {
+  const m = /^(\d+)\/(\d+(?:ms|s|m|h|d))$/.exec(text.trim())
+  if (!m) return undefined
+  const limit = Number(m[1])
+  const windowMs = parseDurationMs(m[2]!)
+  if (!Number.isSafeInteger(limit) || limit < 1 || windowMs === undefined || windowMs < 1000) return undefined
+  return { limit, windowMs, text: text.trim() }
+}
+
+const isTrue = (v: string) => /^(true|1|yes|on)$/i.test(v)
+const isFalse = (v: string) => /^(false|0|no|off)$/i.test(v)
+
+const parseUrl = (variable: string, value: string, protocols: ReadonlyArray<string>): string => {
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigInvalid(variable, `expected a URL (${protocols.join(" or ")}), got ${JSON.stringify(value)}`)
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigInvalid(variable, `expected a ${protocols.join(" or ")} URL, got ${JSON.stringify(value)}`)
+  }
+  return value
+}
+
+/** Throws `ConfigInvalid` naming the first bad variable. */
+export const parseConfig = (
+  env: Readonly<Record<string, string | undefined>>,
+  options: { readonly stdoutIsTty: boolean } = { stdoutIsTty: false }
+): AppConfigValues => {
+  const get = (name: string): string | undefined => {
+    const v = env[name]
+    return v === undefined || v.trim() === "" ? undefined : v.trim()
+  }
+  const host = get("HOST") ?? "127.0.0.1"
+  const portText = get("PORT") ?? "8080"
+  if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
+    throw new ConfigInvalid("PORT", `expected a port number 0-65535, got ${JSON.stringify(portText)}`)
+  }
+  const port = Number(portText)
+  const publicUrlRaw = get("PUBLIC_URL")
+  let publicUrl: string
+  if (publicUrlRaw !== undefined) {
+    const u = new URL(parseUrl("PUBLIC_URL", publicUrlRaw, ["http:", "https:"]))
+    if (u.search !== "" || u.hash !== "") throw new ConfigInvalid("PUBLIC_URL", "must not have a query or fragment")
+    publicUrl = publicUrlRaw.replace(/\/+$/, "")
+  } else {
+    const hostPart = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host
+    publicUrl = `http://${hostPart}:${port}`
+  }
+  const databaseUrl = get("DATABASE_URL")
+  if (databaseUrl !== undefined) parseUrl("DATABASE_URL", databaseUrl, ["postgres:", "postgresql:"])
+  const redisUrl = get("REDIS_URL")
+  if (redisUrl !== undefined) parseUrl("REDIS_URL", redisUrl, ["redis:", "rediss:"])
+
+  const bucket = get("S3_BUCKET")
+  let s3: S3Settings | undefined
+  if (bucket !== undefined) {
+    const endpoint = get("S3_ENDPOINT")
+    if (endpoint !== undefined) parseUrl("S3_ENDPOINT", endpoint, ["http:", "https:"])
+    const fps = get("S3_FORCE_PATH_STYLE")
+    if (fps !== undefined && !isTrue(fps) && !isFalse(fps)) {
+      throw new ConfigInvalid("S3_FORCE_PATH_STYLE", `expected true or false, got ${JSON.stringify(fps)}`)
+    }
+    s3 = {
+      bucket,
+      endpoint,
+      region: get("S3_REGION") ?? "us-east-1",
+      forcePathStyle: fps !== undefined ? isTrue(fps) : endpoint !== undefined,
+      accessKeyId: get("AWS_ACCESS_KEY_ID"),
+      secretAccessKey: get("AWS_SECRET_ACCESS_KEY")
+    }
+  }
+
+  const secret = get("SECRET")
+  if (secret !== undefined && Buffer.byteLength(secret, "utf8") < 32) {
+    throw new ConfigInvalid("SECRET", "must be at least 32 bytes long (e.g. `openssl rand -hex 32`)")
+  }
+  const signupsText = get("SIGNUPS_OPEN") ?? "true"
+  if (!isTrue(signupsText) && !isFalse(signupsText)) {
+    throw new ConfigInvalid("SIGNUPS_OPEN", `expected true or false, got ${JSON.stringify(signupsText)}`)
+  }
+  const rateText = get("RATE_LIMIT") ?? "600/60s"
+  const rateLimit = parseRateLimit(rateText)
+  if (rateLimit === undefined) {
+    throw new ConfigInvalid("RATE_LIMIT", `expected N/window with a window of at least 1s, e.g. 600/60s, got ${JSON.stringify(rateText)}`)
+  }
+  const intervalText = get("SIGNUP_INTERVAL") ?? "5m"
+  const signupIntervalMs = parseDurationMs(intervalText)
+  if (signupIntervalMs === undefined) {
+    throw new ConfigInvalid("SIGNUP_INTERVAL", `expected a duration such as 5m, 30s or 1h, got ${JSON.stringify(intervalText)}`)
+  }
+  const corsOrigins = (get("CORS_ORIGINS") ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
+  for (const origin of corsOrigins) {
+    let ok = false
+    try {
+      const u = new URL(origin)
+      ok = (u.protocol === "http:" || u.protocol === "https:") && u.origin === origin
+    } catch {
+      ok = false
+    }
+    if (!ok) {
+      throw new ConfigInvalid("CORS_ORIGINS", `each entry must be an exact origin like https://app.example.com, got ${JSON.stringify(origin)}`)
+    }
+  }
+  const logLevel = (get("LOG_LEVEL") ?? "info").toLowerCase()
+  if (!["debug", "info", "warn", "error"].includes(logLevel)) {
+    throw new ConfigInvalid("LOG_LEVEL", `expected one of debug, info, warn, error, got ${JSON.stringify(logLevel)}`)
+  }
+  const logFormat = get("LOG_FORMAT")?.toLowerCase() ?? (options.stdoutIsTty ? "pretty" : "json")
+  if (logFormat !== "json" && logFormat !== "pretty") {
+    throw new ConfigInvalid("LOG_FORMAT", `expected json or pretty, got ${JSON.stringify(logFormat)}`)
+  }
+  const ttlText = get("DOWNLOAD_URL_TTL") ?? "300s"
+  const ttlMs = parseDurationMs(ttlText)
+  if (ttlMs === undefined || ttlMs < 1000 || ttlMs > 604_800_000) {
+    throw new ConfigInvalid("DOWNLOAD_URL_TTL", `expected a duration from 1s to 7d, got ${JSON.stringify(ttlText)}`)
+  }
+  return {
+    host,
+    port,
+    publicUrl,
+    databaseUrl,
+    dataDir: get("DATA_DIR") ?? "./.board-data",
+    redisUrl,
+    s3,
+    secret,
+    signupsOpen: isTrue(signupsText),
+    rateLimit,
+    signupIntervalMs,
+    corsOrigins,
+    logLevel: logLevel as LogLevelName,
+    logFormat,
+    downloadUrlTtlSeconds: Math.floor(ttlMs / 1000)
+  }
+}
+
+export class AppConfig extends Context.Service<AppConfig, AppConfigValues>()("board/core/AppConfig") {}

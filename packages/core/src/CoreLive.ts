@@ -1,0 +1,33 @@
+/** Composition of the core: config → database (+ migrations) → services. */
+import { Effect, Layer } from "effect"
+import { NodeServices } from "@effect/platform-node"
+import { Accounts } from "./auth/Accounts.ts"
+import type { PasswordHasher } from "./auth/passwords.ts"
+import { Credentials } from "./auth/Credentials.ts"
+import { Access } from "./board/Access.ts"
+import { Workspaces } from "./board/Workspaces.ts"
+import { AppConfig, type AppConfigValues } from "./Config.ts"
+import { layerOwner } from "./infra/Database.ts"
+import { runMigrations } from "./infra/Migrations.ts"
+import { deriveKeys, resolveSecret, ServerSecret } from "./infra/Secret.ts"
+
+export const MigrationsLive = Layer.effectDiscard(
+  runMigrations().pipe(Effect.tap((ran) => ran.length > 0 ? Effect.logInfo(`applied migrations: ${ran.map(([id, name]) => `${id}_${name}`).join(", ")}`) : Effect.void))
+).pipe(Layer.provide(NodeServices.layer))
+
+export const ServicesLive = (hasher?: PasswordHasher) =>
+  Layer.mergeAll(
+    hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
+    Credentials.layer,
+    Workspaces.layer
+  ).pipe(Layer.provideMerge(Access.layer))
+
+/** Everything the front ends need, for one configuration. */
+export const coreLayer = (config: AppConfigValues, options: { readonly hasher?: PasswordHasher } = {}) => {
+  const base = Layer.mergeAll(
+    Layer.succeed(AppConfig, config),
+    Layer.succeed(ServerSecret, deriveKeys(resolveSecret(config.secret, config.dataDir)))
+  )
+  const database = MigrationsLive.pipe(Layer.provideMerge(layerOwner(config)))
+  return ServicesLive(options.hasher).pipe(Layer.provideMerge(database), Layer.provideMerge(base))
+}

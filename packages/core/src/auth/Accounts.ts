@@ -1,0 +1,140 @@
+/** Signup, login and API keys: the account bootstrap of SPEC.md. */
+import { Clock, Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { AppConfig } from "../Config.ts"
+import { Conflict, Forbidden, InvalidInput, TooManyRequests, Unauthenticated } from "../domain/errors.ts"
+import type { Principal } from "../domain/Principal.ts"
+import { ServerSecret } from "../infra/Secret.ts"
+import { makePasswordHasher, type PasswordHasher, passwordLength } from "./passwords.ts"
+import { digestToken, mintToken } from "./secretTokens.ts"
+import { SESSION_TTL_SECONDS, signSession } from "./sessionJwt.ts"
+
+export interface AuthSession {
+  readonly session: {
+    readonly access_token: string
+    readonly token_type: "bearer"
+    readonly expires_in: number
+    readonly expires_at: string
+  }
+  readonly user: { readonly id: string; readonly email: string; readonly full_name: string }
+}
+
+export interface CreatedApiKey {
+  readonly id: string
+  readonly name: string
+  readonly rawKey: string
+  readonly createdAt: string
+}
+
+/** Lower-cased and trimmed: `A@X.io` and `a@x.io` are one account. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export class Accounts extends Context.Service<Accounts, {
+  readonly signup: (input: { email: string; password: string; full_name: string }) => Effect.Effect<
+    AuthSession,
+    InvalidInput | Conflict | Forbidden | TooManyRequests
+  >
+  readonly login: (input: { email: string; password: string }) => Effect.Effect<AuthSession, Unauthenticated>
+  readonly createApiKey: (principal: Principal, name: string) => Effect.Effect<CreatedApiKey, InvalidInput | Forbidden>
+}>()("board/core/Accounts") {
+  static readonly layerWith = (hasher: PasswordHasher) =>
+    Layer.effect(
+      Accounts,
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const config = yield* AppConfig
+        const keys = yield* ServerSecret
+
+        const issue = Effect.fnUntraced(function*(user: { id: string; email: string; full_name: string }) {
+          const now = yield* Clock.currentTimeMillis
+          const token = yield* signSession(keys.session, config.publicUrl, user.id, now)
+          return {
+            session: {
+              access_token: token,
+              token_type: "bearer" as const,
+              expires_in: SESSION_TTL_SECONDS,
+              expires_at: new Date(now + SESSION_TTL_SECONDS * 1000).toISOString()
+            },
+            user: { id: user.id, email: user.email, full_name: user.full_name }
+          }
+        })
+
+        const signup = Effect.fn("Accounts.signup")(function*(input: { email: string; password: string; full_name: string }) {
+          if (!config.signupsOpen) return yield* new Forbidden({ message: "signups are closed on this server" })
+          const email = normalizeEmail(input.email)
+          if (email.length > 254 || !EMAIL.test(email)) {
+            return yield* new InvalidInput({ message: "email: expected an email address such as ada@example.com" })
+          }
+          const length = passwordLength(input.password)
+          if (length < 8 || length > 128) {
+            return yield* new InvalidInput({ message: `password: must be 8 to 128 characters long (got ${length})` })
+          }
+          const fullName = input.full_name.trim()
+          if (fullName === "" || fullName.length > 200) {
+            return yield* new InvalidInput({ message: "full_name: must be 1 to 200 characters and not blank" })
+          }
+          // The interval is claimed in the database so it holds across every instance.
+          const claimed = yield* sql<{ email: string }>`
+            INSERT INTO signup_attempts (email, attempted_at) VALUES (${email}, now())
+            ON CONFLICT (email) DO UPDATE SET attempted_at = now()
+              WHERE signup_attempts.attempted_at <= now() - ${`${config.signupIntervalMs} milliseconds`}::interval
+            RETURNING email`.pipe(Effect.orDie)
+          if (claimed.length === 0) {
+            const [row] = yield* sql<{ wait: number }>`
+              SELECT ceil(extract(epoch FROM attempted_at + ${`${config.signupIntervalMs} milliseconds`}::interval - now()))::int AS wait
+              FROM signup_attempts WHERE email = ${email}`.pipe(Effect.orDie)
+            const wait = Math.max(1, row?.wait ?? 1)
+            return yield* new TooManyRequests({
+              message: `a signup for this email was already attempted; try again in ${wait} seconds`,
+              retryAfterSeconds: wait
+            })
+          }
+          const existing = yield* sql`SELECT 1 FROM users WHERE email = ${email}`.pipe(Effect.orDie)
+          if (existing.length > 0) return yield* new Conflict({ message: "an account with this email already exists; log in instead" })
+          const passwordHash = yield* hasher.hash(input.password)
+          const rows = yield* sql<{ id: string; email: string; full_name: string }>`
+            INSERT INTO users (email, full_name, password_hash) VALUES (${email}, ${fullName}, ${passwordHash})
+            ON CONFLICT (email) DO NOTHING
+            RETURNING id, email, full_name`.pipe(Effect.orDie)
+          if (rows.length === 0) return yield* new Conflict({ message: "an account with this email already exists; log in instead" })
+          return yield* issue(rows[0]!)
+        })
+
+        const wrongCredentials = new Unauthenticated({ message: "wrong email or password", invalidToken: false })
+
+        const login = Effect.fn("Accounts.login")(function*(input: { email: string; password: string }) {
+          const email = normalizeEmail(input.email)
+          const [user] = yield* sql<{ id: string; email: string; full_name: string; password_hash: string }>`
+            SELECT id, email, full_name, password_hash FROM users WHERE email = ${email}`.pipe(Effect.orDie)
+          if (user === undefined) {
+            yield* hasher.verifyDummy(input.password)
+            return yield* wrongCredentials
+          }
+          const ok = yield* hasher.verify(input.password, user.password_hash)
+          if (!ok) return yield* wrongCredentials
+          return yield* issue(user)
+        })
+
+        const createApiKey = Effect.fn("Accounts.createApiKey")(function*(principal: Principal, name: string) {
+          if (principal.via !== "session" && principal.via !== "apiKey") {
+            return yield* new Forbidden({ message: "API keys can only be created with a session token or an API key" })
+          }
+          const trimmed = name.trim()
+          if (trimmed === "" || trimmed.length > 200) {
+            return yield* new InvalidInput({ message: "name: must be 1 to 200 characters and not blank" })
+          }
+          const rawKey = mintToken("apiKey")
+          const [row] = yield* sql<{ id: string; created_at: Date }>`
+            INSERT INTO api_keys (user_id, name, digest) VALUES (${principal.userId}, ${trimmed}, ${digestToken(rawKey)})
+            RETURNING id, created_at`.pipe(Effect.orDie)
+          return { id: row!.id, name: trimmed, rawKey, createdAt: row!.created_at.toISOString() }
+        })
+
+        return Accounts.of({ signup, login, createApiKey })
+      })
+    )
+
+  static readonly layer = Accounts.layerWith(makePasswordHasher())
+}

@@ -1,0 +1,108 @@
+/**
+ * Turns the credential headers of a request into a Principal. Which credential kinds an
+ * endpoint accepts is the caller's to say; every refusal is an `Unauthenticated` whose message
+ * tells the person what to send instead.
+ */
+import { Clock, Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { AppConfig } from "../Config.ts"
+import { Unauthenticated } from "../domain/errors.ts"
+import type { CredentialKind, Principal } from "../domain/Principal.ts"
+import { ServerSecret } from "../infra/Secret.ts"
+import { digestToken, isWellFormed, tokenKindOf } from "./secretTokens.ts"
+import { verifySession } from "./sessionJwt.ts"
+
+export interface PresentedCredentials {
+  readonly apiKey: string | undefined
+  readonly authorization: string | undefined
+  readonly intakeKey: string | undefined
+}
+
+export type UserCredentialKind = Exclude<CredentialKind, "intake">
+
+const refuse = (message: string, invalidToken = true) => new Unauthenticated({ message, invalidToken })
+
+const describe = (accepts: ReadonlyArray<UserCredentialKind>): string => {
+  const parts: Array<string> = []
+  if (accepts.includes("apiKey")) parts.push("an API key in X-API-Key")
+  if (accepts.includes("oauth")) parts.push("an OAuth access token as Authorization: Bearer")
+  if (accepts.includes("session")) parts.push("a session token as Authorization: Bearer")
+  return parts.join(" or ")
+}
+
+const bearerOf = (authorization: string): string | undefined => {
+  const m = /^Bearer +(\S+) *$/i.exec(authorization)
+  return m?.[1]
+}
+
+export class Credentials extends Context.Service<Credentials, {
+  readonly resolve: (
+    presented: PresentedCredentials,
+    accepts: ReadonlyArray<UserCredentialKind>
+  ) => Effect.Effect<Principal, Unauthenticated>
+}>()("board/core/Credentials") {
+  static readonly layer = Layer.effect(
+    Credentials,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const config = yield* AppConfig
+      const keys = yield* ServerSecret
+
+      const apiKeyPrincipal = Effect.fnUntraced(function*(key: string) {
+        if (!isWellFormed("apiKey", key)) return yield* refuse("invalid API key: it is malformed or mistyped")
+        const [row] = yield* sql<{ id: string; user_id: string }>`
+          SELECT id, user_id FROM api_keys WHERE digest = ${digestToken(key)} AND revoked_at IS NULL`.pipe(Effect.orDie)
+        if (row === undefined) return yield* refuse("invalid API key: unknown or revoked")
+        return { userId: row.user_id, via: "apiKey", workspaces: "all", credentialId: row.id } satisfies Principal
+      })
+
+      const resolve = Effect.fnUntraced(function*(
+        presented: PresentedCredentials,
+        accepts: ReadonlyArray<UserCredentialKind>
+      ) {
+        const intakeOnly = "intake tokens are accepted only by POST /v1/intake"
+        if (presented.intakeKey !== undefined) return yield* refuse(intakeOnly)
+        if (presented.apiKey !== undefined) {
+          const key = presented.apiKey.trim()
+          if (tokenKindOf(key) === "intake") return yield* refuse(intakeOnly)
+          if (!accepts.includes("apiKey")) {
+            return yield* refuse(`this endpoint does not accept API keys; send ${describe(accepts)}`, false)
+          }
+          return yield* apiKeyPrincipal(key)
+        }
+        if (presented.authorization !== undefined) {
+          const token = bearerOf(presented.authorization)
+          if (token === undefined) {
+            return yield* refuse(`malformed Authorization header; send ${describe(accepts)}`)
+          }
+          const kind = tokenKindOf(token)
+          if (kind === "apiKey" || (kind === undefined && token.startsWith("svc_") && !token.includes("."))) {
+            return yield* refuse("API keys are not accepted as Authorization: Bearer; send the key in the X-API-Key header")
+          }
+          if (kind === "intake") return yield* refuse(intakeOnly)
+          if (kind === "oauthAccess") {
+            if (!accepts.includes("oauth")) {
+              return yield* refuse(`this endpoint does not accept OAuth access tokens; send ${describe(accepts)}`, false)
+            }
+            return yield* refuse("invalid OAuth access token: unknown, expired or revoked")
+          }
+          const now = yield* Clock.currentTimeMillis
+          const session = yield* verifySession(keys.session, config.publicUrl, token, now)
+          if (session === undefined) return yield* refuse("invalid bearer token: not a live session or OAuth access token")
+          if (!accepts.includes("session")) {
+            return yield* refuse(
+              `session tokens only work on the account bootstrap endpoints; create an API key (POST /v1/api-keys) and send it in X-API-Key`,
+              false
+            )
+          }
+          const [user] = yield* sql`SELECT 1 FROM users WHERE id = ${session.userId}`.pipe(Effect.orDie)
+          if (user === undefined) return yield* refuse("invalid session: the account no longer exists")
+          return { userId: session.userId, via: "session", workspaces: "all" } satisfies Principal
+        }
+        return yield* refuse(`missing credential: send ${describe(accepts)}`, false)
+      })
+
+      return Credentials.of({ resolve })
+    })
+  )
+}

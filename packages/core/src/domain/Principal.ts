@@ -1,0 +1,13 @@
+/** Who is calling and what the credential may reach: the one access model of the core. */
+export type CredentialKind = "apiKey" | "oauth" | "session" | "intake"
+
+export interface Principal {
+  readonly userId: string
+  readonly via: CredentialKind
+  /** "all": every workspace the user belongs to; otherwise an OAuth grant's workspaces. */
+  readonly workspaces: "all" | ReadonlySet<string>
+  /** Intake tokens only: the one column they file into. */
+  readonly columnId?: string
+  /** The credential's own id (api key, OAuth token, intake token), for budgets and audit. */
+  readonly credentialId?: string
+}

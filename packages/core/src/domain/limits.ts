@@ -1,0 +1,28 @@
+/** Field limits of SPEC.md and the ones it leaves to us, in one place for contract and core. */
+export const limits = {
+  cardTitle: 500,
+  cardDescription: 10_000,
+  name: 200,
+  searchQuery: 200,
+  searchDefaultLimit: 50,
+  searchMaxLimit: 200,
+  linkUrl: 2048,
+  linkTitle: 200,
+  linkNote: 2000,
+  linkReason: 2000,
+  linkTags: 20,
+  linkTag: 50,
+  intakeTitle: 500,
+  intakeDescription: 10_000,
+  idempotencyKey: 200,
+  nluCommand: 1000,
+  passwordMin: 8,
+  passwordMax: 128,
+  bodyBytes: 1024 * 1024
+} as const
+
+export const priorities = ["low", "medium", "high", "urgent"] as const
+export type Priority = typeof priorities[number]
+
+export const linkTypes = ["relates_to", "blocks", "duplicates", "is_part_of"] as const
+export type LinkType = typeof linkTypes[number]

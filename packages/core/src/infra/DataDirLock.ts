@@ -1,0 +1,75 @@
+/**
+ * One process owns an embedded database directory: PGlite has no lock of its own and two
+ * processes on one directory corrupt it. The lock file also tells other commands (migrate,
+ * desktop publish) which socket reaches the owner's database.
+ */
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+export interface LockInfo {
+  readonly pid: number
+  readonly socket: string
+  readonly startedAt: string
+}
+
+export const lockPath = (dataDir: string) => path.join(dataDir, "board.lock")
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+/** The live owner of `dataDir`, if any (a lock left by a killed process does not count). */
+export const readLiveLock = (dataDir: string): LockInfo | undefined => {
+  let info: LockInfo
+  try {
+    info = JSON.parse(fs.readFileSync(lockPath(dataDir), "utf8")) as LockInfo
+  } catch {
+    return undefined
+  }
+  return typeof info.pid === "number" && info.pid !== process.pid && alive(info.pid) ? info : undefined
+}
+
+export class DataDirLocked extends Error {
+  readonly owner: LockInfo
+  constructor(dataDir: string, owner: LockInfo) {
+    super(`DATA_DIR ${dataDir} is in use by another board process (pid ${owner.pid}); stop it or choose another DATA_DIR`)
+    this.owner = owner
+  }
+}
+
+/** Takes the lock or throws `DataDirLocked`; returns the release function. */
+export const acquireDataDirLock = (dataDir: string, socket: string): () => void => {
+  fs.mkdirSync(dataDir, { recursive: true })
+  const file = lockPath(dataDir)
+  const info: LockInfo = { pid: process.pid, socket, startedAt: new Date().toISOString() }
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      fs.writeFileSync(file, JSON.stringify(info), { flag: "wx", mode: 0o600 })
+      return () => {
+        try {
+          const current = JSON.parse(fs.readFileSync(file, "utf8")) as LockInfo
+          if (current.pid === process.pid) fs.unlinkSync(file)
+        } catch {
+          // already gone
+        }
+      }
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
+      const owner = readLiveLock(dataDir)
+      if (owner !== undefined) throw new DataDirLocked(dataDir, owner)
+      // stale lock from a killed process: remove and retry
+      try {
+        fs.unlinkSync(file)
+      } catch {
+        // raced with another starter; retry decides
+      }
+    }
+  }
+  const owner = readLiveLock(dataDir)
+  throw new DataDirLocked(dataDir, owner ?? { pid: -1, socket: "", startedAt: "" })
+}

@@ -1,0 +1,85 @@
+/**
+ * The SQL client: PostgreSQL at DATABASE_URL, or embedded PGlite in DATA_DIR reached through
+ * the same driver over a unix socket (one dialect, one set of migrations). The embedded
+ * database belongs to one process; other commands reach it through the owner's socket.
+ */
+import { PGlite } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted } from "effect"
+import * as crypto from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import type { AppConfigValues } from "../Config.ts"
+import { acquireDataDirLock, readLiveLock } from "./DataDirLock.ts"
+
+// pglite-socket multiplexes every connection onto one backend session; a handful is plenty.
+const EMBEDDED_CONNECTIONS = 8
+
+const socketPathFor = (dataDir: string): string => {
+  if (dataDir === "memory:") {
+    return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "board-mem-")), ".s.PGSQL.5432")
+  }
+  const candidate = path.join(path.resolve(dataDir), ".s.PGSQL.5432")
+  // unix socket paths are limited to about 107 bytes
+  if (Buffer.byteLength(candidate) <= 100) return candidate
+  const hash = crypto.createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 16)
+  return path.join(os.tmpdir(), `board-${hash}.sock`)
+}
+
+/** Starts PGlite and its socket server, owning DATA_DIR until the scope closes. */
+export const startEmbedded = (dataDir: string) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const socket = socketPathFor(dataDir)
+        const releaseLock = dataDir === "memory:" ? () => {} : acquireDataDirLock(dataDir, socket)
+        try {
+          fs.rmSync(socket, { force: true })
+          const db = dataDir === "memory:"
+            ? await PGlite.create({ extensions: { pg_trgm } })
+            : await PGlite.create(path.join(path.resolve(dataDir), "pgdata"), { extensions: { pg_trgm } })
+          const server = new PGLiteSocketServer({ db, path: socket, maxConnections: EMBEDDED_CONNECTIONS + 4 })
+          await server.start()
+          return { socket, db, server, releaseLock }
+        } catch (e) {
+          releaseLock()
+          throw e
+        }
+      },
+      catch: (cause) => cause instanceof Error ? cause : new Error(String(cause))
+    }),
+    ({ db, releaseLock, server, socket }) =>
+      Effect.promise(async () => {
+        await server.stop().catch(() => {})
+        await db.close().catch(() => {})
+        fs.rmSync(socket, { force: true })
+        if (socket.includes(`${path.sep}board-mem-`)) fs.rmSync(path.dirname(socket), { recursive: true, force: true })
+        releaseLock()
+      })
+  )
+
+const clientOverSocket = (socket: string) =>
+  PgClient.make({ path: socket, username: "postgres", database: "postgres", maxConnections: EMBEDDED_CONNECTIONS })
+
+/** The server's database: it owns the embedded one when DATABASE_URL is unset. */
+export const layerOwner = (config: AppConfigValues) =>
+  PgClient.layerFrom(
+    config.databaseUrl !== undefined
+      ? PgClient.make({ url: Redacted.make(config.databaseUrl), maxConnections: 20 })
+      : Effect.flatMap(startEmbedded(config.dataDir), ({ socket }) => clientOverSocket(socket))
+  )
+
+/**
+ * For operator commands run beside a server (`board migrate`, `board desktop publish`):
+ * through the running server's socket when one owns DATA_DIR, otherwise as the owner.
+ */
+export const layerShared = (config: AppConfigValues) => {
+  if (config.databaseUrl === undefined && config.dataDir !== "memory:") {
+    const owner = readLiveLock(config.dataDir)
+    if (owner !== undefined) return PgClient.layerFrom(clientOverSocket(owner.socket))
+  }
+  return layerOwner(config)
+}

@@ -1,0 +1,19 @@
+/** The HttpApi contract: shared by the server and the CLI's typed client; no server code. */
+import { HttpApi, OpenApi } from "effect/http-api"
+import { AccountsGroup } from "./groups/Accounts.ts"
+import { SystemGroup } from "./groups/System.ts"
+import { WorkspacesGroup } from "./groups/Workspaces.ts"
+import { RequestErrors } from "./middleware/RequestErrors.ts"
+
+export class Api extends HttpApi.make("board")
+  .add(SystemGroup)
+  .add(AccountsGroup)
+  .add(WorkspacesGroup)
+  .middleware(RequestErrors)
+  .prefix("/api")
+  .annotateMerge(OpenApi.annotations({
+    title: "Board Service API",
+    version: "1.0",
+    description: "A board for human and agent teams: workspaces, projects, columns, cards, labels, subtasks and links."
+  }))
+{}

@@ -1,0 +1,63 @@
+/**
+ * The composition root: Config → Sql (+ migrations) → core services → handlers → HttpRouter,
+ * wrapped by the middleware that guarantees `{error}` bodies and logs requests.
+ */
+import { type AppConfigValues, coreLayer, type PasswordHasher } from "@board/core"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Layer } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { createServer } from "node:http"
+import { Api } from "./Api.ts"
+import { AccountsHandlers } from "./handlers/Accounts.ts"
+import { SystemHandlers } from "./handlers/System.ts"
+import { WorkspacesHandlers } from "./handlers/Workspaces.ts"
+import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
+import { errorBodies } from "./middleware/ErrorBodies.ts"
+import { makeRequestLogger, type RequestLogger } from "./middleware/RequestLog.ts"
+import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
+import { makeOpenApiDocument, renderDocsPage } from "./OpenApiDocument.ts"
+
+const docsRoutes = (publicUrl: string) => {
+  const spec = makeOpenApiDocument(publicUrl)
+  const page = renderDocsPage(spec)
+  return Layer.mergeAll(
+    HttpRouter.add("GET", "/api/v1/openapi.json", HttpServerResponse.jsonUnsafe(spec)),
+    HttpRouter.add("GET", "/api/v1/docs", HttpServerResponse.html(page))
+  )
+}
+
+const extraRoutes = [
+  { method: "GET", path: "/api/v1/openapi.json" },
+  { method: "GET", path: "/api/v1/docs" }
+]
+
+/** Every route of the service, needing only the core services. */
+export const routesLayer = (config: AppConfigValues, logger: RequestLogger) =>
+  Layer.mergeAll(
+    HttpApiBuilder.layer(Api).pipe(
+      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers]),
+      Layer.provide(AuthenticationLive),
+      Layer.provide(RequestErrorsLive)
+    ),
+    docsRoutes(config.publicUrl),
+    errorBodies(logger, config.publicUrl, extraRoutes)
+  )
+
+export interface ServerOptions {
+  readonly hasher?: PasswordHasher
+  readonly logger?: RequestLogger
+  /** More routes served beside the API (tests use one that fails on purpose). */
+  readonly extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter>
+}
+
+/** The whole server for one configuration: listens on HOST:PORT until its scope closes. */
+export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}) => {
+  const logger = options.logger ?? makeRequestLogger({ level: config.logLevel, format: config.logFormat })
+  const routes = options.extraRoutes === undefined ? routesLayer(config, logger) : Layer.merge(routesLayer(config, logger), options.extraRoutes)
+  return HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provide(NodeHttpServer.layer(() => createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }), { port: config.port, host: config.host })),
+    // the core stays visible to embedders and tests (SqlClient included)
+    Layer.provideMerge(coreLayer(config, options.hasher === undefined ? {} : { hasher: options.hasher }))
+  )
+}

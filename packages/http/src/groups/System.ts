@@ -1,0 +1,25 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+
+export const Health = Schema.Struct({ status: Schema.Literal("ok"), service: Schema.Literal("service-api") })
+
+export const ApiIndex = Schema.Struct({
+  status: Schema.Literal("ok"),
+  service: Schema.Literal("service-api"),
+  name: Schema.String,
+  description: Schema.optional(Schema.String),
+  version: Schema.optional(Schema.String),
+  baseUrl: Schema.String,
+  documentation: Schema.optional(Schema.Record(Schema.String, Schema.String)),
+  authentication: Schema.optional(Schema.Struct({
+    required: Schema.Boolean,
+    schemes: Schema.Array(Schema.Record(Schema.String, Schema.Unknown))
+  }))
+})
+
+/** Public: no credential, and health is never rate limited. */
+export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
+  .add(HttpApiEndpoint.get("index", "/v1", { success: ApiIndex }))
+  .add(HttpApiEndpoint.get("health", "/v1/health", { success: Health }))
+  .annotateMerge(OpenApi.annotations({ title: "System", description: "Public endpoints: no credential." }))
+{}

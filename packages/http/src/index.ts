@@ -1,0 +1,5 @@
+export * from "./Api.ts"
+export * from "./errors.ts"
+export * from "./Server.ts"
+export * from "./middleware/RequestLog.ts"
+export * from "./OpenApiDocument.ts"

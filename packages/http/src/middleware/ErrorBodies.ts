@@ -1,0 +1,88 @@
+/**
+ * The outermost middleware: gives every failure Effect would answer with an empty body the
+ * `{error}` body (unknown route 404, wrong method 405 with Allow, body over 1 MiB 413,
+ * defects 500 with a request id and never the defect text), and writes the request log line.
+ */
+import { limits } from "@board/core"
+import { Cause, Effect, type Types } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Api } from "../Api.ts"
+import { challengeFor } from "./AuthenticationLive.ts"
+import type { RequestLogger } from "./RequestLog.ts"
+import { requestMeta } from "./requestMeta.ts"
+
+interface RoutePattern {
+  readonly method: string
+  readonly regex: RegExp
+}
+
+const routePatterns = (extra: ReadonlyArray<{ method: string; path: string }>): ReadonlyArray<RoutePattern> => {
+  const all: Array<{ method: string; path: string }> = [...extra]
+  for (const group of Object.values(Api.groups)) {
+    for (const endpoint of Object.values(group.endpoints)) all.push({ method: endpoint.method, path: endpoint.path })
+  }
+  return all.map(({ method, path }) => ({
+    method,
+    regex: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\\?:\w+/g, "[^/]+").replace(/\\\*/g, ".*")}$`)
+  }))
+}
+
+const json = (status: number, error: string, headers: Record<string, string> = {}) =>
+  HttpServerResponse.jsonUnsafe({ error }, { status, headers })
+
+const statusMessages: Record<number, string> = {
+  400: "Bad request",
+  404: "Not found: no such endpoint; see /api/v1 for the API index",
+  413: `Request body too large: the limit is ${limits.bodyBytes} bytes`,
+  415: "Unsupported media type: send Content-Type: application/json",
+  500: "Internal server error"
+}
+
+export const errorBodies = (
+  logger: RequestLogger,
+  publicUrl: string,
+  extraRoutes: ReadonlyArray<{ method: string; path: string }> = []
+) => {
+  const patterns = routePatterns(extraRoutes)
+  const allowFor = (path: string): Array<string> => {
+    const methods = new Set<string>()
+    for (const p of patterns) if (p.regex.test(path)) methods.add(p.method)
+    return [...methods].sort()
+  }
+  return HttpRouter.middleware((app): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const meta = requestMeta(request)
+      const started = performance.now()
+      const path = request.url.split("?")[0] ?? "/"
+      const length = Number(request.headers["content-length"] ?? "0")
+      const response = Number.isFinite(length) && length > limits.bodyBytes
+        ? json(413, statusMessages[413]!)
+        : yield* app.pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, limits.bodyBytes as any),
+          Effect.catchCause((cause) =>
+            HttpServerError.causeResponse(cause).pipe(Effect.flatMap(([res, cause]) => {
+              if (res.status === 404) {
+                const allow = allowFor(path)
+                if (allow.length > 0 && !allow.includes(request.method)) {
+                  return Effect.succeed(json(405, `Method ${request.method} is not allowed here; use ${allow.join(", ")}`, { allow: allow.join(", ") }))
+                }
+                return Effect.succeed(json(404, statusMessages[404]!))
+              }
+              if (res.status >= 500) {
+                return logger.error(meta.id, request.method, path, Cause.pretty(cause)).pipe(
+                  Effect.as(json(500, `Internal server error (request id ${meta.id}); the cause is logged`))
+                )
+              }
+              return Effect.succeed(json(res.status, statusMessages[res.status] ?? `HTTP ${res.status}`))
+            }))
+          )
+        )
+      logger.request(meta, request.method, path, response.status, performance.now() - started)
+      // RFC 9110 §15.5.2: a 401 always carries a challenge (the auth middleware sets a more precise one)
+      const challenged = response.status === 401 && response.headers["www-authenticate"] === undefined
+        ? HttpServerResponse.setHeader(response, "www-authenticate", challengeFor(publicUrl, false))
+        : response
+      return HttpServerResponse.setHeader(challenged, "x-request-id", meta.id)
+    }), { global: true })
+}

@@ -1,0 +1,61 @@
+/** Field schemas shared by the endpoint groups; limits come from the core. */
+import { limits } from "@board/core"
+import { Schema } from "effect"
+
+export const Uuid = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))
+
+export const NonBlank = (max: number) =>
+  Schema.String.check(
+    Schema.isMaxLength(max, { message: `must be at most ${max} characters` }),
+    Schema.isPattern(/\S/, { message: "must not be blank" })
+  )
+
+export const MaxString = (max: number) => Schema.String.check(Schema.isMaxLength(max, { message: `must be at most ${max} characters` }))
+
+export const Name = NonBlank(limits.name)
+
+export const Timestamp = Schema.String
+
+export const Workspace = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  role: Schema.Literals(["owner", "member"]),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+
+export const Project = Schema.Struct({
+  id: Schema.String,
+  workspaceId: Schema.String,
+  name: Schema.String,
+  refPrefix: Schema.String,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+
+export const Column = Schema.Struct({
+  id: Schema.String,
+  projectId: Schema.String,
+  name: Schema.String,
+  position: Schema.Int,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+
+export const WorkspaceMember = Schema.Struct({
+  userId: Schema.String,
+  email: Schema.String,
+  fullName: Schema.String,
+  role: Schema.Literals(["owner", "member"]),
+  joinedAt: Timestamp
+})
+
+export const AuthSession = Schema.Struct({
+  session: Schema.Struct({
+    access_token: Schema.String,
+    token_type: Schema.Literal("bearer"),
+    expires_in: Schema.Int,
+    expires_at: Timestamp
+  }),
+  user: Schema.Struct({ id: Schema.String, email: Schema.String, full_name: Schema.String })
+})

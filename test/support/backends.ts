@@ -1,0 +1,38 @@
+/**
+ * The databases a test file runs against: the embedded one always, PostgreSQL when
+ * DATABASE_URL is set. Each server gets a database of its own, created for the run and
+ * dropped after it, so runs never touch databases they did not create.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import type { SqlClient } from "effect/sql"
+import * as crypto from "node:crypto"
+
+export type Backend = "pglite" | "postgres"
+
+export const postgresUrl = process.env.DATABASE_URL
+
+export const backends: ReadonlyArray<Backend> = postgresUrl === undefined ? ["pglite"] : ["pglite", "postgres"]
+
+if (postgresUrl === undefined && process.env.BOARD_TEST_QUIET === undefined) {
+  process.stderr.write("note: DATABASE_URL is not set; PostgreSQL runs of the HTTP suites are skipped (embedded database only)\n")
+}
+
+const admin = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const sql = yield* PgClient.make({ url: Redacted.make(postgresUrl!), maxConnections: 1 })
+    return yield* f(sql)
+  })).pipe(Effect.provide(Reactivity.layer), Effect.orDie))
+
+/** A fresh database on the PostgreSQL server of DATABASE_URL; returns its URL and a dropper. */
+export const createTestDatabase = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
+  const name = `board_test_${crypto.randomBytes(6).toString("hex")}`
+  await admin((sql) => sql.unsafe(`CREATE DATABASE ${name}`))
+  const url = new URL(postgresUrl!)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    drop: () => admin((sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined)
+  }
+}

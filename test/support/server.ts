@@ -1,0 +1,65 @@
+/** Starts the real server layer in this process on a free port, for HTTP-level tests. */
+import { makePasswordHasher, parseConfig, type AppConfigValues } from "@board/core"
+import { makeRequestLogger, serverLayer } from "@board/http"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import type { HttpRouter } from "effect/http"
+import { SqlClient } from "effect/sql"
+import * as net from "node:net"
+import { type Backend, createTestDatabase } from "./backends.ts"
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.once("error", reject)
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo
+      srv.close(() => resolve(port))
+    })
+  })
+
+// Production scrypt costs ~0.4 s per hash; the HTTP suites sign up many users, so they use a
+// cheaper cost. passwords.test.ts checks the production parameters themselves.
+export const testHasher = makePasswordHasher({ logN: 10, r: 8, p: 1 })
+
+export interface TestServer {
+  readonly baseUrl: string
+  readonly config: AppConfigValues
+  readonly logLines: Array<string>
+  /** Reads the server's own database, to check what a request really wrote. */
+  readonly query: <T = any>(text: string, params?: ReadonlyArray<unknown>) => Promise<ReadonlyArray<T>>
+  readonly stop: () => Promise<void>
+}
+
+export const startServer = async (
+  backend: Backend,
+  env: Record<string, string> = {},
+  extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter>
+): Promise<TestServer> => {
+  const port = await freePort()
+  const database = backend === "postgres" ? await createTestDatabase() : undefined
+  const config = parseConfig({
+    DATA_DIR: "memory:",
+    PORT: String(port),
+    LOG_FORMAT: "json",
+    ...(database !== undefined ? { DATABASE_URL: database.url } : {}),
+    ...env
+  })
+  const logLines: Array<string> = []
+  const logger = makeRequestLogger({ level: config.logLevel, format: "json", write: (line) => void logLines.push(line) })
+  const runtime = ManagedRuntime.make(serverLayer(config, { hasher: testHasher, logger, ...(extraRoutes ? { extraRoutes } : {}) }).pipe(Layer.orDie))
+  await runtime.runPromise(Effect.void)
+  return {
+    baseUrl: `http://127.0.0.1:${port}/api`,
+    config,
+    logLines,
+    query: (text, params = []) =>
+      runtime.runPromise(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql.unsafe(text, params as Array<any>)
+      }).pipe(Effect.orDie)) as any,
+    stop: async () => {
+      await runtime.dispose()
+      await database?.drop()
+    }
+  }
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Each HTTP test file boots its own server and database; two cores cannot run many at once.
+    maxWorkers: 2,
+    fileParallelism: true
+  }
+})
