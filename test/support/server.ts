@@ -1,7 +1,7 @@
 /** Starts the real server layer in this process on a free port, for HTTP-level tests. */
 import { makePasswordHasher, parseConfig, type AppConfigValues } from "@board/core"
 import { makeRequestLogger, serverLayer } from "@board/http"
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Effect, Layer, ManagedRuntime, References } from "effect"
 import type { HttpRouter } from "effect/http"
 import { SqlClient } from "effect/sql"
 import * as net from "node:net"
@@ -46,7 +46,10 @@ export const startServer = async (
   })
   const logLines: Array<string> = []
   const logger = makeRequestLogger({ level: config.logLevel, format: "json", write: (line) => void logLines.push(line) })
-  const runtime = ManagedRuntime.make(serverLayer(config, { hasher: testHasher, logger, ...(extraRoutes ? { extraRoutes } : {}) }).pipe(Layer.orDie))
+  const runtime = ManagedRuntime.make(serverLayer(config, { hasher: testHasher, logger, ...(extraRoutes ? { extraRoutes } : {}) }).pipe(
+      Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")),
+      Layer.orDie
+    ))
   await runtime.runPromise(Effect.void)
   return {
     baseUrl: `http://127.0.0.1:${port}/api`,

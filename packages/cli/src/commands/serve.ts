@@ -1,18 +1,34 @@
 import { serverLayer } from "@board/http"
 import { NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Exit, Layer } from "effect"
 import type { Command } from "commander"
+import { stopWhenLauncherDies } from "../parentWatch.ts"
 import { loadConfig, loggerLayer } from "../runtime.ts"
+
+const oneLine = (cause: Cause.Cause<unknown>): string => {
+  const e = Cause.squash(cause)
+  const message = e instanceof Error ? e.message : String(e)
+  return message.replace(/\s+/g, " ").trim()
+}
 
 /** Runs until SIGTERM or SIGINT, then closes the listener, the database and the DATA_DIR lock. */
 export const runServe = () => {
   const config = loadConfig()
+  stopWhenLauncherDies()
   const announce = Layer.effectDiscard(Effect.logInfo(
     `board listening on http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${config.port} (API at ${config.publicUrl}/api, database: ${config.databaseUrl !== undefined ? "PostgreSQL" : config.dataDir === "memory:" ? "embedded, in memory" : `embedded in ${config.dataDir}`})`
   ))
-  Layer.launch(Layer.mergeAll(serverLayer(config), announce).pipe(Layer.provide(loggerLayer(config)))).pipe(
-    Effect.tapCause((cause) => Effect.logError("server stopped", cause)),
-    NodeRuntime.runMain({ disableErrorReporting: true })
+  // announced only once the listener and the database are up
+  Layer.launch(announce.pipe(Layer.provideMerge(serverLayer(config)), Layer.provide(loggerLayer(config)))).pipe(
+    NodeRuntime.runMain({
+      disableErrorReporting: true,
+      // a signal is the normal way to stop a server: exit 0; a failure to start is one line and exit 1
+      teardown: (exit, onExit) => {
+        if (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause)) return onExit(0)
+        process.stderr.write(`board serve: ${oneLine(exit.cause)}\n`)
+        onExit(1)
+      }
+    })
   )
 }
 

@@ -6,6 +6,7 @@
 export const refPrefixFor = (projectName: string): string => {
   const words = projectName
     .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
     .replace(/[^A-Za-z0-9\s]/g, " ")
     .split(/\s+/)
     .filter((w) => w !== "")

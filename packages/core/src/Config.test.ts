@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest"
+import { ConfigInvalid, parseConfig, parseDurationMs, parseRateLimit } from "./Config.ts"
+
+describe("parseConfig", () => {
+  it("has the CONTRACT defaults", () => {
+    const c = parseConfig({})
+    expect(c).toMatchObject({
+      host: "127.0.0.1",
+      port: 8080,
+      publicUrl: "http://127.0.0.1:8080",
+      dataDir: "./.board-data",
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      s3: undefined,
+      signupsOpen: true,
+      signupIntervalMs: 300_000,
+      corsOrigins: [],
+      logLevel: "info",
+      logFormat: "json",
+      downloadUrlTtlSeconds: 300
+    })
+    expect(c.rateLimit).toEqual({ limit: 600, windowMs: 60_000, text: "600/60s" })
+    expect(parseConfig({}, { stdoutIsTty: true }).logFormat).toBe("pretty")
+  })
+
+  it("reads every variable", () => {
+    const c = parseConfig({
+      HOST: "0.0.0.0",
+      PORT: "9000",
+      PUBLIC_URL: "https://board.example.com/",
+      DATABASE_URL: "postgres://u@db:5432/board",
+      REDIS_URL: "redis://cache:6379",
+      S3_BUCKET: "builds",
+      S3_ENDPOINT: "http://127.0.0.1:4569",
+      AWS_ACCESS_KEY_ID: "id",
+      AWS_SECRET_ACCESS_KEY: "secret",
+      SECRET: "x".repeat(32),
+      SIGNUPS_OPEN: "false",
+      RATE_LIMIT: "100/1m",
+      SIGNUP_INTERVAL: "30s",
+      CORS_ORIGINS: "https://a.example, http://localhost:3000",
+      LOG_LEVEL: "DEBUG",
+      LOG_FORMAT: "pretty"
+    })
+    expect(c.publicUrl).toBe("https://board.example.com")
+    expect(c.s3).toMatchObject({ bucket: "builds", forcePathStyle: true, region: "us-east-1" })
+    expect(c.rateLimit).toEqual({ limit: 100, windowMs: 60_000, text: "100/1m" })
+    expect(c.corsOrigins).toEqual(["https://a.example", "http://localhost:3000"])
+    expect(c.signupsOpen).toBe(false)
+    expect(c.logLevel).toBe("debug")
+  })
+
+  it.each([
+    ["PORT", "eighty"],
+    ["PORT", "70000"],
+    ["PUBLIC_URL", "ftp://x"],
+    ["PUBLIC_URL", "https://x/?q=1"],
+    ["DATABASE_URL", "mysql://x"],
+    ["REDIS_URL", "http://x"],
+    ["SECRET", "too short"],
+    ["SIGNUPS_OPEN", "perhaps"],
+    ["RATE_LIMIT", "600"],
+    ["RATE_LIMIT", "0/60s"],
+    ["RATE_LIMIT", "10/500ms"],
+    ["SIGNUP_INTERVAL", "five minutes"],
+    ["CORS_ORIGINS", "*"],
+    ["CORS_ORIGINS", "null"],
+    ["CORS_ORIGINS", "https://a.example/path"],
+    ["LOG_LEVEL", "loud"],
+    ["LOG_FORMAT", "xml"],
+    ["DOWNLOAD_URL_TTL", "8d"]
+  ])("%s=%j is refused with a message naming it", (variable, value) => {
+    const env = variable === "DOWNLOAD_URL_TTL" ? { [variable]: value } : { [variable]: value }
+    let error: unknown
+    try {
+      parseConfig(env)
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(ConfigInvalid)
+    expect((error as ConfigInvalid).variable).toBe(variable)
+    expect((error as Error).message.startsWith(`${variable}:`)).toBe(true)
+  })
+
+  it("parses durations and rate limits", () => {
+    expect(parseDurationMs("5m")).toBe(300_000)
+    expect(parseDurationMs("250ms")).toBe(250)
+    expect(parseDurationMs("0s")).toBeUndefined()
+    expect(parseRateLimit("600/60s")).toEqual({ limit: 600, windowMs: 60_000, text: "600/60s" })
+    expect(parseRateLimit("5/1h")?.windowMs).toBe(3_600_000)
+  })
+})

@@ -1,0 +1,102 @@
+/** Issue 2 end to end: the real binary's start, configuration errors, DATA_DIR lock, signals, migrate. */
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { call } from "../support/client.ts"
+import { freePort } from "../support/server.ts"
+import { isListening, spawnBoard, spawnProcess, waitForHealth } from "../support/spawn.ts"
+
+const tmpDirs: Array<string> = []
+const tmpDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "board-e2e-"))
+  tmpDirs.push(dir)
+  return dir
+}
+afterAll(() => {
+  for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+const env = (extra: Record<string, string>) => ({ DATABASE_URL: undefined, REDIS_URL: undefined, LOG_FORMAT: "json", ...extra })
+
+describe("board serve (spawned)", () => {
+  it.each([
+    [{ PORT: "eighty" }, "PORT"],
+    [{ SECRET: "short" }, "SECRET"],
+    [{ RATE_LIMIT: "lots" }, "RATE_LIMIT"],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
+    [{ SIGNUPS_OPEN: "maybe" }, "SIGNUPS_OPEN"],
+    [{ CORS_ORIGINS: "*" }, "CORS_ORIGINS"]
+  ])("a bad value (%j) stops it at start with one line naming %s", async (bad, variable) => {
+    const p = spawnBoard(["serve"], env({ DATA_DIR: "memory:", ...bad }))
+    const { code } = await p.exited
+    expect(code).toBe(2)
+    const lines = p.output().trim().split("\n")
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain(variable)
+  })
+
+  it("serves health, refuses a second process on the same DATA_DIR at once, stops on SIGTERM, keeps data", async () => {
+    const dataDir = tmpDir()
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}/api`
+    const first = spawnBoard(["serve"], env({ DATA_DIR: dataDir, PORT: String(port) }))
+    await waitForHealth(base)
+    expect((await call(base, "GET", "/v1/health")).text).toBe(`{"status":"ok","service":"service-api"}`)
+    const signup = await call(base, "POST", "/v1/auth/signup", { body: { email: "keep@example.com", password: "12345678", full_name: "K" } })
+    expect(signup.status).toBe(201)
+
+    const started = Date.now()
+    const second = spawnBoard(["serve"], env({ DATA_DIR: dataDir, PORT: String(await freePort()) }))
+    const { code } = await second.exited
+    expect(code).not.toBe(0)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(second.output().trim().split("\n")).toHaveLength(1)
+    expect(second.output()).toMatch(/in use by another board process/)
+
+    // migrate beside the running server goes through its socket, never the files
+    const migrate = spawnBoard(["migrate"], env({ DATA_DIR: dataDir }))
+    expect((await migrate.exited).code).toBe(0)
+    expect(migrate.output()).toContain("up to date")
+
+    first.child.kill("SIGTERM")
+    const stopped = await first.exited
+    expect(stopped.code).toBe(0)
+    expect(fs.existsSync(path.join(dataDir, "board.lock"))).toBe(false)
+
+    const again = spawnBoard(["serve"], env({ DATA_DIR: dataDir, PORT: String(port) }))
+    await waitForHealth(base)
+    const login = await call(base, "POST", "/v1/auth/login", { body: { email: "keep@example.com", password: "12345678" } })
+    expect(login.status).toBe(200)
+    again.child.kill("SIGINT")
+    expect((await again.exited).code).toBe(0)
+  })
+
+  it("a lock left by a killed process does not block the next start", async () => {
+    const dataDir = tmpDir()
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}/api`
+    const first = spawnBoard(["serve"], env({ DATA_DIR: dataDir, PORT: String(port) }))
+    await waitForHealth(base)
+    first.child.kill("SIGKILL")
+    await first.exited
+    const second = spawnBoard(["serve"], env({ DATA_DIR: dataDir, PORT: String(port) }))
+    await waitForHealth(base)
+    second.child.kill("SIGTERM")
+    expect((await second.exited).code).toBe(0)
+  })
+
+  it("SIGTERM to `npx -y pnpm@10 start` stops the server and leaves no process behind", async () => {
+    const dataDir = tmpDir()
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}/api`
+    const npx = spawnProcess("npx", ["-y", "pnpm@10", "start"], env({ DATA_DIR: dataDir, PORT: String(port) }))
+    await waitForHealth(base, 60_000)
+    npx.child.kill("SIGTERM")
+    await npx.exited
+    const deadline = Date.now() + 10_000
+    while (Date.now() < deadline && (await isListening(base))) await new Promise((r) => setTimeout(r, 200))
+    expect(await isListening(base)).toBe(false)
+    expect(fs.existsSync(path.join(dataDir, "board.lock"))).toBe(false)
+  })
+})

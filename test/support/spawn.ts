@@ -1,0 +1,50 @@
+/** Spawns the real `bin/board.mjs` (or any command) and waits for what tests need. */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const repoRoot = fileURLToPath(new URL("../../", import.meta.url))
+export const boardBin = path.join(repoRoot, "bin/board.mjs")
+
+export interface Spawned {
+  readonly child: ChildProcess
+  readonly output: () => string
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+export const spawnProcess = (command: string, args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}): Spawned => {
+  const child = spawn(command, [...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  let out = ""
+  child.stdout!.on("data", (d) => (out += d))
+  child.stderr!.on("data", (d) => (out += d))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })))
+  return { child, output: () => out, exited }
+}
+
+/** `board <args>` on this process's Node (the project's Node 24 under vitest). */
+export const spawnBoard = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}) =>
+  spawnProcess(process.execPath, [boardBin, ...args], env)
+
+export const waitForHealth = async (baseUrl: string, timeoutMs = 30_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${baseUrl}/v1/health`)
+      if (res.status === 200) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error(`server at ${baseUrl} did not become healthy in ${timeoutMs} ms`)
+}
+
+export const isListening = async (baseUrl: string): Promise<boolean> => {
+  try {
+    await fetch(`${baseUrl}/v1/health`, { signal: AbortSignal.timeout(1000) })
+    return true
+  } catch {
+    return false
+  }
+}
