@@ -1,0 +1,41 @@
+export type PromptVariant = "analysis" | "draft" | "execute"
+
+export const PROMPT_VARIANTS: ReadonlyArray<PromptVariant> = ["analysis", "draft", "execute"]
+
+export type Priority = "low" | "medium" | "high" | "urgent"
+
+export type CardLinkType = "relates_to" | "blocks" | "duplicates" | "is_part_of"
+
+export interface PromptSubtask {
+  readonly title: string
+  readonly completed: boolean
+}
+
+export interface PromptCardLink {
+  /** `outgoing`: this card is the source (this card blocks the other); `incoming`: the other is. */
+  readonly direction: "outgoing" | "incoming"
+  readonly linkType: CardLinkType
+  readonly ref: string
+  readonly title: string
+}
+
+export interface PromptReference {
+  readonly url: string
+  readonly title: string | null
+  readonly note: string | null
+}
+
+export interface PromptInput {
+  readonly card: {
+    readonly ref: string
+    readonly title: string
+    readonly description: string | null
+    readonly priority: Priority
+    readonly labels: ReadonlyArray<string>
+    readonly subtasks: ReadonlyArray<PromptSubtask>
+  }
+  readonly project: { readonly name: string }
+  readonly links: ReadonlyArray<PromptCardLink>
+  /** The project's links rated `high`, in the order they should be listed. */
+  readonly references: ReadonlyArray<PromptReference>
+}
