@@ -27,6 +27,8 @@ export interface TestServer {
   readonly logLines: Array<string>
   /** Reads the server's own database, to check what a request really wrote. */
   readonly query: <T = any>(text: string, params?: ReadonlyArray<unknown>) => Promise<ReadonlyArray<T>>
+  /** Runs an effect against the server's own core services (e.g. with a test-only principal). */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, any>) => Promise<A>
   readonly stop: () => Promise<void>
 }
 
@@ -60,6 +62,7 @@ export const startServer = async (
         const sql = yield* SqlClient.SqlClient
         return yield* sql.unsafe(text, params as Array<any>)
       }).pipe(Effect.orDie)) as any,
+    run: (effect) => runtime.runPromise(effect as Effect.Effect<any, any, never>),
     stop: async () => {
       await runtime.dispose()
       await database?.drop()

@@ -5,6 +5,13 @@ import { Accounts } from "./auth/Accounts.ts"
 import type { PasswordHasher } from "./auth/passwords.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { Access } from "./board/Access.ts"
+import { Boards } from "./board/Boards.ts"
+import { CardLinks } from "./board/CardLinks.ts"
+import { Cards } from "./board/Cards.ts"
+import { Columns } from "./board/Columns.ts"
+import { Labels } from "./board/Labels.ts"
+import { Search } from "./board/Search.ts"
+import { Subtasks } from "./board/Subtasks.ts"
 import { Workspaces } from "./board/Workspaces.ts"
 import { AppConfig, type AppConfigValues } from "./Config.ts"
 import { layerOwner } from "./infra/Database.ts"
@@ -19,7 +26,14 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
   Layer.mergeAll(
     hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
     Credentials.layer,
-    Workspaces.layer
+    Workspaces.layer,
+    Cards.layer,
+    Columns.layer,
+    Labels.layer,
+    Subtasks.layer,
+    CardLinks.layer,
+    Boards.layer,
+    Search.layer
   ).pipe(Layer.provideMerge(Access.layer))
 
 /** Everything the front ends need, for one configuration. */

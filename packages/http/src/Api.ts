@@ -1,6 +1,7 @@
 /** The HttpApi contract: shared by the server and the CLI's typed client; no server code. */
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsGroup } from "./groups/Accounts.ts"
+import { BoardGroup } from "./groups/Board.ts"
 import { SystemGroup } from "./groups/System.ts"
 import { WorkspacesGroup } from "./groups/Workspaces.ts"
 import { RequestErrors } from "./middleware/RequestErrors.ts"
@@ -9,6 +10,7 @@ export class Api extends HttpApi.make("board")
   .add(SystemGroup)
   .add(AccountsGroup)
   .add(WorkspacesGroup)
+  .add(BoardGroup)
   .middleware(RequestErrors)
   .prefix("/api")
   .annotateMerge(OpenApi.annotations({

@@ -10,6 +10,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
 import { Api } from "./Api.ts"
 import { AccountsHandlers } from "./handlers/Accounts.ts"
+import { BoardHandlers } from "./handlers/Board.ts"
 import { SystemHandlers } from "./handlers/System.ts"
 import { WorkspacesHandlers } from "./handlers/Workspaces.ts"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
@@ -36,7 +37,7 @@ const extraRoutes = [
 export const routesLayer = (config: AppConfigValues, logger: RequestLogger) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(Api).pipe(
-      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers]),
+      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers, BoardHandlers]),
       Layer.provide(AuthenticationLive),
       Layer.provide(RequestErrorsLive)
     ),

@@ -59,3 +59,61 @@ export const AuthSession = Schema.Struct({
   }),
   user: Schema.Struct({ id: Schema.String, email: Schema.String, full_name: Schema.String })
 })
+
+export const Priority = Schema.Literals(["low", "medium", "high", "urgent"])
+export const LinkType = Schema.Literals(["relates_to", "blocks", "duplicates", "is_part_of"])
+export const Position = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "must be a whole number from 0" }))
+
+export const Label = Schema.Struct({
+  id: Schema.String,
+  projectId: Schema.String,
+  name: Schema.String,
+  color: Schema.NullOr(Schema.String),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+
+export const Subtask = Schema.Struct({
+  id: Schema.String,
+  cardId: Schema.String,
+  title: Schema.String,
+  completed: Schema.Boolean,
+  position: Schema.Int,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+
+export const Card = Schema.Struct({
+  id: Schema.String,
+  projectId: Schema.String,
+  columnId: Schema.String,
+  position: Schema.Int,
+  ref: Schema.String,
+  title: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  priority: Priority,
+  labels: Schema.Array(Label),
+  subtasks: Schema.Array(Subtask),
+  source: Schema.String,
+  intakeTokenId: Schema.NullOr(Schema.String),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+
+export const CardLink = Schema.Struct({
+  id: Schema.String,
+  sourceId: Schema.String,
+  targetId: Schema.String,
+  linkType: LinkType,
+  direction: Schema.Literals(["outgoing", "incoming"]),
+  card: Schema.Struct({ id: Schema.String, ref: Schema.String, title: Schema.String }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+
+export const Board = Schema.Struct({
+  project: Project,
+  columns: Schema.Array(Column),
+  cards: Schema.Array(Card),
+  labels: Schema.Array(Label)
+})

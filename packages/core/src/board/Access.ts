@@ -1,7 +1,7 @@
 /**
  * The one access rule: every resource resolves to its workspace; a user who is not a member
  * gets NotFound (missing and not-yours look the same), a member whose credential's grant does
- * not cover the workspace gets WorkspaceNotGranted.
+ * not cover the workspace gets WorkspaceNotGranted. Every operation goes through `resolve`.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -9,6 +9,15 @@ import { NotFound, WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 
 export type Role = "owner" | "member"
+
+export type ResourceKind = "workspace" | "project" | "column" | "card" | "label" | "subtask" | "link"
+
+export interface Resolved {
+  readonly workspaceId: string
+  /** The project of the resource (undefined for a workspace). */
+  readonly projectId: string | undefined
+  readonly role: Role
+}
 
 export const checkGrant = (
   principal: Principal,
@@ -22,36 +31,52 @@ export const checkGrant = (
     ? Effect.fail(new WorkspaceNotGranted({ message: `this credential's grant does not cover the workspace of this ${what.split(" ")[0]}` }))
     : Effect.succeed(role)
 
+// Each kind's path to its project; the workspace and the caller's membership are joined once.
+const projectOf: Record<Exclude<ResourceKind, "workspace">, string> = {
+  project: "SELECT id AS project_id FROM projects WHERE id = $1",
+  column: "SELECT project_id FROM board_columns WHERE id = $1",
+  card: "SELECT project_id FROM cards WHERE id = $1",
+  label: "SELECT project_id FROM labels WHERE id = $1",
+  subtask: "SELECT c.project_id FROM subtasks s JOIN cards c ON c.id = s.card_id WHERE s.id = $1",
+  link: "SELECT c.project_id FROM card_links l JOIN cards c ON c.id = l.source_id WHERE l.id = $1"
+}
+
+const resolveSql = (kind: Exclude<ResourceKind, "workspace">) => `
+  SELECT p.workspace_id, p.id AS project_id, m.role
+  FROM (${projectOf[kind]}) r
+  JOIN projects p ON p.id = r.project_id
+  LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $2`
+
 export class Access extends Context.Service<Access, {
-  /** The caller's role in the workspace, or the refusal. `what` names the resource in messages. */
-  readonly workspace: (principal: Principal, workspaceId: string, what?: string) => Effect.Effect<Role, NotFound | WorkspaceNotGranted>
-  /** Resolves a project to its workspace and checks access. */
-  readonly project: (principal: Principal, projectId: string, what?: string) => Effect.Effect<{ workspaceId: string }, NotFound | WorkspaceNotGranted>
+  /** Resolves any resource to its workspace and checks the caller may act there. */
+  readonly resolve: (
+    principal: Principal,
+    kind: ResourceKind,
+    id: string,
+    what?: string
+  ) => Effect.Effect<Resolved, NotFound | WorkspaceNotGranted>
 }>()("board/core/Access") {
   static readonly layer = Layer.effect(
     Access,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const workspace = (principal: Principal, workspaceId: string, what = `workspace ${workspaceId}`) =>
-        sql<{ role: Role }>`
-          SELECT role FROM workspace_members WHERE workspace_id = ${workspaceId} AND user_id = ${principal.userId}`.pipe(
-          Effect.orDie,
-          Effect.flatMap((rows) => checkGrant(principal, workspaceId, rows[0]?.role, what))
-        )
-      const project = (principal: Principal, projectId: string, what = `project ${projectId}`) =>
-        sql<{ workspace_id: string; role: Role | null }>`
-          SELECT p.workspace_id, m.role FROM projects p
-          LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = ${principal.userId}
-          WHERE p.id = ${projectId}`.pipe(
-          Effect.orDie,
-          Effect.flatMap((rows) => {
-            const row = rows[0]
-            return checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what).pipe(
-              Effect.as({ workspaceId: row?.workspace_id ?? "" })
-            )
-          })
-        )
-      return Access.of({ workspace, project })
+      const resolve = (principal: Principal, kind: ResourceKind, id: string, what = `${kind} ${id}`) =>
+        Effect.gen(function*() {
+          if (kind === "workspace") {
+            const rows = yield* sql<{ role: Role }>`
+              SELECT role FROM workspace_members WHERE workspace_id = ${id} AND user_id = ${principal.userId}`.pipe(Effect.orDie)
+            const role = yield* checkGrant(principal, id, rows[0]?.role, what)
+            return { workspaceId: id, projectId: undefined, role }
+          }
+          const rows = yield* sql.unsafe<{ workspace_id: string; project_id: string; role: Role | null }>(
+            resolveSql(kind),
+            [id, principal.userId]
+          ).pipe(Effect.orDie)
+          const row = rows[0]
+          const role = yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)
+          return { workspaceId: row!.workspace_id, projectId: row!.project_id, role }
+        })
+      return Access.of({ resolve })
     })
   )
 }

@@ -63,7 +63,7 @@ export class Workspaces extends Context.Service<Workspaces, {
       })
 
       const projects = Effect.fn("Workspaces.projects")(function*(principal: Principal, workspaceId: string) {
-        yield* access.workspace(principal, workspaceId)
+        yield* access.resolve(principal, "workspace", workspaceId)
         const rows = yield* sql<{ id: string; workspace_id: string; name: string; ref_prefix: string; created_at: Date; updated_at: Date }>`
           SELECT id, workspace_id, name, ref_prefix, created_at, updated_at FROM projects
           WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`.pipe(Effect.orDie)
@@ -71,7 +71,7 @@ export class Workspaces extends Context.Service<Workspaces, {
       })
 
       const members = Effect.fn("Workspaces.members")(function*(principal: Principal, workspaceId: string) {
-        yield* access.workspace(principal, workspaceId)
+        yield* access.resolve(principal, "workspace", workspaceId)
         const rows = yield* sql<{ user_id: string; email: string; full_name: string; role: "owner" | "member"; joined_at: Date }>`
           SELECT m.user_id, u.email, u.full_name, m.role, m.joined_at
           FROM workspace_members m JOIN users u ON u.id = m.user_id
@@ -80,7 +80,7 @@ export class Workspaces extends Context.Service<Workspaces, {
       })
 
       const addMember = Effect.fn("Workspaces.addMember")(function*(principal: Principal, workspaceId: string, email: string) {
-        yield* access.workspace(principal, workspaceId)
+        yield* access.resolve(principal, "workspace", workspaceId)
         const [user] = yield* sql<{ id: string }>`SELECT id FROM users WHERE email = ${normalizeEmail(email)}`.pipe(Effect.orDie)
         if (user === undefined) return yield* new NotFound({ message: "no account with this email; they must sign up first" })
         yield* sql`
@@ -103,7 +103,7 @@ export class Workspaces extends Context.Service<Workspaces, {
             message: `template: unknown template ${JSON.stringify(input.template)}; use one of: ${Object.keys(projectTemplates).join(", ")}, or omit it for a blank board`
           })
         }
-        yield* access.workspace(principal, input.workspaceId)
+        yield* access.resolve(principal, "workspace", input.workspaceId)
         const name = input.name.trim()
         return yield* sql.withTransaction(Effect.gen(function*() {
           const [project] = yield* sql<{ id: string; workspace_id: string; name: string; ref_prefix: string; created_at: Date; updated_at: Date }>`

@@ -1,0 +1,101 @@
+/** Typed links between cards of one workspace, listed from either end. */
+import { Context, Effect, Layer } from "effect"
+import { SqlClient, type Statement } from "effect/sql"
+import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { type LinkType, linkTypes } from "../domain/limits.ts"
+import type { Principal } from "../domain/Principal.ts"
+import { Access } from "./Access.ts"
+import { iso } from "./rows.ts"
+
+type AccessError = NotFound | WorkspaceNotGranted
+
+export interface CardLinkView {
+  readonly id: string
+  readonly sourceId: string
+  readonly targetId: string
+  readonly linkType: LinkType
+  /** Seen from the card it was listed for: `outgoing` when that card is the source. */
+  readonly direction: "outgoing" | "incoming"
+  /** The card at the other end. */
+  readonly card: { readonly id: string; readonly ref: string; readonly title: string }
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+type Row = {
+  id: string
+  source_id: string
+  target_id: string
+  link_type: LinkType
+  created_at: Date
+  updated_at: Date
+  other_id: string
+  other_ref: string
+  other_title: string
+}
+
+const view = (r: Row, cardId: string): CardLinkView => ({
+  id: r.id,
+  sourceId: r.source_id,
+  targetId: r.target_id,
+  linkType: r.link_type,
+  direction: r.source_id === cardId ? "outgoing" : "incoming",
+  card: { id: r.other_id, ref: r.other_ref, title: r.other_title },
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at)
+})
+
+export class CardLinks extends Context.Service<CardLinks, {
+  readonly list: (principal: Principal, cardId: string) => Effect.Effect<ReadonlyArray<CardLinkView>, AccessError>
+  readonly create: (principal: Principal, cardId: string, input: { targetId: string; linkType: LinkType }) => Effect.Effect<CardLinkView, InvalidInput | AccessError>
+  readonly remove: (principal: Principal, linkId: string) => Effect.Effect<void, AccessError>
+}>()("board/core/CardLinks") {
+  static readonly layer = Layer.effect(
+    CardLinks,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const access = yield* Access
+
+      const select = (cardId: string, where: Statement.Fragment) =>
+        sql<Row>`
+          SELECT l.id, l.source_id, l.target_id, l.link_type, l.created_at, l.updated_at,
+                 o.id AS other_id, o.ref AS other_ref, o.title AS other_title
+          FROM card_links l
+          JOIN cards o ON o.id = CASE WHEN l.source_id = ${cardId} THEN l.target_id ELSE l.source_id END
+          WHERE ${where}
+          ORDER BY l.created_at, l.id`.pipe(Effect.orDie)
+
+      const list = Effect.fn("CardLinks.list")(function*(principal: Principal, cardId: string) {
+        yield* access.resolve(principal, "card", cardId)
+        const rows = yield* select(cardId, sql`(l.source_id = ${cardId} OR l.target_id = ${cardId})`)
+        return rows.map((r) => view(r, cardId))
+      })
+
+      const create = Effect.fn("CardLinks.create")(function*(principal: Principal, cardId: string, input: { targetId: string; linkType: LinkType }) {
+        if (!(linkTypes as ReadonlyArray<string>).includes(input.linkType)) {
+          return yield* new InvalidInput({ message: `linkType: must be one of ${linkTypes.join(", ")}` })
+        }
+        const source = yield* access.resolve(principal, "card", cardId)
+        if (input.targetId === cardId) return yield* new InvalidInput({ message: "targetId: a card cannot link to itself" })
+        const target = yield* access.resolve(principal, "card", input.targetId)
+        if (target.workspaceId !== source.workspaceId) {
+          return yield* new InvalidInput({ message: "targetId: the target card must be in the same workspace" })
+        }
+        // the same (source, target, type) twice answers the existing link
+        yield* sql`
+          INSERT INTO card_links (source_id, target_id, link_type, created_by)
+          VALUES (${cardId}, ${input.targetId}, ${input.linkType}, ${principal.userId})
+          ON CONFLICT (source_id, target_id, link_type) DO NOTHING`.pipe(Effect.orDie)
+        const rows = yield* select(cardId, sql`l.source_id = ${cardId} AND l.target_id = ${input.targetId} AND l.link_type = ${input.linkType}`)
+        return view(rows[0]!, cardId)
+      })
+
+      const remove = Effect.fn("CardLinks.remove")(function*(principal: Principal, linkId: string) {
+        yield* access.resolve(principal, "link", linkId)
+        yield* sql`DELETE FROM card_links WHERE id = ${linkId}`.pipe(Effect.orDie)
+      })
+
+      return CardLinks.of({ list, create, remove })
+    })
+  )
+}

@@ -1,0 +1,62 @@
+/** Labels of a project (names unique per project, case-insensitively) and their attachment to cards. */
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { Principal } from "../domain/Principal.ts"
+import { Access } from "./Access.ts"
+import { checkName } from "./cardRules.ts"
+import { type LabelView, toLabel } from "./cardView.ts"
+
+type AccessError = NotFound | WorkspaceNotGranted
+
+const COLOR = /^#[0-9a-fA-F]{6}$/
+
+export class Labels extends Context.Service<Labels, {
+  readonly create: (principal: Principal, input: { projectId: string; name: string; color?: string | undefined }) => Effect.Effect<LabelView, InvalidInput | Conflict | AccessError>
+  readonly attach: (principal: Principal, cardId: string, labelId: string) => Effect.Effect<void, InvalidInput | AccessError>
+  readonly detach: (principal: Principal, cardId: string, labelId: string) => Effect.Effect<void, AccessError>
+}>()("board/core/Labels") {
+  static readonly layer = Layer.effect(
+    Labels,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const access = yield* Access
+
+      const create = Effect.fn("Labels.create")(function*(principal: Principal, input: { projectId: string; name: string; color?: string | undefined }) {
+        const invalid = checkName(input.name)
+        if (invalid) return yield* invalid
+        if (input.color !== undefined && !COLOR.test(input.color)) {
+          return yield* new InvalidInput({ message: "color: must be a #rrggbb hex colour such as #ff8800" })
+        }
+        yield* access.resolve(principal, "project", input.projectId)
+        const name = input.name.trim()
+        const rows = yield* sql<{ id: string; project_id: string; name: string; color: string | null; created_at: Date; updated_at: Date }>`
+          INSERT INTO labels (project_id, name, color) VALUES (${input.projectId}, ${name}, ${input.color?.toLowerCase() ?? null})
+          ON CONFLICT (project_id, lower(name)) DO NOTHING
+          RETURNING id, project_id, name, color, created_at, updated_at`.pipe(Effect.orDie)
+        const row = rows[0]
+        if (row === undefined) return yield* new Conflict({ message: `a label named ${JSON.stringify(name)} already exists in this project` })
+        return toLabel({ id: row.id, projectId: row.project_id, name: row.name, color: row.color, createdAt: row.created_at, updatedAt: row.updated_at })
+      })
+
+      const attach = Effect.fn("Labels.attach")(function*(principal: Principal, cardId: string, labelId: string) {
+        const card = yield* access.resolve(principal, "card", cardId)
+        const label = yield* access.resolve(principal, "label", labelId)
+        if (label.projectId !== card.projectId) {
+          return yield* new InvalidInput({ message: `labelId: label ${labelId} belongs to another project than the card` })
+        }
+        yield* sql`INSERT INTO card_labels (card_id, label_id) VALUES (${cardId}, ${labelId}) ON CONFLICT DO NOTHING`.pipe(Effect.orDie)
+        yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${cardId}`.pipe(Effect.orDie)
+      })
+
+      const detach = Effect.fn("Labels.detach")(function*(principal: Principal, cardId: string, labelId: string) {
+        yield* access.resolve(principal, "card", cardId)
+        const removed = yield* sql`DELETE FROM card_labels WHERE card_id = ${cardId} AND label_id = ${labelId} RETURNING label_id`.pipe(Effect.orDie)
+        if (removed.length === 0) return yield* new NotFound({ message: `label ${labelId} is not on card ${cardId}` })
+        yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${cardId}`.pipe(Effect.orDie)
+      })
+
+      return Labels.of({ create, attach, detach })
+    })
+  )
+}

@@ -1,0 +1,33 @@
+/** Validation of card fields, shared by REST, natural-language commands, MCP tools and intake. */
+import { InvalidInput } from "../domain/errors.ts"
+import { limits, priorities, type Priority } from "../domain/limits.ts"
+
+export const checkTitle = (title: string, field = "title"): InvalidInput | undefined =>
+  title.trim() === ""
+    ? new InvalidInput({ message: `${field}: must not be blank` })
+    : title.length > limits.cardTitle
+    ? new InvalidInput({ message: `${field}: must be at most ${limits.cardTitle} characters (got ${title.length})` })
+    : undefined
+
+export const checkDescription = (description: string | null | undefined, field = "description"): InvalidInput | undefined =>
+  description != null && description.length > limits.cardDescription
+    ? new InvalidInput({ message: `${field}: must be at most ${limits.cardDescription} characters (got ${description.length})` })
+    : undefined
+
+export const checkPriority = (priority: string | undefined): InvalidInput | undefined =>
+  priority !== undefined && !(priorities as ReadonlyArray<string>).includes(priority)
+    ? new InvalidInput({ message: `priority: must be one of ${priorities.join(", ")}` })
+    : undefined
+
+export const checkName = (name: string, field = "name"): InvalidInput | undefined =>
+  name.trim() === ""
+    ? new InvalidInput({ message: `${field}: must not be blank` })
+    : name.length > limits.name
+    ? new InvalidInput({ message: `${field}: must be at most ${limits.name} characters` })
+    : undefined
+
+/** The first failure among the checks, if any. */
+export const firstFailure = (...checks: ReadonlyArray<InvalidInput | undefined>): InvalidInput | undefined =>
+  checks.find((c) => c !== undefined)
+
+export type { Priority }

@@ -1,0 +1,109 @@
+/**
+ * The card as clients see it, read in one statement with its labels and subtasks, so a card,
+ * a column of cards or a search page costs one query however many cards it holds.
+ */
+import type { Priority } from "../domain/limits.ts"
+import { iso } from "./rows.ts"
+
+export interface LabelView {
+  readonly id: string
+  readonly projectId: string
+  readonly name: string
+  readonly color: string | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export interface SubtaskView {
+  readonly id: string
+  readonly cardId: string
+  readonly title: string
+  readonly completed: boolean
+  readonly position: number
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export interface CardView {
+  readonly id: string
+  readonly projectId: string
+  readonly columnId: string
+  readonly position: number
+  readonly ref: string
+  readonly title: string
+  readonly description: string | null
+  readonly priority: Priority
+  readonly labels: ReadonlyArray<LabelView>
+  readonly subtasks: ReadonlyArray<SubtaskView>
+  /** `api` for cards made by members, `intake` for cards filed through an intake token. */
+  readonly source: string
+  readonly intakeTokenId: string | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+/** Select list for `FROM cards c`; append WHERE / ORDER BY. */
+export const cardColumns = `
+  c.id, c.project_id, c.column_id, c.position, c.ref, c.title, c.description, c.priority,
+  c.source, c.intake_token_id, c.created_at, c.updated_at,
+  COALESCE((SELECT json_agg(json_build_object('id', l.id, 'projectId', l.project_id, 'name', l.name, 'color', l.color,
+      'createdAt', l.created_at, 'updatedAt', l.updated_at) ORDER BY lower(l.name), l.id)
+    FROM card_labels cl JOIN labels l ON l.id = cl.label_id WHERE cl.card_id = c.id), '[]'::json) AS labels,
+  COALESCE((SELECT json_agg(json_build_object('id', s.id, 'cardId', s.card_id, 'title', s.title, 'completed', s.completed,
+      'position', s.position, 'createdAt', s.created_at, 'updatedAt', s.updated_at) ORDER BY s.position, s.id)
+    FROM subtasks s WHERE s.card_id = c.id), '[]'::json) AS subtasks`
+
+export interface CardRow {
+  readonly id: string
+  readonly project_id: string
+  readonly column_id: string
+  readonly position: number
+  readonly ref: string
+  readonly title: string
+  readonly description: string | null
+  readonly priority: Priority
+  readonly source: string
+  readonly intake_token_id: string | null
+  readonly created_at: Date
+  readonly updated_at: Date
+  readonly labels: unknown
+  readonly subtasks: unknown
+}
+
+const parseJson = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T
+
+export const toLabel = (l: { id: string; projectId: string; name: string; color: string | null; createdAt: string | Date; updatedAt: string | Date }): LabelView => ({
+  id: l.id,
+  projectId: l.projectId,
+  name: l.name,
+  color: l.color,
+  createdAt: iso(l.createdAt),
+  updatedAt: iso(l.updatedAt)
+})
+
+export const toSubtask = (s: { id: string; cardId: string; title: string; completed: boolean; position: number; createdAt: string | Date; updatedAt: string | Date }): SubtaskView => ({
+  id: s.id,
+  cardId: s.cardId,
+  title: s.title,
+  completed: s.completed,
+  position: s.position,
+  createdAt: iso(s.createdAt),
+  updatedAt: iso(s.updatedAt)
+})
+
+export const toCard = (r: CardRow): CardView => ({
+  id: r.id,
+  projectId: r.project_id,
+  columnId: r.column_id,
+  position: r.position,
+  ref: r.ref,
+  title: r.title,
+  description: r.description,
+  priority: r.priority,
+  labels: parseJson<Array<Parameters<typeof toLabel>[0]>>(r.labels).map(toLabel),
+  subtasks: parseJson<Array<Parameters<typeof toSubtask>[0]>>(r.subtasks).map(toSubtask),
+  source: r.source,
+  intakeTokenId: r.intake_token_id,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at)
+})

@@ -1,0 +1,37 @@
+import { Boards, CardLinks, Cards, Columns, Labels, Search, Subtasks } from "@board/core"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../Api.ts"
+import { asPrincipal } from "./withPrincipal.ts"
+
+export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
+  Effect.gen(function*() {
+    const boards = yield* Boards
+    const cards = yield* Cards
+    const columns = yield* Columns
+    const labels = yield* Labels
+    const subtasks = yield* Subtasks
+    const links = yield* CardLinks
+    const search = yield* Search
+    return handlers
+      .handle("board", ({ params }) => asPrincipal((p) => boards.get(p, params.projectId)))
+      .handle("createCard", ({ payload }) => asPrincipal((p) => cards.create(p, payload)))
+      .handle("getCard", ({ params }) => asPrincipal((p) => cards.get(p, params.id)))
+      .handle("updateCard", ({ params, payload }) => asPrincipal((p) => cards.update(p, params.id, payload)))
+      .handle("deleteCard", ({ params }) => asPrincipal((p) => cards.remove(p, params.id)))
+      .handle("moveCard", ({ params, payload }) => asPrincipal((p) => cards.move(p, params.id, payload)))
+      .handle("search", ({ query }) => asPrincipal((p) => search.cards(p, query)))
+      .handle("createColumn", ({ payload }) => asPrincipal((p) => columns.create(p, payload)))
+      .handle("updateColumn", ({ params, payload }) => asPrincipal((p) => columns.update(p, params.id, payload)))
+      .handle("deleteColumn", ({ params }) => asPrincipal((p) => columns.remove(p, params.id)))
+      .handle("createLabel", ({ payload }) => asPrincipal((p) => labels.create(p, payload)))
+      .handle("attachLabel", ({ params, payload }) =>
+        asPrincipal((p) => Effect.andThen(labels.attach(p, params.id, payload.labelId), cards.get(p, params.id))))
+      .handle("detachLabel", ({ params }) => asPrincipal((p) => labels.detach(p, params.id, params.labelId)))
+      .handle("createSubtask", ({ payload }) => asPrincipal((p) => subtasks.create(p, payload)))
+      .handle("toggleSubtask", ({ params }) => asPrincipal((p) => subtasks.toggle(p, params.id)))
+      .handle("deleteSubtask", ({ params }) => asPrincipal((p) => subtasks.remove(p, params.id)))
+      .handle("listCardLinks", ({ params }) => asPrincipal((p) => links.list(p, params.id)))
+      .handle("createCardLink", ({ params, payload }) => asPrincipal((p) => links.create(p, params.id, payload)))
+      .handle("deleteCardLink", ({ params }) => asPrincipal((p) => links.remove(p, params.id)))
+  }))
