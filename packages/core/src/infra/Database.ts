@@ -15,8 +15,11 @@ import * as path from "node:path"
 import type { AppConfigValues } from "../Config.ts"
 import { acquireDataDirLock, readLiveLock } from "./DataDirLock.ts"
 
-// pglite-socket multiplexes every connection onto one backend session; a handful is plenty.
-const EMBEDDED_CONNECTIONS = 8
+// pglite-socket multiplexes every connection onto ONE backend session and interleaves their
+// messages: two pooled connections running transactions at once desynchronise the protocol
+// and see each other's uncommitted state. One connection gives true one-session semantics:
+// transactions queue for it, as they would for PGlite's single backend anyway.
+const EMBEDDED_CONNECTIONS = 1
 
 const socketPathFor = (dataDir: string): string => {
   if (dataDir === "memory:") {
