@@ -13,6 +13,8 @@ import { Labels } from "./board/Labels.ts"
 import { Search } from "./board/Search.ts"
 import { Subtasks } from "./board/Subtasks.ts"
 import { Workspaces } from "./board/Workspaces.ts"
+import { ProjectLinks } from "./links/ProjectLinks.ts"
+import { Prompts } from "./prompt/Prompts.ts"
 import { AppConfig, type AppConfigValues } from "./Config.ts"
 import { layerOwner } from "./infra/Database.ts"
 import { runMigrations } from "./infra/Migrations.ts"
@@ -27,14 +29,16 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
     hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
     Credentials.layer,
     Workspaces.layer,
-    Cards.layer,
     Columns.layer,
     Labels.layer,
     Subtasks.layer,
-    CardLinks.layer,
     Boards.layer,
-    Search.layer
-  ).pipe(Layer.provideMerge(Access.layer))
+    Search.layer,
+    Prompts.layer
+  ).pipe(
+    Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer)),
+    Layer.provideMerge(Access.layer)
+  )
 
 /** Everything the front ends need, for one configuration. */
 export const coreLayer = (config: AppConfigValues, options: { readonly hasher?: PasswordHasher } = {}) => {

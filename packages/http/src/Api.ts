@@ -2,6 +2,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsGroup } from "./groups/Accounts.ts"
 import { BoardGroup } from "./groups/Board.ts"
+import { LinksGroup } from "./groups/Links.ts"
 import { SystemGroup } from "./groups/System.ts"
 import { WorkspacesGroup } from "./groups/Workspaces.ts"
 import { RequestErrors } from "./middleware/RequestErrors.ts"
@@ -11,6 +12,7 @@ export class Api extends HttpApi.make("board")
   .add(AccountsGroup)
   .add(WorkspacesGroup)
   .add(BoardGroup)
+  .add(LinksGroup)
   .middleware(RequestErrors)
   .prefix("/api")
   .annotateMerge(OpenApi.annotations({

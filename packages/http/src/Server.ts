@@ -11,6 +11,7 @@ import { createServer } from "node:http"
 import { Api } from "./Api.ts"
 import { AccountsHandlers } from "./handlers/Accounts.ts"
 import { BoardHandlers } from "./handlers/Board.ts"
+import { LinksHandlers } from "./handlers/Links.ts"
 import { SystemHandlers } from "./handlers/System.ts"
 import { WorkspacesHandlers } from "./handlers/Workspaces.ts"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
@@ -37,7 +38,7 @@ const extraRoutes = [
 export const routesLayer = (config: AppConfigValues, logger: RequestLogger) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(Api).pipe(
-      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers, BoardHandlers]),
+      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers, BoardHandlers, LinksHandlers]),
       Layer.provide(AuthenticationLive),
       Layer.provide(RequestErrorsLive)
     ),

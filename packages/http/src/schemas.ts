@@ -117,3 +117,31 @@ export const Board = Schema.Struct({
   cards: Schema.Array(Card),
   labels: Schema.Array(Label)
 })
+
+export const Relevance = Schema.Literals(["none", "low", "medium", "high"])
+
+export const Evidence = Schema.Struct({
+  signal: Schema.Literals(["url_match", "same_host", "shared_terms"]),
+  detail: Schema.String,
+  cards: Schema.optional(Schema.Array(Schema.String)),
+  terms: Schema.optional(Schema.Array(Schema.String))
+})
+
+export const ProjectLink = Schema.Struct({
+  id: Schema.String,
+  projectId: Schema.String,
+  url: Schema.String,
+  normalizedUrl: Schema.String,
+  title: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String),
+  tags: Schema.Array(Schema.String),
+  relevance: Schema.NullOr(Relevance),
+  score: Schema.NullOr(Schema.Number),
+  evidence: Schema.NullOr(Schema.Array(Evidence)),
+  evaluation_source: Schema.NullOr(Schema.Literals(["heuristic", "human"])),
+  reviewedBy: Schema.NullOr(Schema.String),
+  reviewedAt: Schema.NullOr(Timestamp),
+  reviewReason: Schema.NullOr(Schema.String),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})

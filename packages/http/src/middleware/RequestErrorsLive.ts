@@ -17,17 +17,14 @@ const where: Record<string, string> = {
  */
 export const describeSchemaError = (kind: string, message: string): string => {
   const lines = message.split("\n")
-  const last = lines.at(-1) ?? ""
-  const at = /^\s*at (\[.*\])$/.exec(last)
+  const at = /^\s*at ((?:\[[^\]]*\])+)$/.exec(lines.at(-1) ?? "")
   let text = lines.join(" ").replace(/\s+/g, " ").trim()
   if (at !== null) {
-    let path: Array<unknown> = []
-    try {
-      path = JSON.parse(at[1]!) as Array<unknown>
-    } catch {
-      path = []
-    }
-    const field = path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("")
+    // `["tags"][0]["name"]` → `tags[0].name`
+    const segments = [...at[1]!.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!)
+    const field = segments
+      .map((seg, i) => /^\d+$/.test(seg) ? `[${seg}]` : `${i === 0 ? "" : "."}${seg.replace(/^"|"$/g, "")}`)
+      .join("")
     text = `${field}: ${lines.slice(0, -1).join(" ").replace(/\s+/g, " ").trim()}`
   }
   if (/valid JSON/i.test(text)) return "Invalid body: malformed JSON"

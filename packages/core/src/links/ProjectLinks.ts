@@ -1,0 +1,211 @@
+/**
+ * The project's store of external links. A submission is stored and rated against the board
+ * before the answer; a human review overrides the rating until the next evaluation. The
+ * service never fetches a URL: title and note come from the caller.
+ */
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { Principal } from "../domain/Principal.ts"
+import { Access } from "../board/Access.ts"
+import { iso } from "../board/rows.ts"
+import { checkLinkFields } from "./linkRules.ts"
+import { normalizeUrl } from "./normalizeUrl.ts"
+import { evaluateRelevance, type Evidence, prepareBoardIndex, type Relevance } from "./relevance.ts"
+
+type AccessError = NotFound | WorkspaceNotGranted
+
+export interface ProjectLinkView {
+  readonly id: string
+  readonly projectId: string
+  readonly url: string
+  readonly normalizedUrl: string
+  readonly title: string | null
+  readonly note: string | null
+  readonly tags: ReadonlyArray<string>
+  readonly relevance: Relevance | null
+  readonly score: number | null
+  readonly evidence: ReadonlyArray<Evidence> | null
+  readonly evaluation_source: "heuristic" | "human" | null
+  readonly reviewedBy: string | null
+  readonly reviewedAt: string | null
+  readonly reviewReason: string | null
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export interface LinkPage {
+  readonly links: ReadonlyArray<ProjectLinkView>
+  readonly total: number
+  readonly limit: number
+  readonly offset: number
+}
+
+export type RelevanceFilter = Relevance | "unrated"
+
+export interface LinkReview {
+  readonly title?: string | null | undefined
+  readonly note?: string | null | undefined
+  readonly tags?: ReadonlyArray<string> | undefined
+  readonly relevance?: Relevance | undefined
+  readonly reason?: string | undefined
+}
+
+type Row = {
+  id: string; project_id: string; url: string; normalized_url: string; host: string; title: string | null; note: string | null
+  tags: Array<string>; relevance: Relevance | null; score: number | null; evidence: unknown; evaluation_source: "heuristic" | "human" | null
+  reviewed_by: string | null; reviewed_at: Date | null; review_reason: string | null; created_at: Date; updated_at: Date
+}
+
+const columns = `id, project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source,
+  reviewed_by, reviewed_at, review_reason, created_at, updated_at`
+
+const view = (r: Row): ProjectLinkView => ({
+  id: r.id,
+  projectId: r.project_id,
+  url: r.url,
+  normalizedUrl: r.normalized_url,
+  title: r.title,
+  note: r.note,
+  tags: r.tags,
+  relevance: r.relevance,
+  score: r.score,
+  evidence: r.evidence === null ? null : (typeof r.evidence === "string" ? JSON.parse(r.evidence) : r.evidence) as ReadonlyArray<Evidence>,
+  evaluation_source: r.evaluation_source,
+  reviewedBy: r.reviewed_by,
+  reviewedAt: r.reviewed_at === null ? null : iso(r.reviewed_at),
+  reviewReason: r.review_reason,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at)
+})
+
+export class ProjectLinks extends Context.Service<ProjectLinks, {
+  readonly submit: (principal: Principal, projectId: string, input: { url: string; title?: string | undefined; note?: string | undefined; tags?: ReadonlyArray<string> | undefined }) => Effect.Effect<{ created: boolean; link: ProjectLinkView }, InvalidInput | AccessError>
+  readonly list: (principal: Principal, projectId: string, query: { relevance?: RelevanceFilter | undefined; limit?: number | undefined; offset?: number | undefined }) => Effect.Effect<LinkPage, InvalidInput | AccessError>
+  readonly review: (principal: Principal, projectId: string, linkId: string, review: LinkReview) => Effect.Effect<ProjectLinkView, InvalidInput | AccessError>
+  readonly evaluate: (principal: Principal, projectId: string, linkId: string) => Effect.Effect<ProjectLinkView, AccessError>
+  readonly remove: (principal: Principal, projectId: string, linkId: string) => Effect.Effect<void, AccessError>
+  /** The project's links rated high, oldest first (agent prompt references). */
+  readonly references: (projectId: string) => Effect.Effect<ReadonlyArray<ProjectLinkView>>
+}>()("board/core/ProjectLinks") {
+  static readonly layer = Layer.effect(
+    ProjectLinks,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const access = yield* Access
+
+      /** Everything the heuristic reads from a board, in three queries. */
+      const boardIndex = (projectId: string, excludeLinkId: string | null) =>
+        Effect.all([
+          sql<{ ref: string; title: string; description: string | null }>`SELECT ref, title, description FROM cards WHERE project_id = ${projectId}`,
+          sql<{ name: string }>`SELECT name FROM labels WHERE project_id = ${projectId}`,
+          sql<{ normalized_url: string; host: string }>`
+            SELECT normalized_url, host FROM project_links WHERE project_id = ${projectId} AND id IS DISTINCT FROM ${excludeLinkId}`
+        ], { concurrency: "unbounded" }).pipe(
+          Effect.orDie,
+          Effect.map(([cards, labels, links]) =>
+            prepareBoardIndex({ cards, labels, otherLinks: links.map((l) => ({ normalizedUrl: l.normalized_url, host: l.host })) })
+          )
+        )
+
+      const linkOf = (projectId: string, linkId: string) =>
+        sql<Row>`SELECT ${sql.literal(columns)} FROM project_links WHERE id = ${linkId} AND project_id = ${projectId}`.pipe(
+          Effect.orDie,
+          Effect.flatMap((rows) => rows[0] !== undefined ? Effect.succeed(rows[0]) : Effect.fail(new NotFound({ message: `link ${linkId} not found in project ${projectId}` })))
+        )
+
+      const submit = Effect.fn("ProjectLinks.submit")(function*(principal: Principal, projectId: string, input: { url: string; title?: string | undefined; note?: string | undefined; tags?: ReadonlyArray<string> | undefined }) {
+        const invalid = checkLinkFields(input)
+        if (invalid) return yield* invalid
+        const normalized = normalizeUrl(input.url)
+        if (!normalized.ok) return yield* new InvalidInput({ message: `url: ${normalized.error}` })
+        yield* access.resolve(principal, "project", projectId)
+        const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter((t) => t !== ""))]
+        const index = yield* boardIndex(projectId, null)
+        const rating = evaluateRelevance({ url: input.url, normalizedUrl: normalized.url, host: normalized.host, title: input.title ?? null, note: input.note ?? null, tags }, index)
+        const inserted = yield* sql<Row>`
+          INSERT INTO project_links (project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source, created_by)
+          VALUES (${projectId}, ${input.url}, ${normalized.url}, ${normalized.host}, ${input.title ?? null}, ${input.note ?? null},
+            ${tags}::text[], ${rating.relevance}, ${rating.score}, ${JSON.stringify(rating.evidence)}::jsonb, 'heuristic', ${principal.userId})
+          ON CONFLICT (project_id, normalized_url) DO NOTHING
+          RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
+        if (inserted[0] !== undefined) return { created: true, link: view(inserted[0]) }
+        const [existing] = yield* sql<Row>`
+          SELECT ${sql.literal(columns)} FROM project_links WHERE project_id = ${projectId} AND normalized_url = ${normalized.url}`.pipe(Effect.orDie)
+        return { created: false, link: view(existing!) }
+      })
+
+      const list = Effect.fn("ProjectLinks.list")(function*(principal: Principal, projectId: string, query: { relevance?: RelevanceFilter | undefined; limit?: number | undefined; offset?: number | undefined }) {
+        const limit = query.limit ?? 50
+        const offset = query.offset ?? 0
+        if (!Number.isInteger(limit) || limit < 1 || limit > 500) return yield* new InvalidInput({ message: "limit: must be a whole number from 1 to 500" })
+        if (!Number.isInteger(offset) || offset < 0) return yield* new InvalidInput({ message: "offset: must be a whole number from 0" })
+        yield* access.resolve(principal, "project", projectId)
+        const filter = query.relevance === undefined
+          ? sql`TRUE`
+          : query.relevance === "unrated"
+          ? sql`relevance IS NULL`
+          : sql`relevance = ${query.relevance}`
+        const [rows, [{ total }]] = yield* Effect.all([
+          sql<Row>`SELECT ${sql.literal(columns)} FROM project_links WHERE project_id = ${projectId} AND ${filter}
+            ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
+          sql<{ total: number }>`SELECT count(*)::int AS total FROM project_links WHERE project_id = ${projectId} AND ${filter}`
+        ]).pipe(Effect.orDie)
+        return { links: rows.map(view), total, limit, offset }
+      })
+
+      const review = Effect.fn("ProjectLinks.review")(function*(principal: Principal, projectId: string, linkId: string, input: LinkReview) {
+        if (input.reason !== undefined && input.relevance === undefined) {
+          return yield* new InvalidInput({ message: "reason: give a relevance with the reason (a reason explains a human rating)" })
+        }
+        const invalid = checkLinkFields(input)
+        if (invalid) return yield* invalid
+        yield* access.resolve(principal, "project", projectId)
+        yield* linkOf(projectId, linkId)
+        const set: Record<string, unknown> = {}
+        if (input.title !== undefined) set.title = input.title
+        if (input.note !== undefined) set.note = input.note
+        const tags = input.tags === undefined ? undefined : [...new Set(input.tags.map((t) => t.trim()).filter((t) => t !== ""))]
+        const human = input.relevance === undefined
+          ? sql``
+          : sql`, relevance = ${input.relevance}, evaluation_source = 'human', reviewed_by = ${principal.userId}, reviewed_at = now(),
+                 review_reason = ${input.reason ?? null}, score = NULL, evidence = NULL`
+        const [row] = yield* sql<Row>`
+          UPDATE project_links SET updated_at = now()
+            ${Object.keys(set).length > 0 ? sql`, ${sql.update(set)}` : sql``}
+            ${tags !== undefined ? sql`, tags = ${tags}::text[]` : sql``}
+            ${human}
+          WHERE id = ${linkId} AND project_id = ${projectId}
+          RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
+        if (row === undefined) return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
+        return view(row)
+      })
+
+      const evaluate = Effect.fn("ProjectLinks.evaluate")(function*(principal: Principal, projectId: string, linkId: string) {
+        yield* access.resolve(principal, "project", projectId)
+        const link = yield* linkOf(projectId, linkId)
+        const index = yield* boardIndex(projectId, linkId)
+        const rating = evaluateRelevance({ url: link.url, normalizedUrl: link.normalized_url, host: link.host, title: link.title, note: link.note, tags: link.tags }, index)
+        const [row] = yield* sql<Row>`
+          UPDATE project_links SET relevance = ${rating.relevance}, score = ${rating.score}, evidence = ${JSON.stringify(rating.evidence)}::jsonb,
+            evaluation_source = 'heuristic', reviewed_by = NULL, reviewed_at = NULL, review_reason = NULL, updated_at = now()
+          WHERE id = ${linkId} AND project_id = ${projectId}
+          RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
+        if (row === undefined) return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
+        return view(row)
+      })
+
+      const remove = Effect.fn("ProjectLinks.remove")(function*(principal: Principal, projectId: string, linkId: string) {
+        yield* access.resolve(principal, "project", projectId)
+        const deleted = yield* sql`DELETE FROM project_links WHERE id = ${linkId} AND project_id = ${projectId} RETURNING id`.pipe(Effect.orDie)
+        if (deleted.length === 0) return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
+      })
+
+      const references = (projectId: string) =>
+        sql<Row>`SELECT ${sql.literal(columns)} FROM project_links WHERE project_id = ${projectId} AND relevance = 'high'
+          ORDER BY created_at, id`.pipe(Effect.orDie, Effect.map((rows) => rows.map(view)))
+
+      return ProjectLinks.of({ submit, list, review, evaluate, remove, references })
+    })
+  )
+}

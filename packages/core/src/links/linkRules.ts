@@ -1,0 +1,24 @@
+/** Validation of project-link fields, shared by REST, MCP tools and the CLI. */
+import { InvalidInput } from "../domain/errors.ts"
+import { limits } from "../domain/limits.ts"
+
+const tooLong = (field: string, max: number) => new InvalidInput({ message: `${field}: must be at most ${max} characters` })
+
+export const checkLinkFields = (input: {
+  readonly url?: string | undefined
+  readonly title?: string | null | undefined
+  readonly note?: string | null | undefined
+  readonly tags?: ReadonlyArray<string> | undefined
+  readonly reason?: string | undefined
+}): InvalidInput | undefined => {
+  if (input.url !== undefined && input.url.length > limits.linkUrl) return tooLong("url", limits.linkUrl)
+  if (input.title != null && input.title.length > limits.linkTitle) return tooLong("title", limits.linkTitle)
+  if (input.note != null && input.note.length > limits.linkNote) return tooLong("note", limits.linkNote)
+  if (input.reason !== undefined && input.reason.length > limits.linkReason) return tooLong("reason", limits.linkReason)
+  if (input.tags !== undefined) {
+    if (input.tags.length > limits.linkTags) return new InvalidInput({ message: `tags: at most ${limits.linkTags} tags` })
+    const long = input.tags.findIndex((t) => t.length > limits.linkTag)
+    if (long >= 0) return tooLong(`tags[${long}]`, limits.linkTag)
+  }
+  return undefined
+}

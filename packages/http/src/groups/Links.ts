@@ -1,0 +1,71 @@
+/** SPEC.md's "Project links" section, and the agent prompt of a card. */
+import { limits } from "@board/core"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { BadRequest, Forbidden, NotFound } from "../errors.ts"
+import { UserAuth } from "../middleware/Authentication.ts"
+import { MaxString, ProjectLink, Relevance, Uuid } from "../schemas.ts"
+
+const Tags = Schema.Array(MaxString(limits.linkTag)).check(
+  Schema.isMaxLength(limits.linkTags, { message: `must have at most ${limits.linkTags} tags` })
+)
+const Url = MaxString(limits.linkUrl).check(Schema.isPattern(/^[A-Za-z][A-Za-z0-9+.-]*:/, { message: "must be an absolute http or https URL" }))
+const params = { projectId: Uuid, linkId: Uuid }
+const Int = (message: string) => Schema.FiniteFromString.check(Schema.isInt({ message }))
+
+export class LinksGroup extends HttpApiGroup.make("links")
+  .add(HttpApiEndpoint.get("list", "/v1/projects/:projectId/links", {
+    params: { projectId: Uuid },
+    query: {
+      relevance: Schema.optional(Schema.Literals(["none", "low", "medium", "high", "unrated"])),
+      limit: Schema.optional(Int("must be a whole number from 1 to 500").check(Schema.isBetween({ minimum: 1, maximum: 500 }, { message: "must be from 1 to 500" }))),
+      offset: Schema.optional(Int("must be a whole number from 0").check(Schema.isGreaterThanOrEqualTo(0, { message: "must be 0 or more" })))
+    },
+    success: Schema.Struct({ links: Schema.Array(ProjectLink), total: Schema.Int, limit: Schema.Int, offset: Schema.Int }),
+    error: [BadRequest, Forbidden, NotFound]
+  }))
+  .add(HttpApiEndpoint.post("submit", "/v1/projects/:projectId/links", {
+    params: { projectId: Uuid },
+    payload: Schema.Struct({
+      url: Url,
+      title: Schema.optional(MaxString(limits.linkTitle)),
+      note: Schema.optional(MaxString(limits.linkNote)),
+      tags: Schema.optional(Tags)
+    }),
+    success: [
+      Schema.Struct({ created: Schema.Literal(true), link: ProjectLink }).pipe(HttpApiSchema.status(201)),
+      Schema.Struct({ created: Schema.Literal(false), link: ProjectLink })
+    ],
+    error: [BadRequest, Forbidden, NotFound]
+  }))
+  .add(HttpApiEndpoint.patch("review", "/v1/projects/:projectId/links/:linkId", {
+    params,
+    payload: Schema.Struct({
+      title: Schema.optional(Schema.NullOr(MaxString(limits.linkTitle))),
+      note: Schema.optional(Schema.NullOr(MaxString(limits.linkNote))),
+      tags: Schema.optional(Tags),
+      relevance: Schema.optional(Relevance),
+      reason: Schema.optional(MaxString(limits.linkReason))
+    }),
+    success: Schema.Struct({ link: ProjectLink }),
+    error: [BadRequest, Forbidden, NotFound]
+  }))
+  .add(HttpApiEndpoint.delete("remove", "/v1/projects/:projectId/links/:linkId", {
+    params,
+    success: Schema.Struct({ success: Schema.Literal(true) }),
+    error: [Forbidden, NotFound]
+  }))
+  .add(HttpApiEndpoint.post("evaluate", "/v1/projects/:projectId/links/:linkId/evaluate", {
+    params,
+    success: Schema.Struct({ link: ProjectLink }),
+    error: [Forbidden, NotFound]
+  }))
+  .add(HttpApiEndpoint.get("prompt", "/v1/cards/:id/prompt", {
+    params: { id: Uuid },
+    query: { variant: Schema.optional(Schema.Literals(["analysis", "draft", "execute"])) },
+    success: Schema.Struct({ prompt: Schema.String, variant: Schema.Literals(["analysis", "draft", "execute"]) }),
+    error: [BadRequest, Forbidden, NotFound]
+  }))
+  .middleware(UserAuth)
+  .annotateMerge(OpenApi.annotations({ title: "Project links and agent prompts" }))
+{}
