@@ -20,6 +20,16 @@ const securityFor = (middlewares: ReadonlySet<unknown>): Array<Record<string, Ar
   return undefined
 }
 
+// Unknown body fields are ignored (Effect's decoding default), so the document must not claim
+// `additionalProperties: false`: a client that sends an extra field is not refused.
+const dropClosedObjects = (node: unknown): void => {
+  if (Array.isArray(node)) return node.forEach(dropClosedObjects)
+  if (node === null || typeof node !== "object") return
+  const record = node as Record<string, unknown>
+  if (record.additionalProperties === false) delete record.additionalProperties
+  Object.values(record).forEach(dropClosedObjects)
+}
+
 type Operation = { security?: unknown; operationId?: string; summary?: string; [k: string]: unknown }
 
 export const makeOpenApiDocument = (publicUrl: string, extraSecurity: Record<string, Array<Record<string, Array<string>>>> = {}) => {
@@ -44,6 +54,7 @@ export const makeOpenApiDocument = (publicUrl: string, extraSecurity: Record<str
   }
   for (const [path, ops] of Object.entries(spec.paths)) paths[path.replace(/^\/api/, "")] = ops
   spec.paths = paths
+  dropClosedObjects(spec)
   return spec
 }
 

@@ -123,8 +123,8 @@ export const Relevance = Schema.Literals(["none", "low", "medium", "high"])
 export const Evidence = Schema.Struct({
   signal: Schema.Literals(["url_match", "same_host", "shared_terms"]),
   detail: Schema.String,
-  cards: Schema.optional(Schema.Array(Schema.String)),
-  terms: Schema.optional(Schema.Array(Schema.String))
+  cards: Schema.optionalKey(Schema.Array(Schema.String)),
+  terms: Schema.optionalKey(Schema.Array(Schema.String))
 })
 
 export const ProjectLink = Schema.Struct({

@@ -25,8 +25,8 @@ export class BoardGroup extends HttpApiGroup.make("board")
       projectId: Uuid,
       columnId: Uuid,
       title: Title,
-      description: Schema.optional(Description),
-      priority: Schema.optional(Priority)
+      description: Schema.optionalKey(Description),
+      priority: Schema.optionalKey(Priority)
     }),
     success: Card.pipe(HttpApiSchema.status(201)),
     error: [BadRequest, Forbidden, NotFound]
@@ -35,9 +35,9 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(HttpApiEndpoint.patch("updateCard", "/v1/cards/:id", {
     params: id,
     payload: Schema.Struct({
-      title: Schema.optional(Title),
-      description: Schema.optional(Schema.NullOr(Description)),
-      priority: Schema.optional(Priority)
+      title: Schema.optionalKey(Title),
+      description: Schema.optionalKey(Schema.NullOr(Description)),
+      priority: Schema.optionalKey(Priority)
     }),
     success: Card,
     error: [BadRequest, Forbidden, NotFound]
@@ -45,23 +45,23 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(HttpApiEndpoint.delete("deleteCard", "/v1/cards/:id", { params: id, success: HttpApiSchema.NoContent, error: [Forbidden, NotFound] }))
   .add(HttpApiEndpoint.post("moveCard", "/v1/cards/:id/move", {
     params: id,
-    payload: Schema.Struct({ columnId: Uuid, position: Schema.optional(Position) }),
+    payload: Schema.Struct({ columnId: Uuid, position: Schema.optionalKey(Position) }),
     success: Card,
     error: [BadRequest, Forbidden, NotFound]
   }))
   .add(HttpApiEndpoint.get("search", "/v1/search", {
-    query: { q: MaxString(limits.searchQuery), limit: Schema.optional(SearchLimit) },
+    query: { q: MaxString(limits.searchQuery), limit: Schema.optionalKey(SearchLimit) },
     success: Schema.Array(Card),
     error: BadRequest
   }))
   .add(HttpApiEndpoint.post("createColumn", "/v1/columns", {
-    payload: Schema.Struct({ projectId: Uuid, name: Name, position: Schema.optional(Position) }),
+    payload: Schema.Struct({ projectId: Uuid, name: Name, position: Schema.optionalKey(Position) }),
     success: Column.pipe(HttpApiSchema.status(201)),
     error: [BadRequest, Forbidden, NotFound]
   }))
   .add(HttpApiEndpoint.patch("updateColumn", "/v1/columns/:id", {
     params: id,
-    payload: Schema.Struct({ name: Schema.optional(Name), position: Schema.optional(Position) }),
+    payload: Schema.Struct({ name: Schema.optionalKey(Name), position: Schema.optionalKey(Position) }),
     success: Column,
     error: [BadRequest, Forbidden, NotFound]
   }))
@@ -74,7 +74,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
     payload: Schema.Struct({
       projectId: Uuid,
       name: Name,
-      color: Schema.optional(Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/, { message: "must be a #rrggbb hex colour" })))
+      color: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/, { message: "must be a #rrggbb hex colour" })))
     }),
     success: Label.pipe(HttpApiSchema.status(201)),
     error: [BadRequest, Forbidden, NotFound, Conflict]
@@ -91,7 +91,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
     error: [Forbidden, NotFound]
   }))
   .add(HttpApiEndpoint.post("createSubtask", "/v1/subtasks", {
-    payload: Schema.Struct({ cardId: Uuid, title: Title, position: Schema.optional(Position) }),
+    payload: Schema.Struct({ cardId: Uuid, title: Title, position: Schema.optionalKey(Position) }),
     success: Subtask.pipe(HttpApiSchema.status(201)),
     error: [BadRequest, Forbidden, NotFound]
   }))

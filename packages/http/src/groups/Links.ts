@@ -17,9 +17,9 @@ export class LinksGroup extends HttpApiGroup.make("links")
   .add(HttpApiEndpoint.get("list", "/v1/projects/:projectId/links", {
     params: { projectId: Uuid },
     query: {
-      relevance: Schema.optional(Schema.Literals(["none", "low", "medium", "high", "unrated"])),
-      limit: Schema.optional(Int("must be a whole number from 1 to 500").check(Schema.isBetween({ minimum: 1, maximum: 500 }, { message: "must be from 1 to 500" }))),
-      offset: Schema.optional(Int("must be a whole number from 0").check(Schema.isGreaterThanOrEqualTo(0, { message: "must be 0 or more" })))
+      relevance: Schema.optionalKey(Schema.Literals(["none", "low", "medium", "high", "unrated"])),
+      limit: Schema.optionalKey(Int("must be a whole number from 1 to 500").check(Schema.isBetween({ minimum: 1, maximum: 500 }, { message: "must be from 1 to 500" }))),
+      offset: Schema.optionalKey(Int("must be a whole number from 0").check(Schema.isGreaterThanOrEqualTo(0, { message: "must be 0 or more" })))
     },
     success: Schema.Struct({ links: Schema.Array(ProjectLink), total: Schema.Int, limit: Schema.Int, offset: Schema.Int }),
     error: [BadRequest, Forbidden, NotFound]
@@ -28,9 +28,9 @@ export class LinksGroup extends HttpApiGroup.make("links")
     params: { projectId: Uuid },
     payload: Schema.Struct({
       url: Url,
-      title: Schema.optional(MaxString(limits.linkTitle)),
-      note: Schema.optional(MaxString(limits.linkNote)),
-      tags: Schema.optional(Tags)
+      title: Schema.optionalKey(MaxString(limits.linkTitle)),
+      note: Schema.optionalKey(MaxString(limits.linkNote)),
+      tags: Schema.optionalKey(Tags)
     }),
     success: [
       Schema.Struct({ created: Schema.Literal(true), link: ProjectLink }).pipe(HttpApiSchema.status(201)),
@@ -41,11 +41,11 @@ export class LinksGroup extends HttpApiGroup.make("links")
   .add(HttpApiEndpoint.patch("review", "/v1/projects/:projectId/links/:linkId", {
     params,
     payload: Schema.Struct({
-      title: Schema.optional(Schema.NullOr(MaxString(limits.linkTitle))),
-      note: Schema.optional(Schema.NullOr(MaxString(limits.linkNote))),
-      tags: Schema.optional(Tags),
-      relevance: Schema.optional(Relevance),
-      reason: Schema.optional(MaxString(limits.linkReason))
+      title: Schema.optionalKey(Schema.NullOr(MaxString(limits.linkTitle))),
+      note: Schema.optionalKey(Schema.NullOr(MaxString(limits.linkNote))),
+      tags: Schema.optionalKey(Tags),
+      relevance: Schema.optionalKey(Relevance),
+      reason: Schema.optionalKey(MaxString(limits.linkReason))
     }),
     success: Schema.Struct({ link: ProjectLink }),
     error: [BadRequest, Forbidden, NotFound]
@@ -62,7 +62,7 @@ export class LinksGroup extends HttpApiGroup.make("links")
   }))
   .add(HttpApiEndpoint.get("prompt", "/v1/cards/:id/prompt", {
     params: { id: Uuid },
-    query: { variant: Schema.optional(Schema.Literals(["analysis", "draft", "execute"])) },
+    query: { variant: Schema.optionalKey(Schema.Literals(["analysis", "draft", "execute"])) },
     success: Schema.Struct({ prompt: Schema.String, variant: Schema.Literals(["analysis", "draft", "execute"]) }),
     error: [BadRequest, Forbidden, NotFound]
   }))

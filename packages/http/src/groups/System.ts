@@ -7,11 +7,11 @@ export const ApiIndex = Schema.Struct({
   status: Schema.Literal("ok"),
   service: Schema.Literal("service-api"),
   name: Schema.String,
-  description: Schema.optional(Schema.String),
-  version: Schema.optional(Schema.String),
+  description: Schema.optionalKey(Schema.String),
+  version: Schema.optionalKey(Schema.String),
   baseUrl: Schema.String,
-  documentation: Schema.optional(Schema.Record(Schema.String, Schema.String)),
-  authentication: Schema.optional(Schema.Struct({
+  documentation: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+  authentication: Schema.optionalKey(Schema.Struct({
     required: Schema.Boolean,
     schemes: Schema.Array(Schema.Record(Schema.String, Schema.Unknown))
   }))

@@ -46,7 +46,7 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
       payload: Schema.Struct({
         workspaceId: Uuid,
         name: Name,
-        template: Schema.optional(MaxString(50))
+        template: Schema.optionalKey(MaxString(50))
       }),
       success: ProjectCreated.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
