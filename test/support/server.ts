@@ -43,6 +43,8 @@ export const startServer = async (
     DATA_DIR: "memory:",
     PORT: String(port),
     LOG_FORMAT: "json",
+    // suites make many requests as one user; the rate-limit suite sets its own budget
+    RATE_LIMIT: "1000000/60s",
     ...(database !== undefined ? { DATABASE_URL: database.url } : {}),
     ...env
   })

@@ -14,7 +14,11 @@ import { Search } from "./board/Search.ts"
 import { Subtasks } from "./board/Subtasks.ts"
 import { Workspaces } from "./board/Workspaces.ts"
 import { ProjectLinks } from "./links/ProjectLinks.ts"
+import { Commands } from "./nlu/Commands.ts"
 import { Prompts } from "./prompt/Prompts.ts"
+import { Intake } from "./intake/Intake.ts"
+import { IntakeTokens } from "./intake/IntakeTokens.ts"
+import { RateBudgetLive } from "./infra/RateBudget.ts"
 import { AppConfig, type AppConfigValues } from "./Config.ts"
 import { layerOwner } from "./infra/Database.ts"
 import { runMigrations } from "./infra/Migrations.ts"
@@ -25,7 +29,8 @@ export const MigrationsLive = Layer.effectDiscard(
 ).pipe(Layer.provide(NodeServices.layer))
 
 export const ServicesLive = (hasher?: PasswordHasher) =>
-  Layer.mergeAll(
+  // natural-language commands act through the other services, so they sit on top
+  Commands.layer.pipe(Layer.provideMerge(Layer.mergeAll(
     hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
     Credentials.layer,
     Workspaces.layer,
@@ -34,11 +39,14 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
     Subtasks.layer,
     Boards.layer,
     Search.layer,
-    Prompts.layer
+    Prompts.layer,
+    IntakeTokens.layer,
+    Intake.layer,
+    RateBudgetLive
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer)),
     Layer.provideMerge(Access.layer)
-  )
+  )))
 
 /** Everything the front ends need, for one configuration. */
 export const coreLayer = (config: AppConfigValues, options: { readonly hasher?: PasswordHasher } = {}) => {

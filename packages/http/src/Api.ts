@@ -2,6 +2,8 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsGroup } from "./groups/Accounts.ts"
 import { BoardGroup } from "./groups/Board.ts"
+import { CommandsGroup } from "./groups/Commands.ts"
+import { IntakeGroup } from "./groups/Intake.ts"
 import { LinksGroup } from "./groups/Links.ts"
 import { SystemGroup } from "./groups/System.ts"
 import { WorkspacesGroup } from "./groups/Workspaces.ts"
@@ -13,6 +15,8 @@ export class Api extends HttpApi.make("board")
   .add(WorkspacesGroup)
   .add(BoardGroup)
   .add(LinksGroup)
+  .add(CommandsGroup)
+  .add(IntakeGroup)
   .middleware(RequestErrors)
   .prefix("/api")
   .annotateMerge(OpenApi.annotations({

@@ -4,7 +4,7 @@
  */
 import { OpenApi } from "effect/http-api"
 import { Api } from "./Api.ts"
-import { AnyUserAuth, BootstrapAuth, UserAuth } from "./middleware/Authentication.ts"
+import { AnyUserAuth, BootstrapAuth, IntakeAuth, UserAuth } from "./middleware/Authentication.ts"
 
 const schemes = {
   apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "API key (prefix svc_)." },
@@ -14,6 +14,7 @@ const schemes = {
 } as const
 
 const securityFor = (middlewares: ReadonlySet<unknown>): Array<Record<string, Array<string>>> | undefined => {
+  if (middlewares.has(IntakeAuth)) return [{ intake: [] }]
   if (middlewares.has(UserAuth)) return [{ apiKey: [] }, { oauth: [] }]
   if (middlewares.has(BootstrapAuth)) return [{ session: [] }, { apiKey: [] }]
   if (middlewares.has(AnyUserAuth)) return [{ apiKey: [] }, { oauth: [] }, { session: [] }]

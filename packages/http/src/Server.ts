@@ -11,6 +11,8 @@ import { createServer } from "node:http"
 import { Api } from "./Api.ts"
 import { AccountsHandlers } from "./handlers/Accounts.ts"
 import { BoardHandlers } from "./handlers/Board.ts"
+import { CommandsHandlers } from "./handlers/Commands.ts"
+import { IntakeHandlers } from "./handlers/Intake.ts"
 import { LinksHandlers } from "./handlers/Links.ts"
 import { SystemHandlers } from "./handlers/System.ts"
 import { WorkspacesHandlers } from "./handlers/Workspaces.ts"
@@ -38,12 +40,12 @@ const extraRoutes = [
 export const routesLayer = (config: AppConfigValues, logger: RequestLogger) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(Api).pipe(
-      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers, BoardHandlers, LinksHandlers]),
+      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers, BoardHandlers, LinksHandlers, CommandsHandlers, IntakeHandlers]),
       Layer.provide(AuthenticationLive),
       Layer.provide(RequestErrorsLive)
     ),
     docsRoutes(config.publicUrl),
-    errorBodies(logger, config.publicUrl, extraRoutes)
+    errorBodies(logger, config.publicUrl, config.corsOrigins, extraRoutes)
   )
 
 export interface ServerOptions {

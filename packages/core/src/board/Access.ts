@@ -19,6 +19,11 @@ export interface Resolved {
   readonly role: Role
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** Callers beyond HTTP (MCP tools, commands) may pass any string: not a uuid is simply not found. */
+export const isUuid = (id: string): boolean => UUID.test(id)
+
 export const checkGrant = (
   principal: Principal,
   workspaceId: string,
@@ -62,6 +67,7 @@ export class Access extends Context.Service<Access, {
       const sql = yield* SqlClient.SqlClient
       const resolve = (principal: Principal, kind: ResourceKind, id: string, what = `${kind} ${id}`) =>
         Effect.gen(function*() {
+          if (!isUuid(id)) return yield* new NotFound({ message: `${what} not found` })
           if (kind === "workspace") {
             const rows = yield* sql<{ role: Role }>`
               SELECT role FROM workspace_members WHERE workspace_id = ${id} AND user_id = ${principal.userId}`.pipe(Effect.orDie)

@@ -85,9 +85,13 @@ export class CardLinks extends Context.Service<CardLinks, {
         yield* sql`
           INSERT INTO card_links (source_id, target_id, link_type, created_by)
           VALUES (${cardId}, ${input.targetId}, ${input.linkType}, ${principal.userId})
-          ON CONFLICT (source_id, target_id, link_type) DO NOTHING`.pipe(Effect.orDie)
+          ON CONFLICT (source_id, target_id, link_type) DO NOTHING`.pipe(
+          // a card deleted between the access check and the insert: the foreign key says so
+          Effect.catchTag("SqlError", (e) => e.reason._tag === "ConstraintError" ? Effect.fail(new NotFound({ message: "card not found" })) : Effect.die(e))
+        )
         const rows = yield* select(cardId, sql`l.source_id = ${cardId} AND l.target_id = ${input.targetId} AND l.link_type = ${input.linkType}`)
-        return view(rows[0]!, cardId)
+        if (rows[0] === undefined) return yield* new NotFound({ message: "card not found" })
+        return view(rows[0], cardId)
       })
 
       const remove = Effect.fn("CardLinks.remove")(function*(principal: Principal, linkId: string) {

@@ -45,7 +45,10 @@ export class Labels extends Context.Service<Labels, {
         if (label.projectId !== card.projectId) {
           return yield* new InvalidInput({ message: `labelId: label ${labelId} belongs to another project than the card` })
         }
-        yield* sql`INSERT INTO card_labels (card_id, label_id) VALUES (${cardId}, ${labelId}) ON CONFLICT DO NOTHING`.pipe(Effect.orDie)
+        yield* sql`INSERT INTO card_labels (card_id, label_id) VALUES (${cardId}, ${labelId}) ON CONFLICT DO NOTHING`.pipe(
+          // the card or label deleted since the access check
+          Effect.catchTag("SqlError", (e) => e.reason._tag === "ConstraintError" ? Effect.fail(new NotFound({ message: "card or label not found" })) : Effect.die(e))
+        )
         yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${cardId}`.pipe(Effect.orDie)
       })
 

@@ -8,6 +8,7 @@ import { SqlClient } from "effect/sql"
 import { InvalidInput } from "../domain/errors.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { isUuid } from "./Access.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 
 /** Words of a query, as ILIKE patterns with %, _ and \ escaped. */
@@ -15,14 +16,14 @@ export const searchPatterns = (q: string): Array<string> =>
   [...new Set(q.toLowerCase().split(/\s+/).filter((w) => w !== ""))].map((w) => `%${w.replace(/[\\%_]/g, "\\$&")}%`)
 
 export class Search extends Context.Service<Search, {
-  readonly cards: (principal: Principal, input: { q: string; limit?: number | undefined }) => Effect.Effect<ReadonlyArray<CardView>, InvalidInput>
+  readonly cards: (principal: Principal, input: { q: string; limit?: number | undefined; projectId?: string | undefined }) => Effect.Effect<ReadonlyArray<CardView>, InvalidInput>
 }>()("board/core/Search") {
   static readonly layer = Layer.effect(
     Search,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
 
-      const cards = Effect.fn("Search.cards")(function*(principal: Principal, input: { q: string; limit?: number | undefined }) {
+      const cards = Effect.fn("Search.cards")(function*(principal: Principal, input: { q: string; limit?: number | undefined; projectId?: string | undefined }) {
         const q = input.q.trim()
         if (q === "") return yield* new InvalidInput({ message: "q: must not be blank" })
         if (input.q.length > limits.searchQuery) return yield* new InvalidInput({ message: `q: must be at most ${limits.searchQuery} characters` })
@@ -41,6 +42,11 @@ export class Search extends Context.Service<Search, {
         if (principal.workspaces !== "all") {
           params.push([...principal.workspaces])
           scope = `AND p.workspace_id = ANY($${params.length}::uuid[])`
+        }
+        if (input.projectId !== undefined && !isUuid(input.projectId)) return []
+        if (input.projectId !== undefined) {
+          params.push(input.projectId)
+          scope += ` AND c.project_id = $${params.length}::uuid`
         }
         const rows = yield* sql.unsafe<CardRow>(`
           SELECT ${cardColumns}

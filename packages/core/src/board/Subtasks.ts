@@ -55,7 +55,8 @@ export class Subtasks extends Context.Service<Subtasks, {
           UPDATE subtasks SET completed = ${completed === "flip" ? sql`NOT completed` : completed}, updated_at = now() WHERE id = ${id}
           RETURNING id, card_id, title, completed, position, created_at, updated_at`.pipe(
           Effect.orDie,
-          Effect.flatMap((rows) => rows[0] !== undefined ? Effect.succeed(view(rows[0])) : Effect.fail(new NotFound({ message: `subtask ${id} not found` })))
+          Effect.flatMap((rows) => rows[0] !== undefined ? Effect.succeed(view(rows[0])) : Effect.fail(new NotFound({ message: `subtask ${id} not found` }))),
+          Effect.tap((s) => sql`UPDATE cards SET updated_at = now() WHERE id = ${s.cardId}`.pipe(Effect.orDie))
         )
 
       const toggle = Effect.fn("Subtasks.toggle")(function*(principal: Principal, id: string) {
@@ -74,6 +75,7 @@ export class Subtasks extends Context.Service<Subtasks, {
           const [row] = yield* sql<{ card_id: string; position: number }>`DELETE FROM subtasks WHERE id = ${id} RETURNING card_id, position`
           if (row !== undefined) {
             yield* sql`UPDATE subtasks SET position = position - 1 WHERE card_id = ${row.card_id} AND position > ${row.position}`
+            yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${row.card_id}`
           }
         })).pipe(retryConflicts, Effect.orDie)
       })

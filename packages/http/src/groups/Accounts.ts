@@ -2,7 +2,7 @@ import { limits } from "@board/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, TooManyRequests, Unauthorized } from "../errors.ts"
-import { BootstrapAuth } from "../middleware/Authentication.ts"
+import { BootstrapAuth, ClientLimit } from "../middleware/Authentication.ts"
 import { AuthSession, MaxString, Name } from "../schemas.ts"
 
 export const ApiKeyCreated = Schema.Struct({
@@ -21,13 +21,13 @@ const signup = HttpApiEndpoint.post("signup", "/v1/auth/signup", {
   }),
   success: AuthSession.pipe(HttpApiSchema.status(201)),
   error: [BadRequest, Forbidden, Conflict, TooManyRequests]
-})
+}).middleware(ClientLimit)
 
 const login = HttpApiEndpoint.post("login", "/v1/auth/login", {
   payload: Schema.Struct({ email: MaxString(254), password: MaxString(limits.passwordMax * 2) }),
   success: AuthSession,
   error: [BadRequest, Unauthorized, TooManyRequests]
-})
+}).middleware(ClientLimit)
 
 const createApiKey = HttpApiEndpoint.post("createApiKey", "/v1/api-keys", {
   payload: Schema.Struct({ name: Name }),

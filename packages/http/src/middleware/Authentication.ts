@@ -3,7 +3,7 @@
  * lives in `AuthenticationLive.ts`; the CLI's client supplies the credential headers itself.
  */
 import { HttpApiMiddleware } from "effect/http-api"
-import { CurrentPrincipal } from "../CurrentPrincipal.ts"
+import { CurrentIntake, CurrentPrincipal } from "../CurrentPrincipal.ts"
 import { TooManyRequests, Unauthorized } from "../errors.ts"
 
 const errors = [Unauthorized, TooManyRequests] as const
@@ -25,3 +25,14 @@ export class AnyUserAuth extends HttpApiMiddleware.Service<AnyUserAuth, { provid
   "board/http/AnyUserAuth",
   { error: errors }
 ) {}
+
+/** X-Intake-Key: only POST /v1/intake. */
+export class IntakeAuth extends HttpApiMiddleware.Service<IntakeAuth, { provides: CurrentIntake }>()(
+  "board/http/IntakeAuth",
+  { error: errors }
+) {}
+
+/** No credential (signup, login): a budget per client address. */
+export class ClientLimit extends HttpApiMiddleware.Service<ClientLimit>()("board/http/ClientLimit", {
+  error: TooManyRequests
+}) {}

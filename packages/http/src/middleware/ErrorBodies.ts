@@ -8,6 +8,7 @@ import { Cause, Effect, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Api } from "../Api.ts"
 import { challengeFor } from "./AuthenticationLive.ts"
+import { corsFor } from "./cors.ts"
 import type { RequestLogger } from "./RequestLog.ts"
 import { requestMeta } from "./requestMeta.ts"
 
@@ -41,6 +42,7 @@ const statusMessages: Record<number, string> = {
 export const errorBodies = (
   logger: RequestLogger,
   publicUrl: string,
+  corsOrigins: ReadonlyArray<string>,
   extraRoutes: ReadonlyArray<{ method: string; path: string }> = []
 ) => {
   const patterns = routePatterns(extraRoutes)
@@ -56,7 +58,10 @@ export const errorBodies = (
       const started = performance.now()
       const path = request.url.split("?")[0] ?? "/"
       const length = Number(request.headers["content-length"] ?? "0")
-      const response = Number.isFinite(length) && length > limits.bodyBytes
+      const cors = corsFor(corsOrigins, request.method, path, request.headers["origin"], request.headers["access-control-request-method"])
+      const response = cors.preflight
+        ? HttpServerResponse.empty({ status: 204 })
+        : Number.isFinite(length) && length > limits.bodyBytes
         ? json(413, statusMessages[413]!)
         : yield* app.pipe(
           Effect.provideService(HttpIncomingMessage.MaxBodySize, limits.bodyBytes as any),
@@ -83,6 +88,9 @@ export const errorBodies = (
       const challenged = response.status === 401 && response.headers["www-authenticate"] === undefined
         ? HttpServerResponse.setHeader(response, "www-authenticate", challengeFor(publicUrl, false))
         : response
-      return HttpServerResponse.setHeader(challenged, "x-request-id", meta.id)
+      const withCors = HttpServerResponse.setHeaders(challenged, cors.headers)
+      // only failures that were logged carry the id: other responses stay byte-identical
+      // (the intake channel's refusals must not differ by a header)
+      return response.status >= 500 ? HttpServerResponse.setHeader(withCors, "x-request-id", meta.id) : withCors
     }), { global: true })
 }

@@ -1,0 +1,74 @@
+/**
+ * Request budgets: per user, per intake token, per client address. Effect's RateLimiter does
+ * the counting, in process or in Redis (one budget across instances, namespaced by this
+ * database's install id). A store failure never fails a request: it is logged and the request
+ * passes (fail open), so losing Redis degrades limits, not the API.
+ */
+import { NodeRedis } from "@effect/platform-node"
+import { Context, Duration, Effect, Layer } from "effect"
+import { RateLimiter } from "effect/persistence"
+import { SqlClient } from "effect/sql"
+import { AppConfig, type RateLimitSetting } from "../Config.ts"
+import { TooManyRequests } from "../domain/errors.ts"
+
+export interface BudgetState {
+  readonly limit: number
+  readonly remaining: number
+  /** Seconds until the budget is whole again. */
+  readonly resetSeconds: number
+  readonly windowSeconds: number
+}
+
+export class RateBudget extends Context.Service<RateBudget, {
+  /** Spends one request from `key`'s budget; `undefined` when the store could not be asked. */
+  readonly charge: (key: string) => Effect.Effect<BudgetState | undefined, TooManyRequests>
+  readonly setting: RateLimitSetting
+}>()("board/core/RateBudget") {}
+
+const STORE_TIMEOUT = Duration.millis(250)
+
+const make = (prefix: string) =>
+  Effect.gen(function*() {
+    const limiter = yield* RateLimiter.RateLimiter
+    const config = yield* AppConfig
+    const setting = config.rateLimit
+    const windowSeconds = Math.ceil(setting.windowMs / 1000)
+    let lastWarning = 0
+    const charge = (key: string) =>
+      limiter.consume({ key: `${prefix}${key}`, limit: setting.limit, window: Duration.millis(setting.windowMs), onExceeded: "fail" }).pipe(
+        Effect.timeoutOrElse({ duration: STORE_TIMEOUT, orElse: () => Effect.fail("timeout" as const) }),
+        Effect.map((r): BudgetState | undefined => ({
+          limit: r.limit,
+          remaining: Math.max(0, r.remaining),
+          resetSeconds: Math.max(0, Math.ceil(Duration.toMillis(r.resetAfter) / 1000)),
+          windowSeconds
+        })),
+        Effect.catch((e) => {
+          if (e !== "timeout" && e.reason._tag === "RateLimitExceeded") {
+            const retry = Math.max(1, Math.ceil(Duration.toMillis(e.reason.retryAfter) / 1000))
+            return Effect.fail(new TooManyRequests({ message: `rate limit exceeded: ${setting.limit} requests per ${windowSeconds}s; retry in ${retry}s`, retryAfterSeconds: retry }))
+          }
+          const now = Date.now()
+          if (now - lastWarning < 60_000) return Effect.succeed(undefined)
+          lastWarning = now
+          return Effect.logWarning(`rate-limit store unavailable, allowing requests (fail open): ${e === "timeout" ? "timed out" : e.reason.message}`).pipe(Effect.as(undefined))
+        })
+      )
+    return RateBudget.of({ charge, setting })
+  })
+
+/** In-process counters (one process) or Redis (every instance), per configuration. */
+export const RateBudgetLive = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* AppConfig
+  if (config.redisUrl === undefined) {
+    return Layer.effect(RateBudget, make("")).pipe(Layer.provide(RateLimiter.layer), Layer.provide(RateLimiter.layerStoreMemory))
+  }
+  const sql = yield* SqlClient.SqlClient
+  const [row] = yield* sql<{ value: string }>`SELECT value FROM board_settings WHERE key = 'install_id'`.pipe(Effect.orDie)
+  const prefix = `board:${row?.value ?? "default"}:`
+  return Layer.effect(RateBudget, make("")).pipe(
+    Layer.provide(RateLimiter.layer),
+    Layer.provide(RateLimiter.layerStoreRedis({ prefix: `${prefix}rl:` })),
+    Layer.provide(NodeRedis.layer({ url: config.redisUrl, disableOfflineQueue: true }))
+  )
+}))

@@ -1,0 +1,83 @@
+/**
+ * The blind intake channel: a token files one card at the end of its column and learns
+ * nothing back. Every way a token can be unusable answers one identical refusal. With an
+ * Idempotency-Key the claim and the card commit together, so a key files at most one card,
+ * also under concurrency and across instances; the first write wins.
+ */
+import { Context, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { digestToken, isWellFormed } from "../auth/secretTokens.ts"
+import { Cards } from "../board/Cards.ts"
+import { checkDescription, checkTitle, firstFailure } from "../board/cardRules.ts"
+import { InvalidInput, Unauthenticated } from "../domain/errors.ts"
+import { limits } from "../domain/limits.ts"
+import { retryConflicts } from "../infra/retryConflicts.ts"
+
+export interface IntakeCredential {
+  readonly tokenId: string
+  readonly columnId: string
+  readonly createdBy: string | null
+}
+
+/** Claims are kept this long (SPEC asks at least 24 hours). */
+export const IDEMPOTENCY_RETENTION_DAYS = 7
+
+export const intakeRefusal = () => new Unauthenticated({ message: "invalid intake token", invalidToken: false })
+
+export class Intake extends Context.Service<Intake, {
+  readonly authenticate: (token: string | undefined) => Effect.Effect<IntakeCredential, Unauthenticated>
+  readonly file: (credential: IntakeCredential, input: { title: string; description?: string | undefined }, idempotencyKey: string | undefined) => Effect.Effect<void, InvalidInput | Unauthenticated>
+}>()("board/core/Intake") {
+  static readonly layer = Layer.effect(
+    Intake,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const cards = yield* Cards
+
+      const authenticate = Effect.fn("Intake.authenticate")(function*(token: string | undefined) {
+        if (token === undefined || !isWellFormed("intake", token.trim())) return yield* intakeRefusal()
+        const [row] = yield* sql<{ id: string; column_id: string; created_by: string | null }>`
+          SELECT t.id, t.column_id, t.created_by FROM intake_tokens t
+          JOIN board_columns c ON c.id = t.column_id AND c.project_id = t.project_id
+          WHERE t.digest = ${digestToken(token.trim())} AND t.revoked_at IS NULL
+            AND (t.expires_at IS NULL OR t.expires_at > now())`.pipe(Effect.orDie)
+        if (row === undefined) return yield* intakeRefusal()
+        return { tokenId: row.id, columnId: row.column_id, createdBy: row.created_by }
+      })
+
+      const file = Effect.fn("Intake.file")(function*(credential: IntakeCredential, input: { title: string; description?: string | undefined }, idempotencyKey: string | undefined) {
+        const invalid = firstFailure(checkTitle(input.title), checkDescription(input.description))
+        if (invalid) return yield* invalid
+        if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > limits.idempotencyKey)) {
+          return yield* new InvalidInput({ message: `Idempotency-Key: must be 1 to ${limits.idempotencyKey} characters` })
+        }
+        const fileCard = cards.file({
+          columnId: credential.columnId,
+          title: input.title,
+          description: input.description,
+          source: "intake",
+          intakeTokenId: credential.tokenId,
+          createdBy: credential.createdBy
+        }).pipe(Effect.catchTag("NotFound", () => Effect.fail(intakeRefusal())))
+        if (idempotencyKey === undefined) {
+          yield* fileCard
+          return
+        }
+        yield* sql.withTransaction(Effect.gen(function*() {
+          // a concurrent holder of the same key makes this insert wait for its commit, then skip
+          const claimed = yield* sql`
+            INSERT INTO intake_claims (token_id, idempotency_key) VALUES (${credential.tokenId}, ${idempotencyKey})
+            ON CONFLICT DO NOTHING RETURNING token_id`.pipe(Effect.orDie)
+          if (claimed.length === 0) return
+          const card = yield* fileCard
+          yield* sql`UPDATE intake_claims SET card_id = ${card.id} WHERE token_id = ${credential.tokenId} AND idempotency_key = ${idempotencyKey}`.pipe(Effect.orDie)
+        })).pipe(retryConflicts, Effect.catchTag("SqlError", Effect.die))
+        // claims older than the retention go as the token files more (primary-key prefix scan)
+        yield* sql`DELETE FROM intake_claims WHERE token_id = ${credential.tokenId}
+          AND created_at < now() - ${`${IDEMPOTENCY_RETENTION_DAYS} days`}::interval`.pipe(Effect.orDie)
+      })
+
+      return Intake.of({ authenticate, file })
+    })
+  )
+}

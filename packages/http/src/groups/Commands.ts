@@ -1,0 +1,27 @@
+/** SPEC.md's natural-language endpoint. */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { BadRequest, Forbidden } from "../errors.ts"
+import { UserAuth } from "../middleware/Authentication.ts"
+import { Uuid } from "../schemas.ts"
+
+export const CommandResult = Schema.Struct({
+  command: Schema.String,
+  intent: Schema.String,
+  understood: Schema.Literal(true),
+  projectId: Schema.NullOr(Schema.String),
+  actions: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)),
+  result: Schema.Unknown
+})
+
+export class CommandsGroup extends HttpApiGroup.make("commands")
+  .add(
+    HttpApiEndpoint.post("run", "/v1/nlu", {
+      // the length and blank checks live in the core, whose messages carry a working example
+      payload: Schema.Struct({ command: Schema.String, projectId: Schema.optionalKey(Uuid) }),
+      success: CommandResult,
+      error: [BadRequest, Forbidden]
+    }).middleware(UserAuth)
+  )
+  .annotateMerge(OpenApi.annotations({ title: "Natural language", description: "Plain-English board commands, interpreted offline and executed with the caller's access." }))
+{}
