@@ -1,8 +1,8 @@
 /** Starts the real server layer in this process on a free port, for HTTP-level tests. */
-import { makePasswordHasher, parseConfig, type AppConfigValues } from "@board/core"
+import { type AppConfigValues, type CoreServices, makePasswordHasher, parseConfig } from "@board/core"
+import type { HttpRouter } from "effect/http"
 import { makeRequestLogger, serverLayer } from "@board/http"
 import { Effect, Layer, ManagedRuntime, References } from "effect"
-import type { HttpRouter } from "effect/http"
 import { SqlClient } from "effect/sql"
 import * as net from "node:net"
 import { type Backend, createTestDatabase } from "./backends.ts"
@@ -35,7 +35,7 @@ export interface TestServer {
 export const startServer = async (
   backend: Backend,
   env: Record<string, string> = {},
-  extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter>
+  extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter | CoreServices>
 ): Promise<TestServer> => {
   const port = await freePort()
   const database = backend === "postgres" ? await createTestDatabase() : undefined
@@ -45,6 +45,7 @@ export const startServer = async (
     LOG_FORMAT: "json",
     // suites make many requests as one user; the rate-limit suite sets its own budget
     RATE_LIMIT: "1000000/60s",
+    REGISTRATION_LIMIT: "100000/1h",
     ...(database !== undefined ? { DATABASE_URL: database.url } : {}),
     ...env
   })

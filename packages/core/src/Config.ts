@@ -35,6 +35,8 @@ export interface AppConfigValues {
   readonly secret: string | undefined
   readonly signupsOpen: boolean
   readonly rateLimit: RateLimitSetting
+  /** OAuth dynamic client registrations per client address. */
+  readonly registrationLimit: RateLimitSetting
   readonly signupIntervalMs: number
   readonly corsOrigins: ReadonlyArray<string>
   readonly logLevel: LogLevelName
@@ -147,6 +149,11 @@ export const parseConfig = (
   if (rateLimit === undefined) {
     throw new ConfigInvalid("RATE_LIMIT", `expected N/window with a window of at least 1s, e.g. 600/60s, got ${JSON.stringify(rateText)}`)
   }
+  const registrationText = get("REGISTRATION_LIMIT") ?? "20/1h"
+  const registrationLimit = parseRateLimit(registrationText)
+  if (registrationLimit === undefined) {
+    throw new ConfigInvalid("REGISTRATION_LIMIT", `expected N/window, e.g. 20/1h, got ${JSON.stringify(registrationText)}`)
+  }
   const intervalText = get("SIGNUP_INTERVAL") ?? "5m"
   const signupIntervalMs = parseDurationMs(intervalText)
   if (signupIntervalMs === undefined) {
@@ -189,6 +196,7 @@ export const parseConfig = (
     secret,
     signupsOpen: isTrue(signupsText),
     rateLimit,
+    registrationLimit,
     signupIntervalMs,
     corsOrigins,
     logLevel: logLevel as LogLevelName,

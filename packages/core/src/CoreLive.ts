@@ -16,6 +16,7 @@ import { Workspaces } from "./board/Workspaces.ts"
 import { ProjectLinks } from "./links/ProjectLinks.ts"
 import { Commands } from "./nlu/Commands.ts"
 import { Prompts } from "./prompt/Prompts.ts"
+import { OAuth } from "./oauth/OAuth.ts"
 import { Intake } from "./intake/Intake.ts"
 import { IntakeTokens } from "./intake/IntakeTokens.ts"
 import { RateBudgetLive } from "./infra/RateBudget.ts"
@@ -45,7 +46,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
     RateBudgetLive
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer)),
-    Layer.provideMerge(Access.layer)
+    Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer))
   )))
 
 /** Everything the front ends need, for one configuration. */
@@ -57,3 +58,6 @@ export const coreLayer = (config: AppConfigValues, options: { readonly hasher?: 
   const database = MigrationsLive.pipe(Layer.provideMerge(layerOwner(config)))
   return ServicesLive(options.hasher).pipe(Layer.provideMerge(database), Layer.provideMerge(base))
 }
+
+/** Every service the core provides: what front ends and extra routes may require. */
+export type CoreServices = ReturnType<typeof coreLayer> extends Layer.Layer<infer A, any, any> ? A : never

@@ -2,7 +2,7 @@
  * The composition root: Config → Sql (+ migrations) → core services → handlers → HttpRouter,
  * wrapped by the middleware that guarantees `{error}` bodies and logs requests.
  */
-import { type AppConfigValues, coreLayer, type PasswordHasher } from "@board/core"
+import { type AppConfigValues, coreLayer, type CoreServices, type PasswordHasher } from "@board/core"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
@@ -12,6 +12,7 @@ import { Api } from "./Api.ts"
 import { AccountsHandlers } from "./handlers/Accounts.ts"
 import { BoardHandlers } from "./handlers/Board.ts"
 import { CommandsHandlers } from "./handlers/Commands.ts"
+import { GrantsHandlers } from "./handlers/Grants.ts"
 import { IntakeHandlers } from "./handlers/Intake.ts"
 import { LinksHandlers } from "./handlers/Links.ts"
 import { SystemHandlers } from "./handlers/System.ts"
@@ -20,6 +21,7 @@ import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
 import { errorBodies } from "./middleware/ErrorBodies.ts"
 import { makeRequestLogger, type RequestLogger } from "./middleware/RequestLog.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
+import { oauthRouteTable, OAuthRoutes } from "./oauth/OAuthRoutes.ts"
 import { makeOpenApiDocument, renderDocsPage } from "./OpenApiDocument.ts"
 
 const docsRoutes = (publicUrl: string) => {
@@ -33,26 +35,28 @@ const docsRoutes = (publicUrl: string) => {
 
 const extraRoutes = [
   { method: "GET", path: "/api/v1/openapi.json" },
-  { method: "GET", path: "/api/v1/docs" }
+  { method: "GET", path: "/api/v1/docs" },
+  ...oauthRouteTable
 ]
 
 /** Every route of the service, needing only the core services. */
 export const routesLayer = (config: AppConfigValues, logger: RequestLogger) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(Api).pipe(
-      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers, BoardHandlers, LinksHandlers, CommandsHandlers, IntakeHandlers]),
+      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers, BoardHandlers, LinksHandlers, CommandsHandlers, IntakeHandlers, GrantsHandlers]),
       Layer.provide(AuthenticationLive),
       Layer.provide(RequestErrorsLive)
     ),
     docsRoutes(config.publicUrl),
+    OAuthRoutes,
     errorBodies(logger, config.publicUrl, config.corsOrigins, extraRoutes)
   )
 
 export interface ServerOptions {
   readonly hasher?: PasswordHasher
   readonly logger?: RequestLogger
-  /** More routes served beside the API (tests use one that fails on purpose). */
-  readonly extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter>
+  /** More routes served beside the API, given the core services (tests mount routes here). */
+  readonly extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter | CoreServices>
 }
 
 /** The whole server for one configuration: listens on HOST:PORT until its scope closes. */

@@ -38,6 +38,8 @@ export class Accounts extends Context.Service<Accounts, {
   >
   readonly login: (input: { email: string; password: string }) => Effect.Effect<AuthSession, Unauthenticated>
   readonly createApiKey: (principal: Principal, name: string) => Effect.Effect<CreatedApiKey, InvalidInput | Forbidden>
+  /** The account's id and email, or nothing when it is gone. */
+  readonly profile: (userId: string) => Effect.Effect<ReadonlyArray<{ id: string; email: string }>>
 }>()("board/core/Accounts") {
   static readonly layerWith = (hasher: PasswordHasher) =>
     Layer.effect(
@@ -132,7 +134,10 @@ export class Accounts extends Context.Service<Accounts, {
           return { id: row!.id, name: trimmed, rawKey, createdAt: row!.created_at.toISOString() }
         })
 
-        return Accounts.of({ signup, login, createApiKey })
+        const profile = (userId: string) =>
+          sql<{ id: string; email: string }>`SELECT id, email FROM users WHERE id = ${userId}`.pipe(Effect.orDie)
+
+        return Accounts.of({ signup, login, createApiKey, profile })
       })
     )
 

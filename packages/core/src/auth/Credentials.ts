@@ -9,6 +9,7 @@ import { AppConfig } from "../Config.ts"
 import { Unauthenticated } from "../domain/errors.ts"
 import type { CredentialKind, Principal } from "../domain/Principal.ts"
 import { ServerSecret } from "../infra/Secret.ts"
+import { OAuth } from "../oauth/OAuth.ts"
 import { digestToken, isWellFormed, tokenKindOf } from "./secretTokens.ts"
 import { verifySession } from "./sessionJwt.ts"
 
@@ -47,6 +48,7 @@ export class Credentials extends Context.Service<Credentials, {
       const sql = yield* SqlClient.SqlClient
       const config = yield* AppConfig
       const keys = yield* ServerSecret
+      const oauth = yield* OAuth
 
       const apiKeyPrincipal = Effect.fnUntraced(function*(key: string) {
         if (!isWellFormed("apiKey", key)) return yield* refuse("invalid API key: it is malformed or mistyped")
@@ -84,7 +86,9 @@ export class Credentials extends Context.Service<Credentials, {
             if (!accepts.includes("oauth")) {
               return yield* refuse(`this endpoint does not accept OAuth access tokens; send ${describe(accepts)}`, false)
             }
-            return yield* refuse("invalid OAuth access token: unknown, expired or revoked")
+            const principal = yield* oauth.accessPrincipal(token)
+            if (principal === undefined) return yield* refuse("invalid OAuth access token: unknown, expired or revoked")
+            return principal
           }
           const now = yield* Clock.currentTimeMillis
           const session = yield* verifySession(keys.session, config.publicUrl, token, now)

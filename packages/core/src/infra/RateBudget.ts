@@ -20,8 +20,11 @@ export interface BudgetState {
 }
 
 export class RateBudget extends Context.Service<RateBudget, {
-  /** Spends one request from `key`'s budget; `undefined` when the store could not be asked. */
-  readonly charge: (key: string) => Effect.Effect<BudgetState | undefined, TooManyRequests>
+  /**
+   * Spends one request from `key`'s budget (RATE_LIMIT unless another is given);
+   * `undefined` when the store could not be asked.
+   */
+  readonly charge: (key: string, budget?: { readonly limit: number; readonly windowMs: number }) => Effect.Effect<BudgetState | undefined, TooManyRequests>
   readonly setting: RateLimitSetting
 }>()("board/core/RateBudget") {}
 
@@ -32,10 +35,10 @@ const make = (prefix: string) =>
     const limiter = yield* RateLimiter.RateLimiter
     const config = yield* AppConfig
     const setting = config.rateLimit
-    const windowSeconds = Math.ceil(setting.windowMs / 1000)
     let lastWarning = 0
-    const charge = (key: string) =>
-      limiter.consume({ key: `${prefix}${key}`, limit: setting.limit, window: Duration.millis(setting.windowMs), onExceeded: "fail" }).pipe(
+    const charge = (key: string, budget: { readonly limit: number; readonly windowMs: number } = setting) => {
+      const windowSeconds = Math.ceil(budget.windowMs / 1000)
+      return limiter.consume({ key: `${prefix}${key}`, limit: budget.limit, window: Duration.millis(budget.windowMs), onExceeded: "fail" }).pipe(
         Effect.timeoutOrElse({ duration: STORE_TIMEOUT, orElse: () => Effect.fail("timeout" as const) }),
         Effect.map((r): BudgetState | undefined => ({
           limit: r.limit,
@@ -46,7 +49,7 @@ const make = (prefix: string) =>
         Effect.catch((e) => {
           if (e !== "timeout" && e.reason._tag === "RateLimitExceeded") {
             const retry = Math.max(1, Math.ceil(Duration.toMillis(e.reason.retryAfter) / 1000))
-            return Effect.fail(new TooManyRequests({ message: `rate limit exceeded: ${setting.limit} requests per ${windowSeconds}s; retry in ${retry}s`, retryAfterSeconds: retry }))
+            return Effect.fail(new TooManyRequests({ message: `rate limit exceeded: ${budget.limit} requests per ${windowSeconds}s; retry in ${retry}s`, retryAfterSeconds: retry }))
           }
           const now = Date.now()
           if (now - lastWarning < 60_000) return Effect.succeed(undefined)
@@ -54,6 +57,7 @@ const make = (prefix: string) =>
           return Effect.logWarning(`rate-limit store unavailable, allowing requests (fail open): ${e === "timeout" ? "timed out" : e.reason.message}`).pipe(Effect.as(undefined))
         })
       )
+    }
     return RateBudget.of({ charge, setting })
   })
 

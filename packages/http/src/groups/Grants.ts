@@ -1,0 +1,23 @@
+/** A user's OAuth grants: listed and revoked with an API key or a session (CONTRACT.md). */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { NotFound } from "../errors.ts"
+import { BootstrapAuth } from "../middleware/Authentication.ts"
+import { Timestamp, Uuid } from "../schemas.ts"
+
+export const Grant = Schema.Struct({
+  id: Schema.String,
+  clientId: Schema.String,
+  clientName: Schema.NullOr(Schema.String),
+  workspaces: Schema.Array(Schema.String),
+  scope: Schema.String,
+  createdAt: Timestamp,
+  lastUsedAt: Schema.NullOr(Timestamp)
+})
+
+export class GrantsGroup extends HttpApiGroup.make("grants")
+  .add(HttpApiEndpoint.get("list", "/v1/oauth/grants", { success: Schema.Array(Grant) }))
+  .add(HttpApiEndpoint.delete("revoke", "/v1/oauth/grants/:id", { params: { id: Uuid }, success: HttpApiSchema.NoContent, error: NotFound }))
+  .middleware(BootstrapAuth)
+  .annotateMerge(OpenApi.annotations({ title: "OAuth grants", description: "The agents you allowed, and the workspaces each may use; revoking takes effect at once." }))
+{}
