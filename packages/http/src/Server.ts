@@ -21,6 +21,7 @@ import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
 import { errorBodies } from "./middleware/ErrorBodies.ts"
 import { makeRequestLogger, type RequestLogger } from "./middleware/RequestLog.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
+import { McpRoutes } from "./mcp/McpRoutes.ts"
 import { oauthRouteTable, OAuthRoutes } from "./oauth/OAuthRoutes.ts"
 import { makeOpenApiDocument, renderDocsPage } from "./OpenApiDocument.ts"
 
@@ -36,7 +37,10 @@ const docsRoutes = (publicUrl: string) => {
 const extraRoutes = [
   { method: "GET", path: "/api/v1/openapi.json" },
   { method: "GET", path: "/api/v1/docs" },
-  ...oauthRouteTable
+  ...oauthRouteTable,
+  { method: "POST", path: "/api/mcp" },
+  { method: "GET", path: "/api/mcp" },
+  { method: "DELETE", path: "/api/mcp" }
 ]
 
 /** Every route of the service, needing only the core services. */
@@ -49,6 +53,7 @@ export const routesLayer = (config: AppConfigValues, logger: RequestLogger) =>
     ),
     docsRoutes(config.publicUrl),
     OAuthRoutes,
+    McpRoutes,
     errorBodies(logger, config.publicUrl, config.corsOrigins, extraRoutes)
   )
 

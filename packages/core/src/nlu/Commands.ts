@@ -79,6 +79,8 @@ export interface CommandInput {
   readonly command: string
   /** The board to act on; inferred from card refs or the only visible project when absent. */
   readonly projectId?: string | undefined
+  /** `false` refuses a delete before anything runs (front ends without a delete, like MCP). */
+  readonly allowDelete?: boolean | undefined
 }
 
 /** How many cards a search command answers with. */
@@ -413,6 +415,9 @@ export class Commands extends Context.Service<Commands, {
           }
           const parsed = parseCommand(command)
           if (!parsed.ok) return yield* invalid(parsed.error)
+          if (parsed.intent.type === "delete_card" && input.allowDelete === false) {
+            return yield* invalid("deleting cards is not available here; a person can delete the card through the REST API or the app")
+          }
           const fixed = input.projectId === undefined ? undefined : yield* givenProject(principal, input.projectId)
           const outcome = yield* execute(principal, parsed.intent, fixed)
           return {

@@ -1,0 +1,46 @@
+/**
+ * The MCP endpoint: Streamable HTTP at `/api/mcp` (Effect's `McpServer.layerHttp`), every
+ * request authenticated by an API key (X-API-Key) or an OAuth access token (Authorization:
+ * Bearer svc_at_…) before the MCP server reads it; 401 with the challenge otherwise. Tools and
+ * prompts act as that request's principal through the core services, with their access checks.
+ *
+ * Mount it beside the other routes: it needs `HttpRouter` and the core services, so it goes in
+ * the `Layer.mergeAll` of `routesLayer` in Server.ts, next to `docsRoutes(...)`.
+ */
+import { AppConfig } from "@board/core"
+import { Effect, Layer } from "effect"
+import { McpProtocol, McpServer } from "effect/ai"
+import { makeHandlers } from "./handlers.ts"
+import { McpAuth } from "./McpAuth.ts"
+import { PromptsLayer } from "./prompts.ts"
+import { registerTools } from "./register.ts"
+import { BoardToolkit } from "./tools.ts"
+
+/** The path of the endpoint, the one URL to give an MCP client (with the public origin before it). */
+export const MCP_PATH = "/api/mcp"
+
+const instructions = [
+  "Board Service: kanban boards of workspaces and projects.",
+  "Find your way with list_workspaces, then list_projects, then show_board.",
+  "Cards are named by id or by ref (WEB-12); columns by id or by name (\"In Progress\"); labels by name.",
+  "A ref that exists in several of your projects needs projectId. Nothing can be deleted here."
+].join(" ")
+
+const ToolsLayer = Layer.effectDiscard(Effect.flatMap(makeHandlers, (handlers) => registerTools(BoardToolkit, handlers)))
+
+export const McpRoutes = Layer.unwrap(Effect.gen(function*() {
+  const config = yield* AppConfig
+  const server = McpServer.layerHttp({
+    name: "board-service",
+    version: "0.1.0",
+    instructions,
+    path: MCP_PATH,
+    protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26],
+    // browsers may call only from the configured origins; Origin-less clients (agents, SDKs) always may
+    allowedOrigins: config.corsOrigins,
+    allowSessionTermination: true,
+    registrations: Layer.mergeAll(ToolsLayer, PromptsLayer)
+  })
+  // keep only the routes: the server and its request markers are not for others to use
+  return Layer.empty.pipe(Layer.provide(server), Layer.provide(McpAuth.layer), Layer.orDie)
+}))

@@ -1,0 +1,94 @@
+/**
+ * The compact text of tool results: what a model reads first, one line per item, ids only where
+ * the next call needs them. The structured content beside it carries every field.
+ */
+import type {
+  BoardView,
+  CardLinkView,
+  CardView,
+  ColumnView,
+  CommandResult,
+  LinkPage,
+  ProjectLinkView,
+  ProjectView,
+  SubtaskView,
+  WorkspaceView
+} from "@board/core"
+
+const q = (text: string): string => JSON.stringify(text)
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+/** `WEB-3 "Fix login" [high] {bug, ui} (1/3 subtasks)` */
+export const cardLine = (card: CardView): string => {
+  const labels = card.labels.length > 0 ? ` {${card.labels.map((l) => l.name).join(", ")}}` : ""
+  const done = card.subtasks.filter((s) => s.completed).length
+  const subtasks = card.subtasks.length > 0 ? ` (${done}/${card.subtasks.length} subtasks)` : ""
+  return `${card.ref} ${q(card.title)} [${card.priority}]${labels}${subtasks}`
+}
+
+export const subtaskLine = (s: SubtaskView): string => `[${s.completed ? "x" : " "}] ${q(s.title)} (id ${s.id})`
+
+export const linkLine = (l: CardLinkView): string =>
+  l.direction === "outgoing"
+    ? `this card ${l.linkType} ${l.card.ref} ${q(l.card.title)}`
+    : `${l.card.ref} ${q(l.card.title)} ${l.linkType} this card`
+
+export const workspacesText = (workspaces: ReadonlyArray<WorkspaceView>): string =>
+  workspaces.length === 0
+    ? "You have no workspaces."
+    : [`${plural(workspaces.length, "workspace")}:`, ...workspaces.map((w) => `- ${q(w.name)} (id ${w.id}, ${w.role})`)].join("\n")
+
+export const projectsText = (projects: ReadonlyArray<ProjectView>): string =>
+  projects.length === 0
+    ? "This workspace has no projects."
+    : [`${plural(projects.length, "project")}:`, ...projects.map((p) => `- ${q(p.name)} (id ${p.id}, refs ${p.refPrefix}-n)`)].join("\n")
+
+export const boardText = (board: BoardView): string => {
+  const lines = [`Board ${q(board.project.name)} (project ${board.project.id}): ${plural(board.columns.length, "column")}, ${plural(board.cards.length, "card")}`]
+  for (const column of board.columns) {
+    const cards = board.cards.filter((c) => c.columnId === column.id)
+    lines.push(`${column.name} (${cards.length}):`)
+    for (const card of cards) lines.push(`  ${cardLine(card)}`)
+  }
+  if (board.labels.length > 0) lines.push(`Labels: ${board.labels.map((l) => l.name).join(", ")}`)
+  return lines.join("\n")
+}
+
+export const cardText = (card: CardView, column: string | undefined, links: ReadonlyArray<CardLinkView> = []): string => {
+  const lines = [`${cardLine(card)}${column === undefined ? "" : ` in ${q(column)}`}`, `id ${card.id}, project ${card.projectId}`]
+  if (card.description !== null && card.description !== "") lines.push(`Description: ${card.description}`)
+  if (card.subtasks.length > 0) lines.push("Subtasks:", ...card.subtasks.map((s) => `  ${subtaskLine(s)}`))
+  if (links.length > 0) lines.push("Links:", ...links.map((l) => `  ${linkLine(l)}`))
+  return lines.join("\n")
+}
+
+export const cardsText = (cards: ReadonlyArray<CardView>, what: string): string =>
+  cards.length === 0 ? `No card matches ${what}.` : [`${plural(cards.length, "card")} match ${what}:`, ...cards.map((c) => `- ${cardLine(c)} (id ${c.id})`)].join("\n")
+
+export const columnName = (columns: ReadonlyArray<Pick<ColumnView, "id" | "name">>, id: string): string | undefined =>
+  columns.find((c) => c.id === id)?.name
+
+const projectLinkLine = (l: ProjectLinkView): string =>
+  `- [${l.relevance ?? "unrated"}] ${l.url}${l.title === null ? "" : ` ${q(l.title)}`}${l.tags.length > 0 ? ` #${l.tags.join(" #")}` : ""} (id ${l.id})`
+
+export const submittedText = (created: boolean, link: ProjectLinkView): string =>
+  `${created ? "Stored" : "Already stored"}: ${link.normalizedUrl}, relevance ${link.relevance ?? "unrated"}` +
+  `${link.score === null ? "" : ` (score ${link.score})`} (id ${link.id})`
+
+export const linkPageText = (page: LinkPage): string =>
+  page.links.length === 0
+    ? `No links (${page.total} in all).`
+    : [`Links ${page.offset + 1}-${page.offset + page.links.length} of ${page.total}:`, ...page.links.map(projectLinkLine)].join("\n")
+
+export const commandText = (result: CommandResult): string => {
+  const done = result.actions.length === 0 ? "nothing changed" : result.actions.map((a) => a.type).join(", ")
+  const lines = [`Understood as ${result.intent}: ${done}.`]
+  const r = result.result as any
+  if (r !== null && typeof r === "object") {
+    if (Array.isArray(r.cards)) lines.push(...(r.cards as ReadonlyArray<CardView>).map((c) => `- ${cardLine(c)} (id ${c.id})`))
+    else if (typeof r.ref === "string" && typeof r.title === "string" && Array.isArray(r.labels)) lines.push(cardLine(r as CardView))
+    else if (r.card !== undefined && typeof r.linkType === "string") lines.push(linkLine(r as CardLinkView))
+  }
+  return lines.join("\n")
+}

@@ -1,0 +1,244 @@
+/**
+ * What each MCP tool does, as the principal of the request: names become ids through the
+ * read-only lookups, and every read or write is a call to a core service, which checks access.
+ * A handler answers compact text for the model plus the structured object; it fails only with
+ * domain errors, which the registration turns into tool errors carrying their message.
+ */
+import {
+  Boards,
+  CardLinks,
+  Cards,
+  Commands,
+  type DomainError,
+  InvalidInput,
+  isUuid,
+  Labels,
+  NotFound,
+  ProjectLinks,
+  Prompts,
+  Search,
+  Subtasks,
+  Workspaces
+} from "@board/core"
+import { Effect } from "effect"
+import type { Tool } from "effect/ai"
+import {
+  boardText,
+  cardsText,
+  cardText,
+  columnName,
+  commandText,
+  linkLine,
+  linkPageText,
+  projectsText,
+  subtaskLine,
+  submittedText,
+  workspacesText
+} from "./format.ts"
+import { makeLookups, quote } from "./lookups.ts"
+import { McpPrincipal } from "./McpAuth.ts"
+import type { BoardTools } from "./tools.ts"
+
+/** A tool's answer: the text a model reads and the structured content (a JSON object). */
+export interface Reply {
+  readonly text: string
+  readonly data: { readonly [key: string]: unknown }
+}
+
+export type ToolHandlers = {
+  readonly [K in keyof BoardTools]: (params: Tool.Parameters<BoardTools[K]>) => Effect.Effect<Reply, DomainError, McpPrincipal>
+}
+
+export const makeHandlers = Effect.gen(function*() {
+  const workspaces = yield* Workspaces
+  const boards = yield* Boards
+  const search = yield* Search
+  const cards = yield* Cards
+  const labels = yield* Labels
+  const subtasks = yield* Subtasks
+  const cardLinks = yield* CardLinks
+  const projectLinks = yield* ProjectLinks
+  const prompts = yield* Prompts
+  const commands = yield* Commands
+  const lookups = yield* makeLookups
+
+  /** The card as it is now, with the name of its column. */
+  const cardReply = Effect.fnUntraced(function*(card: Effect.Success<ReturnType<typeof cards.get>>, headline: string) {
+    const columns = yield* lookups.columnsOf(card.projectId)
+    return { text: `${headline}\n${cardText(card, columnName(columns, card.columnId))}`, data: { card } } satisfies Reply
+  })
+
+  /** The project's label of this name, created when it does not exist yet. */
+  const ensureLabel = Effect.fnUntraced(function*(projectId: string, name: string) {
+    const principal = yield* McpPrincipal
+    const existing = yield* lookups.labelByName(projectId, name)
+    if (existing !== undefined) return { id: existing.id, name: existing.name, created: false }
+    const created = yield* labels.create(principal, { projectId, name }).pipe(
+      Effect.map((label) => ({ id: label.id, name: label.name, created: true })),
+      // created by someone else in the meantime: use theirs
+      Effect.catchTag("Conflict", () =>
+        Effect.flatMap(lookups.labelByName(projectId, name), (raced) =>
+          raced === undefined
+            ? Effect.fail(new InvalidInput({ message: `label ${quote(name)} could not be created; try again` }))
+            : Effect.succeed({ id: raced.id, name: raced.name, created: false })))
+    )
+    return created
+  })
+
+  const handlers: ToolHandlers = {
+    list_workspaces: () =>
+      Effect.gen(function*() {
+        const list = yield* workspaces.list(yield* McpPrincipal)
+        return { text: workspacesText(list), data: { workspaces: list } }
+      }),
+
+    list_projects: ({ workspaceId }) =>
+      Effect.gen(function*() {
+        const list = yield* workspaces.projects(yield* McpPrincipal, workspaceId.trim())
+        return { text: projectsText(list), data: { projects: list } }
+      }),
+
+    show_board: ({ projectId }) =>
+      Effect.gen(function*() {
+        const board = yield* boards.get(yield* McpPrincipal, projectId.trim())
+        return { text: boardText(board), data: board as unknown as Reply["data"] }
+      }),
+
+    search_cards: ({ limit, projectId, query }) =>
+      Effect.gen(function*() {
+        const found = yield* search.cards(yield* McpPrincipal, { q: query, limit, projectId })
+        return { text: cardsText(found, quote(query)), data: { cards: found } }
+      }),
+
+    show_card: ({ card, projectId }) =>
+      Effect.gen(function*() {
+        const principal = yield* McpPrincipal
+        const id = yield* lookups.cardId(principal, card, projectId)
+        const view = yield* cards.get(principal, id)
+        const links = yield* cardLinks.list(principal, id)
+        const columns = yield* lookups.columnsOf(view.projectId)
+        const column = columnName(columns, view.columnId)
+        return { text: cardText(view, column, links), data: { card: view, column: column ?? null, links } }
+      }),
+
+    create_card: ({ column, description, priority, projectId, title }) =>
+      Effect.gen(function*() {
+        const principal = yield* McpPrincipal
+        const project = projectId.trim()
+        const columnId = yield* lookups.columnId(principal, project, column)
+        const card = yield* cards.create(principal, { projectId: project, columnId, title, description, priority })
+        return yield* cardReply(card, `Created ${card.ref}.`)
+      }),
+
+    update_card: ({ card, description, priority, projectId, title }) =>
+      Effect.gen(function*() {
+        const principal = yield* McpPrincipal
+        if (title === undefined && description === undefined && priority === undefined) {
+          return yield* new InvalidInput({ message: "give at least one of title, description or priority to change" })
+        }
+        const id = yield* lookups.cardId(principal, card, projectId)
+        const updated = yield* cards.update(principal, id, {
+          title,
+          priority,
+          description: description === undefined ? undefined : description.trim() === "" ? null : description
+        })
+        return yield* cardReply(updated, `Updated ${updated.ref}.`)
+      }),
+
+    move_card: ({ card, column, position, projectId }) =>
+      Effect.gen(function*() {
+        const principal = yield* McpPrincipal
+        const id = yield* lookups.cardId(principal, card, projectId)
+        const project = yield* lookups.projectOfCard(principal, id)
+        const columnId = yield* lookups.columnId(principal, project, column)
+        const moved = yield* cards.move(principal, id, { columnId, position })
+        return yield* cardReply(moved, `Moved ${moved.ref} to position ${moved.position}.`)
+      }),
+
+    add_label: ({ card, label, projectId }) =>
+      Effect.gen(function*() {
+        const principal = yield* McpPrincipal
+        const id = yield* lookups.cardId(principal, card, projectId)
+        const project = yield* lookups.projectOfCard(principal, id)
+        const found = yield* ensureLabel(project, label)
+        yield* labels.attach(principal, id, found.id)
+        const view = yield* cards.get(principal, id)
+        const reply = yield* cardReply(view, `Label ${quote(found.name)}${found.created ? " (new in this project)" : ""} is on ${view.ref}.`)
+        return { text: reply.text, data: { ...reply.data, label: { id: found.id, name: found.name, created: found.created } } }
+      }),
+
+    remove_label: ({ card, label, projectId }) =>
+      Effect.gen(function*() {
+        const principal = yield* McpPrincipal
+        const id = yield* lookups.cardId(principal, card, projectId)
+        const project = yield* lookups.projectOfCard(principal, id)
+        const wanted = label.trim()
+        const labelId = isUuid(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
+        if (labelId === undefined) {
+          return yield* new NotFound({ message: `no label ${quote(wanted)} in this card's project` })
+        }
+        yield* labels.detach(principal, id, labelId)
+        const view = yield* cards.get(principal, id)
+        return yield* cardReply(view, `Removed label ${quote(wanted)} from ${view.ref}.`)
+      }),
+
+    add_subtask: ({ card, projectId, title }) =>
+      Effect.gen(function*() {
+        const principal = yield* McpPrincipal
+        const id = yield* lookups.cardId(principal, card, projectId)
+        const subtask = yield* subtasks.create(principal, { cardId: id, title })
+        const view = yield* cards.get(principal, id)
+        return { text: `Added to ${view.ref}: ${subtaskLine(subtask)}`, data: { subtask, card: view } }
+      }),
+
+    toggle_subtask: ({ subtaskId }) =>
+      Effect.gen(function*() {
+        const principal = yield* McpPrincipal
+        const subtask = yield* subtasks.toggle(principal, subtaskId.trim())
+        const view = yield* cards.get(principal, subtask.cardId)
+        return { text: `${subtask.completed ? "Done" : "Not done"} on ${view.ref}: ${subtaskLine(subtask)}`, data: { subtask, card: view } }
+      }),
+
+    link_cards: ({ card, linkType, projectId, target }) =>
+      Effect.gen(function*() {
+        const principal = yield* McpPrincipal
+        const source = yield* lookups.cardId(principal, card, projectId)
+        const sourceProject = yield* lookups.projectOfCard(principal, source)
+        // a target ref in several projects resolves to the one in the source card's project
+        const targetId = yield* lookups.cardId(principal, target, projectId, "target", sourceProject)
+        const link = yield* cardLinks.create(principal, source, { targetId, linkType })
+        const view = yield* cards.get(principal, source)
+        return { text: `Linked: ${view.ref} ${linkLine(link).replace(/^this card /, "")} (link id ${link.id})`, data: { link } }
+      }),
+
+    submit_link: ({ note, projectId, tags, title, url }) =>
+      Effect.gen(function*() {
+        const result = yield* projectLinks.submit(yield* McpPrincipal, projectId.trim(), { url, title, note, tags })
+        return { text: submittedText(result.created, result.link), data: result }
+      }),
+
+    list_links: ({ limit, offset, projectId, relevance }) =>
+      Effect.gen(function*() {
+        const page = yield* projectLinks.list(yield* McpPrincipal, projectId.trim(), { relevance, limit, offset })
+        return { text: linkPageText(page), data: page as unknown as Reply["data"] }
+      }),
+
+    get_prompt: ({ card, projectId, variant }) =>
+      Effect.gen(function*() {
+        const principal = yield* McpPrincipal
+        const id = yield* lookups.cardId(principal, card, projectId)
+        const result = yield* prompts.forCard(principal, id, variant ?? "execute")
+        return { text: result.prompt, data: { ...result, cardId: id } }
+      }),
+
+    run_command: ({ command, projectId }) =>
+      Effect.gen(function*() {
+        const principal = yield* McpPrincipal
+        // the MCP endpoint has no delete tool, so a command may not delete either
+        const result = yield* commands.run(principal, { command, projectId, allowDelete: false })
+        return { text: commandText(result), data: result as unknown as Reply["data"] }
+      })
+  }
+  return handlers
+})
+
