@@ -114,6 +114,18 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
     })
   })
 
+  it("re-rates against the board as it is now: a card added after the first rating counts", async () => {
+    const p = await newProject("Changing")
+    const first = await submit({ url: "https://cache.example.com/guide", title: "Guide" }, p.id)
+    expect(first.body.link.relevance).toBe("none")
+    await call(base, "POST", "/v1/cards", { body: { projectId: p.id, columnId: p.columns[0]!.id, title: "Read https://cache.example.com/guide first" }, headers: h })
+    const again = await call(base, "POST", `/v1/projects/${p.id}/links/${first.body.link.id}/evaluate`, { headers: h })
+    expect(again.body.link.relevance).toBe("high")
+    await call(base, "PATCH", `/v1/cards/${(await call(base, "GET", `/v1/board/${p.id}`, { headers: h })).body.cards[0].id}`, { body: { title: "Nothing here" }, headers: h })
+    const after = await call(base, "POST", `/v1/projects/${p.id}/links/${first.body.link.id}/evaluate`, { headers: h })
+    expect(after.body.link.relevance).toBe("none")
+  })
+
   describe("list", () => {
     it("pages newest first without skipping or repeating, with total, limit and offset", async () => {
       const p = await newProject("Pages")

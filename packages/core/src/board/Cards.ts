@@ -85,7 +85,7 @@ export class Cards extends Context.Service<Cards, {
           if (project === undefined || !locked.has(columnId)) return undefined
           const [row] = yield* sql<{ id: string }>`
             INSERT INTO cards (project_id, column_id, position, ref_number, ref, title, description, priority, source, intake_token_id, created_by)
-            VALUES (${projectId}, ${columnId}, (SELECT count(*) FROM cards WHERE column_id = ${columnId}), ${project.n},
+            VALUES (${projectId}, ${columnId}, (SELECT COALESCE(max(position) + 1, 0) FROM cards WHERE column_id = ${columnId}), ${project.n},
               ${`${project.ref_prefix}-${project.n}`}, ${fields.title}, ${fields.description}, ${fields.priority},
               ${fields.source}, ${fields.intakeTokenId}, ${fields.createdBy})
             RETURNING id`
@@ -199,7 +199,8 @@ export class Cards extends Context.Service<Cards, {
           const current = yield* lockCardColumn(id, [to.columnId])
           if (current === undefined) return false
           const same = current.column_id === to.columnId
-          const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM cards WHERE column_id = ${to.columnId}`
+          // positions are dense, so the end of the column is one index lookup, not a count
+          const [{ n }] = yield* sql<{ n: number }>`SELECT COALESCE(max(position) + 1, 0)::int AS n FROM cards WHERE column_id = ${to.columnId}`
           const target = clampPosition(to.position, same ? n - 1 : n)
           if (same) {
             if (target < current.position) {

@@ -83,19 +83,26 @@ export const prepareBoardIndex = (board: BoardInput): BoardIndex => {
     for (const term of termSet(name)) push(labelTerms, term, name)
   }
 
-  const linkHosts = new Map<string, Array<string>>()
-  const otherLinks = [...board.otherLinks].sort((a, b) =>
-    a.normalizedUrl < b.normalizedUrl ? -1 : a.normalizedUrl > b.normalizedUrl ? 1 : 0
-  )
-  for (const link of otherLinks) push(linkHosts, hostKey(link.host), link.normalizedUrl)
-
-  return {
+  return withOtherLinks({
     kind: "BoardIndex",
     refs: cards.map((card) => card.ref),
     postings,
     labelTerms,
     urlCards,
     hostCards,
-    linkHosts
-  }
+    linkHosts: new Map()
+  }, board.otherLinks)
+}
+
+/**
+ * The same index with another set of stored links: the card and label part is the costly one
+ * to build, so a caller may keep it and only swap the links, which change with every submit.
+ */
+export const withOtherLinks = (index: BoardIndex, otherLinks: BoardInput["otherLinks"]): BoardIndex => {
+  const linkHosts = new Map<string, Array<string>>()
+  const sorted = [...otherLinks].sort((a, b) =>
+    a.normalizedUrl < b.normalizedUrl ? -1 : a.normalizedUrl > b.normalizedUrl ? 1 : 0
+  )
+  for (const link of sorted) push(linkHosts, hostKey(link.host), link.normalizedUrl)
+  return { ...index, linkHosts }
 }
