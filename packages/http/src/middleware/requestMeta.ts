@@ -7,8 +7,17 @@ import type { HttpServerRequest } from "effect/http"
 import * as crypto from "node:crypto"
 
 export interface RequestMeta {
+  /** Made on first use: most responses never need one (only log lines and 500s do). */
   readonly id: string
   userId: string | undefined
+}
+
+class Meta implements RequestMeta {
+  userId: string | undefined = undefined
+  #id: string | undefined
+  get id(): string {
+    return this.#id ??= crypto.randomUUID()
+  }
 }
 
 const metas = new WeakMap<object, RequestMeta>()
@@ -17,7 +26,7 @@ export const requestMeta = (request: HttpServerRequest.HttpServerRequest): Reque
   const key = request.source as object
   let meta = metas.get(key)
   if (meta === undefined) {
-    meta = { id: crypto.randomUUID(), userId: undefined }
+    meta = new Meta()
     metas.set(key, meta)
   }
   return meta
