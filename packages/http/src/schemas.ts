@@ -4,13 +4,17 @@ import { Schema } from "effect"
 
 export const Uuid = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))
 
+// PostgreSQL text cannot hold NUL: refuse it at the door with a 400, not a 500 from the database
+const noNul = Schema.isPattern(/^[^\u0000]*$/, { message: "must not contain NUL (\\u0000) characters" })
+
 export const NonBlank = (max: number) =>
   Schema.String.check(
     Schema.isMaxLength(max, { message: `must be at most ${max} characters` }),
-    Schema.isPattern(/\S/, { message: "must not be blank" })
+    Schema.isPattern(/\S/, { message: "must not be blank" }),
+    noNul
   )
 
-export const MaxString = (max: number) => Schema.String.check(Schema.isMaxLength(max, { message: `must be at most ${max} characters` }))
+export const MaxString = (max: number) => Schema.String.check(Schema.isMaxLength(max, { message: `must be at most ${max} characters` }), noNul)
 
 export const Name = NonBlank(limits.name)
 

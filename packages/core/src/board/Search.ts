@@ -26,6 +26,7 @@ export class Search extends Context.Service<Search, {
       const cards = Effect.fn("Search.cards")(function*(principal: Principal, input: { q: string; limit?: number | undefined; projectId?: string | undefined }) {
         const q = input.q.trim()
         if (q === "") return yield* new InvalidInput({ message: "q: must not be blank" })
+        if (q.includes("\u0000")) return yield* new InvalidInput({ message: "q: must not contain NUL (\\u0000) characters" })
         if (input.q.length > limits.searchQuery) return yield* new InvalidInput({ message: `q: must be at most ${limits.searchQuery} characters` })
         const limit = input.limit ?? limits.searchDefaultLimit
         if (!Number.isInteger(limit) || limit < 1 || limit > limits.searchMaxLimit) {

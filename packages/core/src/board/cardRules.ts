@@ -2,17 +2,21 @@
 import { InvalidInput } from "../domain/errors.ts"
 import { limits, priorities, type Priority } from "../domain/limits.ts"
 
+/** PostgreSQL text cannot hold NUL characters; every text field refuses them the same way. */
+export const checkNoNul = (value: string | null | undefined, field: string): InvalidInput | undefined =>
+  value != null && value.includes("\u0000") ? new InvalidInput({ message: `${field}: must not contain NUL (\\u0000) characters` }) : undefined
+
 export const checkTitle = (title: string, field = "title"): InvalidInput | undefined =>
-  title.trim() === ""
+  checkNoNul(title, field) ?? (title.trim() === ""
     ? new InvalidInput({ message: `${field}: must not be blank` })
     : title.length > limits.cardTitle
     ? new InvalidInput({ message: `${field}: must be at most ${limits.cardTitle} characters (got ${title.length})` })
-    : undefined
+    : undefined)
 
 export const checkDescription = (description: string | null | undefined, field = "description"): InvalidInput | undefined =>
-  description != null && description.length > limits.cardDescription
+  checkNoNul(description, field) ?? (description != null && description.length > limits.cardDescription
     ? new InvalidInput({ message: `${field}: must be at most ${limits.cardDescription} characters (got ${description.length})` })
-    : undefined
+    : undefined)
 
 export const checkPriority = (priority: string | undefined): InvalidInput | undefined =>
   priority !== undefined && !(priorities as ReadonlyArray<string>).includes(priority)
@@ -20,11 +24,11 @@ export const checkPriority = (priority: string | undefined): InvalidInput | unde
     : undefined
 
 export const checkName = (name: string, field = "name"): InvalidInput | undefined =>
-  name.trim() === ""
+  checkNoNul(name, field) ?? (name.trim() === ""
     ? new InvalidInput({ message: `${field}: must not be blank` })
     : name.length > limits.name
     ? new InvalidInput({ message: `${field}: must be at most ${limits.name} characters` })
-    : undefined
+    : undefined)
 
 /** The first failure among the checks, if any. */
 export const firstFailure = (...checks: ReadonlyArray<InvalidInput | undefined>): InvalidInput | undefined =>

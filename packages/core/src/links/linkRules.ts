@@ -1,6 +1,7 @@
 /** Validation of project-link fields, shared by REST, MCP tools and the CLI. */
 import { InvalidInput } from "../domain/errors.ts"
 import { limits } from "../domain/limits.ts"
+import { checkNoNul } from "../board/cardRules.ts"
 
 const tooLong = (field: string, max: number) => new InvalidInput({ message: `${field}: must be at most ${max} characters` })
 
@@ -11,6 +12,9 @@ export const checkLinkFields = (input: {
   readonly tags?: ReadonlyArray<string> | undefined
   readonly reason?: string | undefined
 }): InvalidInput | undefined => {
+  const nul = checkNoNul(input.url, "url") ?? checkNoNul(input.title, "title") ?? checkNoNul(input.note, "note") ??
+    checkNoNul(input.reason, "reason") ?? (input.tags ?? []).map((t, i) => checkNoNul(t, `tags[${i}]`)).find((e) => e !== undefined)
+  if (nul) return nul
   if (input.url !== undefined && input.url.length > limits.linkUrl) return tooLong("url", limits.linkUrl)
   if (input.title != null && input.title.length > limits.linkTitle) return tooLong("title", limits.linkTitle)
   if (input.note != null && input.note.length > limits.linkNote) return tooLong("note", limits.linkNote)

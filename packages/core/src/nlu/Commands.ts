@@ -413,6 +413,7 @@ export class Commands extends Context.Service<Commands, {
           if (command.length > limits.nluCommand) {
             return yield* invalid(`command: must be at most ${limits.nluCommand} characters (got ${command.length}). Try: ${EXAMPLES.move_card}`)
           }
+          if (command.includes("\u0000")) return yield* invalid(`command: must not contain NUL (\\u0000) characters. Try: ${EXAMPLES.move_card}`)
           const parsed = parseCommand(command)
           if (!parsed.ok) return yield* invalid(parsed.error)
           if (parsed.intent.type === "delete_card" && input.allowDelete === false) {

@@ -35,8 +35,19 @@ const statusMessages: Record<number, string> = {
   400: "Bad request",
   404: "Not found: no such endpoint; see /api/v1 for the API index",
   413: `Request body too large: the limit is ${limits.bodyBytes} bytes`,
-  415: "Unsupported media type: send Content-Type: application/json",
+  415: "Unsupported content type: send the body as JSON with Content-Type: application/json",
   500: "Internal server error"
+}
+
+/**
+ * A failure some layer answered without JSON (Effect's payload decoder answers an unsupported
+ * content type with a text 415) still gets `{error}`; 415 becomes SPEC's 400 for a malformed
+ * request.
+ */
+const asJsonFailure = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
+  if (response.status < 400 || (response.headers["content-type"] ?? "").includes("json")) return response
+  const status = response.status === 415 ? 400 : response.status
+  return json(status, statusMessages[response.status] ?? `HTTP ${response.status}`, response.headers["allow"] ? { allow: response.headers["allow"] } : {})
 }
 
 export const errorBodies = (
@@ -83,14 +94,15 @@ export const errorBodies = (
             }))
           )
         )
-      logger.request(meta, request.method, path, response.status, performance.now() - started)
+      const final = path.startsWith("/api/") ? asJsonFailure(response) : response
+      logger.request(meta, request.method, path, final.status, performance.now() - started)
       // RFC 9110 §15.5.2: a 401 always carries a challenge (the auth middleware sets a more precise one)
-      const challenged = response.status === 401 && response.headers["www-authenticate"] === undefined
-        ? HttpServerResponse.setHeader(response, "www-authenticate", challengeFor(publicUrl, false))
-        : response
+      const challenged = final.status === 401 && final.headers["www-authenticate"] === undefined
+        ? HttpServerResponse.setHeader(final, "www-authenticate", challengeFor(publicUrl, false))
+        : final
       const withCors = HttpServerResponse.setHeaders(challenged, cors.headers)
       // only failures that were logged carry the id: other responses stay byte-identical
       // (the intake channel's refusals must not differ by a header)
-      return response.status >= 500 ? HttpServerResponse.setHeader(withCors, "x-request-id", meta.id) : withCors
+      return final.status >= 500 ? HttpServerResponse.setHeader(withCors, "x-request-id", meta.id) : withCors
     }), { global: true })
 }
