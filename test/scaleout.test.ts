@@ -1,0 +1,115 @@
+/**
+ * Issue 9 (part 5): two `board serve` processes on one PostgreSQL and one Redis behind a
+ * round-robin client. Nothing may live in one process only.
+ */
+import type { ChildProcess } from "node:child_process"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { createTestDatabase, postgresUrl } from "./support/backends.ts"
+import { type Account, bootstrap, call, key } from "./support/client.ts"
+import { consent, pkce, registerClient, tokenRequest } from "./support/oauthFlow.ts"
+import { freePort } from "./support/server.ts"
+import { spawnBoard, waitForHealth } from "./support/spawn.ts"
+
+const redisUrl = process.env.REDIS_URL
+
+describe.skipIf(postgresUrl === undefined || redisUrl === undefined)("two instances on one PostgreSQL and one Redis", () => {
+  let db: { url: string; drop: () => Promise<void> }
+  const children: Array<ChildProcess> = []
+  let bases: Array<string>
+  let a: Account
+  beforeAll(async () => {
+    db = await createTestDatabase()
+    const ports = [await freePort(), await freePort()]
+    // both start at once against a fresh database: migrations must run exactly once
+    const servers = ports.map((port) => spawnBoard(["serve"], {
+      DATABASE_URL: db.url,
+      REDIS_URL: redisUrl,
+      PORT: String(port),
+      LOG_LEVEL: "error",
+      RATE_LIMIT: "100000/60s",
+      // instances behind one load balancer share their public origin and their secret
+      PUBLIC_URL: `http://127.0.0.1:${ports[0]}`,
+      SECRET: "one-secret-shared-by-both-instances-0123456789"
+    }))
+    children.push(...servers.map((s) => s.child))
+    bases = ports.map((p) => `http://127.0.0.1:${p}/api`)
+    await Promise.all(bases.map((b) => waitForHealth(b)))
+    a = await bootstrap(bases[0]!, "scaled")
+  }, 120_000)
+  afterAll(async () => {
+    for (const c of children) c.kill("SIGTERM")
+    await new Promise((r) => setTimeout(r, 1500))
+    await db?.drop()
+  })
+
+  const other = (i: number) => bases[(i + 1) % 2]!
+
+  it("applied each migration once", async () => {
+    const { PgClient } = await import("@effect/sql-pg")
+    const { Effect, Redacted } = await import("effect")
+    const Reactivity = await import("effect/reactivity/Reactivity")
+    const rows = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const sql = yield* PgClient.make({ url: Redacted.make(db.url), maxConnections: 1 })
+      return yield* sql<{ migration_id: number }>`SELECT migration_id FROM board_migrations ORDER BY migration_id`
+    })).pipe(Effect.provide(Reactivity.layer), Effect.orDie))
+    const ids = rows.map((r) => r.migration_id)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids[0]).toBe(1)
+  })
+
+  it("a session and an API key minted on one instance work on the other", async () => {
+    expect((await call(bases[1]!, "GET", "/v1/workspaces", { headers: key(a.apiKey) })).status).toBe(200)
+    const ws = await call(bases[1]!, "POST", "/v1/workspaces", { body: { name: "via B" }, headers: { authorization: `Bearer ${a.session}` } })
+    expect(ws.status).toBe(201)
+  })
+
+  it("a created card is readable at once on the other instance", async () => {
+    for (let i = 0; i < 10; i++) {
+      const c = await call(bases[i % 2]!, "POST", "/v1/cards", { body: { projectId: a.projectId, columnId: a.columns[0]!.id, title: `rr ${i}` }, headers: key(a.apiKey) })
+      expect(c.status).toBe(201)
+      expect((await call(other(i), "GET", `/v1/cards/${c.body.id}`, { headers: key(a.apiKey) })).status).toBe(200)
+    }
+  })
+
+  it("intake idempotency holds across both: 20 parallel requests with one key file one card", async () => {
+    const col = (await call(bases[0]!, "POST", "/v1/columns", { body: { projectId: a.projectId, name: "Scaled inbox" }, headers: key(a.apiKey) })).body.id
+    const t = (await call(bases[0]!, "POST", "/v1/intake-tokens", { body: { columnId: col }, headers: key(a.apiKey) })).body
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => call(bases[i % 2]!, "POST", "/v1/intake", { body: { title: "once across two" }, headers: { "x-intake-key": t.token, "idempotency-key": "shared-key" } })))
+    expect(replies.map((r) => r.status)).toEqual(Array(20).fill(201))
+    const board = await call(bases[1]!, "GET", `/v1/board/${a.projectId}`, { headers: key(a.apiKey) })
+    expect(board.body.cards.filter((c: any) => c.columnId === col)).toHaveLength(1)
+  })
+
+  it("an authorization code is redeemed once, and a refresh token rotated once, across both", async () => {
+    const client = (await registerClient(bases[0]!)).body
+    const { verifier, challenge } = pkce()
+    const { location } = await consent(bases[1]!, { clientId: client.client_id, challenge, email: a.email, password: "correct horse battery", workspaces: [a.workspaceId] })
+    const code = new URL(location!).searchParams.get("code")!
+    const form = { grant_type: "authorization_code", code, client_id: client.client_id, redirect_uri: "http://127.0.0.1:47001/callback", code_verifier: verifier }
+    const redeemed = await Promise.all([0, 1, 0, 1].map((i) => tokenRequest(bases[i]!, form)))
+    expect(redeemed.filter((r) => r.status === 200)).toHaveLength(1)
+    // the losers count as code reuse and revoke what the winner got (OAuth 2.1): the refresh
+    // race needs a grant of its own
+    const second = pkce()
+    const again = await consent(bases[0]!, { clientId: client.client_id, challenge: second.challenge, email: a.email, password: "correct horse battery", workspaces: [a.workspaceId] })
+    const fresh = await tokenRequest(bases[1]!, { ...form, code: new URL(again.location!).searchParams.get("code")!, code_verifier: second.verifier })
+    expect(fresh.status).toBe(200)
+    const refresh = fresh.body.refresh_token
+    const rotated = await Promise.all([0, 1, 0, 1, 0, 1].map((i) => tokenRequest(bases[i]!, { grant_type: "refresh_token", refresh_token: refresh, client_id: client.client_id })))
+    expect(rotated.filter((r) => r.status === 200)).toHaveLength(1)
+  })
+
+  it("a revoked key is refused by both at once", async () => {
+    const u = await bootstrap(bases[0]!, "revoker")
+    expect((await call(bases[1]!, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status).toBe(200)
+    const { PgClient } = await import("@effect/sql-pg")
+    const { Effect, Redacted } = await import("effect")
+    const Reactivity = await import("effect/reactivity/Reactivity")
+    // there is no key-revocation endpoint in SPEC.md; an operator revokes in the database
+    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const sql = yield* PgClient.make({ url: Redacted.make(db.url), maxConnections: 1 })
+      yield* sql`UPDATE api_keys SET revoked_at = now() WHERE user_id = ${u.userId}`
+    })).pipe(Effect.provide(Reactivity.layer), Effect.orDie))
+    for (const b of bases) expect((await call(b, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status).toBe(401)
+  })
+})
