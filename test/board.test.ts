@@ -319,6 +319,17 @@ describe.each(backends)("board on %s", (backend) => {
       expect(r.body[0]).toMatchObject({ labels: [], subtasks: [] })
     })
 
+    it("narrows to one project with projectId", async () => {
+      const word = `proj${Date.now().toString(36)}`
+      const other = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: "Narrow", template: "kanban" }, headers: h })
+      await newCard(`${word} here`)
+      await call(base, "POST", "/v1/cards", { body: { projectId: other.body.project.id, columnId: other.body.columns[0].id, title: `${word} there` }, headers: h })
+      expect((await call(base, "GET", `/v1/search?q=${word}`, { headers: h })).body).toHaveLength(2)
+      const narrowed = await call(base, "GET", `/v1/search?q=${word}&projectId=${other.body.project.id}`, { headers: h })
+      expect(narrowed.body.map((c: any) => c.title)).toEqual([`${word} there`])
+      expect((await call(base, "GET", `/v1/search?q=${word}&projectId=nope`, { headers: h })).status).toBe(400)
+    })
+
     it("treats % and _ literally", async () => {
       const word = `pct${Date.now().toString(36)}`
       await newCard(`${word} 100% done`)

@@ -50,7 +50,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
     error: [BadRequest, Forbidden, NotFound]
   }))
   .add(HttpApiEndpoint.get("search", "/v1/search", {
-    query: { q: MaxString(limits.searchQuery), limit: Schema.optionalKey(SearchLimit) },
+    query: { q: MaxString(limits.searchQuery), limit: Schema.optionalKey(SearchLimit), projectId: Schema.optionalKey(Uuid) },
     success: Schema.Array(Card),
     error: BadRequest
   }))
