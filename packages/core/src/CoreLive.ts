@@ -19,6 +19,8 @@ import { Prompts } from "./prompt/Prompts.ts"
 import { OAuth } from "./oauth/OAuth.ts"
 import { Intake } from "./intake/Intake.ts"
 import { IntakeTokens } from "./intake/IntakeTokens.ts"
+import { DesktopReleases } from "./desktop/DesktopReleases.ts"
+import { BlobsLive } from "./infra/BlobsLive.ts"
 import { RateBudgetLive } from "./infra/RateBudget.ts"
 import { AppConfig, type AppConfigValues } from "./Config.ts"
 import { layerOwner } from "./infra/Database.ts"
@@ -43,7 +45,8 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
     Prompts.layer,
     IntakeTokens.layer,
     Intake.layer,
-    RateBudgetLive
+    RateBudgetLive,
+    DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer)),
     Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer))

@@ -3,6 +3,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountsGroup } from "./groups/Accounts.ts"
 import { BoardGroup } from "./groups/Board.ts"
 import { CommandsGroup } from "./groups/Commands.ts"
+import { DesktopGroup } from "./groups/Desktop.ts"
 import { GrantsGroup } from "./groups/Grants.ts"
 import { IntakeGroup } from "./groups/Intake.ts"
 import { LinksGroup } from "./groups/Links.ts"
@@ -19,6 +20,7 @@ export class Api extends HttpApi.make("board")
   .add(CommandsGroup)
   .add(IntakeGroup)
   .add(GrantsGroup)
+  .add(DesktopGroup)
   .middleware(RequestErrors)
   .prefix("/api")
   .annotateMerge(OpenApi.annotations({

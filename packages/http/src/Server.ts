@@ -12,6 +12,8 @@ import { Api } from "./Api.ts"
 import { AccountsHandlers } from "./handlers/Accounts.ts"
 import { BoardHandlers } from "./handlers/Board.ts"
 import { CommandsHandlers } from "./handlers/Commands.ts"
+import { DesktopHandlers } from "./handlers/Desktop.ts"
+import { fileRouteTable, FileRoutes } from "./files/FileRoutes.ts"
 import { GrantsHandlers } from "./handlers/Grants.ts"
 import { IntakeHandlers } from "./handlers/Intake.ts"
 import { LinksHandlers } from "./handlers/Links.ts"
@@ -38,6 +40,7 @@ const extraRoutes = [
   { method: "GET", path: "/api/v1/openapi.json" },
   { method: "GET", path: "/api/v1/docs" },
   ...oauthRouteTable,
+  ...fileRouteTable,
   { method: "POST", path: "/api/mcp" },
   { method: "GET", path: "/api/mcp" },
   { method: "DELETE", path: "/api/mcp" }
@@ -47,12 +50,13 @@ const extraRoutes = [
 export const routesLayer = (config: AppConfigValues, logger: RequestLogger) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(Api).pipe(
-      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers, BoardHandlers, LinksHandlers, CommandsHandlers, IntakeHandlers, GrantsHandlers]),
+      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers, BoardHandlers, LinksHandlers, CommandsHandlers, IntakeHandlers, GrantsHandlers, DesktopHandlers]),
       Layer.provide(AuthenticationLive),
       Layer.provide(RequestErrorsLive)
     ),
     docsRoutes(config.publicUrl),
     OAuthRoutes,
+    FileRoutes,
     McpRoutes,
     errorBodies(logger, config.publicUrl, config.corsOrigins, extraRoutes)
   )

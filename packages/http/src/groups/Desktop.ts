@@ -1,0 +1,58 @@
+/**
+ * SPEC.md's "Desktop builds": the manifest, the signed download redirect and the
+ * electron-updater feed. All take an API key or an OAuth token and spend the user's budget.
+ */
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { NotFound } from "../errors.ts"
+import { UserAuth } from "../middleware/Authentication.ts"
+import { Timestamp } from "../schemas.ts"
+
+export const DesktopManifest = Schema.Struct({
+  version: Schema.String,
+  notes: Schema.String,
+  sha256: Schema.String,
+  sizeBytes: Schema.Int,
+  publishedAt: Timestamp
+})
+
+export const DesktopDownload = Schema.Struct({
+  url: Schema.String,
+  expiresIn: Schema.Int,
+  version: Schema.String,
+  sha256: Schema.String,
+  sizeBytes: Schema.Int
+})
+
+const Platform = Schema.optionalKey(Schema.String.annotate({ description: "Lowercase letters, digits, - and _; default darwin-arm64." }))
+
+/** A 302 to a short-lived signed URL; `Location` holds a credential, so it is never cached. */
+const Redirect = HttpApiSchema.Empty(302).annotate({ description: "Location: a short-lived signed URL (Cache-Control: no-store)." })
+
+export class DesktopGroup extends HttpApiGroup.make("desktop")
+  .add(HttpApiEndpoint.get("latestRelease", "/v1/desktop/releases/latest", {
+    query: { platform: Platform },
+    success: DesktopManifest,
+    error: NotFound
+  }))
+  .add(HttpApiEndpoint.get("download", "/v1/desktop/download", {
+    query: {
+      platform: Platform,
+      redirect: Schema.optionalKey(Schema.Literal("false").annotate({ message: "the only allowed value is false" }))
+    },
+    success: [Redirect, DesktopDownload],
+    error: NotFound
+  }))
+  // `{file}` is `latest-mac.yml` or `<version>/<artifact>`: two segments deep, so the route is a
+  // wildcard and the core reads the raw path (FindMyWay decodes `%2F` and `%2e` before matching)
+  .add(HttpApiEndpoint.get("updateFeed", "/v1/desktop/updates/:platform/*", {
+    params: { platform: Schema.String },
+    success: Redirect,
+    error: NotFound
+  }).annotate(OpenApi.Description, "`{platform}` is lowercase letters, digits, - and _; the rest of the path, `{file}`, is `latest-mac.yml` or `<version>/<artifact>` ending .yml, .zip, .blockmap or .dmg; anything else is 404."))
+  .middleware(UserAuth)
+  .annotateMerge(OpenApi.annotations({
+    title: "Desktop builds",
+    description: "The JSON manifest of the latest build, a signed download, and the electron-updater feed. The bytes never pass through /api."
+  }))
+{}
