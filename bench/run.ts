@@ -108,7 +108,7 @@ interface Scenario {
   readonly spec: Omit<LoadSpec, "origin" | "connections" | "durationSeconds">
 }
 
-const scenarios = (s: Seeded & { intakeToken: string }): ReadonlyArray<Scenario> => {
+const scenarios = (s: Seeded & { intakeToken: string; mcpSession: string }): ReadonlyArray<Scenario> => {
   const key = { "x-api-key": s.apiKey }
   const json = { ...key, "content-type": "application/json" }
   const rotate = (paths: ReadonlyArray<string>): LoadRequest => {
@@ -193,6 +193,20 @@ const scenarios = (s: Seeded & { intakeToken: string }): ReadonlyArray<Scenario>
         }
       }
     })),
+    {
+      id: "mcp",
+      label: "POST /api/mcp tools/call show_card (X-API-Key)",
+      target: "server",
+      connections,
+      spec: {
+        requests: () => {
+          let n = 0
+          const headers = { ...json, accept: "application/json, text/event-stream", "mcp-session-id": s.mcpSession, "mcp-protocol-version": "2025-06-18" }
+          const body = () => JSON.stringify({ jsonrpc: "2.0", id: ++n, method: "tools/call", params: { name: "show_card", arguments: { card: s.boardCardIds[n % s.boardCardIds.length] } } })
+          return [{ method: "POST", path: "/api/mcp", headers, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
+        }
+      }
+    },
     {
       id: "move",
       label: `POST /api/v1/cards/{id}/move (${s.moveCardIds.length}-card pool)`,
@@ -288,7 +302,7 @@ const mib = (bytes: number | undefined) => (bytes === undefined ? "–" : (bytes
 
 const main = async () => {
   const runStarted = Date.now()
-  const scenarioCount = 12
+  const scenarioCount = 13
   const limitSeconds = scenarioCount * (duration + warmup + 16) + quietBudgetSeconds + 300
   const watchdog = setTimeout(() => abort(`the benchmark exceeded its ${limitSeconds} s limit: cleaning up`, 1), limitSeconds * 1000)
   watchdog.unref()
@@ -362,7 +376,21 @@ const main = async () => {
   const rssAtStart = { server: readRss(server.pid), baseline: readRss(hello.pid) }
 
   const rows: Array<Row> = []
-  for (const sc of scenarios({ ...seeded, intakeToken: minted.token }).filter((x) => only === undefined || x.id === "baseline" || only.includes(x.id))) {
+  // an MCP session for the tool-call scenario: initialize, then the initialized notification
+  const mcpHeaders = { "x-api-key": seeded.apiKey, "content-type": "application/json", accept: "application/json, text/event-stream" }
+  const init = await fetch(`${origin}/api/mcp`, {
+    method: "POST",
+    headers: mcpHeaders,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } })
+  })
+  const mcpSession = init.headers.get("mcp-session-id") ?? ""
+  await init.text()
+  await fetch(`${origin}/api/mcp`, {
+    method: "POST",
+    headers: { ...mcpHeaders, "mcp-session-id": mcpSession, "mcp-protocol-version": "2025-06-18" },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })
+  }).then((r) => r.text())
+  for (const sc of scenarios({ ...seeded, intakeToken: minted.token, mcpSession }).filter((x) => only === undefined || x.id === "baseline" || only.includes(x.id))) {
     if (server.hasExited()) throw new Error(`the board server exited during the benchmark:\n${server.output()}`)
     log(`running ${sc.label} (${sc.connections} connection${sc.connections === 1 ? "" : "s"})`)
     const target = sc.target === "baseline" ? { origin: helloOrigin, pid: hello.pid } : { origin, pid: server.pid }

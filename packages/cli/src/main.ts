@@ -1,20 +1,83 @@
 /** The `board` program: operator commands and, through the API, board work from a terminal. */
-import { Command, CommanderError } from "commander"
+import { Command, CommanderError, type OutputConfiguration } from "commander"
+import { type App, liveApp } from "./app.ts"
+import { registerAuth } from "./commands/auth/index.ts"
+import { registerBoard } from "./commands/board/index.ts"
+import { registerCard } from "./commands/card/index.ts"
+import { registerDo } from "./commands/do.ts"
+import { registerIntakeToken } from "./commands/intake-token/index.ts"
+import { registerIntake } from "./commands/intake.ts"
+import { registerLabel } from "./commands/label/index.ts"
+import { registerLink } from "./commands/link/index.ts"
+import { registerLinks } from "./commands/links/index.ts"
 import { registerMigrate } from "./commands/migrate.ts"
+import { registerProject } from "./commands/project/index.ts"
+import { registerPrompt } from "./commands/prompt.ts"
+import { registerSearch } from "./commands/search.ts"
+import { registerSubtask } from "./commands/subtask/index.ts"
+import { registerWorkspace } from "./commands/workspace/index.ts"
+import { registerDesktopPublish } from "./commands/desktop/publish.ts"
 import { registerServe } from "./commands/serve.ts"
+import { examples } from "./format.ts"
 import { CliExit, exitCodes } from "./runtime.ts"
+import { globalOptions } from "./settings.ts"
 
-export const buildProgram = () => {
+const programHelp = examples(
+  "board auth signup                              # account, workspace, project and API key",
+  "board card create \"Fix login\" --priority high",
+  "board board show",
+  "board card move WEB-1 \"In Progress\"",
+  "board search login --json",
+  "board do \"move WEB-1 to Done\"",
+  "BOARD_INTAKE_KEY=svc_in_… board intake \"Printer on fire\""
+) + `
+Server and credentials:
+  The API URL is --api-url, else BOARD_API_URL, else the saved one, else http://127.0.0.1:8080/api.
+  The API key is --api-key, else BOARD_API_KEY, else the one \`board auth signup|login\` saved in
+  $XDG_CONFIG_HOME/board/config.json (~/.config/board/config.json when XDG_CONFIG_HOME is unset).
+  A card is named by its ref (WEB-12), id or title; a project by name, ref prefix or id; a column by name.
+
+Output and exit codes:
+  Data goes to stdout (JSON with --json), messages to stderr (none with --quiet); colours only on a
+  terminal and never with NO_COLOR. Exit 0 ok, 1 error, 2 usage, 4 not signed in or key refused.
+`
+
+/** `app` runs the commands' Effects; tests record instead, and may capture commander's output. */
+export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) => {
   const program = new Command("board")
     .description("Board Service: the server and its command-line client")
+    .configureOutput(output ?? {})
     .exitOverride()
-    .showHelpAfterError()
+    .showHelpAfterError("(run with --help for usage and examples)")
+    .showSuggestionAfterError()
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .addHelpText("after", programHelp)
+  globalOptions(program)
+  registerAuth(program, app)
+  registerWorkspace(program, app)
+  registerProject(program, app)
+  registerBoard(program, app)
+  registerCard(program, app)
+  registerSearch(program, app)
+  registerLabel(program, app)
+  registerSubtask(program, app)
+  registerLink(program, app)
+  registerLinks(program, app)
+  registerPrompt(program, app)
+  registerDo(program, app)
+  registerIntake(program, app)
+  registerIntakeToken(program, app)
   registerServe(program)
   registerMigrate(program)
+  registerDesktopPublish(program)
   return program
 }
 
 export const main = async (argv: ReadonlyArray<string>) => {
+  // `board search x | head -1` closes stdout early: that ends the output, it is not a crash
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e
+  })
   try {
     await buildProgram().parseAsync([...argv])
   } catch (e) {

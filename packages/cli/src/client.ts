@@ -1,0 +1,93 @@
+/**
+ * The typed client of the HttpApi contract the server is built from (`@board/http/Api`), with
+ * client sides of its credential middleware: each adds the header its endpoints accept.
+ */
+import { Api } from "@board/http/Api"
+import { Context, Effect, Layer } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+import { HttpApi, HttpApiClient, HttpApiMiddleware } from "effect/http-api"
+import { Settings } from "./settings.ts"
+
+export type BoardClient = HttpApiClient.ForApi<typeof Api>
+
+/** The credentials requests carry; signup and login switch from a session to the new key. */
+export interface Credentials {
+  apiKey: string | undefined
+  session: string | undefined
+  intakeKey: string | undefined
+}
+
+export class BoardApi extends Context.Service<BoardApi, {
+  readonly client: BoardClient
+  readonly credentials: Credentials
+  /** Retry-After of the last 429, in seconds. */
+  readonly retryAfter: () => string | undefined
+}>()("board/cli/BoardApi") {}
+
+type Request = HttpClientRequest.HttpClientRequest
+const withKey = (request: Request, key: string | undefined) => key === undefined ? request : HttpClientRequest.setHeader(request, "x-api-key", key)
+
+/**
+ * What each credential middleware of the contract sends. A missing credential sends nothing:
+ * the server's 401 then says what is missing, and the CLI adds how to sign in.
+ */
+const headersFor: Record<string, (creds: Credentials, request: Request) => Request> = {
+  // API key or OAuth token: the board endpoints
+  "board/http/UserAuth": (creds, request) => withKey(request, creds.apiKey),
+  // session token or API key: the bootstrap steps use the session while there is one
+  "board/http/BootstrapAuth": (creds, request) =>
+    creds.session !== undefined ? HttpClientRequest.bearerToken(request, creds.session) : withKey(request, creds.apiKey),
+  "board/http/AnyUserAuth": (creds, request) =>
+    creds.session !== undefined ? HttpClientRequest.bearerToken(request, creds.session) : withKey(request, creds.apiKey),
+  "board/http/IntakeAuth": (creds, request) =>
+    creds.intakeKey === undefined ? request : HttpClientRequest.setHeader(request, "x-intake-key", creds.intakeKey)
+}
+
+/**
+ * The middleware tags as the contract holds them: `@board/http` exports the Api, not its
+ * middleware module, so they are found on the endpoints rather than imported.
+ */
+export const contractMiddleware = (): ReadonlyMap<string, HttpApiMiddleware.AnyService> => {
+  const found = new Map<string, HttpApiMiddleware.AnyService>()
+  HttpApi.reflect(Api, {
+    onGroup: () => {},
+    onEndpoint: ({ middleware }) => {
+      for (const tag of middleware) found.set(tag.key, tag)
+    }
+  })
+  return found
+}
+
+const credentialClients = (credentials: Credentials) => {
+  const tags = contractMiddleware()
+  const layers = Object.entries(headersFor).map(([key, addHeaders]) => {
+    const tag = tags.get(key)
+    // a renamed middleware would silently send requests without credentials
+    if (tag === undefined) throw new Error(`the API contract has no middleware ${key}; update packages/cli/src/client.ts`)
+    return HttpApiMiddleware.layerClient(tag as any, ({ request, next }) => next(addHeaders(credentials, request))) as Layer.Layer<never>
+  })
+  return Layer.mergeAll(layers[0], ...layers.slice(1))
+}
+
+export const layer = Layer.unwrap(Effect.gen(function*() {
+  const settings = yield* Settings
+  const credentials: Credentials = { apiKey: settings.apiKey, session: undefined, intakeKey: settings.intakeKey }
+  return Layer.effect(
+    BoardApi,
+    Effect.gen(function*() {
+      let lastRetryAfter: string | undefined
+      const client = yield* HttpApiClient.make(Api, {
+        transformClient: (c) =>
+          c.pipe(
+            HttpClient.mapRequest((r) => HttpClientRequest.setHeader(HttpClientRequest.prependUrl(r, settings.origin), "user-agent", "board-cli")),
+            HttpClient.tap((response) =>
+              Effect.sync(() => {
+                if (response.status === 429) lastRetryAfter = response.headers["retry-after"]
+              })
+            )
+          )
+      })
+      return BoardApi.of({ client, credentials, retryAfter: () => lastRetryAfter })
+    })
+  ).pipe(Layer.provide(credentialClients(credentials)), Layer.provide(FetchHttpClient.layer))
+}))

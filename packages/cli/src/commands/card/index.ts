@@ -1,0 +1,24 @@
+import type { Command } from "commander"
+import type { App } from "../../app.ts"
+import { examples } from "../../format.ts"
+import { registerCardCreate } from "./create.ts"
+import { registerCardDelete } from "./delete.ts"
+import { registerCardEdit } from "./edit.ts"
+import { registerCardMove } from "./move.ts"
+import { registerCardShow } from "./show.ts"
+
+export const registerCard = (program: Command, app: App) => {
+  const card = program
+    .command("card")
+    .description("create, show, edit, move and delete cards; name a card by its ref (WEB-12), id or title")
+    .addHelpText(
+      "after",
+      examples("board card create \"Fix login\" --priority high", "board card show WEB-1", "board card move WEB-1 \"In Progress\"", "board card edit WEB-1 --title \"Fix the login\"", "board card delete WEB-1 --yes")
+    )
+  registerCardCreate(card, app)
+  registerCardShow(card, app)
+  registerCardEdit(card, app)
+  registerCardMove(card, app)
+  registerCardDelete(card, app)
+  return card
+}

@@ -1,0 +1,29 @@
+import { Effect } from "effect"
+import type { Command } from "commander"
+import type { App } from "../../app.ts"
+import { BoardApi } from "../../client.ts"
+import { usageError } from "../../failure.ts"
+import { examples } from "../../format.ts"
+import { isUuid } from "../../lookup.ts"
+import { Output } from "../../output.ts"
+
+export interface IntakeTokenRevokeOptions {
+  readonly id: string
+}
+
+export const runIntakeTokenRevoke = Effect.fn("intakeToken.revoke")(function*(options: IntakeTokenRevokeOptions) {
+  const { client } = yield* BoardApi
+  const out = yield* Output
+  if (!isUuid(options.id)) return yield* usageError("give the token's id (board intake-token list shows them), not the token itself")
+  yield* client.intake.revokeToken({ params: { id: options.id } })
+  yield* out.message("Revoked: the token is refused from now on.")
+  yield* out.result({ revoked: { id: options.id } }, () => undefined)
+})
+
+export const registerIntakeTokenRevoke = (intakeToken: Command, app: App) =>
+  intakeToken
+    .command("revoke")
+    .description("revoke an intake token at once")
+    .argument("<id>", "the token's id, from `board intake-token list`")
+    .addHelpText("after", examples("board intake-token revoke 0b6f1a52-…"))
+    .action((id: string, _flags: object, cmd: Command) => app.run(cmd, { id }, runIntakeTokenRevoke))

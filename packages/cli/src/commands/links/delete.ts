@@ -1,0 +1,35 @@
+import { Effect } from "effect"
+import type { Command } from "commander"
+import type { App } from "../../app.ts"
+import { BoardApi } from "../../client.ts"
+import { examples } from "../../format.ts"
+import { Lookup } from "../../lookup.ts"
+import { Output } from "../../output.ts"
+import { projectOption } from "../shared.ts"
+import { projectLinkId } from "./resolve.ts"
+
+export interface LinksDeleteOptions {
+  readonly link: string
+  readonly project?: string
+}
+
+export const runLinksDelete = Effect.fn("links.delete")(function*(options: LinksDeleteOptions) {
+  const { client } = yield* BoardApi
+  const lookup = yield* Lookup
+  const out = yield* Output
+  const project = yield* lookup.project(options.project)
+  const id = yield* projectLinkId(project.id, options.link)
+  yield* client.links.remove({ params: { projectId: project.id, linkId: id } })
+  yield* out.message(`Deleted the link from ${project.name}.`)
+  yield* out.result({ deleted: { id } }, () => undefined)
+})
+
+export const registerLinksDelete = (links: Command, app: App) =>
+  links
+    .command("delete")
+    .alias("rm")
+    .description("delete a link from a project")
+    .argument("<link>", "the link's id or URL")
+    .addOption(projectOption())
+    .addHelpText("after", examples("board links delete https://docs.example.com/auth"))
+    .action((link: string, flags: Omit<LinksDeleteOptions, "link">, cmd: Command) => app.run(cmd, { link, ...flags }, runLinksDelete))

@@ -1,0 +1,34 @@
+import { Effect } from "effect"
+import type { Command } from "commander"
+import type { App } from "../../app.ts"
+import { BoardApi } from "../../client.ts"
+import { examples, projectLinkDetails } from "../../format.ts"
+import { Lookup } from "../../lookup.ts"
+import { Output } from "../../output.ts"
+import { projectOption } from "../shared.ts"
+import { projectLinkId } from "./resolve.ts"
+
+export interface LinksEvaluateOptions {
+  readonly link: string
+  readonly project?: string
+}
+
+export const runLinksEvaluate = Effect.fn("links.evaluate")(function*(options: LinksEvaluateOptions) {
+  const { client } = yield* BoardApi
+  const lookup = yield* Lookup
+  const out = yield* Output
+  const project = yield* lookup.project(options.project)
+  const id = yield* projectLinkId(project.id, options.link)
+  const { link } = yield* client.links.evaluate({ params: { projectId: project.id, linkId: id } })
+  yield* out.message(`Re-rated: ${link.relevance ?? "unrated"}.`)
+  yield* out.result({ link }, () => projectLinkDetails(link, out.style))
+})
+
+export const registerLinksEvaluate = (links: Command, app: App) =>
+  links
+    .command("evaluate")
+    .description("rate a link again against the board as it is now (replaces a human review)")
+    .argument("<link>", "the link's id or URL")
+    .addOption(projectOption())
+    .addHelpText("after", examples("board links evaluate https://docs.example.com/auth"))
+    .action((link: string, flags: Omit<LinksEvaluateOptions, "link">, cmd: Command) => app.run(cmd, { link, ...flags }, runLinksEvaluate))

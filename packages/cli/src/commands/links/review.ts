@@ -1,0 +1,58 @@
+import { Effect } from "effect"
+import { type Command, Option } from "commander"
+import type { App } from "../../app.ts"
+import { BoardApi } from "../../client.ts"
+import { usageError } from "../../failure.ts"
+import { examples, projectLinkDetails } from "../../format.ts"
+import { Lookup } from "../../lookup.ts"
+import { Output } from "../../output.ts"
+import { collect, projectOption, relevances } from "../shared.ts"
+import { projectLinkId } from "./resolve.ts"
+
+export interface LinksReviewOptions {
+  readonly link: string
+  readonly project?: string
+  readonly relevance?: "none" | "low" | "medium" | "high"
+  readonly reason?: string
+  readonly title?: string
+  readonly note?: string
+  readonly tag?: ReadonlyArray<string>
+}
+
+export const runLinksReview = Effect.fn("links.review")(function*(options: LinksReviewOptions) {
+  const { client } = yield* BoardApi
+  const lookup = yield* Lookup
+  const out = yield* Output
+  if (options.reason !== undefined && options.relevance === undefined) return yield* usageError("--reason goes with --relevance")
+  if ([options.relevance, options.title, options.note, options.tag].every((v) => v === undefined)) {
+    return yield* usageError("nothing to change: give --relevance, --title, --note or --tag")
+  }
+  const project = yield* lookup.project(options.project)
+  const id = yield* projectLinkId(project.id, options.link)
+  const { link } = yield* client.links.review({
+    params: { projectId: project.id, linkId: id },
+    payload: {
+      ...(options.relevance !== undefined ? { relevance: options.relevance } : {}),
+      ...(options.reason !== undefined ? { reason: options.reason } : {}),
+      ...(options.title !== undefined ? { title: options.title } : {}),
+      ...(options.note !== undefined ? { note: options.note } : {}),
+      ...(options.tag !== undefined ? { tags: options.tag } : {})
+    }
+  })
+  yield* out.message(options.relevance !== undefined ? `Rated ${options.relevance} by you.` : "Updated the link.")
+  yield* out.result({ link }, () => projectLinkDetails(link, out.style))
+})
+
+export const registerLinksReview = (links: Command, app: App) =>
+  links
+    .command("review")
+    .description("rate a link yourself (replaces the heuristic's rating) or change its title, note or tags")
+    .argument("<link>", "the link's id or URL")
+    .addOption(projectOption())
+    .addOption(new Option("-r, --relevance <rating>", "none, low, medium or high").choices(relevances))
+    .option("--reason <text>", "why (with --relevance)")
+    .option("--title <title>", "new title")
+    .option("--note <note>", "new note")
+    .option("--tag <tag>", "replace the tags; repeat for more", collect)
+    .addHelpText("after", examples("board links review https://docs.example.com/auth --relevance high --reason \"we implement this\"", "board links review 5b0e… --tag auth --tag docs"))
+    .action((link: string, flags: Omit<LinksReviewOptions, "link">, cmd: Command) => app.run(cmd, { link, ...flags }, runLinksReview))

@@ -1,0 +1,15 @@
+import type { Command } from "commander"
+import type { App } from "../../app.ts"
+import { examples } from "../../format.ts"
+import { registerWorkspaceCreate } from "./create.ts"
+import { registerWorkspaceList } from "./list.ts"
+
+export const registerWorkspace = (program: Command, app: App) => {
+  const workspace = program
+    .command("workspace")
+    .description("list and create workspaces")
+    .addHelpText("after", examples("board workspace list", "board workspace create Acme"))
+  registerWorkspaceList(workspace, app)
+  registerWorkspaceCreate(workspace, app)
+  return workspace
+}

@@ -1,0 +1,95 @@
+/** Human text for the API's resources; --json prints the resources themselves instead. */
+import { priorityTag } from "./boardView.ts"
+import { type Style, table } from "./output.ts"
+import type { BoardView, Card, CardLink, CommandResult, ProjectLink } from "./types.ts"
+
+export const examples = (...lines: ReadonlyArray<string>) => `\nExamples:\n${lines.map((l) => `  ${l}`).join("\n")}\n`
+
+export const columnName = (board: BoardView | undefined, columnId: string) =>
+  board?.columns.find((c) => c.id === columnId)?.name ?? columnId
+
+/** `WEB-3  In Progress  high  Fix login` */
+export const cardRows = (cards: ReadonlyArray<Card>, style: Style, board?: BoardView) =>
+  table(
+    cards.map((c) => [
+      style.cyan(c.ref),
+      ...(board !== undefined ? [columnName(board, c.columnId)] : []),
+      priorityTag(c.priority, style) || style.dim(c.priority),
+      c.title
+    ]),
+    style
+  )
+
+export const linkPhrase = (link: CardLink) => {
+  const verb = {
+    relates_to: ["relates to", "relates to"],
+    blocks: ["blocks", "is blocked by"],
+    duplicates: ["duplicates", "is duplicated by"],
+    is_part_of: ["is part of", "has part"]
+  }[link.linkType]
+  return link.direction === "outgoing" ? verb[0] : verb[1]
+}
+
+export const cardDetails = (card: Card, board: BoardView | undefined, links: ReadonlyArray<CardLink>, style: Style): string => {
+  const out = [
+    `${style.bold(style.cyan(card.ref))}  ${style.bold(card.title)}`,
+    `${style.dim("column")}    ${columnName(board, card.columnId)} (position ${card.position})`,
+    `${style.dim("priority")}  ${priorityTag(card.priority, style) || card.priority}`
+  ]
+  if (board !== undefined) out.push(`${style.dim("project")}   ${board.project.name}`)
+  if (card.labels.length > 0) out.push(`${style.dim("labels")}    ${card.labels.map((l) => style.magenta(l.name)).join(", ")}`)
+  if (card.source !== "api" && card.source !== "") out.push(`${style.dim("source")}    ${card.source}`)
+  out.push(`${style.dim("id")}        ${card.id}`)
+  if (card.description !== null && card.description !== "") out.push("", card.description)
+  if (card.subtasks.length > 0) {
+    out.push("", style.bold("Subtasks"))
+    card.subtasks.forEach((s, i) => out.push(`  ${i + 1}. [${s.completed ? "x" : " "}] ${s.title}`))
+  }
+  if (links.length > 0) {
+    out.push("", style.bold("Links"))
+    for (const l of links) out.push(`  ${linkPhrase(l)} ${style.cyan(l.card.ref)} ${l.card.title}  ${style.dim(l.id)}`)
+  }
+  return out.join("\n")
+}
+
+export const projectLinkRows = (links: ReadonlyArray<ProjectLink>, style: Style) =>
+  table(
+    links.map((l) => [
+      l.relevance === null ? style.dim("unrated") : l.relevance === "high" ? style.green(l.relevance) : l.relevance,
+      l.title ?? "",
+      l.url,
+      style.dim(l.id)
+    ]),
+    style
+  )
+
+export const projectLinkDetails = (link: ProjectLink, style: Style) => {
+  const out = [
+    style.bold(link.title ?? link.url),
+    `${style.dim("url")}        ${link.url}`,
+    `${style.dim("relevance")}  ${link.relevance ?? "unrated"}${link.score !== null ? ` (score ${link.score.toFixed(2)})` : ""}${
+      link.evaluation_source !== null ? `, by ${link.evaluation_source}` : ""
+    }`
+  ]
+  if (link.tags.length > 0) out.push(`${style.dim("tags")}       ${link.tags.join(", ")}`)
+  if (link.note !== null) out.push(`${style.dim("note")}       ${link.note}`)
+  if (link.reviewReason !== null) out.push(`${style.dim("reason")}     ${link.reviewReason}`)
+  for (const e of link.evidence ?? []) out.push(`${style.dim("evidence")}   ${e.detail}`)
+  out.push(`${style.dim("id")}         ${link.id}`)
+  return out.join("\n")
+}
+
+const isCard = (v: unknown): v is Card =>
+  typeof v === "object" && v !== null && "ref" in v && "title" in v && "columnId" in v
+
+/** What `board do` did, in a line or a list. */
+export const commandResultText = (r: CommandResult, style: Style): string => {
+  const result = r.result as Record<string, unknown> | null
+  if (isCard(result)) return `${style.cyan(result.ref)}  ${result.title}`
+  if (result !== null && typeof result === "object") {
+    if (Array.isArray(result.cards)) return (result.cards as Array<Card>).length === 0 ? "" : cardRows(result.cards as Array<Card>, style)
+    if (typeof result.deleted === "object" && result.deleted !== null) return `deleted ${(result.deleted as { ref: string }).ref}`
+    if ("linkType" in result && "card" in result) return `${linkPhrase(result as unknown as CardLink)} ${(result.card as { ref: string }).ref}`
+  }
+  return JSON.stringify(r.result, null, 2)
+}

@@ -1,0 +1,171 @@
+/**
+ * The names people type, turned into what the API takes: a card by its ref (`WEB-12`), id or
+ * title; a project by name, ref prefix or id (else the default one); a column, label or
+ * workspace by name or id. Boards fetched once per command run.
+ */
+import { Context, Effect, Layer } from "effect"
+import { BoardApi } from "./client.ts"
+import { type CliFailure, failure, isNotFound, usageError } from "./failure.ts"
+import { Settings } from "./settings.ts"
+import type { ApiError, BoardView, Card, Column, Label, Project, Workspace } from "./types.ts"
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+export const isUuid = (s: string) => uuid.test(s)
+/** A card ref: project prefix, dash, number (`WEB-12`). */
+export const cardRef = /^([A-Za-z][A-Za-z0-9]*)-(\d+)$/
+/** Names compare case-insensitively, runs of whitespace as one space. */
+export const sameName = (a: string, b: string) => norm(a) === norm(b)
+const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase()
+const q = (s: string) => JSON.stringify(s)
+export const listOf = (items: ReadonlyArray<string>): string =>
+  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`
+
+export type ProjectInfo = Project & { readonly workspaceName: string }
+type E = CliFailure | ApiError
+
+export class Lookup extends Context.Service<Lookup, {
+  readonly workspaces: () => Effect.Effect<ReadonlyArray<Workspace>, E>
+  /** By name or id; none named: the only workspace. */
+  readonly workspace: (spec: string | undefined) => Effect.Effect<Workspace, E>
+  /** Every project the key can see, across workspaces. */
+  readonly projects: () => Effect.Effect<ReadonlyArray<ProjectInfo>, E>
+  /** By name, ref prefix or id; none named: the saved default, else the only project. */
+  readonly project: (spec: string | undefined) => Effect.Effect<Project, E>
+  readonly board: (projectId: string) => Effect.Effect<BoardView, E>
+  /** By ref (`WEB-12`), id or title; `project` narrows where a ref or title is looked for. */
+  readonly card: (spec: string, project?: string | undefined) => Effect.Effect<Card, E>
+  readonly column: (board: BoardView, spec: string) => Effect.Effect<Column, CliFailure>
+  readonly label: (board: BoardView, spec: string) => Effect.Effect<Label, CliFailure>
+}>()("board/cli/Lookup") {
+  static readonly layer = Layer.effect(
+    Lookup,
+    Effect.gen(function*() {
+      const { client } = yield* BoardApi
+      const settings = yield* Settings
+      const boards = new Map<string, BoardView>()
+      let workspaceList: ReadonlyArray<Workspace> | undefined
+      let projectList: ReadonlyArray<ProjectInfo> | undefined
+
+      const workspaces = () =>
+        workspaceList !== undefined
+          ? Effect.succeed(workspaceList)
+          : Effect.tap(client.workspaces.list(), (list) => Effect.sync(() => void (workspaceList = list)))
+
+      const workspace = Effect.fnUntraced(function*(spec: string | undefined) {
+        const all = yield* workspaces()
+        if (spec === undefined) {
+          if (all.length === 1) return all[0]
+          if (all.length === 0) return yield* failure("you have no workspace yet; create one with `board workspace create NAME`")
+          return yield* usageError(`you have ${all.length} workspaces (${listOf(all.map((w) => q(w.name)))}); say which with --workspace NAME`)
+        }
+        const hits = all.filter((w) => w.id === spec.toLowerCase() || sameName(w.name, spec))
+        if (hits.length === 1) return hits[0]
+        if (hits.length === 0) return yield* failure(`no workspace ${q(spec)}; \`board workspace list\` shows yours`)
+        return yield* failure(`${hits.length} workspaces are named ${q(spec)}; use its id (\`board workspace list\`)`)
+      })
+
+      const projects = Effect.fnUntraced(function*() {
+        if (projectList !== undefined) return projectList
+        const list: Array<ProjectInfo> = []
+        for (const w of yield* workspaces()) {
+          for (const p of yield* client.workspaces.projects({ params: { id: w.id } })) list.push({ ...p, workspaceName: w.name })
+        }
+        projectList = list
+        return list
+      })
+
+      const board = (projectId: string): Effect.Effect<BoardView, E> => {
+        const cached = boards.get(projectId)
+        return cached !== undefined
+          ? Effect.succeed(cached)
+          : Effect.tap(client.board.board({ params: { projectId } }), (b) => Effect.sync(() => void boards.set(projectId, b)))
+      }
+
+      const defaultProject = Effect.fnUntraced(function*() {
+        // the saved default belongs to the saved key; another key sees other projects
+        const saved = settings.apiKeySource === "config" ? settings.config.project : undefined
+        if (saved !== undefined && isUuid(saved)) {
+          const found = yield* board(saved).pipe(Effect.map((b) => b.project), Effect.catchIf(isNotFound, () => Effect.succeed(undefined)))
+          if (found !== undefined) return found
+        }
+        const all = yield* projects()
+        if (all.length === 1) return all[0] as Project
+        if (all.length === 0) return yield* failure("you have no project yet; create one with `board project create NAME`")
+        return yield* usageError(`you have ${all.length} projects (${listOf(all.map((p) => q(p.name)))}); say which with --project NAME`)
+      })
+
+      const project = Effect.fnUntraced(function*(spec: string | undefined) {
+        if (spec === undefined) return yield* defaultProject()
+        if (isUuid(spec)) return (yield* board(spec)).project
+        const all = yield* projects()
+        let hits = all.filter((p) => sameName(p.name, spec))
+        if (hits.length === 0) hits = all.filter((p) => p.refPrefix.toLowerCase() === spec.toLowerCase())
+        if (hits.length === 1) return hits[0] as Project
+        if (hits.length === 0) return yield* failure(`no project ${q(spec)}; \`board project list\` shows yours`)
+        return yield* failure(
+          `${hits.length} projects are named ${q(spec)} (in ${listOf(hits.map((p) => q(p.workspaceName)))}); use its id (\`board project list\`)`
+        )
+      })
+
+      const cardByRef = Effect.fnUntraced(function*(spec: string, prefix: string, projectSpec: string | undefined) {
+        const candidates = projectSpec !== undefined
+          ? [yield* project(projectSpec)]
+          : (yield* projects()).filter((p) => p.refPrefix.toUpperCase() === prefix.toUpperCase())
+        if (candidates.length === 0) return yield* failure(`no card ${spec.toUpperCase()}: none of your projects uses the prefix ${prefix.toUpperCase()}`)
+        const hits: Array<{ card: Card; project: Project }> = []
+        for (const p of candidates) {
+          const b = yield* board(p.id)
+          for (const c of b.cards) if (c.ref.toUpperCase() === spec.toUpperCase()) hits.push({ card: c, project: b.project })
+        }
+        if (hits.length === 1) return hits[0].card
+        if (hits.length === 0) return yield* failure(`no card ${spec.toUpperCase()}${projectSpec !== undefined ? ` in ${q(candidates[0].name)}` : ""}`)
+        return yield* usageError(
+          `${spec.toUpperCase()} is a card in ${hits.length} projects (${listOf(hits.map((h) => q(h.project.name)))}); say which with --project NAME`
+        )
+      })
+
+      const cardByTitle = Effect.fnUntraced(function*(spec: string, projectSpec: string | undefined) {
+        if (spec.trim() === "") return yield* usageError("name a card by its ref (WEB-12), id or title")
+        const scope = projectSpec === undefined ? undefined : yield* project(projectSpec)
+        const found = (yield* client.board.search({ query: { q: spec.slice(0, 200), limit: 50 } }))
+          .filter((c) => scope === undefined || c.projectId === scope.id)
+        const exact = found.filter((c) => sameName(c.title, spec))
+        const hits = exact.length > 0 ? exact : found
+        if (hits.length === 1) return hits[0]
+        if (hits.length === 0) return yield* failure(`no card ${q(spec)}: name it by its ref (WEB-12) or id`)
+        return yield* failure(
+          `${q(spec)} matches ${hits.length} cards (${listOf(hits.slice(0, 5).map((c) => `${c.ref} ${q(c.title)}`))}${hits.length > 5 ? ", …" : ""}); name it by its ref`
+        )
+      })
+
+      const card = Effect.fnUntraced(function*(spec: string, projectSpec?: string | undefined) {
+        const s = spec.trim()
+        if (isUuid(s)) return yield* client.board.getCard({ params: { id: s } })
+        const ref = cardRef.exec(s)
+        if (ref !== null) return yield* cardByRef(s, ref[1], projectSpec)
+        return yield* cardByTitle(s, projectSpec)
+      })
+
+      const column = (b: BoardView, spec: string) => {
+        const hit = b.columns.find((c) => c.id === spec.toLowerCase()) ?? b.columns.find((c) => sameName(c.name, spec))
+        if (hit !== undefined) return Effect.succeed(hit)
+        return Effect.fail(failure(
+          b.columns.length === 0
+            ? `${q(b.project.name)} has no columns`
+            : `no column ${q(spec)} in ${q(b.project.name)}; its columns are ${listOf(b.columns.map((c) => q(c.name)))}`
+        ))
+      }
+
+      const label = (b: BoardView, spec: string) => {
+        const hit = b.labels.find((l) => l.id === spec.toLowerCase()) ?? b.labels.find((l) => sameName(l.name, spec))
+        if (hit !== undefined) return Effect.succeed(hit)
+        return Effect.fail(failure(
+          `no label ${q(spec)} in ${q(b.project.name)}${b.labels.length > 0 ? ` (its labels: ${listOf(b.labels.map((l) => q(l.name)))})` : ""}; ` +
+            `create it with \`board label create ${q(spec)} --project ${q(b.project.name)}\``
+        ))
+      }
+
+      return Lookup.of({ workspaces, workspace, projects, project, board, card, column, label })
+    })
+  )
+}
