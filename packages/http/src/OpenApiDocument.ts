@@ -53,7 +53,19 @@ export const makeOpenApiDocument = (publicUrl: string, extraSecurity: Record<str
       op.security = security ?? []
     }
   }
-  for (const [path, ops] of Object.entries(spec.paths)) paths[path.replace(/^\/api/, "")] = ops
+  for (const [path, ops] of Object.entries(spec.paths)) {
+    // the router's trailing wildcard is SPEC's `{file}` (a `<version>/<artifact>` path)
+    const documented = path.replace(/^\/api/, "").replace(/\/\*$/, "/{file}")
+    if (documented.endsWith("/{file}")) {
+      for (const op of Object.values(ops)) {
+        const params = (op.parameters ?? []) as Array<{ name: string; in: string }>
+        if (!params.some((p) => p.name === "file")) {
+          op.parameters = [...params, { name: "file", in: "path", required: true, schema: { type: "string" }, description: "latest-mac.yml, or <version>/<artifact>" }]
+        }
+      }
+    }
+    paths[documented] = ops
+  }
   spec.paths = paths
   dropClosedObjects(spec)
   return spec
