@@ -317,11 +317,23 @@ describe.each(backends)("OAuth on %s", (backend) => {
       expect(created.status).toBe(201)
     })
 
-    it("cannot mint API keys or intake tokens", async () => {
+    it("cannot mint API keys; manages intake tokens inside its grant only (CONTRACT.md lists OAuth tokens for them)", async () => {
       const { tokens } = await fullFlow(base, a, [a.workspaceId])
       const h = bearer(tokens.access_token)
       expect((await call(base, "POST", "/v1/api-keys", { body: { name: "x" }, headers: h })).status).toBe(401)
-      expect((await call(base, "POST", "/v1/intake-tokens", { body: { columnId: a.columns[0]!.id }, headers: h })).status).toBe(403)
+      const minted = await call(base, "POST", "/v1/intake-tokens", { body: { columnId: a.columns[0]!.id, name: "agent's form" }, headers: h })
+      expect(minted.status).toBe(201)
+      expect(minted.body.token).toMatch(/^svc_in_/)
+      const listed = await call(base, "GET", `/v1/projects/${a.projectId}/intake-tokens`, { headers: h })
+      expect(listed.body.map((t: any) => t.id)).toContain(minted.body.id)
+      expect((await call(base, "POST", "/v1/intake", { body: { title: "via the agent's token" }, headers: { "x-intake-key": minted.body.token } })).status).toBe(201)
+      expect((await call(base, "DELETE", `/v1/intake-tokens/${minted.body.id}`, { headers: h })).status).toBe(204)
+      expect((await call(base, "POST", "/v1/intake", { body: { title: "after revoking" }, headers: { "x-intake-key": minted.body.token } })).status).toBe(401)
+      // outside the grant: 403, as everywhere else
+      const w2 = (await call(base, "POST", "/v1/workspaces", { body: { name: "Not granted" }, headers: bearer(a.session) })).body.workspace.id
+      const p2 = (await call(base, "POST", "/v1/projects", { body: { workspaceId: w2, name: "Elsewhere", template: "kanban" }, headers: bearer(a.session) })).body
+      expect((await call(base, "POST", "/v1/intake-tokens", { body: { columnId: p2.columns[0].id }, headers: h })).status).toBe(403)
+      expect((await call(base, "GET", `/v1/projects/${p2.project.id}/intake-tokens`, { headers: h })).status).toBe(403)
     })
 
     it("grants are listed and revoked by their user, effective at once", async () => {

@@ -1,8 +1,11 @@
-/** Minting, listing and revoking intake tokens: members only, and never through an OAuth grant. */
+/**
+ * Minting, listing and revoking intake tokens: members of the project's workspace, by API key,
+ * session or an OAuth token whose grant covers the workspace (CONTRACT.md).
+ */
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { digestToken, mintToken } from "../auth/secretTokens.ts"
-import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Access } from "../board/Access.ts"
@@ -31,15 +34,10 @@ const view = (r: Row): IntakeTokenView => ({
   createdAt: iso(r.created_at)
 })
 
-const noOAuth = (principal: Principal) =>
-  principal.via === "oauth"
-    ? Effect.fail(new Forbidden({ message: "intake tokens are minted and managed with an API key or a session, not an OAuth token" }))
-    : Effect.void
-
 export class IntakeTokens extends Context.Service<IntakeTokens, {
-  readonly mint: (principal: Principal, input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }) => Effect.Effect<IntakeTokenView & { token: string }, InvalidInput | Forbidden | AccessError>
-  readonly list: (principal: Principal, projectId: string) => Effect.Effect<ReadonlyArray<IntakeTokenView>, Forbidden | AccessError>
-  readonly revoke: (principal: Principal, id: string) => Effect.Effect<void, Forbidden | AccessError>
+  readonly mint: (principal: Principal, input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }) => Effect.Effect<IntakeTokenView & { token: string }, InvalidInput | AccessError>
+  readonly list: (principal: Principal, projectId: string) => Effect.Effect<ReadonlyArray<IntakeTokenView>, AccessError>
+  readonly revoke: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
 }>()("board/core/IntakeTokens") {
   static readonly layer = Layer.effect(
     IntakeTokens,
@@ -48,7 +46,6 @@ export class IntakeTokens extends Context.Service<IntakeTokens, {
       const access = yield* Access
 
       const mint = Effect.fn("IntakeTokens.mint")(function*(principal: Principal, input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }) {
-        yield* noOAuth(principal)
         if (input.name !== undefined && input.name.length > limits.name) {
           return yield* new InvalidInput({ message: `name: must be at most ${limits.name} characters` })
         }
@@ -70,7 +67,6 @@ export class IntakeTokens extends Context.Service<IntakeTokens, {
       })
 
       const list = Effect.fn("IntakeTokens.list")(function*(principal: Principal, projectId: string) {
-        yield* noOAuth(principal)
         yield* access.resolve(principal, "project", projectId)
         const rows = yield* sql<Row>`
           SELECT id, column_id, project_id, name, expires_at, revoked_at, created_at FROM intake_tokens
@@ -79,7 +75,6 @@ export class IntakeTokens extends Context.Service<IntakeTokens, {
       })
 
       const revoke = Effect.fn("IntakeTokens.revoke")(function*(principal: Principal, id: string) {
-        yield* noOAuth(principal)
         const [row] = yield* sql<{ project_id: string }>`SELECT project_id FROM intake_tokens WHERE id = ${id}`.pipe(Effect.orDie)
         if (row === undefined) return yield* new NotFound({ message: `intake token ${id} not found` })
         yield* access.resolve(principal, "project", row.project_id, `intake token ${id}`)

@@ -414,12 +414,13 @@ export class Commands extends Context.Service<Commands, {
             return yield* invalid(`command: must be at most ${limits.nluCommand} characters (got ${command.length}). Try: ${EXAMPLES.move_card}`)
           }
           if (command.includes("\u0000")) return yield* invalid(`command: must not contain NUL (\\u0000) characters. Try: ${EXAMPLES.move_card}`)
+          // the project first: a project outside the caller's grant is a 403 whatever the command says
+          const fixed = input.projectId === undefined ? undefined : yield* givenProject(principal, input.projectId)
           const parsed = parseCommand(command)
           if (!parsed.ok) return yield* invalid(parsed.error)
           if (parsed.intent.type === "delete_card" && input.allowDelete === false) {
             return yield* invalid("deleting cards is not available here; a person can delete the card through the REST API or the app")
           }
-          const fixed = input.projectId === undefined ? undefined : yield* givenProject(principal, input.projectId)
           const outcome = yield* execute(principal, parsed.intent, fixed)
           return {
             command,
