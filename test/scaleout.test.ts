@@ -11,6 +11,9 @@ import { freePort } from "./support/server.ts"
 import { spawnBoard, waitForHealth } from "./support/spawn.ts"
 
 const redisUrl = process.env.REDIS_URL
+const USER_BUDGET = 300
+/** The default REGISTRATION_LIMIT (20/1h): the pair runs with it. */
+const REGISTRATION_BUDGET = 20
 
 describe.skipIf(postgresUrl === undefined || redisUrl === undefined)("two instances on one PostgreSQL and one Redis", () => {
   let db: { url: string; drop: () => Promise<void> }
@@ -26,7 +29,8 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)("two instan
       REDIS_URL: redisUrl,
       PORT: String(port),
       LOG_LEVEL: "error",
-      RATE_LIMIT: "100000/60s",
+      // low enough for the shared-budget test to exhaust, high enough for the other tests
+      RATE_LIMIT: `${USER_BUDGET}/60s`,
       // instances behind one load balancer share their public origin and their secret
       PUBLIC_URL: `http://127.0.0.1:${ports[0]}`,
       SECRET: "one-secret-shared-by-both-instances-0123456789"
@@ -97,6 +101,30 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)("two instan
     const refresh = fresh.body.refresh_token
     const rotated = await Promise.all([0, 1, 0, 1, 0, 1].map((i) => tokenRequest(bases[i]!, { grant_type: "refresh_token", refresh_token: refresh, client_id: client.client_id })))
     expect(rotated.filter((r) => r.status === 200)).toHaveLength(1)
+  })
+
+  it("the rate budget is shared: one user's requests alternating over both instances get one budget, not two", async () => {
+    const u = await bootstrap(bases[0]!, "budgeted")
+    const statuses: Array<number> = []
+    // twice the budget, alternating: separate per-process budgets would let every request through
+    for (let i = 0; i < USER_BUDGET * 2; i++) statuses.push((await call(bases[i % 2]!, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status)
+    const ok = statuses.filter((s) => s === 200).length
+    expect(ok).toBeLessThanOrEqual(USER_BUDGET)
+    expect(ok).toBeGreaterThan(USER_BUDGET - 10) // bootstrap spent a few
+    expect(statuses.slice(-2)).toEqual([429, 429])
+    const refused = await call(bases[1]!, "GET", "/v1/workspaces", { headers: key(u.apiKey) })
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect(refused.body).toEqual({ error: expect.any(String) })
+    // another user's budget is untouched on either instance
+    for (const b of bases) expect((await call(b, "GET", "/v1/workspaces", { headers: key(a.apiKey) })).status).toBe(200)
+  })
+
+  it("the per-address budget of dynamic client registration is shared too", async () => {
+    const statuses: Array<number> = []
+    for (let i = 0; i < REGISTRATION_BUDGET * 2; i++) statuses.push((await registerClient(bases[i % 2]!)).status)
+    expect(statuses.filter((s) => s === 201).length).toBeLessThanOrEqual(REGISTRATION_BUDGET)
+    expect(statuses.slice(-2)).toEqual([429, 429])
   })
 
   it("a revoked key is refused by both at once", async () => {
