@@ -6,6 +6,7 @@ import type { ChildProcess } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createTestDatabase, postgresUrl } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
+import { linesWithSecrets } from "./support/leaks.ts"
 import { consent, pkce, registerClient, tokenRequest } from "./support/oauthFlow.ts"
 import { freePort } from "./support/server.ts"
 import { spawnBoard, waitForHealth } from "./support/spawn.ts"
@@ -18,6 +19,7 @@ const REGISTRATION_BUDGET = 20
 describe.skipIf(postgresUrl === undefined || redisUrl === undefined)("two instances on one PostgreSQL and one Redis", () => {
   let db: { url: string; drop: () => Promise<void> }
   const children: Array<ChildProcess> = []
+  let outputs: Array<() => string> = []
   let bases: Array<string>
   let a: Account
   beforeAll(async () => {
@@ -28,7 +30,8 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)("two instan
       DATABASE_URL: db.url,
       REDIS_URL: redisUrl,
       PORT: String(port),
-      LOG_LEVEL: "error",
+      // request logs on: the last test searches them for raw secrets
+      LOG_LEVEL: "info",
       // low enough for the shared-budget test to exhaust, high enough for the other tests
       RATE_LIMIT: `${USER_BUDGET}/60s`,
       // instances behind one load balancer share their public origin and their secret
@@ -36,6 +39,7 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)("two instan
       SECRET: "one-secret-shared-by-both-instances-0123456789"
     }))
     children.push(...servers.map((s) => s.child))
+    outputs = servers.map((s) => s.output)
     bases = ports.map((p) => `http://127.0.0.1:${p}/api`)
     await Promise.all(bases.map((b) => waitForHealth(b)))
     a = await bootstrap(bases[0]!, "scaled")
@@ -139,5 +143,11 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)("two instan
       yield* sql`UPDATE api_keys SET revoked_at = now() WHERE user_id = ${u.userId}`
     })).pipe(Effect.provide(Reactivity.layer), Effect.orDie))
     for (const b of bases) expect((await call(b, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status).toBe(401)
+  })
+
+  it("neither instance logged a raw secret (the requests above used every kind of credential)", () => {
+    const lines = outputs.flatMap((o) => o().split("\n"))
+    expect(lines.length).toBeGreaterThan(100)
+    expect(linesWithSecrets(lines)).toEqual([])
   })
 })

@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends } from "./support/backends.ts"
 import { bootstrap, call, key } from "./support/client.ts"
+import { mintToken } from "@board/core"
+import { findSecrets } from "./support/leaks.ts"
 import { fullFlow, registerClient, tokenRequest } from "./support/oauthFlow.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 
@@ -56,5 +58,22 @@ describe.each(backends)("secrets on %s", (backend) => {
       expect(dump.includes(secret), "a raw secret is in the database").toBe(false)
       expect(logs.includes(secret), "a raw secret is in the logs").toBe(false)
     }
+  })
+
+  it("every suite's server checks its logs and database when it stops, and that check fails on a leak", async () => {
+    for (const kind of ["apiKey", "oauthAccess", "oauthRefresh", "intake", "authCode"] as const) {
+      const token = mintToken(kind)
+      expect(findSecrets(`GET /v1/cards?x=${token} 200`)).toEqual([token])
+      // the same shape with a wrong checksum is not a credential
+      expect(findSecrets(token.slice(0, -1) + (token.endsWith("A") ? "B" : "A"))).toEqual([])
+    }
+    const leaky = await startServer(backend)
+    const a = await bootstrap(leaky.baseUrl, "leaky")
+    leaky.logLines.push(JSON.stringify({ message: "oops", key: a.apiKey }))
+    await expect(leaky.stop()).rejects.toThrow(/raw secrets leaked/)
+    const stored = await startServer(backend)
+    const b = await bootstrap(stored.baseUrl, "stored")
+    await call(stored.baseUrl, "POST", "/v1/cards", { body: { projectId: b.projectId, columnId: b.columns[0]!.id, title: `pasted ${b.apiKey}` }, headers: key(b.apiKey) })
+    await expect(stored.stop()).rejects.toThrow(/table cards/)
   })
 })

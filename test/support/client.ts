@@ -34,6 +34,9 @@ export const call = async <T = any>(baseUrl: string, method: string, path: strin
 export const key = (apiKey: string) => ({ "x-api-key": apiKey })
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
+/** The password of every account the suites sign up (the secrets check looks for it). */
+export const SUITE_PASSWORD = "correct horse battery"
+
 let counter = 0
 export const uniqueEmail = (label = "user") => `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}@example.com`
 
@@ -50,7 +53,7 @@ export interface Account {
 /** SPEC.md's bootstrap sequence: signup, workspace, kanban project, API key. */
 export const bootstrap = async (baseUrl: string, label = "user", projectName = "Website"): Promise<Account> => {
   const email = uniqueEmail(label)
-  const signup = await call(baseUrl, "POST", "/v1/auth/signup", { body: { email, password: "correct horse battery", full_name: label } })
+  const signup = await call(baseUrl, "POST", "/v1/auth/signup", { body: { email, password: SUITE_PASSWORD, full_name: label } })
   if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${signup.text}`)
   const session = signup.body.session.access_token as string
   const ws = await call(baseUrl, "POST", "/v1/workspaces", { body: { name: `${label}'s workspace` }, headers: bearer(session) })

@@ -1,6 +1,6 @@
 /** Plays an OAuth client and its user's browser against the authorization server. */
 import * as crypto from "node:crypto"
-import { call } from "./client.ts"
+import { call, SUITE_PASSWORD } from "./client.ts"
 
 export const origin = (baseUrl: string) => baseUrl.replace(/\/api$/, "")
 
@@ -103,7 +103,7 @@ export const tokenRequest = async (baseUrl: string, form: Record<string, string>
 export const fullFlow = async (baseUrl: string, account: { email: string }, workspaces: ReadonlyArray<string>) => {
   const client = (await registerClient(baseUrl)).body
   const { verifier, challenge } = pkce()
-  const { location } = await consent(baseUrl, { clientId: client.client_id, challenge, email: account.email, password: "correct horse battery", workspaces })
+  const { location } = await consent(baseUrl, { clientId: client.client_id, challenge, email: account.email, password: SUITE_PASSWORD, workspaces })
   const code = new URL(location!).searchParams.get("code")!
   const tokens = await tokenRequest(baseUrl, {
     grant_type: "authorization_code",

@@ -6,6 +6,7 @@ import { Effect, Layer, ManagedRuntime, References } from "effect"
 import { SqlClient } from "effect/sql"
 import * as net from "node:net"
 import { type Backend, createTestDatabase } from "./backends.ts"
+import { findSecrets, linesWithSecrets } from "./leaks.ts"
 
 export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -56,6 +57,21 @@ export const startServer = async (
       Layer.orDie
     ))
   await runtime.runPromise(Effect.void)
+  const databaseLeaks = () =>
+    runtime.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const tables = yield* sql<{ name: string }>`
+        SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+      const leaks: Array<string> = []
+      for (const { name } of tables) {
+        // only rows that could hold one: a token prefix, a JWT header or the suites' password
+        const rows = yield* sql.unsafe<{ row: string }>(
+          `SELECT t::text AS row FROM "${name}" t WHERE t::text ~ 'svc_|eyJ|correct horse battery'`
+        )
+        for (const { row } of rows) if (findSecrets(row).length > 0) leaks.push(`table ${name}: ${row.slice(0, 300)}`)
+      }
+      return leaks
+    }).pipe(Effect.orDie))
   return {
     baseUrl: `http://127.0.0.1:${port}/api`,
     config,
@@ -67,8 +83,11 @@ export const startServer = async (
       }).pipe(Effect.orDie)) as any,
     run: (effect) => runtime.runPromise(effect as Effect.Effect<any, any, never>),
     stop: async () => {
+      // issue 9 part 6, after every suite: no raw secret in a log line or in the database
+      const leaks = [...linesWithSecrets(logLines).map((l) => `log: ${l}`), ...(await databaseLeaks())]
       await runtime.dispose()
       await database?.drop()
+      if (leaks.length > 0) throw new Error(`raw secrets leaked:\n${leaks.slice(0, 10).join("\n")}`)
     }
   }
 }
