@@ -28,6 +28,11 @@ describe.each(backends)("secrets on %s", (backend) => {
     const refreshed = await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id })
     const confidential = await registerClient(base, { token_endpoint_auth_method: "client_secret_post", redirect_uris: ["https://agent.example/cb"] })
     await call(base, "POST", "/v1/auth/login", { body: { email: a.email, password: "correct horse battery" } })
+    // a client that pastes a credential into a path by mistake: the request log masks it
+    expect((await call(base, "GET", `/v1/cards/${a.apiKey}`, { headers: key(a.apiKey) })).status).toBe(400)
+    await call(base, "GET", `/v1/cards/${tokens.access_token}/prompt`, { headers: key(a.apiKey) })
+    await call(base, "GET", `/v1/board/${a.session}`, { headers: key(a.apiKey) })
+    expect(server.logLines.some((l) => l.includes("/v1/cards/svc_…[masked]"))).toBe(true)
 
     const secrets = [
       a.apiKey,
