@@ -97,7 +97,8 @@ export class Workspaces extends Context.Service<Workspaces, {
         principal: Principal,
         input: { workspaceId: string; name: string; template?: string | undefined }
       ) {
-        const columns = input.template === undefined ? [] : projectTemplates[input.template]
+        // own keys only: "constructor" or "toString" is an unknown template, not Object's prototype
+        const columns = input.template === undefined ? [] : Object.hasOwn(projectTemplates, input.template) ? projectTemplates[input.template] : undefined
         if (columns === undefined) {
           return yield* new InvalidInput({
             message: `template: unknown template ${JSON.stringify(input.template)}; use one of: ${Object.keys(projectTemplates).join(", ")}, or omit it for a blank board`
