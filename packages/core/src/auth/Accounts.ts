@@ -4,6 +4,7 @@ import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
 import { Conflict, Forbidden, InvalidInput, TooManyRequests, Unauthenticated } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { charCount } from "../domain/limits.ts"
 import { ServerSecret } from "../infra/Secret.ts"
 import { makePasswordHasher, type PasswordHasher, passwordLength } from "./passwords.ts"
 import { digestToken, mintToken } from "./secretTokens.ts"
@@ -30,6 +31,9 @@ export interface CreatedApiKey {
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** Whether a normalised email has the shape of an address (signup's check, and adding a member's). */
+export const isEmailAddress = (email: string): boolean => charCount(email) <= 254 && EMAIL.test(email)
 
 export class Accounts extends Context.Service<Accounts, {
   readonly signup: (input: { email: string; password: string; full_name: string }) => Effect.Effect<
@@ -66,7 +70,7 @@ export class Accounts extends Context.Service<Accounts, {
         const signup = Effect.fn("Accounts.signup")(function*(input: { email: string; password: string; full_name: string }) {
           if (!config.signupsOpen) return yield* new Forbidden({ message: "signups are closed on this server" })
           const email = normalizeEmail(input.email)
-          if (email.length > 254 || !EMAIL.test(email)) {
+          if (!isEmailAddress(email)) {
             return yield* new InvalidInput({ message: "email: expected an email address such as ada@example.com" })
           }
           const length = passwordLength(input.password)
@@ -74,7 +78,7 @@ export class Accounts extends Context.Service<Accounts, {
             return yield* new InvalidInput({ message: `password: must be 8 to 128 characters long (got ${length})` })
           }
           const fullName = input.full_name.trim()
-          if (fullName === "" || fullName.length > 200) {
+          if (fullName === "" || charCount(fullName) > 200) {
             return yield* new InvalidInput({ message: "full_name: must be 1 to 200 characters and not blank" })
           }
           // The interval is claimed in the database so it holds across every instance.
@@ -124,7 +128,7 @@ export class Accounts extends Context.Service<Accounts, {
             return yield* new Forbidden({ message: "API keys can only be created with a session token or an API key" })
           }
           const trimmed = name.trim()
-          if (trimmed === "" || trimmed.length > 200) {
+          if (trimmed === "" || charCount(trimmed) > 200) {
             return yield* new InvalidInput({ message: "name: must be 1 to 200 characters and not blank" })
           }
           const rawKey = mintToken("apiKey")

@@ -6,7 +6,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput } from "../domain/errors.ts"
-import { limits } from "../domain/limits.ts"
+import { charCount, limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { isUuid } from "./Access.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
@@ -27,7 +27,7 @@ export class Search extends Context.Service<Search, {
         const q = input.q.trim()
         if (q === "") return yield* new InvalidInput({ message: "q: must not be blank" })
         if (q.includes("\u0000")) return yield* new InvalidInput({ message: "q: must not contain NUL (\\u0000) characters" })
-        if (input.q.length > limits.searchQuery) return yield* new InvalidInput({ message: `q: must be at most ${limits.searchQuery} characters` })
+        if (charCount(input.q) > limits.searchQuery) return yield* new InvalidInput({ message: `q: must be at most ${limits.searchQuery} characters` })
         const limit = input.limit ?? limits.searchDefaultLimit
         if (!Number.isInteger(limit) || limit < 1 || limit > limits.searchMaxLimit) {
           return yield* new InvalidInput({ message: `limit: must be a whole number from 1 to ${limits.searchMaxLimit}` })

@@ -1,7 +1,7 @@
 /** Workspaces, their members and their projects. */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { normalizeEmail } from "../auth/Accounts.ts"
+import { isEmailAddress, normalizeEmail } from "../auth/Accounts.ts"
 import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Access } from "./Access.ts"
@@ -27,7 +27,7 @@ export class Workspaces extends Context.Service<Workspaces, {
   readonly list: (principal: Principal) => Effect.Effect<ReadonlyArray<WorkspaceView>>
   readonly projects: (principal: Principal, workspaceId: string) => Effect.Effect<ReadonlyArray<ProjectView>, NotFound | WorkspaceNotGranted>
   readonly members: (principal: Principal, workspaceId: string) => Effect.Effect<ReadonlyArray<MemberView>, NotFound | WorkspaceNotGranted>
-  readonly addMember: (principal: Principal, workspaceId: string, email: string) => Effect.Effect<MemberView, NotFound | WorkspaceNotGranted>
+  readonly addMember: (principal: Principal, workspaceId: string, email: string) => Effect.Effect<MemberView, InvalidInput | NotFound | WorkspaceNotGranted>
   readonly createProject: (
     principal: Principal,
     input: { workspaceId: string; name: string; template?: string | undefined }
@@ -81,6 +81,10 @@ export class Workspaces extends Context.Service<Workspaces, {
 
       const addMember = Effect.fn("Workspaces.addMember")(function*(principal: Principal, workspaceId: string, email: string) {
         yield* access.resolve(principal, "workspace", workspaceId)
+        // a malformed address is a malformed request (400), not an account that does not exist
+        if (!isEmailAddress(normalizeEmail(email))) {
+          return yield* new InvalidInput({ message: "email: expected an email address such as ada@example.com" })
+        }
         const [user] = yield* sql<{ id: string }>`SELECT id FROM users WHERE email = ${normalizeEmail(email)}`.pipe(Effect.orDie)
         if (user === undefined) return yield* new NotFound({ message: "no account with this email; they must sign up first" })
         yield* sql`

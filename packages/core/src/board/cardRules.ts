@@ -1,6 +1,6 @@
 /** Validation of card fields, shared by REST, natural-language commands, MCP tools and intake. */
 import { InvalidInput } from "../domain/errors.ts"
-import { limits, priorities, type Priority } from "../domain/limits.ts"
+import { charCount, limits, priorities, type Priority } from "../domain/limits.ts"
 
 /** PostgreSQL text cannot hold NUL characters; every text field refuses them the same way. */
 export const checkNoNul = (value: string | null | undefined, field: string): InvalidInput | undefined =>
@@ -9,13 +9,13 @@ export const checkNoNul = (value: string | null | undefined, field: string): Inv
 export const checkTitle = (title: string, field = "title"): InvalidInput | undefined =>
   checkNoNul(title, field) ?? (title.trim() === ""
     ? new InvalidInput({ message: `${field}: must not be blank` })
-    : title.length > limits.cardTitle
-    ? new InvalidInput({ message: `${field}: must be at most ${limits.cardTitle} characters (got ${title.length})` })
+    : charCount(title) > limits.cardTitle
+    ? new InvalidInput({ message: `${field}: must be at most ${limits.cardTitle} characters (got ${charCount(title)})` })
     : undefined)
 
 export const checkDescription = (description: string | null | undefined, field = "description"): InvalidInput | undefined =>
-  checkNoNul(description, field) ?? (description != null && description.length > limits.cardDescription
-    ? new InvalidInput({ message: `${field}: must be at most ${limits.cardDescription} characters (got ${description.length})` })
+  checkNoNul(description, field) ?? (description != null && charCount(description) > limits.cardDescription
+    ? new InvalidInput({ message: `${field}: must be at most ${limits.cardDescription} characters (got ${charCount(description)})` })
     : undefined)
 
 export const checkPriority = (priority: string | undefined): InvalidInput | undefined =>
@@ -26,7 +26,7 @@ export const checkPriority = (priority: string | undefined): InvalidInput | unde
 export const checkName = (name: string, field = "name"): InvalidInput | undefined =>
   checkNoNul(name, field) ?? (name.trim() === ""
     ? new InvalidInput({ message: `${field}: must not be blank` })
-    : name.length > limits.name
+    : charCount(name) > limits.name
     ? new InvalidInput({ message: `${field}: must be at most ${limits.name} characters` })
     : undefined)
 

@@ -1,4 +1,15 @@
 /** Field limits of SPEC.md and the ones it leaves to us, in one place for contract and core. */
+/**
+ * The length of text as every limit counts it: Unicode code points, as JSON Schema's maxLength
+ * in the OpenAPI document and PostgreSQL's char_length do (an emoji is one character, not the two
+ * UTF-16 units of `.length`).
+ */
+export const charCount = (s: string): number => {
+  let n = 0
+  for (const _ of s) n++
+  return n
+}
+
 export const limits = {
   cardTitle: 500,
   cardDescription: 10_000,

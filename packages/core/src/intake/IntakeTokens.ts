@@ -6,7 +6,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { digestToken, mintToken } from "../auth/secretTokens.ts"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
-import { limits } from "../domain/limits.ts"
+import { charCount, limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Access } from "../board/Access.ts"
 import { iso } from "../board/rows.ts"
@@ -46,7 +46,7 @@ export class IntakeTokens extends Context.Service<IntakeTokens, {
       const access = yield* Access
 
       const mint = Effect.fn("IntakeTokens.mint")(function*(principal: Principal, input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }) {
-        if (input.name !== undefined && input.name.length > limits.name) {
+        if (input.name !== undefined && charCount(input.name) > limits.name) {
           return yield* new InvalidInput({ message: `name: must be at most ${limits.name} characters` })
         }
         let expiresAt: Date | null = null

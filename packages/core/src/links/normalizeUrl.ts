@@ -1,3 +1,4 @@
+import { charCount } from "../domain/limits.ts"
 import { isTrackingParam } from "./trackingParams.ts"
 
 /** SPEC "Limits": project link url max 2048 chars. */
@@ -78,10 +79,10 @@ export const normalizeUrl = (input: string): NormalizeUrlResult => {
   if (trimmed === "") {
     return { ok: false, error: `The URL is empty. Give an absolute http or https URL, e.g. ${EXAMPLE}.` }
   }
-  if (trimmed.length > MAX_URL_LENGTH) {
+  if (charCount(trimmed) > MAX_URL_LENGTH) {
     return {
       ok: false,
-      error: `The URL is ${trimmed.length} characters long; the limit is ${MAX_URL_LENGTH}.`
+      error: `The URL is ${charCount(trimmed)} characters long; the limit is ${MAX_URL_LENGTH}.`
     }
   }
   const url = parse(trimmed)

@@ -1,3 +1,4 @@
+import { charCount } from "../domain/limits.ts"
 import type { ParseResult } from "./types.ts"
 
 // Turns a raw command into text the grammar rules can match with plain regular
@@ -53,8 +54,8 @@ const stripCourtesy = (text: string): string => {
 /** Checks the length and prepares; the error is a sentence without example. */
 export const prepare = (command: string): Prepared | { readonly error: string } => {
   if (command.trim() === "") return { error: "The command is empty." }
-  if (command.length > MAX_COMMAND_LENGTH) {
-    return { error: `The command is ${command.length} characters long; the limit is ${MAX_COMMAND_LENGTH}.` }
+  if (charCount(command) > MAX_COMMAND_LENGTH) {
+    return { error: `The command is ${charCount(command)} characters long; the limit is ${MAX_COMMAND_LENGTH}.` }
   }
   const quotes: Array<Quote> = []
   const swapped = straightenQuotes(command).replace(QUOTED, (raw, double?: string, single?: string) => {
