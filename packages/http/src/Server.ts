@@ -72,7 +72,11 @@ export interface ServerOptions {
 export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}) => {
   const logger = options.logger ?? makeRequestLogger({ level: config.logLevel, format: config.logFormat })
   const routes = options.extraRoutes === undefined ? routesLayer(config, logger) : Layer.merge(routesLayer(config, logger), options.extraRoutes)
-  return HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true }).pipe(
+  // A path parameter longer than the router's default limit (100) made it miss the route: a
+  // 300-character id answered 404 "no such endpoint". The HTTP server's header limit bounds the
+  // URL anyway, so every parameter reaches its schema (400 for a malformed id).
+  const routerConfig = { maxParamLength: 16 * 1024 }
+  return HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig }).pipe(
     Layer.provide(NodeHttpServer.layer(() => createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }), { port: config.port, host: config.host })),
     // the core stays visible to embedders and tests (SqlClient included)
     Layer.provideMerge(coreLayer(config, options.hasher === undefined ? {} : { hasher: options.hasher }))
