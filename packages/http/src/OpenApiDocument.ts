@@ -60,7 +60,9 @@ export const makeOpenApiDocument = (publicUrl: string, extraSecurity: Record<str
       for (const op of Object.values(ops)) {
         const params = (op.parameters ?? []) as Array<{ name: string; in: string }>
         if (!params.some((p) => p.name === "file")) {
-          op.parameters = [...params, { name: "file", in: "path", required: true, schema: { type: "string" }, description: "latest-mac.yml, or <version>/<artifact>" }]
+          // SPEC.md: at most `<version>/<file>` deep, ending .yml, .zip, .blockmap or .dmg (anything else is 404)
+          const schema = { type: "string", pattern: "^([^/]+/)?[^/]+\\.(yml|zip|blockmap|dmg)$" }
+          op.parameters = [...params, { name: "file", in: "path", required: true, schema, description: "latest-mac.yml, or <version>/<artifact>" }]
         }
       }
     }

@@ -1,20 +1,32 @@
 /** Field schemas shared by the endpoint groups; limits come from the core. */
 import { limits } from "@board/core"
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 
 export const Uuid = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))
 
+// Patterns carry the `u` flag: Effect puts only Unicode-mode patterns into the OpenAPI document,
+// and a check the document does not state is a valid-looking request the server refuses.
+
 // PostgreSQL text cannot hold NUL: refuse it at the door with a 400, not a 500 from the database
-const noNul = Schema.isPattern(/^[^\u0000]*$/, { message: "must not contain NUL (\\u0000) characters" })
+const noNul = Schema.isPattern(/^[^\u0000]*$/u, { message: "must not contain NUL (\\u0000) characters" })
+
+/**
+ * Text limits count characters as Unicode code points, as JSON Schema's maxLength does (and
+ * PostgreSQL's char_length): 500 emoji are 500 characters, not the 1000 UTF-16 units of `.length`.
+ */
+const maxChars = (max: number) => Schema.isMaxCodePoints(max, { message: `must be at most ${max} characters` })
 
 export const NonBlank = (max: number) =>
   Schema.String.check(
-    Schema.isMaxLength(max, { message: `must be at most ${max} characters` }),
-    Schema.isPattern(/\S/, { message: "must not be blank" }),
+    maxChars(max),
+    Schema.isPattern(/\S/u, { message: "must not be blank" }),
     noNul
   )
 
-export const MaxString = (max: number) => Schema.String.check(Schema.isMaxLength(max, { message: `must be at most ${max} characters` }), noNul)
+export const MaxString = (max: number) => Schema.String.check(maxChars(max), noNul)
+
+/** An email address as the core checks it (the document says `format: email`, a stricter subset). */
+export const Email = MaxString(254).annotate({ format: "email" })
 
 export const Name = NonBlank(limits.name)
 
@@ -148,4 +160,46 @@ export const ProjectLink = Schema.Struct({
   reviewReason: Schema.NullOr(Schema.String),
   createdAt: Timestamp,
   updatedAt: Timestamp
+})
+
+export interface IntRange {
+  readonly minimum: number
+  /** Default: the largest safe integer (beyond it a number is no longer exact, nor a PostgreSQL bigint). */
+  readonly maximum?: number
+}
+
+const bounded = (r: IntRange) => ({ minimum: r.minimum, maximum: r.maximum ?? Number.MAX_SAFE_INTEGER })
+
+/** A whole number in a query string: digits only (no sign, exponent, fraction or spaces), within its range. */
+export const QueryInt = (range: IntRange) => {
+  const { minimum, maximum } = bounded(range)
+  const message = range.maximum === undefined ? `must be a whole number from ${minimum}` : `must be a whole number from ${minimum} to ${maximum}`
+  return Schema.String.check(Schema.isPattern(/^[0-9]+$/u, { message })).pipe(
+    Schema.decodeTo(Schema.Number.check(Schema.isBetween({ minimum, maximum }, { message })), SchemaTransformation.numberFromString)
+  )
+}
+
+/** The OpenAPI schema of a QueryInt parameter. */
+export const integerSchema = (range: IntRange) => ({ type: "integer", ...bounded(range) })
+
+type OpenApiOperation = { parameters?: Array<{ name: string; in: string; schema?: Record<string, unknown> }>; [k: string]: unknown }
+
+/**
+ * OpenAPI transform of an endpoint: states what its parameters accept where Effect's encoded
+ * schema cannot (a query string that is an integer; a path or query value the handler answers
+ * with SPEC's 404 rather than refusing as malformed). `replace` swaps the schema, `merge` adds to it.
+ */
+export const documentParameters = (changes: {
+  readonly replace?: Readonly<Record<string, Record<string, unknown>>>
+  readonly merge?: Readonly<Record<string, Record<string, unknown>>>
+}) =>
+(op: Record<string, any>): Record<string, any> => ({
+  ...op,
+  parameters: ((op as OpenApiOperation).parameters ?? []).map((p) => {
+    const replaced = changes.replace?.[p.name]
+    const merged = changes.merge?.[p.name]
+    if (replaced !== undefined) return { ...p, schema: replaced }
+    if (merged !== undefined) return { ...p, schema: { ...p.schema, ...merged } }
+    return p
+  })
 })

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, TooManyRequests, Unauthorized } from "../errors.ts"
 import { BootstrapAuth, ClientLimit } from "../middleware/Authentication.ts"
-import { AuthSession, MaxString, Name } from "../schemas.ts"
+import { AuthSession, Email, MaxString, Name } from "../schemas.ts"
 
 export const ApiKeyCreated = Schema.Struct({
   id: Schema.String,
@@ -14,9 +14,11 @@ export const ApiKeyCreated = Schema.Struct({
 
 const signup = HttpApiEndpoint.post("signup", "/v1/auth/signup", {
   payload: Schema.Struct({
-    email: MaxString(254),
-    // counted in code points by the core; the schema bound only stops absurd input early
-    password: Schema.String.check(Schema.isMaxLength(limits.passwordMax * 2, { message: "must be 8 to 128 characters" })),
+    email: Email,
+    // counted in code points, as the core (and JSON Schema's minLength/maxLength) count them
+    password: Schema.String.check(
+      Schema.isBetweenCodePoints(limits.passwordMin, limits.passwordMax, { message: `must be ${limits.passwordMin} to ${limits.passwordMax} characters long` })
+    ),
     full_name: Name
   }),
   success: AuthSession.pipe(HttpApiSchema.status(201)),
@@ -24,7 +26,8 @@ const signup = HttpApiEndpoint.post("signup", "/v1/auth/signup", {
 }).middleware(ClientLimit)
 
 const login = HttpApiEndpoint.post("login", "/v1/auth/login", {
-  payload: Schema.Struct({ email: MaxString(254), password: MaxString(limits.passwordMax * 2) }),
+  // the password as signup takes it (NUL included: it is hashed, never stored); a longer one is no account's
+  payload: Schema.Struct({ email: MaxString(254), password: Schema.String.check(Schema.isMaxCodePoints(limits.passwordMax, { message: `must be at most ${limits.passwordMax} characters` })) }),
   success: AuthSession,
   error: [BadRequest, Unauthorized, TooManyRequests]
 }).middleware(ClientLimit)

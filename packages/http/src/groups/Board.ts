@@ -4,15 +4,29 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, NotFound } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
-import { Board, Card, CardLink, Column, Label, LinkType, MaxString, Name, NonBlank, Position, Priority, Subtask, Uuid } from "../schemas.ts"
+import {
+  Board,
+  Card,
+  CardLink,
+  Column,
+  documentParameters,
+  integerSchema,
+  Label,
+  LinkType,
+  MaxString,
+  Name,
+  NonBlank,
+  Position,
+  Priority,
+  QueryInt,
+  Subtask,
+  Uuid
+} from "../schemas.ts"
 
 const id = { id: Uuid }
 const Title = NonBlank(limits.cardTitle)
 const Description = MaxString(limits.cardDescription)
-const SearchLimit = Schema.FiniteFromString.check(
-  Schema.isInt({ message: "must be a whole number" }),
-  Schema.isBetween({ minimum: 1, maximum: limits.searchMaxLimit }, { message: `must be from 1 to ${limits.searchMaxLimit}` })
-)
+const searchLimit = { minimum: 1, maximum: limits.searchMaxLimit }
 
 export class BoardGroup extends HttpApiGroup.make("board")
   .add(HttpApiEndpoint.get("board", "/v1/board/:projectId", {
@@ -50,10 +64,10 @@ export class BoardGroup extends HttpApiGroup.make("board")
     error: [BadRequest, Forbidden, NotFound]
   }))
   .add(HttpApiEndpoint.get("search", "/v1/search", {
-    query: { q: MaxString(limits.searchQuery), limit: Schema.optionalKey(SearchLimit), projectId: Schema.optionalKey(Uuid) },
+    query: { q: NonBlank(limits.searchQuery), limit: Schema.optionalKey(QueryInt(searchLimit)), projectId: Schema.optionalKey(Uuid) },
     success: Schema.Array(Card),
     error: BadRequest
-  }))
+  }).annotate(OpenApi.Transform, documentParameters({ replace: { limit: integerSchema(searchLimit) } })))
   .add(HttpApiEndpoint.post("createColumn", "/v1/columns", {
     payload: Schema.Struct({ projectId: Uuid, name: Name, position: Schema.optionalKey(Position) }),
     success: Column.pipe(HttpApiSchema.status(201)),
@@ -74,7 +88,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
     payload: Schema.Struct({
       projectId: Uuid,
       name: Name,
-      color: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/, { message: "must be a #rrggbb hex colour" })))
+      color: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/u, { message: "must be a #rrggbb hex colour" })))
     }),
     success: Label.pipe(HttpApiSchema.status(201)),
     error: [BadRequest, Forbidden, NotFound, Conflict]

@@ -1,4 +1,5 @@
 /** SPEC.md's natural-language endpoint. */
+import { limits } from "@board/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden } from "../errors.ts"
@@ -17,11 +18,16 @@ export const CommandResult = Schema.Struct({
 export class CommandsGroup extends HttpApiGroup.make("commands")
   .add(
     HttpApiEndpoint.post("run", "/v1/nlu", {
-      // the length and blank checks live in the core, whose messages carry a working example
+      // the length and blank checks live in the core, whose messages carry a working example;
+      // the document states them
       payload: Schema.Struct({ command: Schema.String, projectId: Schema.optionalKey(Uuid) }),
       success: CommandResult,
       error: [BadRequest, Forbidden]
-    }).middleware(UserAuth)
+    }).middleware(UserAuth).annotate(OpenApi.Transform, (op) => {
+      const command = op.requestBody.content["application/json"].schema.properties.command
+      Object.assign(command, { maxLength: limits.nluCommand, pattern: "\\S" })
+      return op
+    })
   )
   .annotateMerge(OpenApi.annotations({ title: "Natural language", description: "Plain-English board commands, interpreted offline and executed with the caller's access." }))
 {}

@@ -35,7 +35,8 @@ export class IntakeGroup extends HttpApiGroup.make("intake")
       payload: Schema.Struct({
         columnId: Uuid,
         name: Schema.optionalKey(MaxString(limits.name)),
-        expiresAt: Schema.optionalKey(Schema.String)
+        // checked by the core: an ISO 8601 date-time in the future
+        expiresAt: Schema.optionalKey(Schema.String.annotate({ format: "date-time" }))
       }),
       success: Schema.Struct({ ...IntakeToken.fields, token: Schema.String }).pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]

@@ -4,26 +4,29 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
-import { MaxString, ProjectLink, Relevance, Uuid } from "../schemas.ts"
+import { documentParameters, integerSchema, MaxString, ProjectLink, QueryInt, Relevance, Uuid } from "../schemas.ts"
 
 const Tags = Schema.Array(MaxString(limits.linkTag)).check(
   Schema.isMaxLength(limits.linkTags, { message: `must have at most ${limits.linkTags} tags` })
 )
-const Url = MaxString(limits.linkUrl).check(Schema.isPattern(/^[A-Za-z][A-Za-z0-9+.-]*:/, { message: "must be an absolute http or https URL" }))
+// the core parses the rest (WHATWG URL, after trimming); the document adds `format: uri`
+const Url = MaxString(limits.linkUrl).check(
+  Schema.isPattern(/^\s*[Hh][Tt][Tt][Pp][Ss]?:/u, { message: "must be an absolute http or https URL" })
+).annotate({ format: "uri" })
 const params = { projectId: Uuid, linkId: Uuid }
-const Int = (message: string) => Schema.FiniteFromString.check(Schema.isInt({ message }))
+const Page = { limit: { minimum: 1, maximum: 500 }, offset: { minimum: 0 } } as const
 
 export class LinksGroup extends HttpApiGroup.make("links")
   .add(HttpApiEndpoint.get("list", "/v1/projects/:projectId/links", {
     params: { projectId: Uuid },
     query: {
       relevance: Schema.optionalKey(Schema.Literals(["none", "low", "medium", "high", "unrated"])),
-      limit: Schema.optionalKey(Int("must be a whole number from 1 to 500").check(Schema.isBetween({ minimum: 1, maximum: 500 }, { message: "must be from 1 to 500" }))),
-      offset: Schema.optionalKey(Int("must be a whole number from 0").check(Schema.isGreaterThanOrEqualTo(0, { message: "must be 0 or more" })))
+      limit: Schema.optionalKey(QueryInt(Page.limit)),
+      offset: Schema.optionalKey(QueryInt(Page.offset))
     },
     success: Schema.Struct({ links: Schema.Array(ProjectLink), total: Schema.Int, limit: Schema.Int, offset: Schema.Int }),
     error: [BadRequest, Forbidden, NotFound]
-  }))
+  }).annotate(OpenApi.Transform, documentParameters({ replace: { limit: integerSchema(Page.limit), offset: integerSchema(Page.offset) } })))
   .add(HttpApiEndpoint.post("submit", "/v1/projects/:projectId/links", {
     params: { projectId: Uuid },
     payload: Schema.Struct({
@@ -49,6 +52,10 @@ export class LinksGroup extends HttpApiGroup.make("links")
     }),
     success: Schema.Struct({ link: ProjectLink }),
     error: [BadRequest, Forbidden, NotFound]
+    // SPEC.md: `reason` requires `relevance` (the core refuses it alone with 400)
+  }).annotate(OpenApi.Transform, (op) => {
+    op.requestBody.content["application/json"].schema.dependentRequired = { reason: ["relevance"] }
+    return op
   }))
   .add(HttpApiEndpoint.delete("remove", "/v1/projects/:projectId/links/:linkId", {
     params,

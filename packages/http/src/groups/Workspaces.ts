@@ -1,8 +1,9 @@
+import { projectTemplates } from "@board/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { AnyUserAuth, BootstrapAuth, UserAuth } from "../middleware/Authentication.ts"
-import { Column, MaxString, Name, Project, Uuid, Workspace, WorkspaceMember } from "../schemas.ts"
+import { Column, Email, Name, Project, Uuid, Workspace, WorkspaceMember } from "../schemas.ts"
 
 const idParams = { id: Uuid }
 
@@ -36,7 +37,7 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
   .add(
     HttpApiEndpoint.post("addMember", "/v1/workspaces/:id/members", {
       params: idParams,
-      payload: Schema.Struct({ email: MaxString(254) }),
+      payload: Schema.Struct({ email: Email }),
       success: WorkspaceMember.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     }).middleware(BootstrapAuth)
@@ -46,7 +47,9 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
       payload: Schema.Struct({
         workspaceId: Uuid,
         name: Name,
-        template: Schema.optionalKey(MaxString(50))
+        template: Schema.optionalKey(Schema.Literals(Object.keys(projectTemplates)).annotate({
+          message: `unknown template; use one of: ${Object.keys(projectTemplates).join(", ")}, or omit it for a blank board`
+        }))
       }),
       success: ProjectCreated.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
