@@ -4,11 +4,21 @@
  *
  *   npx -y pnpm@10 bench            10 s per scenario (BENCH_DURATION=<seconds> to change)
  *   npx -y pnpm@10 bench --quick    3 s per scenario
+ *   npx -y pnpm@10 bench --smoke    every scenario for 1 s on tiny data (corpora ÷100, boards
+ *                                   ÷10), no warm-up, no waiting for quiet: checks the whole run
+ *                                   works; writes BENCH_OUT (default: a file in the temp directory)
+ *
+ * Order of the run: the search corpus is seeded at 10,000 cards and measured (1 connection),
+ * grown in place to 100,000 cards (the state every main scenario reads), the main scenarios run,
+ * then the 100- and 10,000-card boards are filled and measured, and last the corpus grows to
+ * 1,000,000 cards and is measured. The main scenarios thus read the same rows as before the
+ * scaling runs existed (see seed.ts), vacuumed and analyzed the same way.
  *
  * Env: BENCH_DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/test),
  * BENCH_DURATION, BENCH_CONNECTIONS (default 50), BENCH_QUIET_WAIT (seconds the run may wait in
- * total for other processes to leave the CPU before a scenario, default 120), BENCH_ONLY (comma-separated scenario ids:
- * health, card, board, board-1, search, search-1, create, move; the baseline always runs). Writes BENCHMARKS.md at the repository root.
+ * total for other processes to leave the CPU before a scenario, default 120), BENCH_ONLY (comma-separated scenario ids,
+ * see scenarioIds below, or `scaling` for every scaling row; the baseline always runs), BENCH_OUT (the report's path,
+ * default BENCHMARKS.md at the repository root).
  * Children are killed and the database dropped on every exit path (error, SIGINT, SIGTERM,
  * overall time limit).
  */
@@ -20,26 +30,47 @@ import { makeApi } from "./api.ts"
 import { createBenchDatabase, openDb, redactUrl } from "./db.ts"
 import { type LoadRequest, type LoadSpec, runLoad, stopActiveLoad } from "./load.ts"
 import { freePort, postgresTicksBetween, readMachineTicks, readPostgresTicks, readProcessTicks, readRss, spawnChild, stopChild, waitForOk, waitForQuiet } from "./processes.ts"
-import { disturbedPct, errorSamples, figuresTable, otherCpu, resourceTable, type Row, targetsTable } from "./report.ts"
-import { boardCardCount, boardColumnCount, checkInvariants, type Seeded, searchQueries, seed } from "./seed.ts"
+import { disturbedPct, errorSamples, figuresTable, otherCpu, resourceTable, type Row, type Scale, scalingTable, targetsTable } from "./report.ts"
+import { boardColumnCount, checkInvariants, type CorpusStep, fillScaleBoards, fullSizes, growCorpus, type MovePool, type Seeded, searchQueries, seed, seedMovePool, smokeSizes } from "./seed.ts"
 
 const repoRoot = fileURLToPath(new URL("../", import.meta.url))
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
 // ---- options ---------------------------------------------------------------------------------
 
+/** Every scenario id, in the order they run within their phase; `scaling` names the scaling rows. */
+const mainIds = ["baseline", "health", "card", "board", "board-1", "search", "search-1", "create", "intake", "link", "link-1", "mcp", "move"] as const
+const scalingOnlyIds = ["search-10k-cards", "board-100-cards", "board-10000-cards", "search-1m-cards"] as const
+/** The scaling tables' rows: the two 1-connection main rows give the middle sizes. */
+const scalingIds = ["board-100-cards", "board-1", "board-10000-cards", "search-10k-cards", "search-1", "search-1m-cards"]
+const scenarioIds: ReadonlyArray<string> = [...mainIds, ...scalingOnlyIds]
+
+const usage = `usage: npx -y pnpm@10 bench [--quick | --smoke]
+  --quick   3 s per scenario
+  --smoke   1 s per scenario on tiny data, no warm-up: checks the run end to end (writes BENCH_OUT, default a temp file)
+env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_DATABASE_URL,
+     BENCH_QUIET_WAIT (s, default 120), BENCH_OUT (report path, default BENCHMARKS.md),
+     BENCH_ONLY (comma-separated: ${scenarioIds.filter((id) => id !== "baseline").join(",")};
+                 scaling = ${scalingIds.join(",")})`
+
 const args = process.argv.slice(2)
 for (const a of args) {
-  if (a !== "--quick" && a !== "--help") {
-    log(`unknown argument ${a}; usage: npx -y pnpm@10 bench [--quick]`)
+  if (a !== "--quick" && a !== "--smoke" && a !== "--help") {
+    log(`unknown argument ${a}\n${usage}`)
     process.exit(2)
   }
 }
 if (args.includes("--help")) {
-  log("usage: npx -y pnpm@10 bench [--quick]\nenv: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_DATABASE_URL,\n     BENCH_QUIET_WAIT (s, default 120), BENCH_ONLY (health,card,board,board-1,search,search-1,create,move)")
+  log(usage)
   process.exit(0)
 }
 const quick = args.includes("--quick")
+const smokeRun = args.includes("--smoke")
+if (quick && smokeRun) {
+  log(`--quick and --smoke exclude each other\n${usage}`)
+  process.exit(2)
+}
+const sizes = smokeRun ? smokeSizes : fullSizes
 const positiveInt = (name: string, fallback: number, max: number) => {
   const raw = process.env[name]
   if (raw === undefined || raw === "") return fallback
@@ -50,12 +81,12 @@ const positiveInt = (name: string, fallback: number, max: number) => {
   }
   return n
 }
-const duration = quick ? 3 : positiveInt("BENCH_DURATION", 10, 120)
-const warmup = 2
+const duration = smokeRun ? 1 : quick ? 3 : positiveInt("BENCH_DURATION", 10, 120)
+const warmup = smokeRun ? 0 : 2
 const connections = positiveInt("BENCH_CONNECTIONS", 50, 1000)
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
-/** Seconds the whole run may spend waiting for other processes to leave the CPU before a scenario. */
-const quietBudgetSeconds = process.env.BENCH_QUIET_WAIT === undefined ? 120 : Number(process.env.BENCH_QUIET_WAIT)
+/** Seconds the whole run may spend waiting for other processes to leave the CPU before a scenario (none in a smoke run). */
+const quietBudgetSeconds = smokeRun ? 0 : process.env.BENCH_QUIET_WAIT === undefined ? 120 : Number(process.env.BENCH_QUIET_WAIT)
 if (!Number.isFinite(quietBudgetSeconds) || quietBudgetSeconds < 0 || quietBudgetSeconds > 3600) {
   log(`BENCH_QUIET_WAIT must be a number of seconds from 0 to 3600`)
   process.exit(2)
@@ -63,6 +94,19 @@ if (!Number.isFinite(quietBudgetSeconds) || quietBudgetSeconds < 0 || quietBudge
 let quietBudgetLeftMs = quietBudgetSeconds * 1000
 /** BENCH_ONLY=id,id runs only those scenarios (the baseline always runs), for investigating one. */
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter((s) => s !== "")
+for (const id of only ?? []) {
+  if (id !== "scaling" && !scenarioIds.includes(id)) {
+    log(`BENCH_ONLY: unknown scenario id ${JSON.stringify(id)}\n${usage}`)
+    process.exit(2)
+  }
+}
+const selected = (id: string) => only === undefined || id === "baseline" || only.includes(id) || (only.includes("scaling") && scalingIds.includes(id))
+/** Where the report goes: BENCH_OUT, else BENCHMARKS.md (a smoke run never overwrites BENCHMARKS.md by default). */
+const outPath = process.env.BENCH_OUT !== undefined && process.env.BENCH_OUT !== ""
+  ? path.resolve(process.env.BENCH_OUT)
+  : smokeRun
+  ? path.join(os.tmpdir(), `board-bench-smoke-${process.pid}.md`)
+  : path.join(repoRoot, "BENCHMARKS.md")
 
 const [nodeMajor] = process.versions.node.split(".").map(Number)
 if (nodeMajor! < 24) {
@@ -105,10 +149,16 @@ interface Scenario {
   readonly target: "baseline" | "server"
   readonly connections: number
   readonly supplementary?: boolean
+  /** A row of a scaling table; `probe` is the request(s) whose response size is reported. */
+  readonly scale?: Scale & { readonly probe: ReadonlyArray<string> }
   readonly spec: Omit<LoadSpec, "origin" | "connections" | "durationSeconds">
 }
 
-const scenarios = (s: Seeded & { intakeToken: string; mcpSession: string }): ReadonlyArray<Scenario> => {
+const count = (n: number) => n.toLocaleString("en-US")
+/** "100, 1,000 and 10,000" */
+const sizeList = (ns: ReadonlyArray<number>) => `${ns.slice(0, -1).map(count).join(", ")} and ${count(ns[ns.length - 1]!)}`
+
+const scenarios = (s: Seeded & MovePool & { intakeToken: string; mcpSession: string }): ReadonlyArray<Scenario> => {
   const key = { "x-api-key": s.apiKey }
   const json = { ...key, "content-type": "application/json" }
   const rotate = (paths: ReadonlyArray<string>): LoadRequest => {
@@ -120,8 +170,33 @@ const scenarios = (s: Seeded & { intakeToken: string; mcpSession: string }): Rea
     }
   }
   const searchPaths = searchQueries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}`)
-  const board: LoadRequest = { path: `/api/v1/board/${s.boardProjectId}`, headers: key }
+  const boardPath = `/api/v1/board/${s.boardProjectId}`
+  const board: LoadRequest = { path: boardPath, headers: key }
+  const [searchSmall, searchMain, searchLarge] = sizes.searchScale
+  const [boardSmall, , boardLarge] = sizes.boardScale
+  const scaleBoard = (id: string, cards: number): Scenario => {
+    const b = s.scaleBoards.find((x) => x.cards === cards)!
+    const p = `/api/v1/board/${b.projectId}`
+    return {
+      id,
+      label: `GET /api/v1/board/{id} (${count(cards)} cards), 1 connection`,
+      target: "server",
+      connections: 1,
+      scale: { kind: "board", cards, probe: [p] },
+      spec: { requests: () => [{ path: p, headers: key }] }
+    }
+  }
+  const scaleSearch = (id: string, cards: number): Scenario => ({
+    id,
+    label: `GET /api/v1/search?q= (${count(cards)} cards), 1 connection`,
+    target: "server",
+    connections: 1,
+    scale: { kind: "search", cards, probe: searchPaths },
+    spec: { requests: () => [rotate(searchPaths)] }
+  })
   return [
+    // run first, on the corpus as seeded (before it grows)
+    scaleSearch("search-10k-cards", searchSmall),
     { id: "baseline", label: "baseline: node:http hello", target: "baseline", connections, spec: { requests: () => [{ path: "/" }] } },
     { id: "health", label: "GET /api/v1/health", target: "server", connections, spec: { requests: () => [{ path: "/api/v1/health" }] } },
     {
@@ -131,21 +206,30 @@ const scenarios = (s: Seeded & { intakeToken: string; mcpSession: string }): Rea
       connections,
       spec: { requests: () => [rotate(s.boardCardIds.map((id) => `/api/v1/cards/${id}`))] }
     },
-    { id: "board", label: "GET /api/v1/board/{id} (1,000 cards)", target: "server", connections, spec: { requests: () => [board] } },
-    { id: "board-1", label: "GET /api/v1/board/{id} (1,000 cards), 1 connection", target: "server", connections: 1, supplementary: true, spec: { requests: () => [board] } },
+    { id: "board", label: `GET /api/v1/board/{id} (${count(sizes.board)} cards)`, target: "server", connections, spec: { requests: () => [board] } },
+    {
+      id: "board-1",
+      label: `GET /api/v1/board/{id} (${count(sizes.board)} cards), 1 connection`,
+      target: "server",
+      connections: 1,
+      supplementary: true,
+      scale: { kind: "board", cards: sizes.board, probe: [boardPath] },
+      spec: { requests: () => [board] }
+    },
     {
       id: "search",
-      label: `GET /api/v1/search?q= (100,000 cards, ${searchQueries.length} queries)`,
+      label: `GET /api/v1/search?q= (${count(searchMain)} cards, ${searchQueries.length} queries)`,
       target: "server",
       connections,
       spec: { requests: () => [rotate(searchPaths)] }
     },
     {
       id: "search-1",
-      label: "GET /api/v1/search?q= (100,000 cards), 1 connection",
+      label: `GET /api/v1/search?q= (${count(searchMain)} cards), 1 connection`,
       target: "server",
       connections: 1,
       supplementary: true,
+      scale: { kind: "search", cards: searchMain, probe: searchPaths },
       spec: { requests: () => [rotate(searchPaths)] }
     },
     {
@@ -179,7 +263,7 @@ const scenarios = (s: Seeded & { intakeToken: string; mcpSession: string }): Rea
     },
     ...([["link", connections, false], ["link-1", 1, true]] as const).map(([id, conns, supplementary]): Scenario => ({
       id,
-      label: `POST /api/v1/projects/{id}/links (1,000-card board)${conns === 1 ? ", 1 connection" : ""}`,
+      label: `POST /api/v1/projects/{id}/links (${count(sizes.board)}-card board)${conns === 1 ? ", 1 connection" : ""}`,
       target: "server",
       connections: conns,
       supplementary,
@@ -225,7 +309,11 @@ const scenarios = (s: Seeded & { intakeToken: string; mcpSession: string }): Rea
           return [{ method: "POST", path: `/api/v1/cards/${card}/move`, headers: json, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
         }
       }
-    }
+    },
+    // after the main scenarios: the other board sizes, then the corpus grown to its largest size
+    scaleBoard("board-100-cards", boardSmall),
+    scaleBoard("board-10000-cards", boardLarge),
+    scaleSearch("search-1m-cards", searchLarge)
   ]
 }
 
@@ -249,7 +337,9 @@ const smoke = async (origin: string, helloOrigin: string, s: Seeded) => {
   const counts: Array<string> = []
   for (const q of searchQueries) {
     const found = await get(`${origin}/api/v1/search?q=${encodeURIComponent(q)}`, key)
-    if (!Array.isArray(found) || found.length === 0) throw new Error(`smoke check: search "${q}" found nothing`)
+    if (!Array.isArray(found)) throw new Error(`smoke check: search "${q}" answered ${JSON.stringify(found).slice(0, 200)}`)
+    // the tiny corpus of a --smoke run may well hold no match
+    if (found.length === 0 && !smokeRun) throw new Error(`smoke check: search "${q}" found nothing`)
     counts.push(`"${q}" ${found.length}`)
   }
   log(`  smoke checks passed: board ${board.cards.length} cards (${(boardBytes / 1024).toFixed(0)} KiB JSON); search results returned: ${counts.join(", ")}`)
@@ -261,12 +351,17 @@ const smoke = async (origin: string, helloOrigin: string, s: Seeded) => {
 const measure = async (sc: Scenario, origin: string, pid: number): Promise<Row> => {
   const base = { ...sc.spec, origin, connections: sc.connections }
   // other processes on the machine (e.g. a test suite) distort the figures: wait for quiet, within a budget
-  const quiet = await waitForQuiet(quietBudgetLeftMs, 15, os.cpus().length, (pct) =>
-    log(`  the machine is busy outside the benchmark (${Math.round(pct)}% of a core); waiting up to ${Math.round(quietBudgetLeftMs / 1000)} s for it to calm down`))
-  quietBudgetLeftMs = Math.max(0, quietBudgetLeftMs - Math.max(0, quiet.waitedMs - 1_000))
-  if (quiet.busyPct !== undefined && quiet.busyPct >= 15) log(`  still busy (${Math.round(quiet.busyPct)}% of a core outside the benchmark): measuring anyway`)
-  const warm = await runLoad({ ...base, durationSeconds: warmup })
-  if (warm.non2xx + warm.errors > 0) log(`  warm-up of ${sc.id}: ${warm.non2xx} non-2xx, ${warm.errors} errors ${warm.samples.join(" | ")}`)
+  // (a smoke run only checks that everything works, and does not wait)
+  if (!smokeRun) {
+    const quiet = await waitForQuiet(quietBudgetLeftMs, 15, os.cpus().length, (pct) =>
+      log(`  the machine is busy outside the benchmark (${Math.round(pct)}% of a core); waiting up to ${Math.round(quietBudgetLeftMs / 1000)} s for it to calm down`))
+    quietBudgetLeftMs = Math.max(0, quietBudgetLeftMs - Math.max(0, quiet.waitedMs - 1_000))
+    if (quiet.busyPct !== undefined && quiet.busyPct >= 15) log(`  still busy (${Math.round(quiet.busyPct)}% of a core outside the benchmark): measuring anyway`)
+  }
+  if (warmup > 0) {
+    const warm = await runLoad({ ...base, durationSeconds: warmup })
+    if (warm.non2xx + warm.errors > 0) log(`  warm-up of ${sc.id}: ${warm.non2xx} non-2xx, ${warm.errors} errors ${warm.samples.join(" | ")}`)
+  }
   const cpu0 = readProcessTicks(pid)
   const pg0 = readPostgresTicks()
   const m0 = readMachineTicks()
@@ -292,8 +387,21 @@ const measure = async (sc: Scenario, origin: string, pid: number): Promise<Row> 
       loadGenerator: ((self.user + self.system) / 1e6 / seconds) * 100,
       machine: m0 !== undefined && m1 !== undefined && m1.total > m0.total ? ((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 * os.cpus().length : undefined
     },
-    ...(sc.supplementary ? { supplementary: true } : {})
+    ...(sc.supplementary ? { supplementary: true } : {}),
+    ...(sc.scale !== undefined ? { scale: { kind: sc.scale.kind, cards: sc.scale.cards } } : {})
   }
+}
+
+/** Mean bytes of the response bodies of `paths` (each fetched once, 200 expected). */
+const responseBytes = async (origin: string, paths: ReadonlyArray<string>, headers: Record<string, string>): Promise<number> => {
+  let total = 0
+  for (const p of paths) {
+    const res = await fetch(`${origin}${p}`, { headers, signal: AbortSignal.timeout(60_000) })
+    const body = Buffer.from(await res.arrayBuffer())
+    if (res.status !== 200) throw new Error(`GET ${p} answered ${res.status}: ${body.toString().slice(0, 300)}`)
+    total += body.length
+  }
+  return total / paths.length
 }
 
 // ---- main ------------------------------------------------------------------------------------
@@ -302,12 +410,16 @@ const mib = (bytes: number | undefined) => (bytes === undefined ? "–" : (bytes
 
 const main = async () => {
   const runStarted = Date.now()
-  const scenarioCount = 13
-  const limitSeconds = scenarioCount * (duration + warmup + 16) + quietBudgetSeconds + 300
+  // the watchdog: every selected scenario (with a possible re-measure inside the quiet budget),
+  // start-up and seeding up to the 100,000-card corpus, and the growth steps after the main scenarios
+  const scenarioCount = scenarioIds.filter(selected).length
+  const growthSeconds = (selected("board-100-cards") || selected("board-10000-cards") ? Math.ceil(sizes.boardScale[2] / 1_000_000 * 300) + 30 : 0) +
+    (selected("search-1m-cards") ? Math.ceil(sizes.searchScale[2] / 1_000_000 * 600) + 30 : 0)
+  const limitSeconds = scenarioCount * (duration + warmup + 16) + quietBudgetSeconds + 300 + growthSeconds
   const watchdog = setTimeout(() => abort(`the benchmark exceeded its ${limitSeconds} s limit: cleaning up`, 1), limitSeconds * 1000)
   watchdog.unref()
 
-  log(`benchmark: ${duration} s per scenario after ${warmup} s warm-up, ${connections} connections; admin database ${redactUrl(adminUrl)}`)
+  log(`benchmark${smokeRun ? " (smoke run: tiny data, figures meaningless)" : ""}: ${scenarioCount} scenarios, ${duration} s each after ${warmup} s warm-up, ${connections} connections; admin database ${redactUrl(adminUrl)}; time limit ${limitSeconds} s`)
 
   const database = await createBenchDatabase(adminUrl)
   cleanups.push({ name: `drop database ${database.name}`, run: async () => {
@@ -356,26 +468,19 @@ const main = async () => {
   log("seeding")
   const seedStarted = performance.now()
   const db = await openDb(database.url)
-  let seeded: Seeded
-  let pgVersion = ""
-  try {
-    seeded = await seed(makeApi(`${origin}/api`), db, log)
-    const problems = await checkInvariants(db)
-    if (problems.length > 0) throw new Error(`seed broke an invariant:\n${problems.join("\n")}`)
-    pgVersion = ((await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`))[0]?.v) ?? ""
-  } finally {
-    await db.close()
-  }
+  // a close waits for a running statement (the 1,000,000-card insert takes a minute): on an abort, give up after
+  // 2 s and let DROP DATABASE … WITH (FORCE) end that backend
+  cleanups.push({ name: "close the seeding connection", run: () => Promise.race([db.close(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]) })
+  const seeded = await seed(makeApi(`${origin}/api`), db, log, sizes)
+  const problems = await checkInvariants(db)
+  if (problems.length > 0) throw new Error(`seed broke an invariant:\n${problems.join("\n")}`)
+  const pgVersion = ((await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`))[0]?.v) ?? ""
   const seedSeconds = (performance.now() - seedStarted) / 1000
   log(`  seeded in ${seedSeconds.toFixed(1)} s (${Object.entries(seeded.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(", ")})`)
-  const { boardBytes } = await smoke(origin, helloOrigin, seeded)
   const minted = await makeApi(`${origin}/api`).call<{ token: string }>("POST", "/v1/intake-tokens", {
     body: { columnId: seeded.createProject.columnId, name: "benchmark" },
     auth: { apiKey: seeded.apiKey }
   })
-  const rssAtStart = { server: readRss(server.pid), baseline: readRss(hello.pid) }
-
-  const rows: Array<Row> = []
   // an MCP session for the tool-call scenario: initialize, then the initialized notification
   const mcpHeaders = { "x-api-key": seeded.apiKey, "content-type": "application/json", accept: "application/json, text/event-stream" }
   const init = await fetch(`${origin}/api/mcp`, {
@@ -390,10 +495,18 @@ const main = async () => {
     headers: { ...mcpHeaders, "mcp-session-id": mcpSession, "mcp-protocol-version": "2025-06-18" },
     body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })
   }).then((r) => r.text())
-  for (const sc of scenarios({ ...seeded, intakeToken: minted.token, mcpSession }).filter((x) => only === undefined || x.id === "baseline" || only.includes(x.id))) {
+  const rssAtStart = { server: readRss(server.pid), baseline: readRss(hello.pid) }
+
+  // the move pool is made after the corpus grew (see seedMovePool): until then the move scenario has no cards
+  let movePool: MovePool = { moveColumnIds: [], moveCardIds: [] }
+  const phase = (ids: ReadonlyArray<string>) =>
+    scenarios({ ...seeded, ...movePool, intakeToken: minted.token, mcpSession }).filter((sc) => ids.includes(sc.id) && selected(sc.id))
+  const rows: Array<Row> = []
+  const run = async (sc: Scenario) => {
     if (server.hasExited()) throw new Error(`the board server exited during the benchmark:\n${server.output()}`)
     log(`running ${sc.label} (${sc.connections} connection${sc.connections === 1 ? "" : "s"})`)
     const target = sc.target === "baseline" ? { origin: helloOrigin, pid: hello.pid } : { origin, pid: server.pid }
+    const bytes = sc.scale === undefined ? undefined : await responseBytes(target.origin, sc.scale.probe, { "x-api-key": seeded.apiKey })
     let row = await measure(sc, target.origin, target.pid)
     // a run disturbed by other processes is measured again while the budget lasts; the cleanest run is kept
     let attempts = 1
@@ -405,47 +518,93 @@ const main = async () => {
       attempts++
       if ((otherCpu(last) ?? 0) < (otherCpu(row) ?? 0)) row = last
     }
-    row = { ...row, attempts }
+    row = { ...row, attempts, ...(bytes !== undefined ? { responseBytes: bytes } : {}) }
     rows.push(row)
     const r = row.result
     log(`  ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${Math.round(row.cpu.server ?? 0)}%, postgres CPU ${Math.round(row.cpu.postgres)}%, RSS ${((row.rss ?? 0) / 1048576).toFixed(0)} MiB`)
   }
+  const grow = async (to: number): Promise<CorpusStep> => {
+    log(`growing the search corpus from ${count(seeded.corpus.size)} to ${count(to)} cards`)
+    const step = await growCorpus(db, seeded.corpus, to)
+    log(`  insert ${(step.insertMs / 1000).toFixed(1)} s, VACUUM ANALYZE ${(step.vacuumMs / 1000).toFixed(1)} s; ${count(step.allCards)} cards in the database; matches per query: ${step.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")}`)
+    return step
+  }
+
+  // 1. the search corpus at its first size
+  for (const sc of phase(["search-10k-cards"])) await run(sc)
+  // 2. grown to the size the main scenarios read, then the main scenarios
+  const mainStep = await grow(sizes.searchScale[1])
+  const moveStarted = performance.now()
+  movePool = await seedMovePool(makeApi(`${origin}/api`), seeded)
+  const movePoolSeconds = (performance.now() - moveStarted) / 1000
+  log(`  move pool: ${movePool.moveCardIds.length} cards over ${movePool.moveColumnIds.length} columns (${movePoolSeconds.toFixed(1)} s)`)
+  const { boardBytes } = await smoke(origin, helloOrigin, seeded)
+  for (const sc of phase(mainIds)) await run(sc)
+  // 3. the other board sizes (their cards would have been searched in 2)
+  let scaleBoardsMs: number | undefined
+  const boardPhase = phase(["board-100-cards", "board-10000-cards"])
+  if (boardPhase.length > 0) {
+    log(`filling the scaling boards (${seeded.scaleBoards.map((b) => count(b.cards)).join(" and ")} cards)`)
+    scaleBoardsMs = await fillScaleBoards(db, seeded)
+    log(`  filled in ${(scaleBoardsMs / 1000).toFixed(1)} s`)
+    for (const sc of boardPhase) await run(sc)
+  }
+  // 4. the corpus at its largest size
+  let largeStep: CorpusStep | undefined
+  const largePhase = phase(["search-1m-cards"])
+  if (largePhase.length > 0) {
+    largeStep = await grow(sizes.searchScale[2])
+    for (const sc of largePhase) await run(sc)
+  }
   if (server.hasExited()) throw new Error(`the board server exited during the benchmark:\n${server.output()}`)
 
   // after the write scenarios: the board invariants still hold and the writes landed
-  const after = await openDb(database.url)
-  let invariantProblems: Array<string>
-  let created = 0
-  try {
-    invariantProblems = await checkInvariants(after)
-    created = (await after.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE column_id = $1`, [seeded.createProject.columnId]))[0]?.n ?? 0
-  } finally {
-    await after.close()
-  }
+  const invariantProblems = await checkInvariants(db)
+  const created = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE column_id = $1`, [seeded.createProject.columnId]))[0]?.n ?? 0
   const serverErrors = server.output().trim()
 
   // ---- report ----
   const baseline = rows.find((r) => r.id === "baseline")!
-  const figures = figuresTable(rows, baseline)
-  const { table: targetTable, misses } = targetsTable(rows, baseline)
+  const mainRows = rows.filter((r) => (mainIds as ReadonlyArray<string>).includes(r.id))
+  const scalingRows = scalingIds.map((id) => rows.find((r) => r.id === id)).filter((r): r is Row => r !== undefined && !(mainIds as ReadonlyArray<string>).includes(r.id))
+  const figures = figuresTable(mainRows, baseline)
+  const { table: targetTable, misses } = targetsTable(mainRows, baseline)
+  const boardScaling = scalingTable(rows, "board", sizes.boardScale)
+  const searchScaling = scalingTable(rows, "search", sizes.searchScale)
+  const resources = resourceTable([...mainRows, ...scalingRows])
   const cpus = os.cpus()
   const command = `${[
-    process.env.BENCH_DURATION !== undefined && !quick ? `BENCH_DURATION=${process.env.BENCH_DURATION}` : "",
+    process.env.BENCH_DURATION !== undefined && !quick && !smokeRun ? `BENCH_DURATION=${process.env.BENCH_DURATION}` : "",
     process.env.BENCH_CONNECTIONS !== undefined ? `BENCH_CONNECTIONS=${process.env.BENCH_CONNECTIONS}` : "",
     only !== undefined ? `BENCH_ONLY=${only.join(",")}` : "",
-    process.env.BENCH_QUIET_WAIT !== undefined ? `BENCH_QUIET_WAIT=${process.env.BENCH_QUIET_WAIT}` : "",
+    process.env.BENCH_QUIET_WAIT !== undefined && !smokeRun ? `BENCH_QUIET_WAIT=${process.env.BENCH_QUIET_WAIT}` : "",
     process.env.BENCH_DATABASE_URL !== undefined ? `BENCH_DATABASE_URL=${redactUrl(process.env.BENCH_DATABASE_URL)}` : ""
-  ].filter((s) => s !== "").join(" ")} npx -y pnpm@10 bench${quick ? " --quick" : ""}`.trim()
+  ].filter((s) => s !== "").join(" ")} npx -y pnpm@10 bench${quick ? " --quick" : ""}${smokeRun ? " --smoke" : ""}`.trim()
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+  const steps: Array<{ step: CorpusStep; when: string }> = [
+    { step: seeded.firstCorpusStep, when: `seeded with the rest of the data${selected("search-10k-cards") ? "; measured by `search-10k-cards` before the main scenarios" : ""}` },
+    { step: mainStep, when: "grown in place before the main scenarios, which all read this state (`search`, `search-1`)" },
+    ...(largeStep !== undefined ? [{ step: largeStep, when: "grown in place after every other scenario; measured by `search-1m-cards`" }] : [])
+  ]
+  const matchRange = (step: CorpusStep) => {
+    const n = step.hits.map((h) => h.matches)
+    return `${Math.min(...n)}–${Math.max(...n)} at ${count(step.cards)}`
+  }
+  const corpusTable = [
+    "| corpus cards | cards in the database | insert | VACUUM ANALYZE | cards matching each query | when |",
+    "| ---: | ---: | ---: | ---: | --- | --- |",
+    ...steps.map(({ step, when }) => `| ${count(step.cards)} | ${count(step.allCards)} | ${seconds(step.insertMs)} | ${seconds(step.vacuumMs)} | ${step.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")} | ${when} |`)
+  ].join("\n")
   const md = `# Benchmarks
 
 Generated by \`bench/run.ts\`; do not edit by hand, re-run instead.
-
+${smokeRun ? "\n**Smoke run** (\`--smoke\`): tiny data (search corpora ÷100, boards ÷10; scenario ids keep their full-size names), no warm-up, 1 s per scenario. It checks that every scenario works; its figures mean nothing.\n" : ""}
 - **Date**: ${new Date(runStarted).toISOString()}
 - **Command**: \`${command}\` (from the repository root)
 - **Machine**: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}
 - **Node**: ${process.version} (server, baseline and load generator)
 - **PostgreSQL**: ${pgVersion} on the same machine (\`${redactUrl(adminUrl)}\`, fresh database \`${database.name}\`, dropped after the run)
-- **Load**: autocannon, ${connections} connections (two supplementary rows use 1), ${warmup} s warm-up then ${duration} s measured per scenario, keep-alive, no pipelining.
+- **Load**: autocannon, ${connections} connections (rows with 1 in the conns column, and every scaling row, use 1), ${warmup} s warm-up then ${duration} s measured per scenario, keep-alive, no pipelining.
   Load generator, server, baseline and PostgreSQL share the same ${cpus.length} cores. Before each scenario the run waits (up to ${quietBudgetSeconds} s in total) until other processes use less than 15% of a core.
 - **Server**: \`bin/board.mjs serve\` with \`LOG_LEVEL=error RATE_LIMIT=100000000/60s NODE_ENV=production\`; baseline: \`bench/hello-server.ts\` (bare \`node:http\` answering \`{"status":"ok"}\`), also a child process.
 
@@ -464,21 +623,44 @@ ${targetTable}
 
 ${misses.length === 0 ? "All targets met." : `Missed: ${misses.join("; ")}. The CPU table below shows where the time goes (CPU per request of the server and of PostgreSQL). The load generator, the server and PostgreSQL share ${cpus.length} cores, and a closed loop of ${connections} connections has a mean latency of ${connections} ÷ requests/s (Little's law), so a p99 target at ${connections} connections is a throughput target in disguise; the 1-connection rows give the latency of the same requests without queueing.`}
 
+## Scaling: board size
+
+GET /api/v1/board/{id} on boards of ${sizeList(sizes.boardScale)} cards (${boardColumnCount} columns each), 1 connection: the cost of one request without queueing.
+
+${boardScaling}
+
+## Scaling: search corpus
+
+GET /api/v1/search?q= over a corpus of ${sizeList(sizes.searchScale)} cards, the same ${searchQueries.length} queries rotating per request, 1 connection.
+Every answer holds at most 50 cards, but the cards matching a query grow with the corpus (${steps.map(({ step }) => matchRange(step)).join(", ")}): PostgreSQL finds and sorts them all to return the first 50.
+
+${searchScaling}
+
+In both tables "server µs/req" and "PostgreSQL µs/req" are CPU time per response over the measured window, "response KiB" is the size of one answer's JSON body (the mean over the rotated queries for search), and
+"data ×", "p50 ×" and "CPU/req ×" compare each size with the smallest measured one ("CPU/req" is server plus PostgreSQL). The ${count(sizes.board)}-card board and the ${count(sizes.searchScale[1])}-card corpus are the \`board-1\` and \`search-1\` rows of the results above.
+A † marks a disturbed run, as above. \`BENCH_ONLY=scaling\` runs just these rows (and the baseline).
+
 ## CPU during each measured run
 
-${resourceTable(rows)}
+${resources}
 
 CPU time over the measured window, in % of one core (100% = one core fully busy; the machine has ${cpus.length * 100}%). PostgreSQL sums all its processes.
 "everything else" is the whole machine minus the three: kernel work not charged to them and any other process running meanwhile (a large value means the run was disturbed).
 
 ## Data
 
-- 1,000-card board: one project, ${boardColumnCount} columns of ${boardCardCount / boardColumnCount} cards (${(boardBytes / 1024).toFixed(0)} KiB of JSON per response).
-- Search corpus: one project of 100,000 cards, titles like "Card 12345 fix login timeout" (12 verbs × 40 areas × 40 problems), descriptions with four code words from 8,000.
-  Queries rotate per request; cards matching each (the API returns at most 50): ${seeded.searchHits.map((h) => `"${h.q}" ${h.matches}`).join(", ")}.
-- GET /v1/cards/{id} rotates over the 1,000 board cards. POST /v1/cards appends to one column of a kanban project (${created.toLocaleString("en-US")} cards there after the run).
-  The move pool is ${seeded.moveCardIds.length} cards over 3 columns; each connection moves its own card to the next column at position 0–3.
-- Seeding took ${seedSeconds.toFixed(1)} s (signup through the API, bulk cards in SQL, then VACUUM ANALYZE: like autovacuum would, it also flushes the GIN pending lists the bulk insert leaves in the trigram indexes; without it each search scans them and costs about 4× more in PostgreSQL).
+- ${count(sizes.board)}-card board: one project, ${boardColumnCount} columns of ${sizes.board / boardColumnCount} cards (${(boardBytes / 1024).toFixed(0)} KiB of JSON per response).
+- Search corpus: one kanban project grown in place (card i is the same at every size), titles like "Card 12345 fix login timeout" (12 verbs × 40 areas × 40 problems), descriptions with four code words from 8,000.
+  Each size is a bulk INSERT … SELECT over generate_series continuing the ref numbers and column positions, then VACUUM ANALYZE; search looks at every card of the workspace, hence the database total.
+  Queries rotate per request; cards matching each at ${count(mainStep.cards)} cards (the API returns at most 50): ${mainStep.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")}.
+
+${corpusTable}
+
+- Scaling boards: ${seeded.scaleBoards.map((b) => `${count(b.cards)}`).join(" and ")} cards in projects of ${boardColumnCount} columns made at seeding, their cards inserted in SQL after the main scenarios (search would otherwise count them) then VACUUM ANALYZE cards: ${scaleBoardsMs === undefined ? "not seeded in this run" : seconds(scaleBoardsMs)}.
+- GET /v1/cards/{id} rotates over the ${count(sizes.board)} board cards. POST /v1/cards appends to one column of a kanban project (${created.toLocaleString("en-US")} cards there after the run).
+  The move pool is ${movePool.moveCardIds.length} cards over 3 columns, made through the API after the corpus reached ${count(mainStep.cards)} cards (${movePoolSeconds.toFixed(1)} s); each connection moves its own card to the next column at position 0–3.
+- Seeding took ${seedSeconds.toFixed(1)} s before the first scenario (signup through the API, bulk cards in SQL with the corpus at ${count(seeded.firstCorpusStep.cards)} cards, then VACUUM ANALYZE: like autovacuum would, it also flushes the GIN pending lists the bulk insert leaves in the trigram indexes; without it each search scans them and costs about 4× more in PostgreSQL),
+  then ${seconds(mainStep.insertMs + mainStep.vacuumMs)} to grow the corpus to ${count(mainStep.cards)} cards${largeStep === undefined ? "" : ` and ${seconds(largeStep.insertMs + largeStep.vacuumMs)} to grow it to ${count(largeStep.cards)}`}. The whole run took ${((Date.now() - runStarted) / 1000).toFixed(0)} s.
 
 ## Errors and invariants
 
@@ -487,9 +669,9 @@ ${errorSamples(rows)}
 ${invariantProblems.length === 0 ? "After the write scenarios every column still holds positions 0..n-1 and every project's next_ref_number is past its largest ref." : `Invariant problems after the run:\n${invariantProblems.map((p) => `- ${p}`).join("\n")}`}
 ${serverErrors === "" ? "\nThe server wrote nothing at LOG_LEVEL=error during the run." : `\nServer output at LOG_LEVEL=error (last lines):\n\n\`\`\`\n${serverErrors.split("\n").slice(-20).join("\n").slice(0, 4000)}\n\`\`\``}
 `
-  fs.writeFileSync(path.join(repoRoot, "BENCHMARKS.md"), md)
+  fs.writeFileSync(outPath, md)
 
-  process.stdout.write(`\n${figures}\n\n${targetTable}\n\n${resourceTable(rows)}\n\n${errorSamples(rows)}\n\nwrote ${path.join(repoRoot, "BENCHMARKS.md")} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`)
+  process.stdout.write(`\n${figures}\n\n${targetTable}\n\n${boardScaling}\n\n${searchScaling}\n\n${resources}\n\n${errorSamples(rows)}\n\nwrote ${outPath} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`)
   if (invariantProblems.length > 0) log(`invariant problems after the run:\n${invariantProblems.join("\n")}`)
 }
 

@@ -2,6 +2,11 @@
  * The data the scenarios read and write. Accounts, workspace, projects and columns go through
  * the real API (README's bootstrap sequence); the large card sets are bulk-inserted in SQL
  * (positions 0..n-1 per column, ref numbers unique per project, next_ref_number past the max).
+ *
+ * The search corpus grows in place (10,000 → 100,000 → 1,000,000 cards by default): card i is
+ * the same whatever the step (content, column, position, ref, and one created_at for all), so the
+ * 100,000-card state the main scenarios read holds the rows a single 100,000-card insert makes,
+ * and the trigram indexes never hold cards of a bigger step while a smaller one is measured.
  */
 import * as crypto from "node:crypto"
 import type { Api } from "./api.ts"
@@ -29,10 +34,22 @@ export const syllables = ["ka", "lo", "mi", "ne", "ru", "ta", "vo", "zi", "be", 
  */
 export const searchQueries = ["login timeout", "kalomi", "export crash", "nevoga"]
 
-export const searchCardCount = 100_000
-export const boardCardCount = 1_000
 export const boardColumnCount = 5
 export const movePoolSize = 50
+
+/** How many cards each data set holds. */
+export interface Sizes {
+  /** The board of the main scenarios (GET board, GET card, link submissions). */
+  readonly board: number
+  /** Boards of the board-size scaling rows, smallest first; the one equal to `board` is that board. */
+  readonly boardScale: readonly [number, number, number]
+  /** Search corpus steps, smallest first; the middle one is the corpus of the main search scenarios. */
+  readonly searchScale: readonly [number, number, number]
+}
+
+export const fullSizes: Sizes = { board: 1_000, boardScale: [100, 1_000, 10_000], searchScale: [10_000, 100_000, 1_000_000] }
+/** `--smoke`: the same run on tiny data, to check end to end that every scenario works. */
+export const smokeSizes: Sizes = { board: 100, boardScale: [10, 100, 1_000], searchScale: [100, 1_000, 10_000] }
 
 /** A deterministic pick from `$param` (a text[] parameter) keyed on `i` and a salt. */
 const pick = (param: string, length: number, salt: string) =>
@@ -41,25 +58,72 @@ const pick = (param: string, length: number, salt: string) =>
 const codeWord = (salt: string) =>
   `${pick("$7", syllables.length, `${salt}a`)} || ${pick("$7", syllables.length, `${salt}b`)} || ${pick("$7", syllables.length, `${salt}c`)}`
 
-/** Bulk-inserts `count` cards into `columnIds` round-robin (positions 0..n-1 per column). */
-const insertCards = async (db: Db, project: { id: string; refPrefix: string }, columnIds: ReadonlyArray<string>, count: number, userId: string) => {
+/**
+ * Bulk-inserts cards `from`..`to - 1` into `columnIds` round-robin: card i goes to column
+ * i mod n at position i div n with ref number i + 1, so inserting 0..a then a..b leaves the same
+ * rows (positions 0..n-1 per column) as inserting 0..b at once.
+ */
+const insertCards = async (
+  db: Db,
+  project: { id: string; refPrefix: string },
+  columnIds: ReadonlyArray<string>,
+  from: number,
+  to: number,
+  userId: string,
+  createdAt?: string
+) => {
   const n = columnIds.length
+  if (to <= from) return
   await db.query(
-    `INSERT INTO cards (project_id, column_id, position, ref_number, ref, title, description, priority, created_by)
+    `INSERT INTO cards (project_id, column_id, position, ref_number, ref, title, description, priority, created_by, created_at, updated_at)
      SELECT $1::uuid, ($2::uuid[])[(i % ${n}) + 1], i / ${n}, i + 1, $3 || '-' || (i + 1),
        'Card ' || (i + 1) || ' ' || ${pick("$4", verbs.length, "v")} || ' ' || ${pick("$5", areas.length, "a")} || ' ' || ${pick("$6", problems.length, "p")},
        'Reported by ' || ${codeWord("w")} || ' after the ' || ${codeWord("x")} || ' rollout. Seen again by ' || ${codeWord("y")}
          || ' and ' || ${codeWord("z")} || '; steps to reproduce are in the linked thread.',
-       (ARRAY['low','medium','high','urgent'])[(i % 4) + 1], $8::uuid
-     FROM generate_series(0, ${count - 1}) AS i`,
-    [project.id, columnIds, project.refPrefix, verbs, areas, problems, syllables, userId]
+       (ARRAY['low','medium','high','urgent'])[(i % 4) + 1], $8::uuid, COALESCE($9::timestamptz, now()), COALESCE($9::timestamptz, now())
+     FROM generate_series(${from}, ${to - 1}) AS i`,
+    [project.id, columnIds, project.refPrefix, verbs, areas, problems, syllables, userId, createdAt ?? null]
   )
-  await db.query(`UPDATE projects SET next_ref_number = $2 WHERE id = $1`, [project.id, count + 1])
+  await db.query(`UPDATE projects SET next_ref_number = $2 WHERE id = $1`, [project.id, to + 1])
 }
 
 interface ProjectCreated {
   readonly project: { id: string; refPrefix: string }
   readonly columns: ReadonlyArray<{ id: string; name: string; position: number }>
+}
+
+/** The search corpus: one kanban project that grows in place between measurements. */
+export interface Corpus {
+  readonly project: { id: string; refPrefix: string }
+  readonly columnIds: ReadonlyArray<string>
+  readonly userId: string
+  /**
+   * created_at of every corpus card: one instant, as when the corpus was one INSERT (search orders
+   * by created_at, then id, so later steps must not make their cards newer).
+   */
+  readonly createdAt: string
+  /** Cards in the corpus project now. */
+  size: number
+}
+
+/** One size of the search corpus, as seeded. */
+export interface CorpusStep {
+  /** Cards in the corpus project. */
+  readonly cards: number
+  /** Cards in the whole database: search looks at every card of the user's workspace. */
+  readonly allCards: number
+  readonly insertMs: number
+  readonly vacuumMs: number
+  /** Cards matching each query (the API returns at most 50). */
+  readonly hits: ReadonlyArray<{ q: string; matches: number }>
+}
+
+/** A board of the board-size scaling rows: its project is made at seed time, its cards later. */
+export interface ScaleBoard {
+  readonly cards: number
+  readonly projectId: string
+  readonly project: { id: string; refPrefix: string }
+  readonly columnIds: ReadonlyArray<string>
 }
 
 export interface Seeded {
@@ -68,16 +132,23 @@ export interface Seeded {
   readonly workspaceId: string
   /** Kanban project that receives the POST /v1/cards scenario. */
   readonly createProject: { id: string; columnId: string }
-  /** The 1,000-card board. */
+  /** The board of the main scenarios (1,000 cards). */
   readonly boardProjectId: string
   readonly boardCardIds: ReadonlyArray<string>
-  /** The 100,000-card search corpus, and how many cards each query matches. */
-  readonly searchProjectId: string
-  readonly searchHits: ReadonlyArray<{ q: string; matches: number }>
-  /** The move pool: ~50 cards over three columns. */
+  /** The search corpus, at its first (smallest) size after seeding. */
+  readonly corpus: Corpus
+  readonly firstCorpusStep: CorpusStep
+  /** Boards of the other scaling sizes (empty until `fillScaleBoards`), smallest first. */
+  readonly scaleBoards: ReadonlyArray<ScaleBoard>
+  /** The session token of signup, for the bootstrap endpoints (valid one hour). */
+  readonly workspaceBearer: string
+  readonly timings: Record<string, number>
+}
+
+/** The move pool: ~50 cards over three columns. */
+export interface MovePool {
   readonly moveColumnIds: ReadonlyArray<string>
   readonly moveCardIds: ReadonlyArray<string>
-  readonly timings: Record<string, number>
 }
 
 const timed = async <A,>(timings: Record<string, number>, name: string, f: () => Promise<A>): Promise<A> => {
@@ -89,7 +160,43 @@ const timed = async <A,>(timings: Record<string, number>, name: string, f: () =>
   }
 }
 
-export const seed = async (api: Api, db: Db, log: (line: string) => void): Promise<Seeded> => {
+const countHits = async (db: Db): Promise<Array<{ q: string; matches: number }>> => {
+  const hits: Array<{ q: string; matches: number }> = []
+  for (const q of searchQueries) {
+    const words = q.split(/\s+/)
+    const where = words.map((_, i) => `(title ILIKE $${i + 1} OR description ILIKE $${i + 1})`).join(" AND ")
+    const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE ${where}`, words.map((w) => `%${w}%`))
+    hits.push({ q, matches: row!.n })
+  }
+  return hits
+}
+
+/**
+ * Grows the search corpus to `to` cards in SQL, then VACUUM ANALYZE: like autovacuum would, it
+ * also flushes the GIN pending lists the bulk insert leaves in the trigram indexes (without it
+ * each search scans them).
+ */
+export const growCorpus = async (db: Db, corpus: Corpus, to: number): Promise<CorpusStep> => {
+  const t0 = performance.now()
+  await insertCards(db, corpus.project, corpus.columnIds, corpus.size, to, corpus.userId, corpus.createdAt)
+  corpus.size = Math.max(corpus.size, to)
+  const t1 = performance.now()
+  await db.query(`VACUUM ANALYZE`)
+  const t2 = performance.now()
+  const hits = await countHits(db)
+  const [all] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards`)
+  return { cards: corpus.size, allCards: all!.n, insertMs: Math.round(t1 - t0), vacuumMs: Math.round(t2 - t1), hits }
+}
+
+/** Fills the scaling boards with their cards in SQL, then VACUUM ANALYZE cards; returns the milliseconds taken. */
+export const fillScaleBoards = async (db: Db, s: Seeded): Promise<number> => {
+  const t0 = performance.now()
+  for (const b of s.scaleBoards) await insertCards(db, b.project, b.columnIds, 0, b.cards, s.userId)
+  await db.query(`VACUUM ANALYZE cards`)
+  return Math.round(performance.now() - t0)
+}
+
+export const seed = async (api: Api, db: Db, log: (line: string) => void, sizes: Sizes = fullSizes): Promise<Seeded> => {
   const timings: Record<string, number> = {}
   const email = `bench-${crypto.randomBytes(4).toString("hex")}@example.com`
   const { session, user } = await timed(timings, "signup", () =>
@@ -108,51 +215,44 @@ export const seed = async (api: Api, db: Db, log: (line: string) => void): Promi
   const key = { apiKey: rawKey }
   log(`  user ${email}, workspace ${workspace.id}, API key created`)
 
-  // The 1,000-card board: five columns through the API, the cards in SQL.
-  const board = await api.call<ProjectCreated>("POST", "/v1/projects", { body: { workspaceId: workspace.id, name: "Thousand Board" }, auth: bearer, expect: [201] })
-  const boardColumns: Array<string> = []
-  for (const name of ["Backlog", "To Do", "In Progress", "Review", "Done"].slice(0, boardColumnCount)) {
-    const column = await api.call<{ id: string }>("POST", "/v1/columns", { body: { projectId: board.project.id, name }, auth: key, expect: [201] })
-    boardColumns.push(column.id)
+  // A board of five columns through the API (its cards come later, in SQL).
+  const makeBoard = async (name: string) => {
+    const created = await api.call<ProjectCreated>("POST", "/v1/projects", { body: { workspaceId: workspace.id, name }, auth: bearer, expect: [201] })
+    const columnIds: Array<string> = []
+    for (const column of ["Backlog", "To Do", "In Progress", "Review", "Done"].slice(0, boardColumnCount)) {
+      const made = await api.call<{ id: string }>("POST", "/v1/columns", { body: { projectId: created.project.id, name: column }, auth: key, expect: [201] })
+      columnIds.push(made.id)
+    }
+    return { project: created.project, columnIds }
   }
-  await timed(timings, "board cards (SQL)", () => insertCards(db, board.project, boardColumns, boardCardCount, user.id))
-  const boardCardIds = (await db.query<{ id: string }>(`SELECT id FROM cards WHERE project_id = $1 ORDER BY ref_number`, [board.project.id])).map((r) => r.id)
-  log(`  board project: ${boardColumns.length} columns, ${boardCardIds.length} cards`)
 
-  // The 100,000-card search corpus.
-  const corpus = await api.call<ProjectCreated>("POST", "/v1/projects", {
+  // The main board (1,000 cards).
+  const board = await makeBoard("Thousand Board")
+  await timed(timings, "board cards (SQL)", () => insertCards(db, board.project, board.columnIds, 0, sizes.board, user.id))
+  const boardCardIds = (await db.query<{ id: string }>(`SELECT id FROM cards WHERE project_id = $1 ORDER BY ref_number`, [board.project.id])).map((r) => r.id)
+  log(`  board project: ${board.columnIds.length} columns, ${boardCardIds.length} cards`)
+
+  // The boards of the other scaling sizes: projects and columns now, cards after the main scenarios
+  // (search sees every card of the workspace, so they must not be there while it is measured).
+  const scaleBoards: Array<ScaleBoard> = []
+  for (const cards of sizes.boardScale) {
+    if (cards === sizes.board) continue
+    const b = await makeBoard(`Scale Board ${cards}`)
+    scaleBoards.push({ cards, projectId: b.project.id, project: b.project, columnIds: b.columnIds })
+  }
+
+  // The search corpus at its first size.
+  const created = await api.call<ProjectCreated>("POST", "/v1/projects", {
     body: { workspaceId: workspace.id, name: "Search Corpus", template: "kanban" },
     auth: bearer,
     expect: [201]
   })
-  await timed(timings, "search cards (SQL)", () => insertCards(db, corpus.project, corpus.columns.map((c) => c.id), searchCardCount, user.id))
-  await timed(timings, "VACUUM ANALYZE", () => db.query(`VACUUM ANALYZE`))
-  const searchHits: Array<{ q: string; matches: number }> = []
-  for (const q of searchQueries) {
-    const words = q.split(/\s+/)
-    const where = words.map((_, i) => `(title ILIKE $${i + 1} OR description ILIKE $${i + 1})`).join(" AND ")
-    const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE ${where}`, words.map((w) => `%${w}%`))
-    searchHits.push({ q, matches: row!.n })
-  }
-  log(`  search corpus: ${searchCardCount} cards; matches per query: ${searchHits.map((h) => `"${h.q}" ${h.matches}`).join(", ")}`)
-
-  // The move pool: cards created through the API, spread over the three kanban columns.
-  const pool = await api.call<ProjectCreated>("POST", "/v1/projects", {
-    body: { workspaceId: workspace.id, name: "Move Pool", template: "kanban" },
-    auth: bearer,
-    expect: [201]
-  })
-  const moveColumnIds = pool.columns.map((c) => c.id)
-  const moveCardIds: Array<string> = []
-  for (let i = 0; i < movePoolSize; i++) {
-    const card = await api.call<{ id: string }>("POST", "/v1/cards", {
-      body: { projectId: pool.project.id, columnId: moveColumnIds[i % moveColumnIds.length], title: `Move pool card ${i + 1}` },
-      auth: key,
-      expect: [201]
-    })
-    moveCardIds.push(card.id)
-  }
-  log(`  move pool: ${moveCardIds.length} cards over ${moveColumnIds.length} columns`)
+  const [now] = await db.query<{ t: string }>(`SELECT now()::text AS t`)
+  const corpus: Corpus = { project: created.project, columnIds: created.columns.map((c) => c.id), userId: user.id, createdAt: now!.t, size: 0 }
+  const firstCorpusStep = await growCorpus(db, corpus, sizes.searchScale[0])
+  timings["search cards (SQL)"] = firstCorpusStep.insertMs
+  timings["VACUUM ANALYZE"] = firstCorpusStep.vacuumMs
+  log(`  search corpus: ${corpus.size} cards; matches per query: ${firstCorpusStep.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")}`)
 
   return {
     apiKey: rawKey,
@@ -161,12 +261,35 @@ export const seed = async (api: Api, db: Db, log: (line: string) => void): Promi
     createProject: { id: website.project.id, columnId: website.columns[0]!.id },
     boardProjectId: board.project.id,
     boardCardIds,
-    searchProjectId: corpus.project.id,
-    searchHits,
-    moveColumnIds,
-    moveCardIds,
+    corpus,
+    firstCorpusStep,
+    scaleBoards,
+    workspaceBearer: session.access_token,
     timings
   }
+}
+
+/**
+ * The move pool: cards created through the API, spread over the three kanban columns. Made after
+ * the corpus reached the size the main scenarios read, after its VACUUM, as it always was.
+ */
+export const seedMovePool = async (api: Api, s: Seeded): Promise<MovePool> => {
+  const pool = await api.call<ProjectCreated>("POST", "/v1/projects", {
+    body: { workspaceId: s.workspaceId, name: "Move Pool", template: "kanban" },
+    auth: { bearer: s.workspaceBearer },
+    expect: [201]
+  })
+  const moveColumnIds = pool.columns.map((c) => c.id)
+  const moveCardIds: Array<string> = []
+  for (let i = 0; i < movePoolSize; i++) {
+    const card = await api.call<{ id: string }>("POST", "/v1/cards", {
+      body: { projectId: pool.project.id, columnId: moveColumnIds[i % moveColumnIds.length], title: `Move pool card ${i + 1}` },
+      auth: { apiKey: s.apiKey },
+      expect: [201]
+    })
+    moveCardIds.push(card.id)
+  }
+  return { moveColumnIds, moveCardIds }
 }
 
 /** Checks the database invariants the seed promised (positions 0..n-1, refs unique). */
