@@ -1,0 +1,83 @@
+/**
+ * `pnpm bench --smoke` end to end: the whole benchmark (server, baseline, seeding, every
+ * scenario, the scaling runs, the report) on tiny data with 1 s per scenario, so a change that
+ * breaks a scenario or the report is caught by the test suite rather than by the next full run.
+ * It checks that the run works and every request answered 2xx, never the figures.
+ *
+ * Needs PostgreSQL: the bench creates its own `board_bench_*` database on the server of
+ * DATABASE_URL (connecting as DATABASE_URL, like test/support/backends.ts) and drops it.
+ */
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { postgresUrl } from "./support/backends.ts"
+import { repoRoot } from "./support/spawn.ts"
+
+const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-smoke-"))
+afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }))
+
+/** Rows of the markdown tables in the section headed `## title`, as trimmed cells. */
+const tableRows = (md: string, title: string): Array<Array<string>> => {
+  const start = md.indexOf(`\n## ${title}\n`)
+  if (start < 0) return []
+  const end = md.indexOf("\n## ", start + 1)
+  return md.slice(start, end < 0 ? undefined : end).split("\n")
+    .filter((line) => line.startsWith("| ") && !line.startsWith("| ---") && !/^\| (scenario|cards|target) \|/.test(line))
+    .map((line) => line.slice(1, -1).split(" | ").map((cell) => cell.trim()))
+}
+
+/** The main scenarios, in the order of the Results table (sizes differ in a smoke run). */
+const mainRows = [
+  /^baseline: node:http hello$/,
+  /^GET \/api\/v1\/health$/,
+  /^GET \/api\/v1\/cards\/\{id\} \(X-API-Key\)$/,
+  /^GET \/api\/v1\/board\/\{id\} \([\d,]+ cards\)$/,
+  /^GET \/api\/v1\/board\/\{id\} \([\d,]+ cards\), 1 connection$/,
+  /^GET \/api\/v1\/search\?q= \([\d,]+ cards, \d+ queries\)$/,
+  /^GET \/api\/v1\/search\?q= \([\d,]+ cards\), 1 connection$/,
+  /^POST \/api\/v1\/cards$/,
+  /^POST \/api\/v1\/intake \(X-Intake-Key\)$/,
+  /^POST \/api\/v1\/projects\/\{id\}\/links \([\d,]+-card board\)$/,
+  /^POST \/api\/v1\/projects\/\{id\}\/links \([\d,]+-card board\), 1 connection$/,
+  /^POST \/api\/mcp tools\/call show_card \(X-API-Key\)$/,
+  /^POST \/api\/v1\/cards\/\{id\}\/move \(\d+-card pool\)$/
+]
+
+describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
+  it("runs every scenario and the scaling runs end to end, all 2xx, and writes the report to BENCH_OUT", async () => {
+    const out = path.join(outDir, "BENCHMARKS.md")
+    const env: Record<string, string | undefined> = { ...process.env, BENCH_DATABASE_URL: postgresUrl, BENCH_OUT: out }
+    for (const name of ["BENCH_ONLY", "BENCH_DURATION", "BENCH_QUIET_WAIT", "BENCH_CONNECTIONS"]) delete env[name]
+    const child = spawn(process.execPath, [path.join(repoRoot, "bench/run.ts"), "--smoke"], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    child.stdout!.on("data", (d) => (output += d))
+    child.stderr!.on("data", (d) => (output += d))
+    // SIGTERM makes the bench stop its children and drop its database
+    const guard = setTimeout(() => child.kill("SIGTERM"), 150_000)
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)))
+    clearTimeout(guard)
+    expect(code, output.slice(-4000)).toBe(0)
+    expect(output).toMatch(/dropped database board_bench_[0-9a-f]+/)
+
+    const md = fs.readFileSync(out, "utf8")
+    expect(md).toContain("**Smoke run**")
+
+    const results = tableRows(md, "Results")
+    expect(results.map((r) => r[0]!.replace(/ †$/, ""))).toEqual(mainRows.map((re) => expect.stringMatching(re)))
+    for (const row of results) expect(row[5], `non-2xx of ${row[0]}`).toBe("0")
+
+    for (const [title, ids] of [
+      ["Scaling: board size", ["`board-100-cards`", "`board-1`", "`board-10000-cards`"]],
+      ["Scaling: search corpus", ["`search-10k-cards`", "`search-1`", "`search-1m-cards`"]]
+    ] as const) {
+      const rows = tableRows(md, title)
+      expect(rows.map((r) => r[1]), title).toEqual([...ids])
+      for (const row of rows) expect(row[6], `non-2xx of ${row[1]}`).toBe("0")
+    }
+
+    expect(md).toContain("No non-2xx responses, connection errors or timeouts in any measured run.")
+    expect(md).toContain("After the write scenarios every column still holds positions 0..n-1")
+  }, 180_000)
+})
