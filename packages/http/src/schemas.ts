@@ -30,10 +30,12 @@ export const Email = MaxString(254).annotate({ format: "email" })
 
 export const Name = NonBlank(limits.name)
 
-export const Timestamp = Schema.String
+// Response fields: annotations only (the document states the format; nothing is checked on the way out)
+export const Timestamp = Schema.String.annotate({ format: "date-time" })
+export const Id = Schema.String.annotate({ format: "uuid" })
 
 export const Workspace = Schema.Struct({
-  id: Schema.String,
+  id: Id,
   name: Schema.String,
   role: Schema.Literals(["owner", "member"]),
   createdAt: Timestamp,
@@ -41,8 +43,8 @@ export const Workspace = Schema.Struct({
 })
 
 export const Project = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
+  id: Id,
+  workspaceId: Id,
   name: Schema.String,
   refPrefix: Schema.String,
   createdAt: Timestamp,
@@ -50,8 +52,8 @@ export const Project = Schema.Struct({
 })
 
 export const Column = Schema.Struct({
-  id: Schema.String,
-  projectId: Schema.String,
+  id: Id,
+  projectId: Id,
   name: Schema.String,
   position: Schema.Int,
   createdAt: Timestamp,
@@ -59,7 +61,7 @@ export const Column = Schema.Struct({
 })
 
 export const WorkspaceMember = Schema.Struct({
-  userId: Schema.String,
+  userId: Id,
   email: Schema.String,
   fullName: Schema.String,
   role: Schema.Literals(["owner", "member"]),
@@ -73,7 +75,7 @@ export const AuthSession = Schema.Struct({
     expires_in: Schema.Int,
     expires_at: Timestamp
   }),
-  user: Schema.Struct({ id: Schema.String, email: Schema.String, full_name: Schema.String })
+  user: Schema.Struct({ id: Id, email: Schema.String, full_name: Schema.String })
 })
 
 export const Priority = Schema.Literals(["low", "medium", "high", "urgent"])
@@ -81,8 +83,8 @@ export const LinkType = Schema.Literals(["relates_to", "blocks", "duplicates", "
 export const Position = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "must be a whole number from 0" }))
 
 export const Label = Schema.Struct({
-  id: Schema.String,
-  projectId: Schema.String,
+  id: Id,
+  projectId: Id,
   name: Schema.String,
   color: Schema.NullOr(Schema.String),
   createdAt: Timestamp,
@@ -90,8 +92,8 @@ export const Label = Schema.Struct({
 })
 
 export const Subtask = Schema.Struct({
-  id: Schema.String,
-  cardId: Schema.String,
+  id: Id,
+  cardId: Id,
   title: Schema.String,
   completed: Schema.Boolean,
   position: Schema.Int,
@@ -100,9 +102,9 @@ export const Subtask = Schema.Struct({
 })
 
 export const Card = Schema.Struct({
-  id: Schema.String,
-  projectId: Schema.String,
-  columnId: Schema.String,
+  id: Id,
+  projectId: Id,
+  columnId: Id,
   position: Schema.Int,
   ref: Schema.String,
   title: Schema.String,
@@ -111,18 +113,18 @@ export const Card = Schema.Struct({
   labels: Schema.Array(Label),
   subtasks: Schema.Array(Subtask),
   source: Schema.String,
-  intakeTokenId: Schema.NullOr(Schema.String),
+  intakeTokenId: Schema.NullOr(Id),
   createdAt: Timestamp,
   updatedAt: Timestamp
 })
 
 export const CardLink = Schema.Struct({
-  id: Schema.String,
-  sourceId: Schema.String,
-  targetId: Schema.String,
+  id: Id,
+  sourceId: Id,
+  targetId: Id,
   linkType: LinkType,
   direction: Schema.Literals(["outgoing", "incoming"]),
-  card: Schema.Struct({ id: Schema.String, ref: Schema.String, title: Schema.String }),
+  card: Schema.Struct({ id: Id, ref: Schema.String, title: Schema.String }),
   createdAt: Timestamp,
   updatedAt: Timestamp
 })
@@ -144,8 +146,8 @@ export const Evidence = Schema.Struct({
 })
 
 export const ProjectLink = Schema.Struct({
-  id: Schema.String,
-  projectId: Schema.String,
+  id: Id,
+  projectId: Id,
   url: Schema.String,
   normalizedUrl: Schema.String,
   title: Schema.NullOr(Schema.String),
@@ -155,7 +157,7 @@ export const ProjectLink = Schema.Struct({
   score: Schema.NullOr(Schema.Number),
   evidence: Schema.NullOr(Schema.Array(Evidence)),
   evaluation_source: Schema.NullOr(Schema.Literals(["heuristic", "human"])),
-  reviewedBy: Schema.NullOr(Schema.String),
+  reviewedBy: Schema.NullOr(Id),
   reviewedAt: Schema.NullOr(Timestamp),
   reviewReason: Schema.NullOr(Schema.String),
   createdAt: Timestamp,

@@ -3,13 +3,13 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, TooManyRequests, Unauthorized } from "../errors.ts"
 import { BootstrapAuth, ClientLimit } from "../middleware/Authentication.ts"
-import { AuthSession, Email, MaxString, Name } from "../schemas.ts"
+import { AuthSession, Email, Id, MaxString, Name, Timestamp } from "../schemas.ts"
 
 export const ApiKeyCreated = Schema.Struct({
-  id: Schema.String,
+  id: Id,
   name: Schema.String,
   rawKey: Schema.String,
-  createdAt: Schema.String
+  createdAt: Timestamp
 })
 
 const signup = HttpApiEndpoint.post("signup", "/v1/auth/signup", {

@@ -4,13 +4,13 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
-import { Uuid } from "../schemas.ts"
+import { Id, Uuid } from "../schemas.ts"
 
 export const CommandResult = Schema.Struct({
   command: Schema.String,
   intent: Schema.String,
   understood: Schema.Literal(true),
-  projectId: Schema.NullOr(Schema.String),
+  projectId: Schema.NullOr(Id),
   actions: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)),
   result: Schema.Unknown
 })

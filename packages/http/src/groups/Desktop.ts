@@ -8,19 +8,23 @@ import { NotFound } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
 import { documentParameters, Timestamp } from "../schemas.ts"
 
+// SPEC.md: a bare X.Y.Z version and a digest of 64 lowercase hex characters
+const Version = Schema.String.check(Schema.isPattern(/^[0-9]+\.[0-9]+\.[0-9]+$/u))
+const Sha256 = Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/u))
+
 export const DesktopManifest = Schema.Struct({
-  version: Schema.String,
+  version: Version,
   notes: Schema.String,
-  sha256: Schema.String,
+  sha256: Sha256,
   sizeBytes: Schema.Int,
   publishedAt: Timestamp
 })
 
 export const DesktopDownload = Schema.Struct({
-  url: Schema.String,
+  url: Schema.String.annotate({ format: "uri" }),
   expiresIn: Schema.Int,
-  version: Schema.String,
-  sha256: Schema.String,
+  version: Version,
+  sha256: Sha256,
   sizeBytes: Schema.Int
 })
 

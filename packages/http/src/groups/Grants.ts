@@ -3,13 +3,13 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { NotFound } from "../errors.ts"
 import { BootstrapAuth } from "../middleware/Authentication.ts"
-import { Timestamp, Uuid } from "../schemas.ts"
+import { Id, Timestamp, Uuid } from "../schemas.ts"
 
 export const Grant = Schema.Struct({
-  id: Schema.String,
+  id: Id,
   clientId: Schema.String,
   clientName: Schema.NullOr(Schema.String),
-  workspaces: Schema.Array(Schema.String),
+  workspaces: Schema.Array(Id),
   scope: Schema.String,
   createdAt: Timestamp,
   lastUsedAt: Schema.NullOr(Timestamp)

@@ -4,12 +4,12 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { AnyUserAuth, IntakeAuth } from "../middleware/Authentication.ts"
-import { MaxString, NonBlank, Timestamp, Uuid } from "../schemas.ts"
+import { Id, MaxString, NonBlank, Timestamp, Uuid } from "../schemas.ts"
 
 export const IntakeToken = Schema.Struct({
-  id: Schema.String,
-  columnId: Schema.String,
-  projectId: Schema.String,
+  id: Id,
+  columnId: Id,
+  projectId: Id,
   name: Schema.NullOr(Schema.String),
   expiresAt: Schema.NullOr(Timestamp),
   revokedAt: Schema.NullOr(Timestamp),

@@ -9,8 +9,8 @@ export const ApiIndex = Schema.Struct({
   name: Schema.String,
   description: Schema.optionalKey(Schema.String),
   version: Schema.optionalKey(Schema.String),
-  baseUrl: Schema.String,
-  documentation: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)),
+  baseUrl: Schema.String.annotate({ format: "uri" }),
+  documentation: Schema.optionalKey(Schema.Record(Schema.String, Schema.String.annotate({ format: "uri" }))),
   authentication: Schema.optionalKey(Schema.Struct({
     required: Schema.Boolean,
     schemes: Schema.Array(Schema.Record(Schema.String, Schema.Unknown))
