@@ -15,8 +15,10 @@ import { afterAll, describe, expect, it } from "vitest"
 import { postgresUrl } from "./support/backends.ts"
 import { repoRoot } from "./support/spawn.ts"
 
-const outDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-smoke-"))
-afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }))
+let outDir: string | undefined
+afterAll(() => {
+  if (outDir !== undefined) fs.rmSync(outDir, { recursive: true, force: true })
+})
 
 /** Rows of the markdown tables in the section headed `## title`, as trimmed cells. */
 const tableRows = (md: string, title: string): Array<Array<string>> => {
@@ -47,6 +49,7 @@ const mainRows = [
 
 describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
   it("runs every scenario and the scaling runs end to end, all 2xx, and writes the report to BENCH_OUT", async () => {
+    outDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-smoke-"))
     const out = path.join(outDir, "BENCHMARKS.md")
     const env: Record<string, string | undefined> = { ...process.env, BENCH_DATABASE_URL: postgresUrl, BENCH_OUT: out }
     for (const name of ["BENCH_ONLY", "BENCH_DURATION", "BENCH_QUIET_WAIT", "BENCH_CONNECTIONS"]) delete env[name]
