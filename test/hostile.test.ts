@@ -2,11 +2,15 @@
  * Issue 9 (part 1, first cut): hostile input generated from the OpenAPI document. For every
  * operation: wrong types, missing and extra fields, boundary and huge strings, unicode, bad
  * uuids and enums, malformed JSON, wrong content types, every credential kind in every header.
- * Every answer must be below 500 and every failure `{error: string}`.
+ * Every answer must be below 500, among the statuses SPEC.md allows the operation (see
+ * support/openapi.ts) and declared by the document, and every failure `{error: string}`.
+ * hostile-generated.test.ts goes further: valid and invalid requests drawn from the document.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends } from "./support/backends.ts"
 import { type Account, bootstrap, call } from "./support/client.ts"
+import { fullFlow } from "./support/oauthFlow.ts"
+import { allowedStatuses, type DocOperation } from "./support/openapi.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 
 type Schema = { type?: string | Array<string>; properties?: Record<string, Schema>; required?: Array<string>; maxLength?: number; enum?: Array<unknown>; anyOf?: Array<Schema>; items?: Schema; format?: string; $ref?: string }
@@ -31,8 +35,12 @@ describe.each(backends)("hostile input on %s", (backend) => {
   })
   afterAll(() => server?.stop())
 
-  const check = (label: string, r: { status: number; body: any; text: string }) => {
+  /** Below 500, among the statuses SPEC.md allows the operation and the document declares, failures {error}. */
+  const check = (label: string, r: { status: number; body: any; text: string }, o: { method: string; path: string; op: Operation }) => {
     expect(r.status, `${label} answered ${r.status}: ${r.text.slice(0, 200)}`).toBeLessThan(500)
+    const allowed = allowedStatuses({ key: `${o.method} ${o.path}`, ...o } as unknown as DocOperation)
+    expect(allowed.has(r.status), `${label} answered ${r.status}, not among SPEC's ${[...allowed].join(", ")}: ${r.text.slice(0, 200)}`).toBe(true)
+    expect((o.op as { responses?: Record<string, unknown> }).responses?.[String(r.status)], `${label} answered ${r.status}, not in the document`).toBeDefined()
     if (r.status >= 400) {
       expect(typeof r.body?.error, `${label} failure body ${r.text.slice(0, 200)}`).toBe("string")
     }
@@ -46,7 +54,8 @@ describe.each(backends)("hostile input on %s", (backend) => {
 
   it("survives hostile bodies, query values and path parameters on every operation", async () => {
     const auth = { "x-api-key": a.apiKey }
-    for (const { method, path, op } of ops) {
+    for (const o of ops) {
+      const { method, path, op } = o
       const schema = op.requestBody?.content?.["application/json"]?.schema
       const props = Object.keys(schema?.properties ?? {})
       const paths = path.includes("{") ? pathValues.map((v) => concretePath(path, v)) : [path]
@@ -54,32 +63,36 @@ describe.each(backends)("hostile input on %s", (backend) => {
         const label = `${method} ${p}`
         if (schema !== undefined) {
           const raws = ["{", "[]", "null", "\"text\"", "{\"a\":", "{}", JSON.stringify(Object.fromEntries(props.map((k) => [k, null])))]
-          for (const raw of raws) check(`${label} body ${raw}`, await call(server.baseUrl, method, p, { raw, headers: { ...auth, "content-type": "application/json" } }))
+          for (const raw of raws) check(`${label} body ${raw}`, await call(server.baseUrl, method, p, { raw, headers: { ...auth, "content-type": "application/json" } }), o)
           for (const prop of props) {
             for (const value of HOSTILE_VALUES) {
-              check(`${label} ${prop}=${JSON.stringify(value).slice(0, 40)}`, await call(server.baseUrl, method, p, { body: { [prop]: value, extra: "field" }, headers: auth }))
+              check(`${label} ${prop}=${JSON.stringify(value).slice(0, 40)}`, await call(server.baseUrl, method, p, { body: { [prop]: value, extra: "field" }, headers: auth }), o)
             }
           }
-          check(`${label} text/plain`, await call(server.baseUrl, method, p, { raw: "title=x", headers: { ...auth, "content-type": "text/plain" } }))
-          check(`${label} form`, await call(server.baseUrl, method, p, { raw: "title=x", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" } }))
+          check(`${label} text/plain`, await call(server.baseUrl, method, p, { raw: "title=x", headers: { ...auth, "content-type": "text/plain" } }), o)
+          check(`${label} form`, await call(server.baseUrl, method, p, { raw: "title=x", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" } }), o)
         } else {
-          check(label, await call(server.baseUrl, method, p, { headers: auth }))
+          check(label, await call(server.baseUrl, method, p, { headers: auth }), o)
         }
         for (const param of (op.parameters ?? []).filter((x) => x.in === "query")) {
           for (const value of HOSTILE_STRINGS) {
-            check(`${label}?${param.name}`, await call(server.baseUrl, method, `${p}?${param.name}=${encodeURIComponent(value)}`, { headers: auth }))
+            check(`${label}?${param.name}`, await call(server.baseUrl, method, `${p}?${param.name}=${encodeURIComponent(value)}`, { headers: auth }), o)
           }
-          check(`${label}?${param.name} twice`, await call(server.baseUrl, method, `${p}?${param.name}=1&${param.name}=2`, { headers: auth }))
+          check(`${label}?${param.name} twice`, await call(server.baseUrl, method, `${p}?${param.name}=1&${param.name}=2`, { headers: auth }), o)
         }
       }
     }
   }, 300_000)
 
   it("answers every credential kind in every header with 401 or a documented status, never 5xx", async () => {
+    // real ones of every kind (an OAuth token bound to the workspace, an intake token) and fakes
+    const oauth = (await fullFlow(server.baseUrl, a, [a.workspaceId])).tokens.access_token
+    const intake = (await call(server.baseUrl, "POST", "/v1/intake-tokens", { body: { columnId: a.columns[0]!.id }, headers: { "x-api-key": a.apiKey } })).body.token as string
     const credentials = [
-      "svc_" + "x".repeat(36), a.apiKey, a.session, "svc_at_" + "y".repeat(36), "svc_in_" + "z".repeat(36), "Bearer", "", "\u0000", "a".repeat(5000)
+      "svc_" + "x".repeat(36), a.apiKey, a.session, oauth, intake, "svc_at_" + "y".repeat(36), "svc_in_" + "z".repeat(36), "Bearer", "", "\u0000", "a".repeat(5000)
     ]
-    for (const { method, path } of ops) {
+    for (const o of ops) {
+      const { method, path } = o
       const p = concretePath(path, "00000000-0000-4000-8000-000000000000")
       for (const c of credentials) {
         for (const headers of [{ "x-api-key": c }, { authorization: `Bearer ${c}` }, { authorization: c }, { "x-intake-key": c }]) {
@@ -89,7 +102,7 @@ describe.each(backends)("hostile input on %s", (backend) => {
           } catch {
             continue // a header value fetch itself refuses to send (NUL) never reaches the server
           }
-          check(`${method} ${p} with ${Object.keys(headers)[0]}`, r)
+          check(`${method} ${p} with ${Object.keys(headers)[0]}`, r, o)
         }
       }
     }
