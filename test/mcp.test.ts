@@ -315,6 +315,23 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
     })
   })
 
+  describe("hostile arguments", () => {
+    it("a huge or malformed value is a tool error that quotes at most 100 characters of it", async () => {
+      const huge = "x".repeat(100_000)
+      const card = await newCard("Target of hostile arguments")
+      for (const [name, args] of [
+        ["show_card", { card: huge }],
+        ["move_card", { card: card.id, column: huge }],
+        ["create_card", { projectId: huge, column: "To Do", title: "t" }],
+        ["create_card", { projectId: a.projectId, column: huge, title: "t" }]
+      ] as const) {
+        const message = await refused(name, args)
+        expect(message.length, name).toBeLessThan(600)
+        expect(message, name).toContain("x".repeat(100) + "…")
+      }
+    })
+  })
+
   describe("access", () => {
     it("answers 401 with the challenge and an {error} body without a credential", async () => {
       const init = JSON.stringify({

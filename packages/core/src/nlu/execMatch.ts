@@ -28,8 +28,16 @@ export const matchByName = <T>(items: ReadonlyArray<T>, wanted: string, nameOf: 
   return { kind: "none" }
 }
 
-/** A name as it appears in a message: in double quotes, escaped like JSON. */
-export const quote = (text: string): string => JSON.stringify(text)
+const QUOTED_MAX = 100
+
+/**
+ * A name as it appears in a message: in double quotes, escaped like JSON, and cut after 100
+ * characters so that a huge value is not echoed back whole.
+ */
+export const quote = (text: string): string => {
+  const chars = Array.from(text)
+  return JSON.stringify(chars.length > QUOTED_MAX ? `${chars.slice(0, QUOTED_MAX).join("")}…` : text)
+}
 
 /** "a, b and c"; the first `max` items, then how many more. */
 export const listOf = (items: ReadonlyArray<string>, max = 10): string => {

@@ -16,6 +16,7 @@ import {
   NotFound,
   ProjectLinks,
   Prompts,
+  quote,
   Search,
   Subtasks,
   Workspaces
@@ -35,7 +36,7 @@ import {
   submittedText,
   workspacesText
 } from "./format.ts"
-import { makeLookups, quote } from "./lookups.ts"
+import { makeLookups } from "./lookups.ts"
 import { McpPrincipal } from "./McpAuth.ts"
 import type { BoardTools } from "./tools.ts"
 

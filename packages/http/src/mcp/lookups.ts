@@ -5,21 +5,14 @@
  * is checked through the core's `Access` before its columns or labels are listed. Writes always
  * go through the core services, which check access again.
  */
-import { Access, InvalidInput, isUuid, NotFound, type Principal, type WorkspaceNotGranted } from "@board/core"
+// names compare, quote and list as in the natural-language commands: one rule for both
+import { Access, InvalidInput, isUuid, listOf, normalizeName, NotFound, type Principal, quote, type WorkspaceNotGranted } from "@board/core"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /** A card ref: project prefix, dash, number (`WEB-12`). */
 const CARD_REF = /^([A-Za-z][A-Za-z0-9]*)-(\d+)$/
 
-/** How names compare: case-insensitively, runs of whitespace as one space. */
-export const normalizeName = (name: string): string => name.replace(/\s+/g, " ").trim().toLowerCase()
-
-export const quote = (text: string): string => JSON.stringify(text)
-
-/** "a, b and c" */
-export const listOf = (items: ReadonlyArray<string>): string =>
-  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`
 
 export interface CardHit {
   readonly id: string
