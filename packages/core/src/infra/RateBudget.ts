@@ -10,6 +10,7 @@ import { RateLimiter } from "effect/persistence"
 import { SqlClient } from "effect/sql"
 import { AppConfig, type RateLimitSetting } from "../Config.ts"
 import { TooManyRequests } from "../domain/errors.ts"
+import { layerMemoryRateStore } from "./MemoryRateStore.ts"
 
 export interface BudgetState {
   readonly limit: number
@@ -65,7 +66,7 @@ const make = (prefix: string) =>
 export const RateBudgetLive = Layer.unwrap(Effect.gen(function*() {
   const config = yield* AppConfig
   if (config.redisUrl === undefined) {
-    return Layer.effect(RateBudget, make("")).pipe(Layer.provide(RateLimiter.layer), Layer.provide(RateLimiter.layerStoreMemory))
+    return Layer.effect(RateBudget, make("")).pipe(Layer.provide(RateLimiter.layer), Layer.provide(layerMemoryRateStore))
   }
   const sql = yield* SqlClient.SqlClient
   const [row] = yield* sql<{ value: string }>`SELECT value FROM board_settings WHERE key = 'install_id'`.pipe(Effect.orDie)
