@@ -42,6 +42,10 @@ export interface AppConfigValues {
   readonly logLevel: LogLevelName
   readonly logFormat: "json" | "pretty"
   readonly downloadUrlTtlSeconds: number
+  /** An MCP session unused for this long is ended. */
+  readonly mcpSessionIdleMs: number
+  /** Live MCP sessions per user; opening one more ends their least recently used. */
+  readonly mcpSessionsPerUser: number
 }
 
 export class ConfigInvalid extends Error {
@@ -185,6 +189,16 @@ export const parseConfig = (
   if (ttlMs === undefined || ttlMs < 1000 || ttlMs > 604_800_000) {
     throw new ConfigInvalid("DOWNLOAD_URL_TTL", `expected a duration from 1s to 7d, got ${JSON.stringify(ttlText)}`)
   }
+  const idleText = get("MCP_SESSION_IDLE") ?? "1h"
+  const mcpSessionIdleMs = parseDurationMs(idleText)
+  if (mcpSessionIdleMs === undefined || mcpSessionIdleMs < 1000 || mcpSessionIdleMs > 30 * 86_400_000) {
+    throw new ConfigInvalid("MCP_SESSION_IDLE", `expected a duration from 1s to 30d, got ${JSON.stringify(idleText)}`)
+  }
+  const perUserText = get("MCP_SESSIONS_PER_USER") ?? "32"
+  const mcpSessionsPerUser = /^\d{1,4}$/.test(perUserText.trim()) ? Number(perUserText.trim()) : NaN
+  if (!(mcpSessionsPerUser >= 1 && mcpSessionsPerUser <= 1000)) {
+    throw new ConfigInvalid("MCP_SESSIONS_PER_USER", `expected a whole number from 1 to 1000, got ${JSON.stringify(perUserText)}`)
+  }
   return {
     host,
     port,
@@ -201,7 +215,9 @@ export const parseConfig = (
     corsOrigins,
     logLevel: logLevel as LogLevelName,
     logFormat,
-    downloadUrlTtlSeconds: Math.floor(ttlMs / 1000)
+    downloadUrlTtlSeconds: Math.floor(ttlMs / 1000),
+    mcpSessionIdleMs,
+    mcpSessionsPerUser
   }
 }
 

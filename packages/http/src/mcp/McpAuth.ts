@@ -8,22 +8,28 @@
  *
  * Sessions are bound to their user as well (MCP security best practices): an `Mcp-Session-Id`
  * opened by one user is unknown (404) to requests of another, so a leaked session id lets no
- * one else use, or end, that session.
+ * one else use, or end, that session. Sessions are also bounded (`McpSessions`): one idle for an
+ * hour, or a user's least recently used beyond 32, is ended in the MCP server with an internal
+ * DELETE, so the server's memory follows its live clients.
  */
 import { AppConfig, Credentials, type Principal, RateBudget, type Unauthenticated } from "@board/core"
 import { Context, Effect } from "effect"
+import { randomBytes } from "node:crypto"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { challengeFor } from "../middleware/AuthenticationLive.ts"
 import { clientAddress, rateLimitHeaders } from "../middleware/budget.ts"
 import { requestMeta } from "../middleware/requestMeta.ts"
+import { DEFAULT_SESSION_LIMITS, makeMcpSessions, type SessionLimits } from "./McpSessions.ts"
 
 /** The principal of the current MCP request. */
 export class McpPrincipal extends Context.Service<McpPrincipal, Principal>()("board/http/mcp/McpPrincipal") {}
 
-/** Sessions kept for binding; beyond this the oldest bindings are forgotten (and refused). */
-const MAX_SESSIONS = 10_000
+/** The path of the endpoint, the one URL to give an MCP client (with the public origin before it). */
+export const MCP_PATH = "/api/mcp"
 
 const SESSION_HEADER = "mcp-session-id"
+/** Marks the internal DELETE that ends a session; its value never leaves the process. */
+const INTERNAL_HEADER = "x-board-mcp-internal"
 
 const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
   const value = request.headers[name]
@@ -48,12 +54,20 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
     const tooMany = (message: string, retryAfterSeconds: number) =>
       refusal(429, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) })
 
-    // session id → the user who opened it
-    const owners = new Map<string, string>()
-    const bind = (sessionId: string, userId: string) => {
-      owners.set(sessionId, userId)
-      if (owners.size > MAX_SESSIONS) owners.delete(owners.keys().next().value!)
-    }
+    const router = yield* HttpRouter.HttpRouter
+    const sessions = makeMcpSessions({ ...DEFAULT_SESSION_LIMITS, idleMs: config.mcpSessionIdleMs, perUser: config.mcpSessionsPerUser })
+    const internalMark = randomBytes(32).toString("base64url")
+    // Ends sessions in the MCP server through its own DELETE route, in the background: the
+    // request is marked as internal, so it skips authentication below.
+    const end = (ended: ReadonlyArray<string>) =>
+      ended.length === 0 ? Effect.void : Effect.forkDetach(Effect.forEach(ended, (sessionId) =>
+        router.asHttpEffect().pipe(
+          Effect.provideService(HttpServerRequest.HttpServerRequest, HttpServerRequest.fromWeb(
+            new Request(`http://internal${MCP_PATH}`, { method: "DELETE", headers: { [SESSION_HEADER]: sessionId, [INTERNAL_HEADER]: internalMark } })
+          )),
+          Effect.scoped,
+          Effect.ignore
+        ), { discard: true }))
 
     const unauthorized = (request: HttpServerRequest.HttpServerRequest, e: Unauthenticated) =>
       budget.charge(`ip:${clientAddress(request)}`).pipe(
@@ -64,6 +78,12 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
     return (httpEffect) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
+        const session = header(request, SESSION_HEADER)
+        if (request.headers[INTERNAL_HEADER] === internalMark && session !== undefined) {
+          // ending a session this middleware decided to end: as a principal that reaches nothing
+          return yield* Effect.provideService(httpEffect, McpPrincipal, { userId: "", via: "apiKey", workspaces: new Set<string>() })
+        }
+        yield* end(sessions.expire(Date.now()))
         const resolved = yield* Effect.result(credentials.resolve({
           apiKey: header(request, "x-api-key"),
           authorization: header(request, "authorization"),
@@ -80,9 +100,8 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
           const headers = rateLimitHeaders(state)
           yield* HttpEffect.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeaders(res, headers)))
         }
-        const session = header(request, SESSION_HEADER)
-        if (session !== undefined && owners.get(session) !== principal.userId) {
-          // unknown here, or another user's: the same answer as the MCP server's for an unknown session
+        if (session !== undefined && !sessions.use(session, principal.userId, Date.now())) {
+          // unknown here, ended, or another user's: the same answer as the MCP server's for an unknown session
           return refusal(404, "unknown MCP session: initialize a new one", {})
         }
         const response = yield* Effect.provideService(httpEffect, McpPrincipal, principal)
@@ -90,11 +109,10 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
           // initialize sets the new session's id just before the response is sent
           yield* HttpEffect.appendPreResponseHandler((_req, res) => {
             const opened = res.headers[SESSION_HEADER]
-            if (opened !== undefined) bind(opened, principal.userId)
-            return Effect.succeed(res)
+            return opened === undefined ? Effect.succeed(res) : Effect.as(end(sessions.open(opened, principal.userId, Date.now())), res)
           })
         } else if (request.method === "DELETE" && response.status === 204) {
-          owners.delete(session)
+          sessions.close(session)
         }
         return response
       })

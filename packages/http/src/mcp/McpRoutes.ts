@@ -11,13 +11,12 @@ import { AppConfig } from "@board/core"
 import { Effect, Layer } from "effect"
 import { McpProtocol, McpServer } from "effect/ai"
 import { makeHandlers } from "./handlers.ts"
-import { McpAuth } from "./McpAuth.ts"
+import { MCP_PATH, McpAuth } from "./McpAuth.ts"
 import { PromptsLayer } from "./prompts.ts"
 import { registerTools } from "./register.ts"
 import { BoardToolkit } from "./tools.ts"
 
-/** The path of the endpoint, the one URL to give an MCP client (with the public origin before it). */
-export const MCP_PATH = "/api/mcp"
+export { MCP_PATH }
 
 const instructions = [
   "Board Service: kanban boards of workspaces and projects.",
