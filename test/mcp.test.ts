@@ -7,7 +7,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { McpRoutes } from "../packages/http/src/mcp/McpRoutes.ts"
 import { backends } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
@@ -83,12 +82,6 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
 
   beforeAll(async () => {
     server = await startServer(backend)
-    // the endpoint is mounted by the server itself once Server.ts includes McpRoutes; until then
-    // this suite mounts it as extra routes (mounting it twice would declare its routes twice)
-    if ((await call(server.baseUrl, "POST", "/mcp")).status === 404) {
-      await server.stop()
-      server = await startServer(backend, {}, McpRoutes)
-    }
     base = server.baseUrl
     a = await bootstrap(base, "agent")
     b = await bootstrap(base, "stranger")
