@@ -75,6 +75,9 @@ const ROWS: Record<string, Row> = {
   "GET /v1/desktop/updates/{platform}/{file}": { scope: "global", req: () => ({ method: "GET", path: "/v1/desktop/updates/darwin-arm64/latest-mac.yml" }) },
 
   "POST /v1/api-keys": { scope: "account", noOAuth: true, req: () => ({ method: "POST", path: "/v1/api-keys", body: { name: "mine" } }) },
+  "GET /v1/api-keys": { scope: "account", noOAuth: true, req: () => ({ method: "GET", path: "/v1/api-keys" }) },
+  // A's key id is filled in by the test
+  "DELETE /v1/api-keys/{id}": { scope: "account", noOAuth: true, req: () => ({ method: "DELETE", path: "/v1/api-keys/{A.key}" }) },
   "POST /v1/workspaces": { scope: "account", noOAuth: true, req: () => ({ method: "POST", path: "/v1/workspaces", body: { name: "mine" } }) },
   "GET /v1/workspaces": { scope: "account", req: () => ({ method: "GET", path: "/v1/workspaces" }) },
   "GET /v1/search": { scope: "account", req: (f) => ({ method: "GET", path: `/v1/search?q=${f.word}` }) },
@@ -148,6 +151,7 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
   let W2: { workspaceId: string; projectId: string }
   /** A's OAuth token, bound to W2 only, and its grant. */
   let aInW2: { token: string; grant: string }
+  let aKeyId: string
   /** B's OAuth token, bound to B's workspace. */
   let bOAuth: string
   let operations: Array<string> = []
@@ -193,7 +197,7 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
 
   /** Placeholders for values outside a board fixture. */
   const concrete = (req: Req): Req => {
-    const fill = (s: string) => s.replaceAll("{W1}", A.workspaceId).replaceAll("{D.email}", D.email).replaceAll("{grant}", aInW2.grant)
+    const fill = (s: string) => s.replaceAll("{W1}", A.workspaceId).replaceAll("{D.email}", D.email).replaceAll("{grant}", aInW2.grant).replaceAll("{A.key}", aKeyId)
     return { method: req.method, path: fill(req.path), ...(req.body !== undefined ? { body: JSON.parse(fill(JSON.stringify(req.body))) } : {}) }
   }
 
@@ -238,6 +242,7 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
     const flowA = await fullFlow(base, A, [W2.workspaceId])
     const grants = await call(base, "GET", "/v1/oauth/grants", { headers: key(A.apiKey) })
     aInW2 = { token: flowA.tokens.access_token, grant: grants.body[0].id }
+    aKeyId = (await call(base, "GET", "/v1/api-keys", { headers: key(A.apiKey) })).body[0].id
     bOAuth = (await fullFlow(base, B, [B.workspaceId])).tokens.access_token
     const doc = (await call(base, "GET", "/v1/openapi.json")).body
     for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
@@ -355,6 +360,26 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       }
       expect(await digest()).toEqual(before)
       expect((await attempt({ method: "GET", path: `/v1/board/${W2.projectId}` }, bearer(aInW2.token))).status).toBe(200)
+    })
+
+    it("GET /v1/api-keys shows B none of A's keys; DELETE of A's key by B is 404 and the key still works", async () => {
+      const listed = await attempt({ method: "GET", path: "/v1/api-keys" }, key(B.apiKey))
+      expect(listed.status).toBe(200)
+      expect(listed.body.map((k: any) => k.id)).not.toContain(aKeyId)
+      const req = concrete(ROWS["DELETE /v1/api-keys/{id}"]!.req(await fixture()))
+      const before = await digest()
+      const del = await attempt(req, key(B.apiKey))
+      expect(del.status).toBe(404)
+      expectError(del, "DELETE API key by B")
+      for (const headers of [bearer(aInW2.token), bearer(bOAuth)]) {
+        for (const r of [req, { method: "GET", path: "/v1/api-keys" }]) {
+          const refused = await attempt(r, headers)
+          expect(refused.status, `${r.method} ${r.path} by an OAuth token`).toBe(401)
+          expectError(refused, "API keys by an OAuth token")
+        }
+      }
+      expect(await digest()).toEqual(before)
+      expect((await attempt({ method: "GET", path: "/v1/workspaces" }, key(A.apiKey))).status).toBe(200)
     })
 
     it("POST /v1/workspaces and POST /v1/api-keys by B create B's own things only; OAuth tokens cannot call them", async () => {

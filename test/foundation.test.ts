@@ -290,6 +290,67 @@ describe.each(backends)("foundation on %s", (backend) => {
     })
   })
 
+  describe("API keys: list and revoke", () => {
+    it("lists the caller's live keys without the keys themselves, marking the calling one", async () => {
+      const a = await bootstrap(base, "keys")
+      const second = await call(base, "POST", "/v1/api-keys", { body: { name: "ci runner" }, headers: key(a.apiKey) })
+      expect(second.status).toBe(201)
+      const listed = await call(base, "GET", "/v1/api-keys", { headers: key(a.apiKey) })
+      expect(listed.status).toBe(200)
+      expect(listed.body).toHaveLength(2)
+      expect(listed.body[1]).toEqual({ id: second.body.id, name: "ci runner", createdAt: second.body.createdAt, current: false })
+      expect(listed.body[0]).toMatchObject({ current: true })
+      expect(listed.text).not.toContain("svc_")
+      // with the session token no key is the calling one
+      const bySession = await call(base, "GET", "/v1/api-keys", { headers: bearer(a.session) })
+      expect(bySession.body.map((k: any) => k.current)).toEqual([false, false])
+      // another user sees only their own
+      const b = await bootstrap(base, "keys-other")
+      const theirs = await call(base, "GET", "/v1/api-keys", { headers: key(b.apiKey) })
+      expect(theirs.body.map((k: any) => k.id)).not.toContain(second.body.id)
+    })
+
+    it("revokes a key at once: 204, then 401 for it, 404 for a second revoke, the other keys unharmed", async () => {
+      const a = await bootstrap(base, "revoke")
+      const spare = await call(base, "POST", "/v1/api-keys", { body: { name: "spare" }, headers: key(a.apiKey) })
+      expect((await call(base, "GET", "/v1/workspaces", { headers: key(spare.body.rawKey) })).status).toBe(200)
+      const revoked = await call(base, "DELETE", `/v1/api-keys/${spare.body.id}`, { headers: key(a.apiKey) })
+      expect(revoked.status).toBe(204)
+      const refused = await call(base, "GET", "/v1/workspaces", { headers: key(spare.body.rawKey) })
+      expect(refused.status).toBe(401)
+      expect(refused.body.error).toMatch(/revoked/)
+      const again = await call(base, "DELETE", `/v1/api-keys/${spare.body.id}`, { headers: key(a.apiKey) })
+      expect(again.status).toBe(404)
+      expect(again.body).toEqual({ error: expect.stringMatching(/not found/) })
+      expect((await call(base, "GET", "/v1/api-keys", { headers: key(a.apiKey) })).body.map((k: any) => k.id)).not.toContain(spare.body.id)
+      const rows = await server.query("SELECT revoked_at FROM api_keys WHERE id = $1", [spare.body.id])
+      expect(rows[0].revoked_at).not.toBeNull()
+      expect((await call(base, "GET", "/v1/workspaces", { headers: key(a.apiKey) })).status).toBe(200)
+    })
+
+    it("a key can revoke itself (logging out), and a session can revoke any of the user's keys", async () => {
+      const a = await bootstrap(base, "self-revoke")
+      expect((await call(base, "DELETE", `/v1/api-keys/${(await call(base, "GET", "/v1/api-keys", { headers: key(a.apiKey) })).body[0].id}`, { headers: key(a.apiKey) })).status).toBe(204)
+      expect((await call(base, "GET", "/v1/workspaces", { headers: key(a.apiKey) })).status).toBe(401)
+      const fresh = await call(base, "POST", "/v1/api-keys", { body: { name: "fresh" }, headers: bearer(a.session) })
+      expect((await call(base, "DELETE", `/v1/api-keys/${fresh.body.id}`, { headers: bearer(a.session) })).status).toBe(204)
+      expect((await call(base, "GET", "/v1/api-keys", { headers: bearer(a.session) })).body).toEqual([])
+    })
+
+    it("another user's key id is 404 and stays valid; a malformed id is 400", async () => {
+      const a = await bootstrap(base, "victim")
+      const b = await bootstrap(base, "intruder")
+      const aKeyId = (await call(base, "GET", "/v1/api-keys", { headers: key(a.apiKey) })).body[0].id
+      const r = await call(base, "DELETE", `/v1/api-keys/${aKeyId}`, { headers: key(b.apiKey) })
+      expect(r.status).toBe(404)
+      expect((await call(base, "GET", "/v1/workspaces", { headers: key(a.apiKey) })).status).toBe(200)
+      const bad = await call(base, "DELETE", "/v1/api-keys/not-a-uuid", { headers: key(a.apiKey) })
+      expect(bad.status).toBe(400)
+      expect(typeof bad.body.error).toBe("string")
+      expect((await call(base, "GET", "/v1/api-keys")).status).toBe(401)
+    })
+  })
+
   describe("members", () => {
     it("lists the owner, adds an existing account, and 404s an unknown email", async () => {
       const a = await bootstrap(base, "team")

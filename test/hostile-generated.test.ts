@@ -564,6 +564,19 @@ describe.each(backends)("generated requests on %s", (backend) => {
           expect((await call(base, "POST", "/v1/intake", { body: { title: "after revoke" }, headers: { "x-intake-key": runIds.freshToken! } })).status).toBe(401)
         }
       },
+      "GET /v1/api-keys": { check: async (r) => expect(r.body.filter((k: any) => k.current).length).toBeLessThanOrEqual(1) },
+      "DELETE /v1/api-keys/{id}": {
+        setup: async () => {
+          const fresh = await must("POST", "/v1/api-keys", { name: "to be revoked" }, 201)
+          return { freshKeyId: fresh.id, freshKey: fresh.rawKey }
+        },
+        pools: { id: ref("freshKeyId") },
+        check: async (_r, req) => {
+          expect((await must("GET", "/v1/api-keys", undefined, 200)).map((k: any) => k.id)).not.toContain(req.params.id)
+          expect((await call(base, "DELETE", `/v1/api-keys/${req.params.id}`, { headers: h() })).status).toBe(404)
+          expect((await call(base, "GET", "/v1/workspaces", { headers: key(runIds.freshKey!) })).status).toBe(401)
+        }
+      },
       "GET /v1/oauth/grants": {},
       "DELETE /v1/oauth/grants/{id}": {
         setup: async () => {

@@ -169,7 +169,10 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "POST /v1/workspaces/{id}/members": [201, 404],
   // README.md: the user's OAuth grants
   "GET /v1/oauth/grants": [200],
-  "DELETE /v1/oauth/grants/{id}": [204, 404]
+  "DELETE /v1/oauth/grants/{id}": [204, 404],
+  // README.md: the user's API keys
+  "GET /v1/api-keys": [200],
+  "DELETE /v1/api-keys/{id}": [204, 404]
 }
 
 const PUBLIC = new Set(["GET /v1", "GET /v1/health", "POST /v1/auth/signup", "POST /v1/auth/login"])

@@ -2,7 +2,9 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
-import { Conflict, Forbidden, InvalidInput, TooManyRequests, Unauthenticated } from "../domain/errors.ts"
+import { isUuid } from "../board/Access.ts"
+import { iso } from "../board/rows.ts"
+import { Conflict, Forbidden, InvalidInput, NotFound, TooManyRequests, Unauthenticated } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { charCount } from "../domain/limits.ts"
 import { ServerSecret } from "../infra/Secret.ts"
@@ -27,6 +29,15 @@ export interface CreatedApiKey {
   readonly createdAt: string
 }
 
+/** An API key as its owner sees it later: never the key itself, which is shown once. */
+export interface ApiKeyInfo {
+  readonly id: string
+  readonly name: string
+  readonly createdAt: string
+  /** Whether this is the key making the request. */
+  readonly current: boolean
+}
+
 /** Lower-cased and trimmed: `A@X.io` and `a@x.io` are one account. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 
@@ -42,6 +53,10 @@ export class Accounts extends Context.Service<Accounts, {
   >
   readonly login: (input: { email: string; password: string }) => Effect.Effect<AuthSession, Unauthenticated>
   readonly createApiKey: (principal: Principal, name: string) => Effect.Effect<CreatedApiKey, InvalidInput | Forbidden>
+  /** The caller's live API keys, oldest first. */
+  readonly apiKeys: (principal: Principal) => Effect.Effect<ReadonlyArray<ApiKeyInfo>, Forbidden>
+  /** Revokes one of the caller's keys at once (the calling key included); NotFound for any other id. */
+  readonly revokeApiKey: (principal: Principal, keyId: string) => Effect.Effect<void, NotFound | Forbidden>
   /** The account's id and email, or nothing when it is gone. */
   readonly profile: (userId: string) => Effect.Effect<ReadonlyArray<{ id: string; email: string }>>
 }>()("board/core/Accounts") {
@@ -123,10 +138,14 @@ export class Accounts extends Context.Service<Accounts, {
           return yield* issue(user)
         })
 
+        // API keys are managed by the account's own credentials, never by an agent's OAuth token
+        const keyManager = (principal: Principal, action: string) =>
+          principal.via === "session" || principal.via === "apiKey"
+            ? Effect.void
+            : Effect.fail(new Forbidden({ message: `API keys can only be ${action} with a session token or an API key` }))
+
         const createApiKey = Effect.fn("Accounts.createApiKey")(function*(principal: Principal, name: string) {
-          if (principal.via !== "session" && principal.via !== "apiKey") {
-            return yield* new Forbidden({ message: "API keys can only be created with a session token or an API key" })
-          }
+          yield* keyManager(principal, "created")
           const trimmed = name.trim()
           if (trimmed === "" || charCount(trimmed) > 200) {
             return yield* new InvalidInput({ message: "name: must be 1 to 200 characters and not blank" })
@@ -138,10 +157,33 @@ export class Accounts extends Context.Service<Accounts, {
           return { id: row!.id, name: trimmed, rawKey, createdAt: row!.created_at.toISOString() }
         })
 
+        const apiKeys = Effect.fn("Accounts.apiKeys")(function*(principal: Principal) {
+          yield* keyManager(principal, "listed")
+          const rows = yield* sql<{ id: string; name: string; created_at: Date }>`
+            SELECT id, name, created_at FROM api_keys
+            WHERE user_id = ${principal.userId} AND revoked_at IS NULL ORDER BY created_at, id`.pipe(Effect.orDie)
+          return rows.map((r) => ({
+            id: r.id,
+            name: r.name,
+            createdAt: iso(r.created_at),
+            current: principal.via === "apiKey" && principal.credentialId === r.id
+          }))
+        })
+
+        const revokeApiKey = Effect.fn("Accounts.revokeApiKey")(function*(principal: Principal, keyId: string) {
+          yield* keyManager(principal, "revoked")
+          const missing = new NotFound({ message: isUuid(keyId) ? `API key ${keyId} not found` : "API key not found" })
+          if (!isUuid(keyId)) return yield* missing
+          const rows = yield* sql`
+            UPDATE api_keys SET revoked_at = now(), updated_at = now()
+            WHERE id = ${keyId} AND user_id = ${principal.userId} AND revoked_at IS NULL RETURNING id`.pipe(Effect.orDie)
+          if (rows.length === 0) return yield* missing
+        })
+
         const profile = (userId: string) =>
           sql<{ id: string; email: string }>`SELECT id, email FROM users WHERE id = ${userId}`.pipe(Effect.orDie)
 
-        return Accounts.of({ signup, login, createApiKey, profile })
+        return Accounts.of({ signup, login, createApiKey, apiKeys, revokeApiKey, profile })
       })
     )
 

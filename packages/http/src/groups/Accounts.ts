@@ -1,15 +1,23 @@
 import { limits } from "@board/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, Forbidden, TooManyRequests, Unauthorized } from "../errors.ts"
+import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../errors.ts"
 import { BootstrapAuth, ClientLimit } from "../middleware/Authentication.ts"
-import { AuthSession, Email, Id, MaxString, Name, Timestamp } from "../schemas.ts"
+import { AuthSession, Email, Id, MaxString, Name, Timestamp, Uuid } from "../schemas.ts"
 
 export const ApiKeyCreated = Schema.Struct({
   id: Id,
   name: Schema.String,
   rawKey: Schema.String,
   createdAt: Timestamp
+})
+
+export const ApiKeyInfo = Schema.Struct({
+  id: Id,
+  name: Schema.String,
+  createdAt: Timestamp,
+  /** Whether this is the key making the request. */
+  current: Schema.Boolean
 })
 
 const signup = HttpApiEndpoint.post("signup", "/v1/auth/signup", {
@@ -38,9 +46,22 @@ const createApiKey = HttpApiEndpoint.post("createApiKey", "/v1/api-keys", {
   error: [BadRequest, Forbidden]
 }).middleware(BootstrapAuth)
 
+const listApiKeys = HttpApiEndpoint.get("listApiKeys", "/v1/api-keys", {
+  success: Schema.Array(ApiKeyInfo),
+  error: Forbidden
+}).middleware(BootstrapAuth)
+
+const revokeApiKey = HttpApiEndpoint.delete("revokeApiKey", "/v1/api-keys/:id", {
+  params: { id: Uuid },
+  success: HttpApiSchema.NoContent,
+  error: [NotFound, Forbidden]
+}).middleware(BootstrapAuth)
+
 export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(signup)
   .add(login)
   .add(createApiKey)
+  .add(listApiKeys)
+  .add(revokeApiKey)
   .annotateMerge(OpenApi.annotations({ title: "Account bootstrap" }))
 {}
