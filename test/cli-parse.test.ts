@@ -87,6 +87,12 @@ describe("board auth", () => {
     })
     expect(await parse(["auth", "status"])).toMatchObject({ path: "auth status", needs: "nothing", options: {} })
     expect(await parse(["auth", "logout"])).toMatchObject({ path: "auth logout", needs: "nothing", options: {} })
+    expect(await parse(["auth", "keys"])).toMatchObject({ path: "auth keys", needs: "apiKey", options: {} })
+    expect(await parse(["auth", "revoke", "0b6f1a52-0000-4000-8000-000000000000"])).toMatchObject({
+      path: "auth revoke",
+      needs: "apiKey",
+      options: { id: "0b6f1a52-0000-4000-8000-000000000000" }
+    })
   })
 })
 

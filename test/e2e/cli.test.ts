@@ -169,8 +169,30 @@ describe("board, the command line, against a real server", { timeout: 180_000 },
     const wrong = await board(["auth", "login", "--email", email, "--password-stdin"], { env: { XDG_CONFIG_HOME: loginHome }, input: "wrong password" })
     expect(wrong.code).toBe(4)
 
-    await ok(["auth", "logout"], { env: { XDG_CONFIG_HOME: loginHome } })
+    const savedKey = JSON.parse(fs.readFileSync(file, "utf8")).apiKey as string
+    const keys = await json(["auth", "keys"], { env: { XDG_CONFIG_HOME: loginHome } })
+    expect(keys.filter((k: any) => k.current)).toHaveLength(1)
+    expect(JSON.stringify(keys)).not.toContain("svc_")
+    const out = await ok(["auth", "logout"], { env: { XDG_CONFIG_HOME: loginHome } })
+    expect(out.stderr + out.stdout).toContain("Revoked the saved API key")
     expect(JSON.parse(fs.readFileSync(file, "utf8")).apiKey).toBeUndefined()
     expect((await board(["auth", "status"], { env: { XDG_CONFIG_HOME: loginHome } })).code).toBe(4)
+    // revoked on the server, not only forgotten
+    const after = await board(["workspace", "list"], { env: { XDG_CONFIG_HOME: freshHome(), BOARD_API_KEY: savedKey } })
+    expect(after.code).toBe(4)
+  })
+
+  it("auth revoke revokes another of your keys by id", async () => {
+    const home = freshHome()
+    await ok(["auth", "login", "--email", email, "--password-stdin"], { env: { XDG_CONFIG_HOME: home }, input: password })
+    const spareHome = freshHome()
+    await ok(["auth", "login", "--email", email, "--password-stdin"], { env: { XDG_CONFIG_HOME: spareHome }, input: password })
+    const spare = (await json(["auth", "keys"], { env: { XDG_CONFIG_HOME: spareHome } })).find((k: any) => k.current)
+    await ok(["auth", "revoke", spare.id], { env: { XDG_CONFIG_HOME: home } })
+    expect((await board(["auth", "status"], { env: { XDG_CONFIG_HOME: spareHome } })).code).toBe(4)
+    expect((await json(["auth", "keys"], { env: { XDG_CONFIG_HOME: home } })).map((k: any) => k.id)).not.toContain(spare.id)
+    const bad = await board(["auth", "revoke", "svc_not_an_id"], { env: { XDG_CONFIG_HOME: home } })
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toContain("not the key itself")
   })
 })
