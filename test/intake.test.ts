@@ -107,6 +107,16 @@ describe.each(backends)("intake on %s", (backend) => {
       expect((await file(t.token, { title: "k" }, { "idempotency-key": "k".repeat(200) })).status).toBe(201)
       expect((await file(t.token, { title: "k" }, { "idempotency-key": "k".repeat(201) })).status).toBe(400)
       expect((await file(t.token, { title: "k" }, { "idempotency-key": "" })).status).toBe(400)
+      // characters, not bytes: 200 UTF-8 "é" (400 bytes on the wire) are within the limit
+      const utf8Header = (text: string) => Buffer.from(text, "utf8").toString("latin1")
+      expect((await file(t.token, { title: "k" }, { "idempotency-key": utf8Header("é".repeat(200)) })).status).toBe(201)
+      expect((await file(t.token, { title: "k" }, { "idempotency-key": utf8Header("é".repeat(201)) })).status).toBe(400)
+      expect((await file(t.token, { title: "k" }, { "idempotency-key": utf8Header("🦄".repeat(200)) })).status).toBe(201)
+      // and keys differing only in their bytes stay distinct
+      const before = (await server.query("SELECT count(*)::int AS n FROM cards"))[0].n
+      expect((await file(t.token, { title: "k" }, { "idempotency-key": "\u00c3" })).status).toBe(201)
+      expect((await file(t.token, { title: "k" }, { "idempotency-key": utf8Header("\u00c3") })).status).toBe(201)
+      expect((await server.query("SELECT count(*)::int AS n FROM cards"))[0].n).toBe(before + 2)
     })
   })
 

@@ -10,6 +10,23 @@ export const charCount = (s: string): number => {
   return n
 }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/**
+ * Characters in an HTTP header value. Node hands headers over byte by byte (latin1), so a
+ * UTF-8 `é` arrives as two characters; when the bytes are valid UTF-8 they are counted as the
+ * characters they encode. The value itself is kept as it arrived, so distinct byte strings stay
+ * distinct (an idempotency key is compared byte for byte).
+ */
+export const headerCharCount = (value: string): number => {
+  if (!/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return charCount(value)
+  try {
+    return charCount(utf8.decode(Buffer.from(value, "latin1")))
+  } catch {
+    return charCount(value)
+  }
+}
+
 export const limits = {
   cardTitle: 500,
   cardDescription: 10_000,

@@ -10,7 +10,7 @@ import { digestToken, isWellFormed } from "../auth/secretTokens.ts"
 import { Cards } from "../board/Cards.ts"
 import { checkDescription, checkTitle, firstFailure } from "../board/cardRules.ts"
 import { InvalidInput, Unauthenticated } from "../domain/errors.ts"
-import { limits } from "../domain/limits.ts"
+import { headerCharCount, limits } from "../domain/limits.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
 
 export interface IntakeCredential {
@@ -48,7 +48,7 @@ export class Intake extends Context.Service<Intake, {
       const file = Effect.fn("Intake.file")(function*(credential: IntakeCredential, input: { title: string; description?: string | undefined }, idempotencyKey: string | undefined) {
         const invalid = firstFailure(checkTitle(input.title), checkDescription(input.description))
         if (invalid) return yield* invalid
-        if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > limits.idempotencyKey)) {
+        if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || headerCharCount(idempotencyKey) > limits.idempotencyKey)) {
           return yield* new InvalidInput({ message: `Idempotency-Key: must be 1 to ${limits.idempotencyKey} characters` })
         }
         const fileCard = cards.file({

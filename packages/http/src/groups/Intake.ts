@@ -1,5 +1,5 @@
 /** SPEC.md's "Intake" section and CONTRACT.md's intake-token endpoints. */
-import { limits } from "@board/core"
+import { headerCharCount, limits } from "@board/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
@@ -22,7 +22,12 @@ export class IntakeGroup extends HttpApiGroup.make("intake")
       headers: {
         "idempotency-key": Schema.optionalKey(Schema.String.check(
           Schema.isMinLength(1, { message: "must not be empty" }),
-          Schema.isMaxLength(limits.idempotencyKey, { message: `must be at most ${limits.idempotencyKey} characters` })
+          // counted in characters, as SPEC.md says, also when a client sends UTF-8 (Node reads header bytes as latin1)
+          Schema.makeFilter((value: string) => headerCharCount(value) <= limits.idempotencyKey, {
+            message: `must be at most ${limits.idempotencyKey} characters`,
+            toJsonSchema: () => ({ maxLength: limits.idempotencyKey }),
+            arbitraryConstraint: { maxLength: limits.idempotencyKey }
+          })
         ))
       },
       payload: Schema.Struct({ title: NonBlank(limits.intakeTitle), description: Schema.optionalKey(MaxString(limits.intakeDescription)) }),
