@@ -246,6 +246,22 @@ describe.each(backends)("foundation on %s", (backend) => {
       expect(r.headers.get("www-authenticate")).toContain(`error="invalid_token"`)
     })
 
+    it("a bearer token is refused with a message naming what it looks like", async () => {
+      const cases: Array<[string, RegExp]> = [
+        ["svc_at_short", /invalid OAuth access token: it is malformed/],
+        ["svc_rt_short", /refresh token is not an access token/],
+        ["svc_ac_short", /authorization code is not an access token/],
+        ["svc_in_short", /intake tokens are accepted only by/],
+        ["svc_short", /X-API-Key/],
+        ["not-a-token", /not a live session or OAuth access token/]
+      ]
+      for (const [token, message] of cases) {
+        const r = await call(base, "GET", "/v1/workspaces", { headers: bearer(token) })
+        expect(r.status, token).toBe(401)
+        expect(r.body.error, token).toMatch(message)
+      }
+    })
+
     it("a mistyped, unknown or intake-shaped key answers 401", async () => {
       const a = await bootstrap(base, "typo")
       const flipped = a.apiKey.slice(0, 10) + (a.apiKey[10] === "a" ? "b" : "a") + a.apiKey.slice(11)

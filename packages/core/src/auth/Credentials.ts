@@ -10,7 +10,7 @@ import { Unauthenticated } from "../domain/errors.ts"
 import type { CredentialKind, Principal } from "../domain/Principal.ts"
 import { ServerSecret } from "../infra/Secret.ts"
 import { OAuth } from "../oauth/OAuth.ts"
-import { digestToken, isWellFormed, tokenKindOf } from "./secretTokens.ts"
+import { claimedKindOf, digestToken, isWellFormed, tokenKindOf } from "./secretTokens.ts"
 import { verifySession } from "./sessionJwt.ts"
 
 export interface PresentedCredentials {
@@ -78,9 +78,15 @@ export class Credentials extends Context.Service<Credentials, {
             return yield* refuse(`malformed Authorization header; send ${describe(accepts)}`)
           }
           const kind = tokenKindOf(token)
-          if (kind === "apiKey" || (kind === undefined && token.startsWith("svc_") && !token.includes("."))) {
+          const claimed = kind ?? (token.includes(".") ? undefined : claimedKindOf(token))
+          if (claimed === "apiKey") {
             return yield* refuse("API keys are not accepted as Authorization: Bearer; send the key in the X-API-Key header")
           }
+          if (claimed === "oauthRefresh" || claimed === "authCode") {
+            return yield* refuse(`a ${claimed === "authCode" ? "authorization code" : "refresh token"} is not an access token: exchange it at /oauth/token`)
+          }
+          if (kind === undefined && claimed === "oauthAccess") return yield* refuse("invalid OAuth access token: it is malformed or mistyped")
+          if (kind === undefined && claimed === "intake") return yield* refuse(intakeOnly)
           if (kind === "intake") return yield* refuse(intakeOnly)
           if (kind === "oauthAccess") {
             if (!accepts.includes("oauth")) {

@@ -70,4 +70,12 @@ export const tokenKindOf = (token: string): TokenKind | undefined => {
   return undefined
 }
 
+/** The kind a token's prefix claims, well-formed or not (`svc_at_typo` claims an access token). */
+export const claimedKindOf = (token: string): TokenKind | undefined => {
+  for (const kind of ["oauthAccess", "oauthRefresh", "intake", "authCode", "apiKey"] as const) {
+    if (token.startsWith(tokenPrefixes[kind])) return kind
+  }
+  return undefined
+}
+
 export const digestToken = (token: string): string => crypto.createHash("sha256").update(token, "utf8").digest("hex")

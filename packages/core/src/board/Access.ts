@@ -33,8 +33,15 @@ export const checkGrant = (
   role === undefined
     ? Effect.fail(new NotFound({ message: `${what} not found` }))
     : principal.workspaces !== "all" && !principal.workspaces.has(workspaceId)
-    ? Effect.fail(new WorkspaceNotGranted({ message: `this credential's grant does not cover the workspace of this ${what.split(" ")[0]}` }))
+    ? Effect.fail(new WorkspaceNotGranted({ message: grantMissing(what) }))
     : Effect.succeed(role)
+
+const grantMissing = (what: string) => {
+  const kind = what.split(" ")[0]
+  return kind === "workspace"
+    ? "this credential's grant does not cover this workspace"
+    : `this credential's grant does not cover the workspace of this ${kind}`
+}
 
 // Each kind's path to its project; the workspace and the caller's membership are joined once.
 const projectOf: Record<Exclude<ResourceKind, "workspace">, string> = {
