@@ -87,6 +87,8 @@ describe("board auth", () => {
     })
     expect(await parse(["auth", "status"])).toMatchObject({ path: "auth status", needs: "nothing", options: {} })
     expect(await parse(["auth", "logout"])).toMatchObject({ path: "auth logout", needs: "nothing", options: {} })
+    expect(await parse(["login", "--email", "a@b.c", "--password-stdin"])).toMatchObject({ path: "login", needs: "nothing", options: { email: "a@b.c", passwordStdin: true } })
+    expect(await parse(["signup", "--email", "a@b.c"])).toMatchObject({ path: "signup", needs: "nothing", options: { email: "a@b.c" } })
     expect(await parse(["auth", "keys"])).toMatchObject({ path: "auth keys", needs: "apiKey", options: {} })
     expect(await parse(["auth", "revoke", "0b6f1a52-0000-4000-8000-000000000000"])).toMatchObject({
       path: "auth revoke",

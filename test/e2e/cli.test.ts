@@ -182,6 +182,17 @@ describe("board, the command line, against a real server", { timeout: 180_000 },
     expect(after.code).toBe(4)
   })
 
+  it("board signup and board login (CONTRACT.md's names) are the auth commands at the top level", async () => {
+    const home = freshHome()
+    const other = `top-${Date.now()}@example.com`
+    await ok(["signup", "--email", other, "--full-name", "Top Level", "--workspace", "Top", "--project", "Website", "--password-stdin"], { env: { XDG_CONFIG_HOME: home }, input: password })
+    expect((await json(["workspace", "list"], { env: { XDG_CONFIG_HOME: home } }))[0].name).toBe("Top")
+    const loginHome = freshHome()
+    const login = await ok(["login", "--email", other, "--password-stdin"], { env: { XDG_CONFIG_HOME: loginHome }, input: password })
+    expect(login.stderr).toContain(`Signed in as ${other}`)
+    expect((await json(["workspace", "list"], { env: { XDG_CONFIG_HOME: loginHome } }))[0].name).toBe("Top")
+  })
+
   it("auth revoke revokes another of your keys by id", async () => {
     const home = freshHome()
     await ok(["auth", "login", "--email", email, "--password-stdin"], { env: { XDG_CONFIG_HOME: home }, input: password })

@@ -2,6 +2,8 @@
 import { Command, CommanderError, type OutputConfiguration } from "commander"
 import { type App, liveApp } from "./app.ts"
 import { registerAuth } from "./commands/auth/index.ts"
+import { registerAuthLogin } from "./commands/auth/login.ts"
+import { registerAuthSignup } from "./commands/auth/signup.ts"
 import { registerBoard } from "./commands/board/index.ts"
 import { registerCard } from "./commands/card/index.ts"
 import { registerDo } from "./commands/do.ts"
@@ -54,6 +56,9 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
     .addHelpText("after", programHelp)
   globalOptions(program)
   registerAuth(program, app)
+  // CONTRACT.md names them `board signup` and `board login`: the same commands at the top level
+  registerAuthSignup(program, app)
+  registerAuthLogin(program, app)
   registerWorkspace(program, app)
   registerProject(program, app)
   registerBoard(program, app)
