@@ -168,6 +168,34 @@ describe.each(backends)("OAuth on %s", (backend) => {
       expect(allowed.status).toBe(303)
     })
 
+    it("Deny works before signing in (no email or password needed), and the form lets a browser submit it", async () => {
+      const client = (await registerClient(base)).body
+      const browser = new Browser()
+      const page = await browser.get(authorizeUrl(base, { clientId: client.client_id, challenge: pkce().challenge, state: "st" }))
+      expect(page.html).toMatch(/value="deny" formnovalidate/)
+      const denied = await browser.post(`${site}/oauth/authorize`, [...hiddenFields(page.html), ["decision", "deny"]])
+      expect(denied.status).toBe(303)
+      const d = new URL(denied.headers.get("location")!)
+      expect(`${d.origin}${d.pathname}`).toBe("http://127.0.0.1:47001/callback")
+      expect(d.searchParams.get("error")).toBe("access_denied")
+      expect(d.searchParams.get("state")).toBe("st")
+      expect(d.searchParams.get("iss")).toBe(server.config.publicUrl)
+      // without the form's CSRF token it is not a decision
+      const forged = await new Browser().post(`${site}/oauth/authorize`, [...hiddenFields(page.html), ["decision", "deny"]])
+      expect(forged.status).toBe(400)
+      expect(forged.headers.get("location")).toBeNull()
+    })
+
+    it("signing in with Allow on the first page shows the workspaces to tick, not an error", async () => {
+      const client = (await registerClient(base)).body
+      const browser = new Browser()
+      const page = await browser.get(authorizeUrl(base, { clientId: client.client_id, challenge: pkce().challenge }))
+      const signedIn = await browser.post(`${site}/oauth/authorize`, [...hiddenFields(page.html), ["email", a.email], ["password", "correct horse battery"], ["decision", "allow"]])
+      expect(signedIn.status).toBe(200)
+      expect(signedIn.html).toContain(`name="workspace" value="${a.workspaceId}"`)
+      expect(signedIn.html).not.toMatch(/at least one workspace/)
+    })
+
     it("wrong password stays on the page; a tampered workspace id is refused", async () => {
       const client = (await registerClient(base)).body
       const wrong = await consent(base, { clientId: client.client_id, challenge: pkce().challenge, email: a.email, password: "nope nope", workspaces: [a.workspaceId] })

@@ -154,6 +154,11 @@ export const OAuthRoutes = Layer.effectDiscard(Effect.gen(function*() {
         if (!csrfValid(keys.csrf, request.cookies[names.csrf], first(form, "csrf"))) {
           return withNonce(page(400, renderErrorPage("This form expired or did not come from this site. Go back to the application and start the sign-in again.")))
         }
+        // denying needs no sign-in: the person at the browser said no, and the redirect goes to
+        // a URI registered for this client (checked above)
+        if (first(form, "decision") === "deny" && check.kind === "ok") {
+          return withNonce(back({ error: "access_denied", error_description: "the user denied the request" }))
+        }
         const email = first(form, "email")
         const password = first(form, "password")
         if (email !== undefined && password !== undefined) {
@@ -182,6 +187,8 @@ export const OAuthRoutes = Layer.effectDiscard(Effect.gen(function*() {
       if (decision === "deny") return respond(back({ error: "access_denied", error_description: "the user denied the request" }))
       if (decision !== "allow") return respond(yield* renderFor(clientName, redirectUri, hidden, nonce!, user, undefined))
       const ticked = [...new Set(form.filter(([k]) => k === "workspace").map(([, v]) => v))]
+      // just signed in on this page: the workspaces are shown now, none could be ticked yet
+      if (ticked.length === 0 && newSession !== undefined) return respond(yield* renderFor(clientName, redirectUri, hidden, nonce!, user, undefined))
       if (ticked.length === 0) return respond(yield* renderFor(clientName, redirectUri, hidden, nonce!, user, "Tick at least one workspace to allow.", 400))
       const mine = new Set((yield* workspaces.list({ userId, via: "session", workspaces: "all" })).map((w) => w.id))
       if (ticked.some((id) => !mine.has(id))) {

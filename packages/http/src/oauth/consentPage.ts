@@ -47,7 +47,7 @@ ${hidden}
 ${signIn}
 ${workspaces}
 <button type="submit" name="decision" value="allow">Allow</button>
-<button type="submit" name="decision" value="deny">Deny</button>
+<button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
 </form>
 </body></html>`
 }
