@@ -53,8 +53,14 @@ describe("parseConfig", () => {
   it.each([
     ["PORT", "eighty"],
     ["PORT", "70000"],
+    ["PORT", "0"],
     ["PUBLIC_URL", "ftp://x"],
     ["PUBLIC_URL", "https://x/?q=1"],
+    ["PUBLIC_URL", "https://x.example/board"],
+    ["PUBLIC_URL", "https://user:pw@x.example"],
+    ["MCP_SESSION_IDLE", "forever"],
+    ["MCP_SESSIONS_PER_USER", "0"],
+    ["MCP_SESSIONS_PER_USER", "1001"],
     ["DATABASE_URL", "mysql://x"],
     ["REDIS_URL", "http://x"],
     ["SECRET", "too short"],
@@ -80,6 +86,19 @@ describe("parseConfig", () => {
     expect(error).toBeInstanceOf(ConfigInvalid)
     expect((error as ConfigInvalid).variable).toBe(variable)
     expect((error as Error).message.startsWith(`${variable}:`)).toBe(true)
+  })
+
+  it("never quotes a password from a URL it refuses", () => {
+    for (const [variable, value] of [["DATABASE_URL", "mysql://admin:hunter2@db/x"], ["REDIS_URL", "http://u:hunter2@r:6379"], ["PUBLIC_URL", "https://u:hunter2@x.example/p"], ["DATABASE_URL", "not a url :hunter2@"]]) {
+      let message = ""
+      try {
+        parseConfig({ [variable!]: value })
+      } catch (e) {
+        message = (e as Error).message
+      }
+      expect(message.startsWith(`${variable}:`), message).toBe(true)
+      if (value!.includes("//")) expect(message).not.toContain("hunter2")
+    }
   })
 
   it("parses durations and rate limits", () => {

@@ -78,15 +78,18 @@ export const parseRateLimit = (text: string): RateLimitSetting | undefined => {
 const isTrue = (v: string) => /^(true|1|yes|on)$/i.test(v)
 const isFalse = (v: string) => /^(false|0|no|off)$/i.test(v)
 
+/** A URL as an error message may quote it: the password, if any, masked. */
+export const maskUrlPassword = (value: string): string => value.replace(/\/\/([^/?#@:]*):[^/?#@]*@/, "//$1:***@")
+
 const parseUrl = (variable: string, value: string, protocols: ReadonlyArray<string>): string => {
   let url: URL
   try {
     url = new URL(value)
   } catch {
-    throw new ConfigInvalid(variable, `expected a URL (${protocols.join(" or ")}), got ${JSON.stringify(value)}`)
+    throw new ConfigInvalid(variable, `expected a URL (${protocols.join(" or ")}), got ${JSON.stringify(maskUrlPassword(value))}`)
   }
   if (!protocols.includes(url.protocol)) {
-    throw new ConfigInvalid(variable, `expected a ${protocols.join(" or ")} URL, got ${JSON.stringify(value)}`)
+    throw new ConfigInvalid(variable, `expected a ${protocols.join(" or ")} URL, got ${JSON.stringify(maskUrlPassword(value))}`)
   }
   return value
 }
@@ -102,15 +105,19 @@ export const parseConfig = (
   }
   const host = get("HOST") ?? "127.0.0.1"
   const portText = get("PORT") ?? "8080"
-  if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
-    throw new ConfigInvalid("PORT", `expected a port number 0-65535, got ${JSON.stringify(portText)}`)
+  // 0 (any free port) is refused: PUBLIC_URL's default, and so every link the server hands out, names the port
+  if (!/^\d+$/.test(portText) || Number(portText) < 1 || Number(portText) > 65535) {
+    throw new ConfigInvalid("PORT", `expected a port number 1-65535, got ${JSON.stringify(portText)}`)
   }
   const port = Number(portText)
   const publicUrlRaw = get("PUBLIC_URL")
   let publicUrl: string
   if (publicUrlRaw !== undefined) {
     const u = new URL(parseUrl("PUBLIC_URL", publicUrlRaw, ["http:", "https:"]))
-    if (u.search !== "" || u.hash !== "") throw new ConfigInvalid("PUBLIC_URL", "must not have a query or fragment")
+    if (u.search !== "" || u.hash !== "" || u.pathname.replace(/\/+$/, "") !== "" || u.username !== "" || u.password !== "") {
+      // the API lives at /api and OAuth at /oauth and /.well-known of this origin, so a path could not work
+      throw new ConfigInvalid("PUBLIC_URL", `expected an origin such as https://board.example.com (no path, query, fragment, user or password), got ${JSON.stringify(maskUrlPassword(publicUrlRaw))}`)
+    }
     publicUrl = publicUrlRaw.replace(/\/+$/, "")
   } else {
     const hostPart = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host
