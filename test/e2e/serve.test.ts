@@ -1,5 +1,6 @@
 /** Issue 2 end to end: the real binary's start, configuration errors, DATA_DIR lock, signals, migrate. */
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -34,6 +35,31 @@ describe("board serve (spawned)", () => {
     const lines = p.output().trim().split("\n")
     expect(lines).toHaveLength(1)
     expect(lines[0]).toContain(variable)
+  })
+
+  it("a start that fails (port taken, foreign HOST, unreachable database or Redis) ends with one line naming the setting", async () => {
+    const taken = net.createServer()
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve))
+    const takenPort = String((taken.address() as net.AddressInfo).port)
+    try {
+      const cases: Array<[Record<string, string>, RegExp]> = [
+        [{ PORT: takenPort }, new RegExp(`^board serve: PORT: port ${takenPort} is already in use`)],
+        [{ HOST: "10.255.255.1", PORT: String(await freePort()) }, /^board serve: HOST: cannot listen on 10\.255\.255\.1/],
+        [{ PORT: String(await freePort()), REDIS_URL: "redis://127.0.0.1:1" }, /^board serve: REDIS_URL: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 \(.+\)/],
+        [{ PORT: String(await freePort()), DATA_DIR: "/etc/passwd" }, /DATA_DIR: cannot use \/etc\/passwd as the data directory \(.+\)/],
+        [{ PORT: String(await freePort()), DATABASE_URL: "postgres://postgres:hunter2@127.0.0.1:1/x" }, /^board serve: DATABASE_URL: cannot use PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/x \(.+\)/]
+      ]
+      await Promise.all(cases.map(async ([bad, line]) => {
+        const p = spawnBoard(["serve"], env({ DATA_DIR: "memory:", ...bad }))
+        const { code } = await p.exited
+        expect(code, p.output()).toBe(1)
+        const last = p.output().trim().split("\n").at(-1)!
+        expect(last).toMatch(line)
+        expect(p.output()).not.toContain("hunter2")
+      }))
+    } finally {
+      taken.close()
+    }
   })
 
   it("serves health, refuses a second process on the same DATA_DIR at once, stops on SIGTERM, keeps data", async () => {

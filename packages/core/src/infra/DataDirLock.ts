@@ -42,9 +42,21 @@ export class DataDirLocked extends Error {
   }
 }
 
+/**
+ * Creates DATA_DIR when missing, readable by this user only (it holds the database and the
+ * secret); an unusable path is an error naming DATA_DIR.
+ */
+export const ensureDataDir = (dataDir: string): void => {
+  try {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  } catch (e) {
+    throw new Error(`DATA_DIR: cannot use ${dataDir} as the data directory (${(e as Error).message})`)
+  }
+}
+
 /** Takes the lock or throws `DataDirLocked`; returns the release function. */
 export const acquireDataDirLock = (dataDir: string, socket: string): () => void => {
-  fs.mkdirSync(dataDir, { recursive: true })
+  ensureDataDir(dataDir)
   const file = lockPath(dataDir)
   const info: LockInfo = { pid: process.pid, socket, startedAt: new Date().toISOString() }
   for (let attempt = 0; attempt < 3; attempt++) {

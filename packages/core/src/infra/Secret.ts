@@ -6,6 +6,7 @@
 import { Context } from "effect"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
+import { ensureDataDir } from "./DataDirLock.ts"
 import * as path from "node:path"
 
 export interface SecretKeys {
@@ -29,7 +30,7 @@ export const deriveKeys = (secret: string): SecretKeys => ({
 export const resolveSecret = (configured: string | undefined, dataDir: string): string => {
   if (configured !== undefined) return configured
   if (dataDir === "memory:") return crypto.randomBytes(32).toString("hex")
-  fs.mkdirSync(dataDir, { recursive: true })
+  ensureDataDir(dataDir)
   const file = path.join(dataDir, "secret")
   try {
     fs.writeFileSync(file, crypto.randomBytes(32).toString("hex"), { flag: "wx", mode: 0o600 })
