@@ -570,8 +570,8 @@ describe.each(backends)("board access matrix on %s", (backend) => {
       ok: async (r) => {
         expect(r.status).toBe(200)
         expect(r.body).toEqual([
-          { userId: A.userId, email: A.email, fullName: "owner", role: "owner", joinedAt: expect.stringMatching(ISO) },
-          { userId: C.userId, email: C.email, fullName: "member", role: "member", joinedAt: expect.stringMatching(ISO) }
+          { id: A.userId, userId: A.userId, email: A.email, fullName: "owner", role: "owner", joinedAt: expect.stringMatching(ISO), createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) },
+          { id: C.userId, userId: C.userId, email: C.email, fullName: "member", role: "member", joinedAt: expect.stringMatching(ISO), createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) }
         ])
       }
     }

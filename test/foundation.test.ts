@@ -314,7 +314,7 @@ describe.each(backends)("foundation on %s", (backend) => {
       const listed = await call(base, "GET", "/v1/api-keys", { headers: key(a.apiKey) })
       expect(listed.status).toBe(200)
       expect(listed.body).toHaveLength(2)
-      expect(listed.body[1]).toEqual({ id: second.body.id, name: "ci runner", createdAt: second.body.createdAt, current: false })
+      expect(listed.body[1]).toEqual({ id: second.body.id, name: "ci runner", createdAt: second.body.createdAt, updatedAt: second.body.updatedAt, current: false })
       expect(listed.body[0]).toMatchObject({ current: true })
       expect(listed.text).not.toContain("svc_")
       // with the session token no key is the calling one

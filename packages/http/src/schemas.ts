@@ -61,11 +61,14 @@ export const Column = Schema.Struct({
 })
 
 export const WorkspaceMember = Schema.Struct({
+  id: Id,
   userId: Id,
   email: Schema.String,
   fullName: Schema.String,
   role: Schema.Literals(["owner", "member"]),
-  joinedAt: Timestamp
+  joinedAt: Timestamp,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
 })
 
 export const AuthSession = Schema.Struct({

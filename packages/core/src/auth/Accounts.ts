@@ -27,6 +27,7 @@ export interface CreatedApiKey {
   readonly name: string
   readonly rawKey: string
   readonly createdAt: string
+  readonly updatedAt: string
 }
 
 /** An API key as its owner sees it later: never the key itself, which is shown once. */
@@ -34,6 +35,7 @@ export interface ApiKeyInfo {
   readonly id: string
   readonly name: string
   readonly createdAt: string
+  readonly updatedAt: string
   /** Whether this is the key making the request. */
   readonly current: boolean
 }
@@ -151,21 +153,22 @@ export class Accounts extends Context.Service<Accounts, {
             return yield* new InvalidInput({ message: "name: must be 1 to 200 characters and not blank" })
           }
           const rawKey = mintToken("apiKey")
-          const [row] = yield* sql<{ id: string; created_at: Date }>`
+          const [row] = yield* sql<{ id: string; created_at: Date; updated_at: Date }>`
             INSERT INTO api_keys (user_id, name, digest) VALUES (${principal.userId}, ${trimmed}, ${digestToken(rawKey)})
-            RETURNING id, created_at`.pipe(Effect.orDie)
-          return { id: row!.id, name: trimmed, rawKey, createdAt: row!.created_at.toISOString() }
+            RETURNING id, created_at, updated_at`.pipe(Effect.orDie)
+          return { id: row!.id, name: trimmed, rawKey, createdAt: iso(row!.created_at), updatedAt: iso(row!.updated_at) }
         })
 
         const apiKeys = Effect.fn("Accounts.apiKeys")(function*(principal: Principal) {
           yield* keyManager(principal, "listed")
-          const rows = yield* sql<{ id: string; name: string; created_at: Date }>`
-            SELECT id, name, created_at FROM api_keys
+          const rows = yield* sql<{ id: string; name: string; created_at: Date; updated_at: Date }>`
+            SELECT id, name, created_at, updated_at FROM api_keys
             WHERE user_id = ${principal.userId} AND revoked_at IS NULL ORDER BY created_at, id`.pipe(Effect.orDie)
           return rows.map((r) => ({
             id: r.id,
             name: r.name,
             createdAt: iso(r.created_at),
+            updatedAt: iso(r.updated_at),
             current: principal.via === "apiKey" && principal.credentialId === r.id
           }))
         })

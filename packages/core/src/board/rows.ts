@@ -54,17 +54,25 @@ export const toColumn = (r: { id: string; project_id: string; name: string; posi
 })
 
 export interface MemberView {
+  /** A membership is named by its user: one per user and workspace. */
+  readonly id: string
   readonly userId: string
   readonly email: string
   readonly fullName: string
   readonly role: "owner" | "member"
   readonly joinedAt: string
+  readonly createdAt: string
+  readonly updatedAt: string
 }
 
 export const toMember = (r: { user_id: string; email: string; full_name: string; role: "owner" | "member"; joined_at: Date }): MemberView => ({
+  id: r.user_id,
   userId: r.user_id,
   email: r.email,
   fullName: r.full_name,
   role: r.role,
-  joinedAt: iso(r.joined_at)
+  joinedAt: iso(r.joined_at),
+  // a membership does not change once made
+  createdAt: iso(r.joined_at),
+  updatedAt: iso(r.joined_at)
 })

@@ -21,9 +21,10 @@ export interface IntakeTokenView {
   readonly expiresAt: string | null
   readonly revokedAt: string | null
   readonly createdAt: string
+  readonly updatedAt: string
 }
 
-type Row = { id: string; column_id: string; project_id: string; name: string | null; expires_at: Date | null; revoked_at: Date | null; created_at: Date }
+type Row = { id: string; column_id: string; project_id: string; name: string | null; expires_at: Date | null; revoked_at: Date | null; created_at: Date; updated_at: Date }
 const view = (r: Row): IntakeTokenView => ({
   id: r.id,
   columnId: r.column_id,
@@ -31,7 +32,8 @@ const view = (r: Row): IntakeTokenView => ({
   name: r.name,
   expiresAt: r.expires_at === null ? null : iso(r.expires_at),
   revokedAt: r.revoked_at === null ? null : iso(r.revoked_at),
-  createdAt: iso(r.created_at)
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at)
 })
 
 export class IntakeTokens extends Context.Service<IntakeTokens, {
@@ -62,14 +64,14 @@ export class IntakeTokens extends Context.Service<IntakeTokens, {
         const [row] = yield* sql<Row>`
           INSERT INTO intake_tokens (digest, name, column_id, project_id, created_by, expires_at)
           VALUES (${digestToken(token)}, ${input.name?.trim() || null}, ${input.columnId}, ${column.projectId!}, ${principal.userId}, ${expiresAt})
-          RETURNING id, column_id, project_id, name, expires_at, revoked_at, created_at`.pipe(Effect.orDie)
+          RETURNING id, column_id, project_id, name, expires_at, revoked_at, created_at, updated_at`.pipe(Effect.orDie)
         return { ...view(row!), token }
       })
 
       const list = Effect.fn("IntakeTokens.list")(function*(principal: Principal, projectId: string) {
         yield* access.resolve(principal, "project", projectId)
         const rows = yield* sql<Row>`
-          SELECT id, column_id, project_id, name, expires_at, revoked_at, created_at FROM intake_tokens
+          SELECT id, column_id, project_id, name, expires_at, revoked_at, created_at, updated_at FROM intake_tokens
           WHERE project_id = ${projectId} ORDER BY created_at, id`.pipe(Effect.orDie)
         return rows.map(view)
       })

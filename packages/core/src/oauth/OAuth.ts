@@ -49,6 +49,7 @@ export interface GrantView {
   readonly workspaces: ReadonlyArray<string>
   readonly scope: string
   readonly createdAt: string
+  readonly updatedAt: string
   readonly lastUsedAt: string | null
 }
 
@@ -229,6 +230,8 @@ export class OAuth extends Context.Service<OAuth, {
             workspaces: r.workspaces,
             scope: r.scope,
             createdAt: iso(r.created_at),
+            // a grant's workspaces and scope never change; revoking removes it from the list
+            updatedAt: iso(r.created_at),
             lastUsedAt: r.last_used_at === null ? null : iso(r.last_used_at)
           })))
         )

@@ -9,13 +9,15 @@ export const ApiKeyCreated = Schema.Struct({
   id: Id,
   name: Schema.String,
   rawKey: Schema.String,
-  createdAt: Timestamp
+  createdAt: Timestamp,
+  updatedAt: Timestamp
 })
 
 export const ApiKeyInfo = Schema.Struct({
   id: Id,
   name: Schema.String,
   createdAt: Timestamp,
+  updatedAt: Timestamp,
   /** Whether this is the key making the request. */
   current: Schema.Boolean
 })

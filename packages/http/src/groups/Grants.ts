@@ -12,6 +12,7 @@ export const Grant = Schema.Struct({
   workspaces: Schema.Array(Id),
   scope: Schema.String,
   createdAt: Timestamp,
+  updatedAt: Timestamp,
   lastUsedAt: Schema.NullOr(Timestamp)
 })
 

@@ -13,7 +13,8 @@ export const IntakeToken = Schema.Struct({
   name: Schema.NullOr(Schema.String),
   expiresAt: Schema.NullOr(Timestamp),
   revokedAt: Schema.NullOr(Timestamp),
-  createdAt: Timestamp
+  createdAt: Timestamp,
+  updatedAt: Timestamp
 })
 
 export class IntakeGroup extends HttpApiGroup.make("intake")
