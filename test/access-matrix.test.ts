@@ -346,40 +346,28 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       }
     })
 
-    it("GET /v1/oauth/grants shows B none of A's grants; DELETE of A's grant by B is 404 and the grant still works", async () => {
-      const listed = await attempt({ method: "GET", path: "/v1/oauth/grants" }, key(B.apiKey))
+    // A's OAuth grants and A's API keys: listed and revoked by their owner only, never by an OAuth token
+    it.each([
+      { what: "grant", list: "/v1/oauth/grants", del: "DELETE /v1/oauth/grants/{id}", id: () => aInW2.grant, stillWorks: () => attempt({ method: "GET", path: `/v1/board/${W2.projectId}` }, bearer(aInW2.token)) },
+      { what: "API key", list: "/v1/api-keys", del: "DELETE /v1/api-keys/{id}", id: () => aKeyId, stillWorks: () => attempt({ method: "GET", path: "/v1/workspaces" }, key(A.apiKey)) }
+    ])("$list: B lists none of A's, B's DELETE of A's $what is 404, OAuth tokens get 401, and A's $what still works", async ({ what, list, del, id, stillWorks }) => {
+      const listed = await attempt({ method: "GET", path: list }, key(B.apiKey))
       expect(listed.status).toBe(200)
-      expect(listed.body.map((g: any) => g.id)).not.toContain(aInW2.grant)
-      const req = concrete(ROWS["DELETE /v1/oauth/grants/{id}"]!.req(await fixture()))
+      expect(listed.body.map((x: any) => x.id)).not.toContain(id())
+      const req = concrete(ROWS[del]!.req(await fixture()))
       const before = await digest()
-      const del = await attempt(req, key(B.apiKey))
-      expect(del.status).toBe(404)
-      expectError(del, "DELETE grant by B")
+      const refusedToB = await attempt(req, key(B.apiKey))
+      expect(refusedToB.status).toBe(404)
+      expectError(refusedToB, `DELETE ${what} by B`)
       for (const headers of [bearer(aInW2.token), bearer(bOAuth)]) {
-        expect((await attempt(concrete({ method: "DELETE", path: "/v1/oauth/grants/{grant}" }), headers)).status).toBe(401)
-      }
-      expect(await digest()).toEqual(before)
-      expect((await attempt({ method: "GET", path: `/v1/board/${W2.projectId}` }, bearer(aInW2.token))).status).toBe(200)
-    })
-
-    it("GET /v1/api-keys shows B none of A's keys; DELETE of A's key by B is 404 and the key still works", async () => {
-      const listed = await attempt({ method: "GET", path: "/v1/api-keys" }, key(B.apiKey))
-      expect(listed.status).toBe(200)
-      expect(listed.body.map((k: any) => k.id)).not.toContain(aKeyId)
-      const req = concrete(ROWS["DELETE /v1/api-keys/{id}"]!.req(await fixture()))
-      const before = await digest()
-      const del = await attempt(req, key(B.apiKey))
-      expect(del.status).toBe(404)
-      expectError(del, "DELETE API key by B")
-      for (const headers of [bearer(aInW2.token), bearer(bOAuth)]) {
-        for (const r of [req, { method: "GET", path: "/v1/api-keys" }]) {
+        for (const r of [req, { method: "GET", path: list }]) {
           const refused = await attempt(r, headers)
           expect(refused.status, `${r.method} ${r.path} by an OAuth token`).toBe(401)
-          expectError(refused, "API keys by an OAuth token")
+          expectError(refused, `${what}s by an OAuth token`)
         }
       }
       expect(await digest()).toEqual(before)
-      expect((await attempt({ method: "GET", path: "/v1/workspaces" }, key(A.apiKey))).status).toBe(200)
+      expect((await stillWorks()).status).toBe(200)
     })
 
     it("POST /v1/workspaces and POST /v1/api-keys by B create B's own things only; OAuth tokens cannot call them", async () => {

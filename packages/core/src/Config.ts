@@ -202,7 +202,7 @@ export const parseConfig = (
     throw new ConfigInvalid("MCP_SESSION_IDLE", `expected a duration from 1s to 30d, got ${JSON.stringify(idleText)}`)
   }
   const perUserText = get("MCP_SESSIONS_PER_USER") ?? "32"
-  const mcpSessionsPerUser = /^\d{1,4}$/.test(perUserText.trim()) ? Number(perUserText.trim()) : NaN
+  const mcpSessionsPerUser = /^\d{1,4}$/.test(perUserText) ? Number(perUserText) : NaN
   if (!(mcpSessionsPerUser >= 1 && mcpSessionsPerUser <= 1000)) {
     throw new ConfigInvalid("MCP_SESSIONS_PER_USER", `expected a whole number from 1 to 1000, got ${JSON.stringify(perUserText)}`)
   }

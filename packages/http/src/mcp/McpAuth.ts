@@ -8,18 +8,17 @@
  *
  * Sessions are bound to their user as well (MCP security best practices): an `Mcp-Session-Id`
  * opened by one user is unknown (404) to requests of another, so a leaked session id lets no
- * one else use, or end, that session. Sessions are also bounded (`McpSessions`): one idle for an
- * hour, or a user's least recently used beyond 32, is ended in the MCP server with an internal
- * DELETE, so the server's memory follows its live clients.
+ * one else use, or end, that session. Sessions are also bounded (`McpSessions`): one idle for
+ * MCP_SESSION_IDLE, or a user's least recently used beyond MCP_SESSIONS_PER_USER, is ended in
+ * the MCP server with an internal DELETE, so the server's memory follows its live clients.
  */
 import { AppConfig, Credentials, type Principal, RateBudget, type Unauthenticated } from "@board/core"
 import { Context, Effect } from "effect"
-import { randomBytes } from "node:crypto"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { challengeFor } from "../middleware/AuthenticationLive.ts"
 import { clientAddress, rateLimitHeaders } from "../middleware/budget.ts"
 import { requestMeta } from "../middleware/requestMeta.ts"
-import { DEFAULT_SESSION_LIMITS, makeMcpSessions, type SessionLimits } from "./McpSessions.ts"
+import { DEFAULT_SESSION_LIMITS, makeMcpSessions } from "./McpSessions.ts"
 
 /** The principal of the current MCP request. */
 export class McpPrincipal extends Context.Service<McpPrincipal, Principal>()("board/http/mcp/McpPrincipal") {}
@@ -28,8 +27,6 @@ export class McpPrincipal extends Context.Service<McpPrincipal, Principal>()("bo
 export const MCP_PATH = "/api/mcp"
 
 const SESSION_HEADER = "mcp-session-id"
-/** Marks the internal DELETE that ends a session; its value never leaves the process. */
-const INTERNAL_HEADER = "x-board-mcp-internal"
 
 const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
   const value = request.headers[name]
@@ -56,18 +53,20 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
 
     const router = yield* HttpRouter.HttpRouter
     const sessions = makeMcpSessions({ ...DEFAULT_SESSION_LIMITS, idleMs: config.mcpSessionIdleMs, perUser: config.mcpSessionsPerUser })
-    const internalMark = randomBytes(32).toString("base64url")
-    // Ends sessions in the MCP server through its own DELETE route, in the background: the
-    // request is marked as internal, so it skips authentication below.
+    // Ends sessions in the MCP server through its own DELETE route, in the background. These
+    // requests are made here, never read off a socket, so no client can pose as one; they skip
+    // authentication below.
+    const internal = new WeakSet<object>()
     const end = (ended: ReadonlyArray<string>) =>
-      ended.length === 0 ? Effect.void : Effect.forkDetach(Effect.forEach(ended, (sessionId) =>
-        router.asHttpEffect().pipe(
-          Effect.provideService(HttpServerRequest.HttpServerRequest, HttpServerRequest.fromWeb(
-            new Request(`http://internal${MCP_PATH}`, { method: "DELETE", headers: { [SESSION_HEADER]: sessionId, [INTERNAL_HEADER]: internalMark } })
-          )),
+      ended.length === 0 ? Effect.void : Effect.forkDetach(Effect.forEach(ended, (sessionId) => {
+        const request = HttpServerRequest.fromWeb(new Request(`http://internal${MCP_PATH}`, { method: "DELETE", headers: { [SESSION_HEADER]: sessionId } }))
+        internal.add(request)
+        return router.asHttpEffect().pipe(
+          Effect.provideService(HttpServerRequest.HttpServerRequest, request),
           Effect.scoped,
           Effect.ignore
-        ), { discard: true }))
+        )
+      }, { discard: true }))
 
     const unauthorized = (request: HttpServerRequest.HttpServerRequest, e: Unauthenticated) =>
       budget.charge(`ip:${clientAddress(request)}`).pipe(
@@ -79,7 +78,7 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
         const session = header(request, SESSION_HEADER)
-        if (request.headers[INTERNAL_HEADER] === internalMark && session !== undefined) {
+        if (internal.has(request) && session !== undefined) {
           // ending a session this middleware decided to end: as a principal that reaches nothing
           return yield* Effect.provideService(httpEffect, McpPrincipal, { userId: "", via: "apiKey", workspaces: new Set<string>() })
         }
