@@ -651,7 +651,7 @@ CPU time over the measured window, in % of one core (100% = one core fully busy;
 
 - ${count(sizes.board)}-card board: one project, ${boardColumnCount} columns of ${sizes.board / boardColumnCount} cards (${(boardBytes / 1024).toFixed(0)} KiB of JSON per response).
 - Search corpus: one kanban project grown in place (card i is the same at every size), titles like "Card 12345 fix login timeout" (12 verbs × 40 areas × 40 problems), descriptions with four code words from 8,000.
-  Each size is a bulk INSERT … SELECT over generate_series continuing the ref numbers and column positions, then VACUUM ANALYZE; search looks at every card of the workspace, hence the database total.
+  Each size is a bulk INSERT … SELECT over generate_series continuing the ref numbers and order keys, then VACUUM ANALYZE; search looks at every card of the workspace, hence the database total.
   Queries rotate per request; cards matching each at ${count(mainStep.cards)} cards (the API returns at most 50): ${mainStep.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")}.
 
 ${corpusTable}
@@ -666,7 +666,7 @@ ${corpusTable}
 
 ${errorSamples(rows)}
 
-${invariantProblems.length === 0 ? "After the write scenarios every column still holds positions 0..n-1 and every project's next_ref_number is past its largest ref." : `Invariant problems after the run:\n${invariantProblems.map((p) => `- ${p}`).join("\n")}`}
+${invariantProblems.length === 0 ? "After the write scenarios every column's order keys are distinct, every project's refs are distinct and its ref sequence is past its largest ref." : `Invariant problems after the run:\n${invariantProblems.map((p) => `- ${p}`).join("\n")}`}
 ${serverErrors === "" ? "\nThe server wrote nothing at LOG_LEVEL=error during the run." : `\nServer output at LOG_LEVEL=error (last lines):\n\n\`\`\`\n${serverErrors.split("\n").slice(-20).join("\n").slice(0, 4000)}\n\`\`\``}
 `
   fs.writeFileSync(outPath, md)

@@ -1,7 +1,7 @@
 /**
  * The data the scenarios read and write. Accounts, workspace, projects and columns go through
  * the real API (README's bootstrap sequence); the large card sets are bulk-inserted in SQL
- * (positions 0..n-1 per column, ref numbers unique per project, next_ref_number past the max).
+ * (order keys unique per column, ref numbers unique per project, each ref sequence past its max).
  *
  * The search corpus grows in place (10,000 → 100,000 → 1,000,000 cards by default): card i is
  * the same whatever the step (content, column, position, ref, and one created_at for all), so the
@@ -60,7 +60,7 @@ const codeWord = (salt: string) =>
 
 /**
  * Bulk-inserts cards `from`..`to - 1` into `columnIds` round-robin: card i goes to column
- * i mod n at position i div n with ref number i + 1, so inserting 0..a then a..b leaves the same
+ * i mod n with order key i div n + 1 (position i div n) and ref number i + 1, so inserting 0..a then a..b leaves the same
  * rows (positions 0..n-1 per column) as inserting 0..b at once.
  */
 const insertCards = async (
@@ -75,8 +75,8 @@ const insertCards = async (
   const n = columnIds.length
   if (to <= from) return
   await db.query(
-    `INSERT INTO cards (project_id, column_id, position, ref_number, ref, title, description, priority, created_by, created_at, updated_at)
-     SELECT $1::uuid, ($2::uuid[])[(i % ${n}) + 1], i / ${n}, i + 1, $3 || '-' || (i + 1),
+    `INSERT INTO cards (project_id, column_id, sort_key, ref_number, ref, title, description, priority, created_by, created_at, updated_at)
+     SELECT $1::uuid, ($2::uuid[])[(i % ${n}) + 1], i / ${n} + 1, i + 1, $3 || '-' || (i + 1),
        'Card ' || (i + 1) || ' ' || ${pick("$4", verbs.length, "v")} || ' ' || ${pick("$5", areas.length, "a")} || ' ' || ${pick("$6", problems.length, "p")},
        'Reported by ' || ${codeWord("w")} || ' after the ' || ${codeWord("x")} || ' rollout. Seen again by ' || ${codeWord("y")}
          || ' and ' || ${codeWord("z")} || '; steps to reproduce are in the linked thread.',
@@ -84,7 +84,8 @@ const insertCards = async (
      FROM generate_series(${from}, ${to - 1}) AS i`,
     [project.id, columnIds, project.refPrefix, verbs, areas, problems, syllables, userId, createdAt ?? null]
   )
-  await db.query(`UPDATE projects SET next_ref_number = $2 WHERE id = $1`, [project.id, to + 1])
+  // the project's ref sequence continues after the seeded refs
+  await db.query(`SELECT setval(board_ref_sequence($1::uuid)::regclass, $2)`, [project.id, to])
 }
 
 interface ProjectCreated {
@@ -292,16 +293,20 @@ export const seedMovePool = async (api: Api, s: Seeded): Promise<MovePool> => {
   return { moveColumnIds, moveCardIds }
 }
 
-/** Checks the database invariants the seed promised (positions 0..n-1, refs unique). */
+/** Checks the database invariants: order keys and refs unique, each ref sequence past its refs. */
 export const checkInvariants = async (db: Db): Promise<Array<string>> => {
   const problems: Array<string> = []
-  const gaps = await db.query<{ column_id: string; n: number; max: number; min: number }>(`
-    SELECT column_id, count(*)::int AS n, max(position) AS max, min(position) AS min FROM cards GROUP BY column_id
-    HAVING min(position) <> 0 OR max(position) <> count(*) - 1 OR count(DISTINCT position) <> count(*)`)
-  for (const g of gaps) problems.push(`column ${g.column_id}: ${g.n} cards but positions ${g.min}..${g.max}`)
-  const refs = await db.query<{ id: string }>(`
-    SELECT p.id FROM projects p JOIN cards c ON c.project_id = p.id GROUP BY p.id, p.next_ref_number
-    HAVING max(c.ref_number) >= p.next_ref_number`)
-  for (const r of refs) problems.push(`project ${r.id}: next_ref_number not past the largest ref_number`)
+  const ties = await db.query<{ column_id: string; n: number; keys: number }>(`
+    SELECT column_id, count(*)::int AS n, count(DISTINCT sort_key)::int AS keys FROM cards GROUP BY column_id
+    HAVING count(DISTINCT sort_key) <> count(*)`)
+  for (const t of ties) problems.push(`column ${t.column_id}: ${t.n} cards but ${t.keys} distinct order keys`)
+  const refs = await db.query<{ id: string; n: number; distinct: number; max: number; last: number | null }>(`
+    SELECT p.id, count(*)::int AS n, count(DISTINCT c.ref_number)::int AS distinct, max(c.ref_number) AS max,
+      pg_sequence_last_value(board_ref_sequence(p.id)::regclass) AS last
+    FROM projects p JOIN cards c ON c.project_id = p.id GROUP BY p.id`)
+  for (const r of refs) {
+    if (r.distinct !== r.n) problems.push(`project ${r.id}: ${r.n} cards but ${r.distinct} distinct refs`)
+    if (r.last === null || Number(r.last) < r.max) problems.push(`project ${r.id}: ref sequence at ${r.last} behind the largest ref ${r.max}`)
+  }
   return problems
 }

@@ -18,8 +18,14 @@ describe.each(backends)("board on %s", (backend) => {
     expect(r.status).toBe(201)
     return r.body
   }
-  const positions = async (columnId: string) =>
-    (await server.query<{ position: number }>(`SELECT position FROM cards WHERE column_id = $1 ORDER BY position`, [columnId])).map((r) => r.position)
+  // what a client sees, in the database's order: card order is a key, the ordinal is derived
+  const positions = async (columnId: string) => {
+    const inOrder = (await server.query<{ id: string }>(`SELECT id FROM cards WHERE column_id = $1 ORDER BY sort_key, id`, [columnId])).map((r) => r.id)
+    const board = await call(base, "GET", `/v1/board/${a.projectId}`, { headers: h })
+    const seen = new Map<string, number>(board.body.cards.filter((c: any) => c.columnId === columnId).map((c: any) => [c.id, c.position]))
+    expect([...seen.keys()].sort()).toEqual([...inOrder].sort())
+    return inOrder.map((id) => seen.get(id))
+  }
 
   beforeAll(async () => {
     server = await startServer(backend)
@@ -140,7 +146,7 @@ describe.each(backends)("board on %s", (backend) => {
       expect(up.status).toBe(200)
       expect(up.body.position).toBe(0)
       const order = async (c: string) =>
-        (await server.query<{ title: string }>(`SELECT title FROM cards WHERE column_id = $1 ORDER BY position`, [c])).map((r) => r.title)
+        (await server.query<{ title: string }>(`SELECT title FROM cards WHERE column_id = $1 ORDER BY sort_key, id`, [c])).map((r) => r.title)
       expect(await order(col)).toEqual(["c2", "c0", "c1"])
       const across = await call(base, "POST", `/v1/cards/${c0.id}/move`, { body: { columnId: other, position: 99 }, headers: h })
       expect(across.body).toMatchObject({ columnId: other, position: 0 })
@@ -342,7 +348,7 @@ describe.each(backends)("board on %s", (backend) => {
       const word = `many${Date.now().toString(36)}`
       const col = (await call(base, "POST", "/v1/columns", { body: { projectId: a.projectId, name: "Many" }, headers: h })).body.id
       await server.query(
-        `INSERT INTO cards (project_id, column_id, position, ref_number, ref, title)
+        `INSERT INTO cards (project_id, column_id, sort_key, ref_number, ref, title)
          SELECT $1, $2, g - 1, 100000 + g, 'WEB-' || (100000 + g), $3 || ' ' || g FROM generate_series(1, 210) g`,
         [a.projectId, col, word]
       )

@@ -19,7 +19,7 @@ describe.each(backends)("intake on %s", (backend) => {
     call(base, "POST", "/v1/intake", { body, headers: { ...(token === undefined ? {} : { "x-intake-key": token }), ...headers } })
   const cardsIn = (columnId: string) =>
     server.query<{ title: string; position: number; source: string; intake_token_id: string | null }>(
-      `SELECT title, position, source, intake_token_id FROM cards WHERE column_id = $1 ORDER BY position`,
+      `SELECT title, (row_number() OVER (ORDER BY sort_key, id) - 1)::int AS position, source, intake_token_id FROM cards WHERE column_id = $1 ORDER BY sort_key, id`,
       [columnId]
     )
   const newColumn = async (name: string) =>

@@ -33,8 +33,9 @@ export class Boards extends Context.Service<Boards, {
             SELECT id, project_id, name, position, created_at, updated_at FROM board_columns
             WHERE project_id = ${projectId} ORDER BY position`,
           sql.unsafe<CardRow>(`
-            SELECT ${cardColumns} FROM cards c JOIN board_columns col ON col.id = c.column_id
-            WHERE c.project_id = $1 ORDER BY col.position, c.position`, [projectId]),
+            SELECT ${cardColumns("(row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key) - 1)::int")}
+            FROM cards c JOIN board_columns col ON col.id = c.column_id
+            WHERE c.project_id = $1 ORDER BY col.position, c.sort_key`, [projectId]),
           sql<{ id: string; project_id: string; name: string; color: string | null; created_at: Date; updated_at: Date }>`
             SELECT id, project_id, name, color, created_at, updated_at FROM labels
             WHERE project_id = ${projectId} ORDER BY lower(name), id`

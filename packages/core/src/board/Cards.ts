@@ -1,7 +1,9 @@
 /**
- * Cards: create, read, edit, move, delete. Positions stay 0..n-1 per column under concurrency:
- * every write locks in one order (project row, then column rows by id, then the card), and the
- * (column, position) uniqueness is a deferred constraint checked at commit.
+ * Cards: create, read, edit, move, delete. A create, an intake filing, a move and a delete are
+ * each one statement: the access check folded into the write, the answer built from
+ * `RETURNING`, no lock on a shared row held across the commit (orderKeys.ts says how order
+ * stays total without one; refs come from the project's sequence). When the statement finds
+ * nothing to write, a second look (the access rule, then the column) names the reason.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -11,8 +13,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { Access, checkGrant, isUuid, type Role } from "./Access.ts"
 import { checkDescription, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
-import { retryConflicts } from "../infra/retryConflicts.ts"
-import { clampPosition } from "./positions.ts"
+import { epochUnchanged, keyAt, rebalance, REBALANCE_SCALE, retryRaces, StaleOrder } from "./orderKeys.ts"
 
 export interface CardInput {
   readonly projectId: string
@@ -29,7 +30,81 @@ export interface CardPatch {
   readonly priority?: Priority | undefined
 }
 
+/** An intake filing: no member's access check; with `idempotencyKey`, at most one card per key. */
+export interface Filing {
+  readonly columnId: string
+  readonly title: string
+  readonly description?: string | undefined
+  readonly source: string
+  readonly intakeTokenId: string
+  readonly createdBy: string | null
+  readonly idempotencyKey?: string | undefined
+}
+
 type AccessError = NotFound | WorkspaceNotGranted
+
+/** `$n` of the caller's visibility: a member of the workspace, within an OAuth grant's workspaces. */
+const visibleTo = (workspace: string, user: string, grants: string) =>
+  `EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = ${workspace} AND m.user_id = ${user})
+   AND (${grants}::uuid[] IS NULL OR ${workspace} = ANY(${grants}::uuid[]))`
+
+const grantsOf = (principal: Principal): Array<string> | null =>
+  principal.workspaces === "all" ? null : [...principal.workspaces]
+
+// The end of a statement that wrote a card: the card in its REST shape (its position counted in
+// the statement's snapshot, which does not hold the written row itself) and its key's scale.
+const writtenCard = (found: string) => `
+  SELECT (SELECT count(*) FROM ${found})::int AS found, ${cardColumns("(SELECT count(*) FROM cards o WHERE o.column_id = c.column_id AND o.sort_key < c.sort_key AND o.id <> c.id)::int")},
+    scale(c.sort_key) AS key_scale
+  FROM written c`
+
+// $1 column, $2 title, $3 description, $4 priority, $5 source, $6 intake token, $7 created by,
+// then for a member's create $8 project, $9 user, $10 grants; for a filing $8 idempotency key.
+const insertSql = (mode: "member" | "filing", claim: boolean) => `
+  WITH target AS (
+    SELECT col.id, col.project_id, col.order_epoch, p.ref_prefix
+    FROM board_columns col JOIN projects p ON p.id = col.project_id
+    WHERE col.id = $1::uuid ${mode === "member" ? `AND col.project_id = $8::uuid AND ${visibleTo("p.workspace_id", "$9::uuid", "$10")}` : ""}
+    FOR KEY SHARE OF col
+  ), ready AS (
+    SELECT * FROM target t WHERE ${epochUnchanged("t")}
+  )${claim ? `, claim AS (
+    INSERT INTO intake_claims (token_id, idempotency_key, card_id)
+    SELECT $6::uuid, $8, gen_random_uuid() FROM ready
+    ON CONFLICT DO NOTHING RETURNING card_id
+  )` : ""}, written AS (
+    INSERT INTO cards (${claim ? "id, " : ""}project_id, column_id, sort_key, ref_number, ref, title, description, priority, source, intake_token_id, created_by)
+    SELECT ${claim ? "claim.card_id, " : ""}t.project_id, t.id, ${keyAt("t.id", "NULL::uuid", "NULL::int")}, r.n, t.ref_prefix || '-' || r.n,
+      $2, $3, $4, $5, $6::uuid, $7::uuid
+    FROM ready t ${claim ? "CROSS JOIN claim" : ""} CROSS JOIN LATERAL (SELECT board_next_ref(t.project_id)::int AS n) r
+    RETURNING *
+  )
+  SELECT * FROM (${writtenCard("target")}) w
+  UNION ALL
+  SELECT (SELECT count(*) FROM target)::int, ${nullCard}, NULL WHERE NOT EXISTS (SELECT 1 FROM written)`
+
+// the columns of cardColumns(), all NULL, for the "nothing written" row
+const nullCard = "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+
+// $1 card, $2 destination column, $3 position (NULL: the end), $4 user, $5 grants
+const moveSql = `
+  WITH card AS (
+    SELECT c.id, c.project_id FROM cards c JOIN projects p ON p.id = c.project_id
+    WHERE c.id = $1::uuid AND ${visibleTo("p.workspace_id", "$4::uuid", "$5")}
+  ), target AS (
+    SELECT col.id, col.order_epoch FROM board_columns col JOIN card ON card.project_id = col.project_id
+    WHERE col.id = $2::uuid
+    FOR KEY SHARE OF col
+  ), written AS (
+    UPDATE cards c SET column_id = t.id, sort_key = ${keyAt("t.id", "c.id", "$3::int")}, updated_at = now()
+    FROM target t WHERE c.id = $1::uuid AND ${epochUnchanged("t")}
+    RETURNING c.*
+  )
+  SELECT * FROM (${writtenCard("target")}) w
+  UNION ALL
+  SELECT (SELECT count(*) FROM target)::int, ${nullCard}, NULL WHERE NOT EXISTS (SELECT 1 FROM written)`
+
+type WrittenRow = CardRow & { found: number; key_scale: number | null }
 
 export class Cards extends Context.Service<Cards, {
   readonly create: (principal: Principal, input: CardInput) => Effect.Effect<CardView, InvalidInput | AccessError>
@@ -37,8 +112,11 @@ export class Cards extends Context.Service<Cards, {
   readonly update: (principal: Principal, id: string, patch: CardPatch) => Effect.Effect<CardView, InvalidInput | AccessError>
   readonly remove: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
   readonly move: (principal: Principal, id: string, to: { columnId: string; position?: number | undefined }) => Effect.Effect<CardView, InvalidInput | AccessError>
-  /** Files a card at the end of a column without a member's access check (intake tokens). */
-  readonly file: (input: Omit<CardInput, "projectId"> & { source: string; intakeTokenId: string | null; createdBy: string | null }) => Effect.Effect<CardView, NotFound>
+  /**
+   * Files a card at the end of a column without a member's access check (intake tokens).
+   * Answers the card, or undefined when its idempotency key had already filed one.
+   */
+  readonly file: (input: Filing) => Effect.Effect<CardView | undefined, NotFound>
   /** Reads cards by id, in the given order, with labels and subtasks. */
   readonly load: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CardView>>
 }>()("board/core/Cards") {
@@ -47,11 +125,13 @@ export class Cards extends Context.Service<Cards, {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
+      // one rebalance per column at a time from this process; another instance's overlaps safely
+      const rebalancing = new Set<string>()
 
       const load = (ids: ReadonlyArray<string>) =>
         ids.length === 0
           ? Effect.succeed([])
-          : sql.unsafe<CardRow>(`SELECT ${cardColumns} FROM cards c WHERE c.id = ANY($1::uuid[])`, [ids as Array<string>]).pipe(
+          : sql.unsafe<CardRow>(`SELECT ${cardColumns()} FROM cards c WHERE c.id = ANY($1::uuid[])`, [ids as Array<string>]).pipe(
             Effect.orDie,
             Effect.map((rows) => {
               const byId = new Map(rows.map((r) => [r.id, toCard(r)]))
@@ -62,35 +142,27 @@ export class Cards extends Context.Service<Cards, {
       const loadOne = (id: string) =>
         Effect.flatMap(load([id]), (cards) => cards[0] !== undefined ? Effect.succeed(cards[0]) : Effect.fail(new NotFound({ message: `card ${id} not found` })))
 
-      /** Locks columns in id order; returns the ids that still exist. */
-      const lockColumns = (ids: ReadonlyArray<string>) =>
-        sql<{ id: string }>`SELECT id FROM board_columns WHERE id IN ${sql.in([...new Set(ids)].sort())} ORDER BY id FOR UPDATE`.pipe(
-          Effect.map((rows) => new Set(rows.map((r) => r.id)))
+      /**
+       * Runs a one-statement write. `undefined`: the statement found nothing to write (the
+       * caller names why); a stale snapshot or a lost race runs it again.
+       */
+      const write = (text: string, params: ReadonlyArray<unknown>) =>
+        sql.unsafe<WrittenRow>(text, params as Array<any>).pipe(
+          Effect.flatMap(([row]) =>
+            row === undefined || row.found === 0 ? Effect.succeed(undefined)
+            : row.id === null ? Effect.fail(new StaleOrder())
+            : Effect.succeed(row)
+          ),
+          retryRaces,
+          Effect.orDie,
+          Effect.tap((row) => row !== undefined && Number(row.key_scale) > REBALANCE_SCALE ? startRebalance(row.column_id) : Effect.void)
         )
 
-      /** Inserts at the end of a column; the caller has checked access. */
-      const insertCard = (projectId: string, columnId: string, fields: {
-        title: string
-        description: string | null
-        priority: Priority
-        source: string
-        intakeTokenId: string | null
-        createdBy: string | null
-      }) =>
-        sql.withTransaction(Effect.gen(function*() {
-          const [project] = yield* sql<{ n: number; ref_prefix: string }>`
-            UPDATE projects SET next_ref_number = next_ref_number + 1 WHERE id = ${projectId}
-            RETURNING next_ref_number - 1 AS n, ref_prefix`
-          const locked = yield* lockColumns([columnId])
-          if (project === undefined || !locked.has(columnId)) return undefined
-          const [row] = yield* sql<{ id: string }>`
-            INSERT INTO cards (project_id, column_id, position, ref_number, ref, title, description, priority, source, intake_token_id, created_by)
-            VALUES (${projectId}, ${columnId}, (SELECT COALESCE(max(position) + 1, 0) FROM cards WHERE column_id = ${columnId}), ${project.n},
-              ${`${project.ref_prefix}-${project.n}`}, ${fields.title}, ${fields.description}, ${fields.priority},
-              ${fields.source}, ${fields.intakeTokenId}, ${fields.createdBy})
-            RETURNING id`
-          return row!.id
-        })).pipe(retryConflicts, Effect.orDie)
+      const startRebalance = (columnId: string) =>
+        rebalancing.has(columnId) ? Effect.void : Effect.forkDetach(Effect.suspend(() => {
+          rebalancing.add(columnId)
+          return rebalance(sql, columnId).pipe(Effect.ensuring(Effect.sync(() => rebalancing.delete(columnId))))
+        }), { startImmediately: true }).pipe(Effect.asVoid)
 
       /** The column must be visible (else 404) and belong to the project (else 400). */
       const columnOfProject = (principal: Principal, columnId: string, projectId: string) =>
@@ -104,33 +176,45 @@ export class Cards extends Context.Service<Cards, {
       const create = Effect.fn("Cards.create")(function*(principal: Principal, input: CardInput) {
         const invalid = firstFailure(checkTitle(input.title), checkDescription(input.description), checkPriority(input.priority))
         if (invalid) return yield* invalid
-        yield* access.resolve(principal, "project", input.projectId)
-        yield* columnOfProject(principal, input.columnId, input.projectId)
-        const id = yield* insertCard(input.projectId, input.columnId, {
-          title: input.title,
-          description: input.description ?? null,
-          priority: input.priority ?? "medium",
-          source: "api",
-          intakeTokenId: null,
-          createdBy: principal.userId
-        })
-        if (id === undefined) return yield* new NotFound({ message: `column ${input.columnId} not found` })
-        return yield* loadOne(id)
+        for (let attempt = 0; ; attempt++) {
+          if (isUuid(input.projectId) && isUuid(input.columnId)) {
+            const row = yield* write(insertSql("member", false), [
+              input.columnId, input.title, input.description ?? null, input.priority ?? "medium", "api", null,
+              principal.userId, input.projectId, principal.userId, grantsOf(principal)
+            ])
+            if (row !== undefined) return toCard(row)
+          }
+          // nothing written: say why, in the order a person would look
+          yield* access.resolve(principal, "project", input.projectId)
+          yield* columnOfProject(principal, input.columnId, input.projectId)
+          // both are fine now: the column appeared or was granted meanwhile; look once more
+          if (attempt >= 2) return yield* new NotFound({ message: `column ${input.columnId} not found` })
+        }
       })
 
-      const file = Effect.fn("Cards.file")(function*(input: Omit<CardInput, "projectId"> & { source: string; intakeTokenId: string | null; createdBy: string | null }) {
-        const [column] = yield* sql<{ project_id: string }>`SELECT project_id FROM board_columns WHERE id = ${input.columnId}`.pipe(Effect.orDie)
-        if (column === undefined) return yield* new NotFound({ message: `column ${input.columnId} not found` })
-        const id = yield* insertCard(column.project_id, input.columnId, {
-          title: input.title,
-          description: input.description ?? null,
-          priority: input.priority ?? "medium",
-          source: input.source,
-          intakeTokenId: input.intakeTokenId,
-          createdBy: input.createdBy
-        })
-        if (id === undefined) return yield* new NotFound({ message: `column ${input.columnId} not found` })
-        return yield* loadOne(id)
+      const file = Effect.fn("Cards.file")(function*(input: Filing) {
+        if (!isUuid(input.columnId)) return yield* new NotFound({ message: `column ${input.columnId} not found` })
+        const claim = input.idempotencyKey !== undefined
+        for (;;) {
+          const [row] = yield* sql.unsafe<WrittenRow>(insertSql("filing", claim), [
+            input.columnId, input.title, input.description ?? null, "medium", input.source, input.intakeTokenId,
+            input.createdBy, ...(claim ? [input.idempotencyKey] : [])
+          ]).pipe(
+            Effect.flatMap((rows) => rows[0]?.found === 1 && rows[0].id === null && !claim ? Effect.fail(new StaleOrder()) : Effect.succeed(rows)),
+            retryRaces,
+            Effect.orDie
+          )
+          if (row === undefined || row.found === 0) return yield* new NotFound({ message: `column ${input.columnId} not found` })
+          if (row.id !== null) {
+            if (Number(row.key_scale) > REBALANCE_SCALE) yield* startRebalance(row.column_id)
+            return toCard(row)
+          }
+          // with a key, "nothing written" in a column that exists is a replay, or (rarely) a stale
+          // snapshot, which wrote no claim either: then the filing runs again
+          const [replayed] = yield* sql<{ n: number }>`
+            SELECT 1 AS n FROM intake_claims WHERE token_id = ${input.intakeTokenId} AND idempotency_key = ${input.idempotencyKey!}`.pipe(Effect.orDie)
+          if (replayed !== undefined) return undefined
+        }
       })
 
       // the hottest read: access and the card in one statement (one round trip, not two)
@@ -138,7 +222,7 @@ export class Cards extends Context.Service<Cards, {
         const what = `card ${id}`
         if (!isUuid(id)) return yield* new NotFound({ message: `${what} not found` })
         const [row] = yield* sql.unsafe<CardRow & { workspace_id: string; role: Role | null }>(`
-          SELECT ${cardColumns}, p.workspace_id, m.role FROM cards c
+          SELECT ${cardColumns()}, p.workspace_id, m.role FROM cards c
           JOIN projects p ON p.id = c.project_id
           LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $2
           WHERE c.id = $1`, [id, principal.userId]).pipe(Effect.orDie)
@@ -164,59 +248,34 @@ export class Cards extends Context.Service<Cards, {
         return yield* loadOne(id)
       })
 
-      /** Locks the card's current column (and `also`), retrying if a concurrent move changed it. */
-      const lockCardColumn = (id: string, also: ReadonlyArray<string>) =>
-        Effect.gen(function*() {
-          for (let attempt = 0; attempt < 20; attempt++) {
-            const [before] = yield* sql<{ column_id: string }>`SELECT column_id FROM cards WHERE id = ${id}`
-            if (before === undefined) return undefined
-            yield* lockColumns([before.column_id, ...also])
-            const [card] = yield* sql<{ column_id: string; position: number }>`
-              SELECT column_id, position FROM cards WHERE id = ${id} FOR UPDATE`
-            if (card === undefined) return undefined
-            if (card.column_id === before.column_id) return card
-          }
-          return yield* Effect.die(new Error(`card ${id} kept moving while being locked`))
-        })
-
+      // nothing else moves: the cards after it keep their keys, and their ordinals follow
       const remove = Effect.fn("Cards.remove")(function*(principal: Principal, id: string) {
+        if (isUuid(id)) {
+          const deleted = yield* sql.unsafe(`
+            DELETE FROM cards c USING projects p
+            WHERE c.id = $1::uuid AND p.id = c.project_id AND ${visibleTo("p.workspace_id", "$2::uuid", "$3")}
+            RETURNING c.id`, [id, principal.userId, grantsOf(principal)]).pipe(Effect.orDie)
+          if (deleted.length > 0) return
+        }
         yield* access.resolve(principal, "card", id)
-        yield* sql.withTransaction(Effect.gen(function*() {
-          const card = yield* lockCardColumn(id, [])
-          if (card === undefined) return
-          yield* sql`DELETE FROM cards WHERE id = ${id}`
-          yield* sql`UPDATE cards SET position = position - 1 WHERE column_id = ${card.column_id} AND position > ${card.position}`
-        })).pipe(retryConflicts, Effect.orDie)
+        return yield* new NotFound({ message: `card ${id} not found` })
       })
 
       const move = Effect.fn("Cards.move")(function*(principal: Principal, id: string, to: { columnId: string; position?: number | undefined }) {
         if (to.position !== undefined && (!Number.isInteger(to.position) || to.position < 0)) {
           return yield* new InvalidInput({ message: "position: must be a whole number from 0" })
         }
-        const card = yield* access.resolve(principal, "card", id)
-        yield* columnOfProject(principal, to.columnId, card.projectId!)
-        const moved = yield* sql.withTransaction(Effect.gen(function*() {
-          const current = yield* lockCardColumn(id, [to.columnId])
-          if (current === undefined) return false
-          const same = current.column_id === to.columnId
-          // positions are dense, so the end of the column is one index lookup, not a count
-          const [{ n }] = yield* sql<{ n: number }>`SELECT COALESCE(max(position) + 1, 0)::int AS n FROM cards WHERE column_id = ${to.columnId}`
-          const target = clampPosition(to.position, same ? n - 1 : n)
-          if (same) {
-            if (target < current.position) {
-              yield* sql`UPDATE cards SET position = position + 1 WHERE column_id = ${to.columnId} AND position >= ${target} AND position < ${current.position}`
-            } else if (target > current.position) {
-              yield* sql`UPDATE cards SET position = position - 1 WHERE column_id = ${to.columnId} AND position > ${current.position} AND position <= ${target}`
-            }
-          } else {
-            yield* sql`UPDATE cards SET position = position - 1 WHERE column_id = ${current.column_id} AND position > ${current.position}`
-            yield* sql`UPDATE cards SET position = position + 1 WHERE column_id = ${to.columnId} AND position >= ${target}`
+        // past the end means the end; the bound keeps the number a PostgreSQL int
+        const position = to.position === undefined ? null : Math.min(to.position, 2 ** 31 - 1)
+        for (let attempt = 0; ; attempt++) {
+          if (isUuid(id) && isUuid(to.columnId)) {
+            const row = yield* write(moveSql, [id, to.columnId, position, principal.userId, grantsOf(principal)])
+            if (row !== undefined) return toCard(row)
           }
-          yield* sql`UPDATE cards SET column_id = ${to.columnId}, position = ${target}, updated_at = now() WHERE id = ${id}`
-          return true
-        })).pipe(retryConflicts, Effect.orDie)
-        if (!moved) return yield* new NotFound({ message: `card ${id} not found` })
-        return yield* loadOne(id)
+          const card = yield* access.resolve(principal, "card", id)
+          yield* columnOfProject(principal, to.columnId, card.projectId!)
+          if (attempt >= 2) return yield* new NotFound({ message: `card ${id} not found` })
+        }
       })
 
       return Cards.of({ create, get, update, remove, move, file, load })

@@ -50,7 +50,7 @@ export class Search extends Context.Service<Search, {
           scope += ` AND c.project_id = $${params.length}::uuid`
         }
         const rows = yield* sql.unsafe<CardRow>(`
-          SELECT ${cardColumns}
+          SELECT ${cardColumns()}
           FROM cards c
           JOIN projects p ON p.id = c.project_id
           JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $1

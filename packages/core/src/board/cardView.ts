@@ -42,9 +42,17 @@ export interface CardView {
   readonly updatedAt: string
 }
 
-/** Select list for `FROM cards c`; append WHERE / ORDER BY. */
-export const cardColumns = `
-  c.id, c.project_id, c.column_id, c.position, c.ref, c.title, c.description, c.priority,
+/**
+ * A card's ordinal `position` in its column: how many cards of the column sort before it.
+ * Order keys are unique per column (cards_order_unique), so the count is exact; it is an
+ * index-only range scan on (column_id, sort_key).
+ */
+export const ordinalOf = (alias: string): string =>
+  `(SELECT count(*) FROM cards o WHERE o.column_id = ${alias}.column_id AND o.sort_key < ${alias}.sort_key)::int`
+
+/** Select list for `FROM cards c`; append WHERE / ORDER BY. `position` defaults to the count above. */
+export const cardColumns = (position: string = ordinalOf("c")): string => `
+  c.id, c.project_id, c.column_id, ${position} AS position, c.ref, c.title, c.description, c.priority,
   c.source, c.intake_token_id, c.created_at, c.updated_at,
   COALESCE((SELECT json_agg(json_build_object('id', l.id, 'projectId', l.project_id, 'name', l.name, 'color', l.color,
       'createdAt', l.created_at, 'updatedAt', l.updated_at) ORDER BY lower(l.name), l.id)

@@ -4,14 +4,13 @@
  * Idempotency-Key the claim and the card commit together, so a key files at most one card,
  * also under concurrency and across instances; the first write wins.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { digestToken, isWellFormed } from "../auth/secretTokens.ts"
 import { Cards } from "../board/Cards.ts"
 import { checkDescription, checkTitle, firstFailure } from "../board/cardRules.ts"
 import { InvalidInput, Unauthenticated } from "../domain/errors.ts"
 import { headerCharCount, limits } from "../domain/limits.ts"
-import { retryConflicts } from "../infra/retryConflicts.ts"
 
 export interface IntakeCredential {
   readonly tokenId: string
@@ -51,31 +50,24 @@ export class Intake extends Context.Service<Intake, {
         if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || headerCharCount(idempotencyKey) > limits.idempotencyKey)) {
           return yield* new InvalidInput({ message: `Idempotency-Key: must be 1 to ${limits.idempotencyKey} characters` })
         }
-        const fileCard = cards.file({
+        // one statement: the claim and the card commit together, so a key files at most one card
+        yield* cards.file({
           columnId: credential.columnId,
           title: input.title,
           description: input.description,
           source: "intake",
           intakeTokenId: credential.tokenId,
-          createdBy: credential.createdBy
+          createdBy: credential.createdBy,
+          idempotencyKey
         }).pipe(Effect.catchTag("NotFound", () => Effect.fail(intakeRefusal())))
-        if (idempotencyKey === undefined) {
-          yield* fileCard
-          return
-        }
-        yield* sql.withTransaction(Effect.gen(function*() {
-          // a concurrent holder of the same key makes this insert wait for its commit, then skip
-          const claimed = yield* sql`
-            INSERT INTO intake_claims (token_id, idempotency_key) VALUES (${credential.tokenId}, ${idempotencyKey})
-            ON CONFLICT DO NOTHING RETURNING token_id`.pipe(Effect.orDie)
-          if (claimed.length === 0) return
-          const card = yield* fileCard
-          yield* sql`UPDATE intake_claims SET card_id = ${card.id} WHERE token_id = ${credential.tokenId} AND idempotency_key = ${idempotencyKey}`.pipe(Effect.orDie)
-        })).pipe(retryConflicts, Effect.catchTag("SqlError", Effect.die))
-        // claims older than the retention go as the token files more (primary-key prefix scan)
-        yield* sql`DELETE FROM intake_claims WHERE token_id = ${credential.tokenId}
-          AND created_at < now() - ${`${IDEMPOTENCY_RETENTION_DAYS} days`}::interval`.pipe(Effect.orDie)
       })
+
+      // claims older than the retention go in a sweep, off the filing's path
+      yield* sql`DELETE FROM intake_claims WHERE created_at < now() - ${`${IDEMPOTENCY_RETENTION_DAYS} days`}::interval`.pipe(
+        Effect.catchCause((cause) => Effect.logWarning("intake: sweeping old idempotency claims failed", cause)),
+        Effect.repeat(Schedule.spaced("1 hour")),
+        Effect.forkScoped
+      )
 
       return Intake.of({ authenticate, file })
     })

@@ -1,0 +1,74 @@
+/**
+ * Card order without a column lock (issue 14). Each card has a sparse `sort_key`, unique in its
+ * column; a create or a move writes only its own row, with a key drawn between its neighbours'
+ * by `board_key_between` (migrations/0006_order_keys.sql) inside the same statement, so the
+ * neighbours it read are the ones of its own snapshot and no read-then-write race exists.
+ *
+ * The rules every writer follows:
+ * - it takes `FOR KEY SHARE` on the destination column row (the lock its foreign key takes
+ *   anyway: writers never wait for each other) and writes only if the column's `order_epoch`
+ *   it locked equals the one of its snapshot; otherwise a rebalance replaced the keys it read,
+ *   and the statement wrote nothing and runs again;
+ * - a unique violation on `cards_order_unique` (two writers drew the same key) and a foreign
+ *   key violation (the column went away after its snapshot) also mean "run again".
+ *
+ * A rebalance takes `FOR UPDATE` on the column row (it waits for the writers in flight and
+ * holds new ones back for its few milliseconds), renumbers the keys 1..n in order and bumps
+ * the epoch. Readers take no lock, so they never wait for it.
+ */
+import { Effect, Predicate, Schedule } from "effect"
+import type { SqlClient } from "effect/sql"
+
+/** Keys with more digits after the point than this get their column rebalanced. */
+export const REBALANCE_SCALE = 24
+
+const sqlState = (e: unknown): string | undefined => {
+  if (!Predicate.hasProperty(e, "reason")) return undefined
+  const cause = Predicate.hasProperty(e.reason, "cause") ? e.reason.cause : undefined
+  return Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
+}
+
+/** A write that lost a race it can simply run again: same key drawn, column gone, deadlock. */
+export const isRaceLost = (e: unknown): boolean => {
+  const code = sqlState(e)
+  return code === "23505" || code === "23503" || code === "40P01" || code === "40001"
+}
+
+/** Thrown (as a failure) by a writer whose snapshot predates a rebalance of its column. */
+export class StaleOrder {
+  readonly _tag = "StaleOrder"
+}
+
+/** Runs a one-statement write again when it lost a race; after 8 tries the error surfaces. */
+export const retryRaces = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.retry(self, {
+    times: 8,
+    schedule: Schedule.exponential("2 millis").pipe(Schedule.jittered),
+    while: (e) => e instanceof StaleOrder || isRaceLost(e)
+  })
+
+/**
+ * The key of a card placed at ordinal `position` (undefined: the end) of `column`, among the
+ * column's other cards (`card`: the one being moved, or null). `$n` placeholders are passed in.
+ */
+export const keyAt = (column: string, card: string, position: string): string => `board_key_between(
+    (SELECT max(k.sort_key) FROM (SELECT sort_key FROM cards
+      WHERE column_id = ${column} AND id IS DISTINCT FROM ${card} ORDER BY sort_key LIMIT ${position}) k),
+    CASE WHEN ${position} IS NULL THEN NULL ELSE (SELECT sort_key FROM cards
+      WHERE column_id = ${column} AND id IS DISTINCT FROM ${card} ORDER BY sort_key OFFSET ${position} LIMIT 1) END)`
+
+/** True when the epoch locked on `col` (the latest) is the one the statement's snapshot saw. */
+export const epochUnchanged = (col: string): string =>
+  `${col}.order_epoch = (SELECT e.order_epoch FROM board_columns e WHERE e.id = ${col}.id)`
+
+/** Renumbers a column's keys 1..n in their order. See the module comment for the locking. */
+export const rebalance = (sql: SqlClient.SqlClient, columnId: string) =>
+  sql.withTransaction(Effect.gen(function*() {
+    const [column] = yield* sql`SELECT id FROM board_columns WHERE id = ${columnId} FOR UPDATE`
+    if (column === undefined) return
+    yield* sql`
+      UPDATE cards c SET sort_key = r.n
+      FROM (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS n FROM cards WHERE column_id = ${columnId}) r
+      WHERE c.id = r.id AND c.column_id = ${columnId}`
+    yield* sql`UPDATE board_columns SET order_epoch = order_epoch + 1 WHERE id = ${columnId}`
+  })).pipe(retryRaces, Effect.orDie)
