@@ -131,13 +131,50 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)("two instan
     expect(statuses.slice(-2)).toEqual([429, 429])
   })
 
-  it("a revoked key is refused by both at once", async () => {
+  /** Polls until `status` answers `expected`: a revoke must reach every instance within 1 s. */
+  const within1s = async (request: () => Promise<number>, expected: number) => {
+    const deadline = Date.now() + 1000
+    let status = await request()
+    while (status !== expected && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 25))
+      status = await request()
+    }
+    return status
+  }
+  const runSql = async (text: string, params: ReadonlyArray<unknown>) => {
+    const { PgClient } = await import("@effect/sql-pg")
+    const { Effect, Redacted } = await import("effect")
+    const Reactivity = await import("effect/reactivity/Reactivity")
+    await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const sql = yield* PgClient.make({ url: Redacted.make(db.url), maxConnections: 1 })
+      yield* sql.unsafe(text, params as Array<any>)
+    })).pipe(Effect.provide(Reactivity.layer), Effect.orDie))
+  }
+
+  it("a revoked key is refused by both within a second, though each had it cached", async () => {
     const u = await bootstrap(bases[0]!, "revoker")
-    expect((await call(bases[1]!, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status).toBe(200)
-    // revoked through one instance, the key is refused by the other at once
+    // both instances have now resolved (and cached) the key
+    for (const b of bases) expect((await call(b, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status).toBe(200)
     const [mine] = (await call(bases[1]!, "GET", "/v1/api-keys", { headers: key(u.apiKey) })).body
     expect((await call(bases[0]!, "DELETE", `/v1/api-keys/${mine.id}`, { headers: key(u.apiKey) })).status).toBe(204)
-    for (const b of bases) expect((await call(b, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status).toBe(401)
+    for (const b of bases) expect(await within1s(async () => (await call(b, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status, 401)).toBe(401)
+  })
+
+  it("a key or an intake token revoked in SQL, by no instance, is refused by both within a second", async () => {
+    const u = await bootstrap(bases[0]!, "sqlrevoker")
+    const minted = await call(bases[0]!, "POST", "/v1/intake-tokens", { body: { columnId: u.columns[0]!.id, name: "form" }, headers: key(u.apiKey) })
+    expect(minted.status).toBe(201)
+    const intake = (b: string) => call(b, "POST", "/v1/intake", { body: { title: "from the form" }, headers: { "x-intake-key": minted.body.token } })
+    for (const b of bases) {
+      expect((await call(b, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status).toBe(200)
+      expect((await intake(b)).status).toBe(201)
+    }
+    await runSql(`UPDATE api_keys SET revoked_at = now() WHERE user_id = $1`, [u.userId])
+    await runSql(`UPDATE intake_tokens SET revoked_at = now() WHERE id = $1`, [minted.body.id])
+    for (const b of bases) {
+      expect(await within1s(async () => (await call(b, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status, 401)).toBe(401)
+      expect(await within1s(async () => (await intake(b)).status, 401)).toBe(401)
+    }
   })
 
   it("neither instance logged a raw secret (the requests above used every kind of credential)", () => {

@@ -4,6 +4,7 @@ import { NodeServices } from "@effect/platform-node"
 import { Accounts } from "./auth/Accounts.ts"
 import type { PasswordHasher } from "./auth/passwords.ts"
 import { Credentials } from "./auth/Credentials.ts"
+import { CredentialCache } from "./auth/CredentialCache.ts"
 import { Access } from "./board/Access.ts"
 import { Boards } from "./board/Boards.ts"
 import { CardLinks } from "./board/CardLinks.ts"
@@ -49,7 +50,8 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
     DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
   ).pipe(
     Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer)),
-    Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer))
+    Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer)),
+    Layer.provideMerge(CredentialCache.layer)
   )))
 
 /** Everything the front ends need, for one configuration. */

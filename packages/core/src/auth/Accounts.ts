@@ -11,6 +11,7 @@ import { ServerSecret } from "../infra/Secret.ts"
 import { makePasswordHasher, type PasswordHasher, passwordLength } from "./passwords.ts"
 import { digestToken, mintToken } from "./secretTokens.ts"
 import { SESSION_TTL_SECONDS, signSession } from "./sessionJwt.ts"
+import { CredentialCache } from "./CredentialCache.ts"
 
 export interface AuthSession {
   readonly session: {
@@ -67,6 +68,7 @@ export class Accounts extends Context.Service<Accounts, {
       Accounts,
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
+        const cache = yield* CredentialCache
         const config = yield* AppConfig
         const keys = yield* ServerSecret
 
@@ -181,6 +183,7 @@ export class Accounts extends Context.Service<Accounts, {
             UPDATE api_keys SET revoked_at = now(), updated_at = now()
             WHERE id = ${keyId} AND user_id = ${principal.userId} AND revoked_at IS NULL RETURNING id`.pipe(Effect.orDie)
           if (rows.length === 0) return yield* missing
+          yield* cache.invalidate(keyId)
         })
 
         const profile = (userId: string) =>

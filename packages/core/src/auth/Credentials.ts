@@ -6,6 +6,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
+import { CredentialCache } from "./CredentialCache.ts"
 import { Unauthenticated } from "../domain/errors.ts"
 import type { CredentialKind, Principal } from "../domain/Principal.ts"
 import { ServerSecret } from "../infra/Secret.ts"
@@ -49,13 +50,21 @@ export class Credentials extends Context.Service<Credentials, {
       const config = yield* AppConfig
       const keys = yield* ServerSecret
       const oauth = yield* OAuth
+      const cache = yield* CredentialCache
 
       const apiKeyPrincipal = Effect.fnUntraced(function*(key: string) {
         if (!isWellFormed("apiKey", key)) return yield* refuse("invalid API key: it is malformed or mistyped")
-        const [row] = yield* sql<{ id: string; user_id: string }>`
-          SELECT id, user_id FROM api_keys WHERE digest = ${digestToken(key)} AND revoked_at IS NULL`.pipe(Effect.orDie)
-        if (row === undefined) return yield* refuse("invalid API key: unknown or revoked")
-        return { userId: row.user_id, via: "apiKey", workspaces: "all", credentialId: row.id } satisfies Principal
+        const digest = digestToken(key)
+        const principal = yield* cache.resolve(digest, sql<{ id: string; user_id: string }>`
+          SELECT id, user_id FROM api_keys WHERE digest = ${digest} AND revoked_at IS NULL`.pipe(
+          Effect.orDie,
+          Effect.map(([row]) => row === undefined ? undefined : {
+            value: { userId: row.user_id, via: "apiKey", workspaces: "all", credentialId: row.id } satisfies Principal,
+            credentialId: row.id
+          })
+        ))
+        if (principal === undefined) return yield* refuse("invalid API key: unknown or revoked")
+        return principal
       })
 
       const resolve = Effect.fnUntraced(function*(

@@ -64,7 +64,9 @@ const insertSql = (mode: "member" | "filing", claim: boolean) => `
   WITH target AS (
     SELECT col.id, col.project_id, col.order_epoch, p.ref_prefix
     FROM board_columns col JOIN projects p ON p.id = col.project_id
-    WHERE col.id = $1::uuid ${mode === "member" ? `AND col.project_id = $8::uuid AND ${visibleTo("p.workspace_id", "$9::uuid", "$10")}` : ""}
+    WHERE col.id = $1::uuid AND ${mode === "member"
+      ? `col.project_id = $8::uuid AND ${visibleTo("p.workspace_id", "$9::uuid", "$10")}`
+      : "col.project_id = (SELECT project_id FROM intake_tokens WHERE id = $6::uuid)"}
     FOR KEY SHARE OF col
   ), ready AS (
     SELECT * FROM target t WHERE ${epochUnchanged("t")}

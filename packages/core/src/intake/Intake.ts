@@ -11,6 +11,7 @@ import { Cards } from "../board/Cards.ts"
 import { checkDescription, checkTitle, firstFailure } from "../board/cardRules.ts"
 import { InvalidInput, Unauthenticated } from "../domain/errors.ts"
 import { headerCharCount, limits } from "../domain/limits.ts"
+import { CredentialCache } from "../auth/CredentialCache.ts"
 
 export interface IntakeCredential {
   readonly tokenId: string
@@ -31,17 +32,27 @@ export class Intake extends Context.Service<Intake, {
     Intake,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const cache = yield* CredentialCache
       const cards = yield* Cards
 
       const authenticate = Effect.fn("Intake.authenticate")(function*(token: string | undefined) {
         if (token === undefined || !isWellFormed("intake", token.trim())) return yield* intakeRefusal()
-        const [row] = yield* sql<{ id: string; column_id: string; created_by: string | null }>`
-          SELECT t.id, t.column_id, t.created_by FROM intake_tokens t
+        const digest = digestToken(token.trim())
+        // the filing itself checks that the column is still in the token's project
+        const credential = yield* cache.resolve(digest, sql<{ id: string; column_id: string; created_by: string | null; expires_at: Date | null }>`
+          SELECT t.id, t.column_id, t.created_by, t.expires_at FROM intake_tokens t
           JOIN board_columns c ON c.id = t.column_id AND c.project_id = t.project_id
-          WHERE t.digest = ${digestToken(token.trim())} AND t.revoked_at IS NULL
-            AND (t.expires_at IS NULL OR t.expires_at > now())`.pipe(Effect.orDie)
-        if (row === undefined) return yield* intakeRefusal()
-        return { tokenId: row.id, columnId: row.column_id, createdBy: row.created_by }
+          WHERE t.digest = ${digest} AND t.revoked_at IS NULL
+            AND (t.expires_at IS NULL OR t.expires_at > now())`.pipe(
+          Effect.orDie,
+          Effect.map(([row]) => row === undefined ? undefined : {
+            value: { tokenId: row.id, columnId: row.column_id, createdBy: row.created_by } satisfies IntakeCredential,
+            credentialId: row.id,
+            expiresAt: row.expires_at === null ? undefined : new Date(row.expires_at).getTime()
+          })
+        ))
+        if (credential === undefined) return yield* intakeRefusal()
+        return credential
       })
 
       const file = Effect.fn("Intake.file")(function*(credential: IntakeCredential, input: { title: string; description?: string | undefined }, idempotencyKey: string | undefined) {

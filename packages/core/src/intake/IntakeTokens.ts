@@ -10,6 +10,7 @@ import { charCount, limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Access } from "../board/Access.ts"
 import { iso } from "../board/rows.ts"
+import { CredentialCache } from "../auth/CredentialCache.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
 
@@ -45,6 +46,7 @@ export class IntakeTokens extends Context.Service<IntakeTokens, {
     IntakeTokens,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const cache = yield* CredentialCache
       const access = yield* Access
 
       const mint = Effect.fn("IntakeTokens.mint")(function*(principal: Principal, input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }) {
@@ -81,6 +83,7 @@ export class IntakeTokens extends Context.Service<IntakeTokens, {
         if (row === undefined) return yield* new NotFound({ message: `intake token ${id} not found` })
         yield* access.resolve(principal, "project", row.project_id, `intake token ${id}`)
         yield* sql`UPDATE intake_tokens SET revoked_at = COALESCE(revoked_at, now()), updated_at = now() WHERE id = ${id}`.pipe(Effect.orDie)
+        yield* cache.invalidate(id)
       })
 
       return IntakeTokens.of({ mint, list, revoke })

@@ -13,6 +13,7 @@ import { digestToken, isWellFormed, mintToken } from "../auth/secretTokens.ts"
 import { iso } from "../board/rows.ts"
 import { type ClientRegistration, validateRegistration } from "./clientMetadata.ts"
 import { CHALLENGE, verifierMatches } from "./pkce.ts"
+import { CredentialCache } from "../auth/CredentialCache.ts"
 
 export const ACCESS_TOKEN_SECONDS = 3600
 export const REFRESH_TOKEN_DAYS = 30
@@ -72,6 +73,7 @@ export class OAuth extends Context.Service<OAuth, {
     OAuth,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const cache = yield* CredentialCache
       const config = yield* AppConfig
       const resource = `${config.publicUrl}/api`
 
@@ -138,7 +140,10 @@ export class OAuth extends Context.Service<OAuth, {
         })
 
       const revokeGrantNow = (grantId: string) =>
-        sql`UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, now()) WHERE id = ${grantId}`.pipe(Effect.orDie, Effect.asVoid)
+        sql`UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, now()) WHERE id = ${grantId}`.pipe(
+          Effect.orDie,
+          Effect.andThen(cache.invalidate(grantId))
+        )
 
       const resourceProblem = (given: string | undefined, bound: string) =>
         given !== undefined && given.replace(/\/$/, "").toLowerCase() !== bound.toLowerCase()
@@ -209,12 +214,18 @@ export class OAuth extends Context.Service<OAuth, {
       const accessPrincipal = (token: string) =>
         Effect.gen(function*() {
           if (!isWellFormed("oauthAccess", token)) return undefined
-          const [row] = yield* sql<{ user_id: string; workspaces: Array<string>; grant_id: string }>`
-            SELECT g.user_id, g.workspaces, g.id AS grant_id FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
-            WHERE t.digest = ${digestToken(token)} AND t.kind = 'access' AND t.expires_at > now()
-              AND g.revoked_at IS NULL AND g.resource = ${resource}`.pipe(Effect.orDie)
-          if (row === undefined) return undefined
-          return { userId: row.user_id, via: "oauth", workspaces: new Set(row.workspaces), credentialId: row.grant_id } satisfies Principal
+          const digest = digestToken(token)
+          return yield* cache.resolve(digest, sql<{ user_id: string; workspaces: Array<string>; grant_id: string; expires_at: Date }>`
+            SELECT g.user_id, g.workspaces, g.id AS grant_id, t.expires_at FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+            WHERE t.digest = ${digest} AND t.kind = 'access' AND t.expires_at > now()
+              AND g.revoked_at IS NULL AND g.resource = ${resource}`.pipe(
+            Effect.orDie,
+            Effect.map(([row]) => row === undefined ? undefined : {
+              value: { userId: row.user_id, via: "oauth", workspaces: new Set(row.workspaces), credentialId: row.grant_id } satisfies Principal as Principal,
+              credentialId: row.grant_id,
+              expiresAt: new Date(row.expires_at).getTime()
+            })
+          ))
         })
 
       const grants = (principal: Principal) =>
@@ -240,6 +251,7 @@ export class OAuth extends Context.Service<OAuth, {
         if (!/^[0-9a-f-]{36}$/i.test(grantId)) return yield* new NotFound({ message: `grant ${grantId} not found` })
         const rows = yield* sql`UPDATE oauth_grants SET revoked_at = now() WHERE id = ${grantId} AND user_id = ${principal.userId} AND revoked_at IS NULL RETURNING id`.pipe(Effect.orDie)
         if (rows.length === 0) return yield* new NotFound({ message: `grant ${grantId} not found` })
+        yield* cache.invalidate(grantId)
       })
 
       return OAuth.of({ register, client, issueCode, exchangeCode, refresh, accessPrincipal, grants, revokeGrant, resource })

@@ -1,0 +1,178 @@
+/**
+ * Issue 14's proof: card order and refs stay right with no lock held across a commit.
+ *
+ * 50 clients create, move (to random ordinals, across and within columns, to the top and to
+ * the end) and delete cards in one project at once; a share of the moves all aim at the same
+ * gap, so keys grow and columns get rebalanced while the others write. Each client touches only
+ * its own cards, so the model of what it saw acknowledged says where each card must end up.
+ * Afterwards, through the API and in the database:
+ * - every column's ordinals are exactly 0..n-1 and follow the database's key order;
+ * - every acknowledged card is there exactly once, in the column of its last acknowledged
+ *   placement, and no deleted card is;
+ * - refs are unique;
+ * - a card placed at the end (or the top) after another's placement was acknowledged is after
+ *   (or before) it: a write's snapshot holds every write acknowledged before it started.
+ * Fixed seed; ORDER_CLIENTS and ORDER_OPS make longer runs.
+ */
+import fc from "fast-check"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { backends } from "./support/backends.ts"
+import { type Account, bootstrap, call, key } from "./support/client.ts"
+import { startServer, type TestServer } from "./support/server.ts"
+
+const CLIENTS = Number(process.env.ORDER_CLIENTS ?? 50)
+const OPS = Number(process.env.ORDER_OPS ?? 12)
+
+interface Placement {
+  readonly card: string
+  readonly column: string
+  /** "end" and "top" can be checked against every earlier acknowledged placement. */
+  readonly kind: "end" | "top" | "at"
+  readonly started: number
+  readonly acked: number
+}
+
+type Op =
+  | { readonly type: "create"; readonly column: number }
+  | { readonly type: "move"; readonly card: number; readonly column: number; readonly position: number | "end" }
+  | { readonly type: "delete"; readonly card: number }
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ type: fc.constant("create" as const), column: fc.nat(2) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant("move" as const),
+      card: fc.nat(),
+      column: fc.nat(2),
+      position: fc.oneof(fc.constant("end" as const), fc.integer({ min: 2, max: 12 }))
+    })
+  },
+  // the gap after the first card of the first column, where everyone crowds in: keys grow
+  // there until the column is rebalanced while the others write (the top of that column stays
+  // put, so the gap keeps shrinking)
+  { weight: 3, arbitrary: fc.record({ type: fc.constant("move" as const), card: fc.nat(), column: fc.constant(0), position: fc.constant(1) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("move" as const), card: fc.nat(), column: fc.integer({ min: 1, max: 2 }), position: fc.constant(0) }) },
+  { weight: 1, arbitrary: fc.record({ type: fc.constant("delete" as const), card: fc.nat() }) }
+)
+
+describe.each(backends)("concurrent card order on %s", (backend) => {
+  let server: TestServer
+  let a: Account
+  beforeAll(async () => {
+    server = await startServer(backend)
+    a = await bootstrap(server.baseUrl, "orderer")
+  })
+  afterAll(() => server?.stop())
+
+  it(`${CLIENTS} clients creating, moving and deleting at once lose, duplicate and misorder nothing`, async () => {
+    const base = server.baseUrl
+    const h = key(a.apiKey)
+    const columns = a.columns.map((c) => c.id)
+    const scripts = fc.sample(fc.array(opArb, { minLength: OPS, maxLength: OPS }), { numRuns: CLIENTS, seed: 14 })
+    let clock = 0
+    const placements: Array<Placement> = []
+    const deleted = new Set<string>()
+    const refs: Array<string> = []
+
+    const client = async (script: ReadonlyArray<Op>) => {
+      const mine: Array<string> = []
+      for (const op of script) {
+        const started = ++clock
+        if (op.type === "create" || mine.length === 0) {
+          const column = columns[op.type === "create" ? op.column : 0]!
+          const r = await call(base, "POST", "/v1/cards", { body: { projectId: a.projectId, columnId: column, title: `card ${started}` }, headers: h })
+          expect(r.status, r.text).toBe(201)
+          placements.push({ card: r.body.id, column, kind: "end", started, acked: ++clock })
+          refs.push(r.body.ref)
+          mine.push(r.body.id)
+        } else if (op.type === "move") {
+          const card = mine[op.card % mine.length]!
+          const column = columns[op.column]!
+          const body = { columnId: column, ...(op.position === "end" ? {} : { position: op.position }) }
+          const r = await call(base, "POST", `/v1/cards/${card}/move`, { body, headers: h })
+          expect(r.status, r.text).toBe(200)
+          expect(r.body.columnId).toBe(column)
+          const kind = op.position === "end" ? "end" : op.position === 0 ? "top" : "at"
+          placements.push({ card, column, kind, started, acked: ++clock })
+        } else {
+          const card = mine.splice(op.card % mine.length, 1)[0]!
+          const r = await call(base, "DELETE", `/v1/cards/${card}`, { headers: h })
+          expect(r.status, r.text).toBe(204)
+          deleted.add(card)
+        }
+      }
+    }
+    await Promise.all(scripts.map(client))
+
+    const board = await call(base, "GET", `/v1/board/${a.projectId}`, { headers: h })
+    expect(board.status).toBe(200)
+    const last = new Map<string, Placement>()
+    for (const p of placements) if (!deleted.has(p.card)) last.set(p.card, p)
+
+    // exactly the acknowledged cards, once each, where their last placement put them
+    const seen = board.body.cards as Array<{ id: string; columnId: string; position: number; ref: string }>
+    expect(seen.map((c) => c.id).sort()).toEqual([...last.keys()].sort())
+    for (const c of seen) expect(c.columnId, `card ${c.id}`).toBe(last.get(c.id)!.column)
+    expect(new Set(refs).size).toBe(refs.length)
+    expect(new Set(seen.map((c) => c.ref)).size).toBe(seen.length)
+
+    for (const column of columns) {
+      const inColumn = seen.filter((c) => c.columnId === column)
+      // ordinals 0..n-1, in the database's key order
+      expect(inColumn.map((c) => c.position)).toEqual(inColumn.map((_, i) => i))
+      const stored = await server.query<{ id: string }>(`SELECT id FROM cards WHERE column_id = $1 ORDER BY sort_key, id`, [column])
+      expect(stored.map((r) => r.id)).toEqual(inColumn.map((c) => c.id))
+      // what each placement's snapshot held decides its side of every earlier acknowledged card
+      const order = new Map(inColumn.map((c, i) => [c.id, i]))
+      for (const x of inColumn) {
+        const px = last.get(x.id)!
+        for (const y of inColumn) {
+          const py = last.get(y.id)!
+          if (x.id === y.id || px.acked >= py.started) continue
+          if (py.kind === "end") expect(order.get(y.id)!, `${y.id} placed at the end after ${x.id}`).toBeGreaterThan(order.get(x.id)!)
+          if (py.kind === "top") expect(order.get(y.id)!, `${y.id} placed at the top after ${x.id}`).toBeLessThan(order.get(x.id)!)
+        }
+      }
+    }
+    // the crowded gap made keys long enough to rebalance while the clients wrote
+    const [epochs] = await server.query<{ n: number }>(`SELECT sum(order_epoch)::int AS n FROM board_columns WHERE project_id = $1`, [a.projectId])
+    expect(epochs!.n).toBeGreaterThan(0)
+  }, 300_000)
+
+  it("rebalances a column whose keys grew long, keeping its order and every write", async () => {
+    const base = server.baseUrl
+    const h = key(a.apiKey)
+    const p = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: "Rebalance", template: "kanban" }, headers: h })
+    const column = p.body.columns[0].id as string
+    const model: Array<string> = []
+    for (let i = 0; i < 4; i++) {
+      const r = await call(base, "POST", "/v1/cards", { body: { projectId: p.body.project.id, columnId: column, title: `r${i}` }, headers: h })
+      model.push(r.body.id)
+    }
+    // always into the gap after the first card: each write shrinks that one gap
+    for (let i = 0; i < 80; i++) {
+      const card = model[model.length - 1]!
+      const r = await call(base, "POST", `/v1/cards/${card}/move`, { body: { columnId: column, position: 1 }, headers: h })
+      expect(r.status).toBe(200)
+      expect(r.body.position).toBe(1)
+      model.splice(model.length - 1, 1)
+      model.splice(1, 0, card)
+    }
+    // the rebalance runs beside the write that found a long key; wait for the last one
+    const state = async () =>
+      (await server.query<{ epoch: number; widest: number }>(
+        `SELECT c.order_epoch AS epoch, (SELECT max(scale(sort_key)) FROM cards WHERE column_id = c.id) AS widest FROM board_columns c WHERE c.id = $1`,
+        [column]
+      ))[0]!
+    let now = await state()
+    for (let i = 0; i < 100 && (now.epoch === 0 || now.widest > 24); i++) {
+      await new Promise((r) => setTimeout(r, 20))
+      now = await state()
+    }
+    expect(now.epoch).toBeGreaterThan(0)
+    expect(now.widest).toBeLessThanOrEqual(24)
+    const board = await call(base, "GET", `/v1/board/${p.body.project.id}`, { headers: h })
+    expect(board.body.cards.filter((c: any) => c.columnId === column).map((c: any) => [c.id, c.position])).toEqual(model.map((id, i) => [id, i]))
+  }, 120_000)
+})
