@@ -13,7 +13,8 @@ import type { Principal } from "../domain/Principal.ts"
 import { Access, checkGrant, isUuid, type Role } from "./Access.ts"
 import { checkDescription, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
-import { epochUnchanged, keyAt, rebalance, REBALANCE_SCALE, retryRaces, StaleOrder } from "./orderKeys.ts"
+import { grantsOf, insertSql, moveSql, visibleTo, type WrittenRow } from "./cardStatements.ts"
+import { rebalance, REBALANCE_SCALE, retryRaces, StaleOrder } from "./orderKeys.ts"
 
 export interface CardInput {
   readonly projectId: string
@@ -43,71 +44,6 @@ export interface Filing {
 
 type AccessError = NotFound | WorkspaceNotGranted
 
-/** `$n` of the caller's visibility: a member of the workspace, within an OAuth grant's workspaces. */
-const visibleTo = (workspace: string, user: string, grants: string) =>
-  `EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = ${workspace} AND m.user_id = ${user})
-   AND (${grants}::uuid[] IS NULL OR ${workspace} = ANY(${grants}::uuid[]))`
-
-const grantsOf = (principal: Principal): Array<string> | null =>
-  principal.workspaces === "all" ? null : [...principal.workspaces]
-
-// The end of a statement that wrote a card: the card in its REST shape (its position counted in
-// the statement's snapshot, which does not hold the written row itself) and its key's scale.
-const writtenCard = (found: string) => `
-  SELECT (SELECT count(*) FROM ${found})::int AS found, ${cardColumns("(SELECT count(*) FROM cards o WHERE o.column_id = c.column_id AND o.sort_key < c.sort_key AND o.id <> c.id)::int")},
-    scale(c.sort_key) AS key_scale
-  FROM written c`
-
-// $1 column, $2 title, $3 description, $4 priority, $5 source, $6 intake token, $7 created by,
-// then for a member's create $8 project, $9 user, $10 grants; for a filing $8 idempotency key.
-const insertSql = (mode: "member" | "filing", claim: boolean) => `
-  WITH target AS (
-    SELECT col.id, col.project_id, col.order_epoch, p.ref_prefix
-    FROM board_columns col JOIN projects p ON p.id = col.project_id
-    WHERE col.id = $1::uuid AND ${mode === "member"
-      ? `col.project_id = $8::uuid AND ${visibleTo("p.workspace_id", "$9::uuid", "$10")}`
-      : "col.project_id = (SELECT project_id FROM intake_tokens WHERE id = $6::uuid)"}
-    FOR KEY SHARE OF col
-  ), ready AS (
-    SELECT * FROM target t WHERE ${epochUnchanged("t")}
-  )${claim ? `, claim AS (
-    INSERT INTO intake_claims (token_id, idempotency_key, card_id)
-    SELECT $6::uuid, $8, gen_random_uuid() FROM ready
-    ON CONFLICT DO NOTHING RETURNING card_id
-  )` : ""}, written AS (
-    INSERT INTO cards (${claim ? "id, " : ""}project_id, column_id, sort_key, ref_number, ref, title, description, priority, source, intake_token_id, created_by)
-    SELECT ${claim ? "claim.card_id, " : ""}t.project_id, t.id, ${keyAt("t.id", "NULL::uuid", "NULL::int")}, r.n, t.ref_prefix || '-' || r.n,
-      $2, $3, $4, $5, $6::uuid, $7::uuid
-    FROM ready t ${claim ? "CROSS JOIN claim" : ""} CROSS JOIN LATERAL (SELECT board_next_ref(t.project_id)::int AS n) r
-    RETURNING *
-  )
-  SELECT * FROM (${writtenCard("target")}) w
-  UNION ALL
-  SELECT (SELECT count(*) FROM target)::int, ${nullCard}, NULL WHERE NOT EXISTS (SELECT 1 FROM written)`
-
-// the columns of cardColumns(), all NULL, for the "nothing written" row
-const nullCard = "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
-
-// $1 card, $2 destination column, $3 position (NULL: the end), $4 user, $5 grants
-const moveSql = `
-  WITH card AS (
-    SELECT c.id, c.project_id FROM cards c JOIN projects p ON p.id = c.project_id
-    WHERE c.id = $1::uuid AND ${visibleTo("p.workspace_id", "$4::uuid", "$5")}
-  ), target AS (
-    SELECT col.id, col.order_epoch FROM board_columns col JOIN card ON card.project_id = col.project_id
-    WHERE col.id = $2::uuid
-    FOR KEY SHARE OF col
-  ), written AS (
-    UPDATE cards c SET column_id = t.id, sort_key = ${keyAt("t.id", "c.id", "$3::int")}, updated_at = now()
-    FROM target t WHERE c.id = $1::uuid AND ${epochUnchanged("t")}
-    RETURNING c.*
-  )
-  SELECT * FROM (${writtenCard("target")}) w
-  UNION ALL
-  SELECT (SELECT count(*) FROM target)::int, ${nullCard}, NULL WHERE NOT EXISTS (SELECT 1 FROM written)`
-
-type WrittenRow = CardRow & { found: number; key_scale: number | null }
-
 export class Cards extends Context.Service<Cards, {
   readonly create: (principal: Principal, input: CardInput) => Effect.Effect<CardView, InvalidInput | AccessError>
   readonly get: (principal: Principal, id: string) => Effect.Effect<CardView, AccessError>
@@ -115,10 +51,11 @@ export class Cards extends Context.Service<Cards, {
   readonly remove: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
   readonly move: (principal: Principal, id: string, to: { columnId: string; position?: number | undefined }) => Effect.Effect<CardView, InvalidInput | AccessError>
   /**
-   * Files a card at the end of a column without a member's access check (intake tokens).
-   * Answers the card, or undefined when its idempotency key had already filed one.
+   * Files a card at the end of a column without a member's access check (intake tokens), and
+   * says whether it did or its idempotency key had already filed one (the channel is blind:
+   * nothing about the card is answered).
    */
-  readonly file: (input: Filing) => Effect.Effect<CardView | undefined, NotFound>
+  readonly file: (input: Filing) => Effect.Effect<"filed" | "replayed", NotFound>
   /** Reads cards by id, in the given order, with labels and subtasks. */
   readonly load: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CardView>>
 }>()("board/core/Cards") {
@@ -209,13 +146,13 @@ export class Cards extends Context.Service<Cards, {
           if (row === undefined || row.found === 0) return yield* new NotFound({ message: `column ${input.columnId} not found` })
           if (row.id !== null) {
             if (Number(row.key_scale) > REBALANCE_SCALE) yield* startRebalance(row.column_id)
-            return toCard(row)
+            return "filed" as const
           }
           // with a key, "nothing written" in a column that exists is a replay, or (rarely) a stale
           // snapshot, which wrote no claim either: then the filing runs again
           const [replayed] = yield* sql<{ n: number }>`
             SELECT 1 AS n FROM intake_claims WHERE token_id = ${input.intakeTokenId} AND idempotency_key = ${input.idempotencyKey!}`.pipe(Effect.orDie)
-          if (replayed !== undefined) return undefined
+          if (replayed !== undefined) return "replayed" as const
         }
       })
 

@@ -47,15 +47,23 @@ export const retryRaces = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect
     while: (e) => e instanceof StaleOrder || isRaceLost(e)
   })
 
+/** The key of a card placed last in `column`: one step on the (column_id, sort_key) index. */
+export const keyAtEnd = (column: string): string =>
+  `board_key_between((SELECT sort_key FROM cards WHERE column_id = ${column} ORDER BY sort_key DESC LIMIT 1), NULL)`
+
 /**
- * The key of a card placed at ordinal `position` (undefined: the end) of `column`, among the
- * column's other cards (`card`: the one being moved, or null). `$n` placeholders are passed in.
+ * The key of a card placed at ordinal `position` (NULL: the end) of `column`, among the column's
+ * other cards than `card` (the one being moved). Ordinal p reads p index entries.
  */
-export const keyAt = (column: string, card: string, position: string): string => `board_key_between(
-    (SELECT max(k.sort_key) FROM (SELECT sort_key FROM cards
-      WHERE column_id = ${column} AND id IS DISTINCT FROM ${card} ORDER BY sort_key LIMIT ${position}) k),
-    CASE WHEN ${position} IS NULL THEN NULL ELSE (SELECT sort_key FROM cards
-      WHERE column_id = ${column} AND id IS DISTINCT FROM ${card} ORDER BY sort_key OFFSET ${position} LIMIT 1) END)`
+export const keyAt = (column: string, card: string, position: string): string => {
+  const others = `FROM cards WHERE column_id = ${column} AND id <> ${card}`
+  return `CASE WHEN ${position} IS NULL
+    THEN board_key_between((SELECT sort_key ${others} ORDER BY sort_key DESC LIMIT 1), NULL)
+    ELSE board_key_between(
+      (SELECT max(k.sort_key) FROM (SELECT sort_key ${others} ORDER BY sort_key LIMIT ${position}) k),
+      (SELECT sort_key ${others} ORDER BY sort_key OFFSET ${position} LIMIT 1))
+    END`
+}
 
 /** True when the epoch locked on `col` (the latest) is the one the statement's snapshot saw. */
 export const epochUnchanged = (col: string): string =>

@@ -1,0 +1,76 @@
+/**
+ * The one-statement writes of cards (see Cards.ts and orderKeys.ts): the access rule folded in,
+ * the destination column locked FOR KEY SHARE, the key drawn between the neighbours of the
+ * statement's own snapshot, and the card answered in its REST shape from what was written.
+ * A statement that wrote nothing answers one row with `id` NULL and `found` telling whether its
+ * target was there (then its snapshot was stale: run it again) or not (then say why).
+ */
+import type { Principal } from "../domain/Principal.ts"
+import { cardColumns, type CardRow, ordinalOf } from "./cardView.ts"
+import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
+
+/** `$n` of the caller's visibility: a member of the workspace, within an OAuth grant's workspaces. */
+export const visibleTo = (workspace: string, user: string, grants: string) =>
+  `EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = ${workspace} AND m.user_id = ${user})
+   AND (${grants}::uuid[] IS NULL OR ${workspace} = ANY(${grants}::uuid[]))`
+
+export const grantsOf = (principal: Principal): Array<string> | null =>
+  principal.workspaces === "all" ? null : [...principal.workspaces]
+
+// The end of a statement that wrote a card: the card in its REST shape, the count of rows its
+// target CTE found and its key's scale. `position` counts in the statement's snapshot, which
+// holds no version of a created card and the old version of a moved one.
+const writtenCard = (found: string, position: string) => `
+  SELECT (SELECT count(*) FROM ${found})::int AS found, ${cardColumns(position)}, scale(c.sort_key) AS key_scale
+  FROM written c`
+
+// The "nothing written" row: the columns of writtenCard(), NULL but for `found`.
+const nothingWritten = (found: string) => `
+  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 15 }, () => "NULL").join(", ")}
+  WHERE NOT EXISTS (SELECT 1 FROM written)`
+
+// $1 column, $2 title, $3 description, $4 priority, $5 source, $6 intake token, $7 created by,
+// then for a member's create $8 project, $9 user, $10 grants; for a filing $8 idempotency key.
+// A filing answers nothing about the card (the channel is blind), so it counts no position.
+export const insertSql = (mode: "member" | "filing", claim: boolean) => `
+  WITH target AS (
+    SELECT col.id, col.project_id, col.order_epoch, p.ref_prefix
+    FROM board_columns col JOIN projects p ON p.id = col.project_id
+    WHERE col.id = $1::uuid AND ${mode === "member"
+      ? `col.project_id = $8::uuid AND ${visibleTo("p.workspace_id", "$9::uuid", "$10")}`
+      : "col.project_id = (SELECT project_id FROM intake_tokens WHERE id = $6::uuid)"}
+    FOR KEY SHARE OF col
+  ), ready AS (
+    SELECT * FROM target t WHERE ${epochUnchanged("t")}
+  )${claim ? `, claim AS (
+    INSERT INTO intake_claims (token_id, idempotency_key, card_id)
+    SELECT $6::uuid, $8, gen_random_uuid() FROM ready
+    ON CONFLICT DO NOTHING RETURNING card_id
+  )` : ""}, written AS (
+    INSERT INTO cards (${claim ? "id, " : ""}project_id, column_id, sort_key, ref_number, ref, title, description, priority, source, intake_token_id, created_by)
+    SELECT ${claim ? "claim.card_id, " : ""}t.project_id, t.id, ${keyAtEnd("t.id")}, r.n, t.ref_prefix || '-' || r.n,
+      $2, $3, $4, $5, $6::uuid, $7::uuid
+    FROM ready t ${claim ? "CROSS JOIN claim" : ""} CROSS JOIN LATERAL (SELECT board_next_ref(t.project_id)::int AS n) r
+    RETURNING *
+  )
+  ${writtenCard("target", mode === "member" ? ordinalOf("c") : "NULL::int")}
+  UNION ALL ${nothingWritten("target")}`
+
+// $1 card, $2 destination column, $3 position (NULL: the end), $4 user, $5 grants
+export const moveSql = `
+  WITH card AS (
+    SELECT c.id, c.project_id FROM cards c JOIN projects p ON p.id = c.project_id
+    WHERE c.id = $1::uuid AND ${visibleTo("p.workspace_id", "$4::uuid", "$5")}
+  ), target AS (
+    SELECT col.id, col.order_epoch FROM board_columns col JOIN card ON card.project_id = col.project_id
+    WHERE col.id = $2::uuid
+    FOR KEY SHARE OF col
+  ), written AS (
+    UPDATE cards c SET column_id = t.id, sort_key = ${keyAt("t.id", "c.id", "$3::int")}, updated_at = now()
+    FROM target t, cards old WHERE c.id = $1::uuid AND old.id = c.id AND ${epochUnchanged("t")}
+    RETURNING c.*, old.column_id AS old_column_id, old.sort_key AS old_sort_key
+  )
+  ${writtenCard("target", `${ordinalOf("c")} - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int`)}
+  UNION ALL ${nothingWritten("target")}`
+
+export type WrittenRow = CardRow & { found: number; key_scale: number | null }
