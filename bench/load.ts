@@ -40,6 +40,14 @@ export interface LoadResult {
   readonly samples: ReadonlyArray<string>
 }
 
+/** One measured load of any kind: autocannon over HTTP, or pgbench (or a driver loop) against PostgreSQL. */
+export interface Driven {
+  readonly result: LoadResult
+  /** CPU seconds of a load-generating child process (pgbench), which this process's own CPU figure misses. */
+  readonly childCpuSeconds?: number
+}
+export type Drive = (durationSeconds: number) => Promise<Driven>
+
 let active: autocannon.Instance | undefined
 
 /** Stops a running load (cleanup on failure or signal). */
@@ -53,6 +61,17 @@ export const stopActiveLoad = () => {
 
 const percentile = (sorted: Float64Array, p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+
+/** p50, p90, p99 and max of latencies in milliseconds (NaN when there are none). */
+export const latencyFigures = (latencies: ReadonlyArray<number>): Pick<LoadResult, "p50" | "p90" | "p99" | "max"> => {
+  const sorted = Float64Array.from(latencies).sort()
+  return {
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.length > 0 ? sorted[sorted.length - 1]! : NaN
+  }
+}
 
 export const runLoad = async (spec: LoadSpec): Promise<LoadResult> => {
   const samples: Array<string> = []
@@ -108,17 +127,13 @@ export const runLoad = async (spec: LoadSpec): Promise<LoadResult> => {
     active = undefined
   })
   const elapsedSeconds = result.duration > 0 ? result.duration : (performance.now() - started) / 1000
-  const sorted = Float64Array.from(latencies).sort()
   const statusCodes: Record<string, number> = {}
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat?.count ?? 0
   return {
     responses: latencies.length,
     elapsedSeconds,
     rps: latencies.length / elapsedSeconds,
-    p50: percentile(sorted, 50),
-    p90: percentile(sorted, 90),
-    p99: percentile(sorted, 99),
-    max: sorted.length > 0 ? sorted[sorted.length - 1]! : NaN,
+    ...latencyFigures(latencies),
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,

@@ -151,6 +151,26 @@ export const postgresTicksBetween = (before: Map<number, number>, after: Map<num
 }
 
 /**
+ * Samples the PostgreSQL processes' CPU ticks every `intervalMs` until stopped, keeping each
+ * process's last reading: backends that exit before the run ends (pgbench's, when it
+ * disconnects) still count, up to their last sample.
+ */
+export const trackPostgresTicks = (intervalMs = 200) => {
+  const seen = new Map<number, number>()
+  const sample = () => {
+    for (const [pid, ticks] of readPostgresTicks()) seen.set(pid, ticks)
+  }
+  const timer = setInterval(sample, intervalMs)
+  return {
+    stop: (): Map<number, number> => {
+      clearInterval(timer)
+      sample()
+      return seen
+    }
+  }
+}
+
+/**
  * Waits (at most `budgetMs`) until the machine is quiet: CPU use over one second, while the
  * benchmark itself is idle, below `thresholdPct` of one core. Returns the last reading and how
  * long it waited; the caller reports a disturbed run rather than waiting forever.

@@ -29,6 +29,10 @@ export const disturbedPct = 15
 
 export type Target =
   | { readonly kind: "ratio"; readonly label: string; readonly rowId: string; readonly min: number }
+  /** requests/s of `rowId` at least `min` × those of `ofRowId` (a floor or another scenario). */
+  | { readonly kind: "relative"; readonly label: string; readonly rowId: string; readonly ofRowId: string; readonly min: number }
+  /** requests/s of `rowId` at least `min` × those of the same requests on 1 connection. */
+  | { readonly kind: "scale-up"; readonly label: string; readonly rowId: string; readonly oneConnectionRowId: string; readonly min: number }
   | { readonly kind: "p99"; readonly label: string; readonly rowId: string; readonly maxMs: number; readonly oneConnectionRowId: string }
 
 /** The targets of the performance issue. */
@@ -37,59 +41,150 @@ export const targets: ReadonlyArray<Target> = [
   { kind: "ratio", label: "authenticated GET /v1/cards/{id} >= 0.30 of baseline req/s", rowId: "card", min: 0.30 },
   { kind: "p99", label: "search over 100,000 cards p99 < 25 ms", rowId: "search", maxMs: 25, oneConnectionRowId: "search-1" },
   { kind: "p99", label: "board of 1000 cards p99 < 60 ms", rowId: "board", maxMs: 60, oneConnectionRowId: "board-1" },
-  { kind: "p99", label: "project-link submit on a board of 1000 cards p99 < 50 ms", rowId: "link", maxMs: 50, oneConnectionRowId: "link-1" }
+  { kind: "p99", label: "project-link submit on a board of 1000 cards p99 < 50 ms", rowId: "link", maxMs: 50, oneConnectionRowId: "link-1" },
+  { kind: "relative", label: "POST /v1/cards >= 0.35 of the INSERT floor", rowId: "create", ofRowId: "floor-insert", min: 0.35 },
+  { kind: "scale-up", label: "POST /v1/cards at 50 connections >= 8× its 1-connection rate", rowId: "create", oneConnectionRowId: "create-1", min: 8 },
+  { kind: "relative", label: "POST /v1/intake >= 0.9 of POST /v1/cards", rowId: "intake", ofRowId: "create", min: 0.9 },
+  { kind: "relative", label: "move >= 0.25 of the INSERT floor", rowId: "move", ofRowId: "floor-insert", min: 0.25 },
+  { kind: "relative", label: "GET /v1/cards/{id} >= 0.25 of the primary-key SELECT floor", rowId: "card", ofRowId: "floor-select", min: 0.25 }
 ]
+
+/** The write scenarios, by the id of their N-connection row (the 1-connection row is `<id>-1`). */
+export const writeIds = ["create", "intake", "move"] as const
+
+/** The floor a row is compared with: the INSERT floor for the writes, the SELECT floor for the card read. */
+export const floorOf = (id: string): "floor-insert" | "floor-select" | undefined =>
+  id === "card" ? "floor-select" : writeIds.some((w) => id === w || id === `${w}-1`) ? "floor-insert" : undefined
+const floorName = { "floor-insert": "INSERT", "floor-select": "SELECT" } as const
 
 export const fmtMs = (ms: number) => (Number.isNaN(ms) ? "–" : ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0))
 const fmtRps = (rps: number) => (rps >= 100 ? Math.round(rps).toLocaleString("en-US") : rps.toFixed(1))
 const fmtMiB = (bytes: number | undefined) => (bytes === undefined ? "–" : (bytes / 1024 / 1024).toFixed(0))
 const fmtPct = (pct: number | undefined) => (pct === undefined ? "–" : `${Math.round(pct)}%`)
 
+const fmtNon2xx = (r: LoadResult) =>
+  r.non2xx + r.errors === 0 ? "0" : `**${r.non2xx}**${r.errors > 0 ? ` (+${r.errors} errors, ${r.timeouts} timeouts)` : ""}`
+const dagger = (row: Row) => ((otherCpu(row) ?? 0) > disturbedPct ? " †" : "")
+
+/** "0.412 of INSERT": the row's requests/s over its floor's, or "–" without one. */
+const floorRatio = (row: Row, rows: ReadonlyArray<Row>): string => {
+  const id = floorOf(row.id)
+  const floor = id === undefined ? undefined : rows.find((r) => r.id === id)
+  return id === undefined || floor === undefined || floor.result.rps === 0 ? "–" : `${(row.result.rps / floor.result.rps).toFixed(3)} of ${floorName[id]}`
+}
+
 export const figuresTable = (rows: ReadonlyArray<Row>, baseline: Row): string => {
   const lines = [
-    "| scenario | conns | requests/s | p50 ms | p99 ms | non-2xx | ratio to baseline | server RSS MiB |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    "| scenario | conns | requests/s | p50 ms | p99 ms | non-2xx | ratio to baseline | server RSS MiB | ratio to floor |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   ]
   for (const row of rows) {
     const r = row.result
-    const bad = r.non2xx + r.errors
-    const non2xx = bad === 0 ? "0" : `**${r.non2xx}**${r.errors > 0 ? ` (+${r.errors} errors, ${r.timeouts} timeouts)` : ""}`
     lines.push(
-      `| ${row.label}${(otherCpu(row) ?? 0) > disturbedPct ? " †" : ""} | ${row.connections} | ${fmtRps(r.rps)} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} | ${non2xx} | ${(r.rps / baseline.result.rps).toFixed(3)} | ${fmtMiB(row.rss)} |`
+      `| ${row.label}${dagger(row)} | ${row.connections} | ${fmtRps(r.rps)} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} | ${fmtNon2xx(r)} | ${(r.rps / baseline.result.rps).toFixed(3)} | ${fmtMiB(row.rss)} | ${floorRatio(row, rows)} |`
     )
   }
   return lines.join("\n")
 }
 
-export const targetsTable = (rows: ReadonlyArray<Row>, baseline: Row): { table: string; misses: Array<string> } => {
+/** Whether a target is met, what was measured, and what meeting it would take. */
+interface Judged {
+  readonly pass: boolean
+  readonly actual: string
+  readonly context: string
+}
+
+/** "server 310 + PostgreSQL 120 + load generator 45 µs": CPU per response of each party measured. */
+const cpuParts = (row: Row): string => {
+  const load = row.result.rps === 0 ? undefined : ((row.cpu.loadGenerator / 100) / row.result.rps) * 1e6
+  const parts = [["server", cpuPerRequest(row, "server")], ["PostgreSQL", cpuPerRequest(row, "postgres")], ["load generator", load]] as const
+  return `${parts.filter(([, us]) => us !== undefined).map(([who, us]) => `${who} ${fmtUs(us)}`).join(" + ")} µs`
+}
+
+/** Server, PostgreSQL and load generator CPU per response, µs: what the machine's cores are shared by. */
+const machineCpuPerRequest = (row: Row): number | undefined =>
+  row.result.rps === 0 ? undefined : (((row.cpu.server ?? 0) + row.cpu.postgres + row.cpu.loadGenerator) / 100 / row.result.rps) * 1e6
+
+/** What `rps` requests/s leave per request of `cores` cores, against what `row` uses now. */
+const cpuBudget = (rps: number, row: Row, cores: number): string =>
+  `${cores} cores at ${fmtRps(rps)} req/s leave ≤ ${fmtUs((cores * 1e6) / rps)} µs of CPU per request for server, PostgreSQL and load generator together (now ${fmtUs(machineCpuPerRequest(row))} µs)`
+
+const judgeRatio = (min: number, row: Row, baseline: Row): Judged => {
+  const r = row.result
+  const ratio = r.rps / baseline.result.rps
+  return {
+    pass: ratio >= min,
+    actual: `${ratio.toFixed(2)} of baseline (${fmtRps(r.rps)} vs ${fmtRps(baseline.result.rps)} req/s)`,
+    context: `needs ≥ ${fmtRps(min * baseline.result.rps)} req/s; server CPU ${fmtUs(cpuPerRequest(row, "server"))} µs/request vs baseline ${fmtUs(cpuPerRequest(baseline, "server"))} µs` +
+      (row.cpu.postgres > 5 ? `, plus PostgreSQL ${fmtUs(cpuPerRequest(row, "postgres"))} µs` : "")
+  }
+}
+
+const judgeRelative = (min: number, row: Row, of: Row, cores: number): Judged => {
+  const ratio = row.result.rps / of.result.rps
+  const needed = min * of.result.rps
+  return {
+    pass: ratio >= min,
+    actual: `${ratio.toFixed(2)} (${fmtRps(row.result.rps)} vs ${fmtRps(of.result.rps)} req/s)`,
+    context: `needs ≥ ${fmtRps(needed)} req/s; CPU per request: ${cpuParts(row)}, vs ${of.label}: ${cpuParts(of)}; ${cpuBudget(needed, row, cores)}`
+  }
+}
+
+const judgeScaleUp = (min: number, row: Row, one: Row, cores: number): Judged => {
+  const factor = row.result.rps / one.result.rps
+  const cpu = machineCpuPerRequest(row)
+  return {
+    pass: factor >= min,
+    actual: `×${factor.toFixed(1)} (${fmtRps(row.result.rps)} req/s at ${row.connections} connections vs ${fmtRps(one.result.rps)} at 1)`,
+    context: `needs ≥ ${fmtRps(min * one.result.rps)} req/s at ${row.connections} connections; ` +
+      `1 connection: p50 ${fmtMs(one.result.p50)} ms, CPU per request ${cpuParts(one)}; at ${row.connections}: ${cpuParts(row)}` +
+      (cpu === undefined || cpu === 0 ? "" : `, a cost at which ${cores} cores serve at most ${fmtRps((cores * 1e6) / cpu)} req/s`)
+  }
+}
+
+const judgeP99 = (maxMs: number, row: Row, one: Row | undefined): Judged => {
+  const r = row.result
+  // a closed loop of N connections has mean latency N / throughput (Little's law)
+  return {
+    pass: r.p99 < maxMs,
+    actual: `p99 ${fmtMs(r.p99)} ms at ${row.connections} connections`,
+    context: `at ${row.connections} connections a mean under ${maxMs} ms needs ≥ ${fmtRps((row.connections / maxMs) * 1000)} req/s (measured ${fmtRps(r.rps)})` +
+      (one !== undefined ? `; alone (1 connection): p50 ${fmtMs(one.result.p50)} ms, p99 ${fmtMs(one.result.p99)} ms, ${one.result.p99 < maxMs ? "within" : "over"} the target` : "")
+  }
+}
+
+/** Judges `t` on `rows`, or names the row it misses. */
+const judge = (t: Target, rows: ReadonlyArray<Row>, baseline: Row, cores: number): Judged | string => {
+  const find = (id: string) => rows.find((r) => r.id === id)
+  const row = find(t.rowId)
+  if (row === undefined) return t.rowId
+  switch (t.kind) {
+    case "ratio":
+      return judgeRatio(t.min, row, baseline)
+    case "relative": {
+      const of = find(t.ofRowId)
+      return of === undefined ? t.ofRowId : judgeRelative(t.min, row, of, cores)
+    }
+    case "scale-up": {
+      const one = find(t.oneConnectionRowId)
+      return one === undefined ? t.oneConnectionRowId : judgeScaleUp(t.min, row, one, cores)
+    }
+    case "p99":
+      return judgeP99(t.maxMs, row, find(t.oneConnectionRowId))
+  }
+}
+
+export const targetsTable = (rows: ReadonlyArray<Row>, baseline: Row, cores: number): { table: string; misses: Array<string> } => {
   const lines = ["| target | measured | result | what it would take / context |", "| --- | --- | --- | --- |"]
   const misses: Array<string> = []
   for (const t of targets) {
-    const row = rows.find((r) => r.id === t.rowId)
-    if (row === undefined) {
-      lines.push(`| ${t.label} | not measured | – | – |`)
+    const judged = judge(t, rows, baseline, cores)
+    if (typeof judged === "string") {
+      lines.push(`| ${t.label} | not measured (\`${judged}\` did not run) | – | – |`)
       continue
     }
-    const r = row.result
-    let pass: boolean
-    let actual: string
-    let context: string
-    if (t.kind === "ratio") {
-      const ratio = r.rps / baseline.result.rps
-      pass = ratio >= t.min
-      actual = `${ratio.toFixed(2)} of baseline (${fmtRps(r.rps)} vs ${fmtRps(baseline.result.rps)} req/s)`
-      context = `needs ≥ ${fmtRps(t.min * baseline.result.rps)} req/s; server CPU ${fmtUs(cpuPerRequest(row, "server"))} µs/request vs baseline ${fmtUs(cpuPerRequest(baseline, "server"))} µs` +
-        (row.cpu.postgres > 5 ? `, plus PostgreSQL ${fmtUs(cpuPerRequest(row, "postgres"))} µs` : "")
-    } else {
-      pass = r.p99 < t.maxMs
-      actual = `p99 ${fmtMs(r.p99)} ms at ${row.connections} connections`
-      const one = rows.find((x) => x.id === t.oneConnectionRowId)
-      // a closed loop of N connections has mean latency N / throughput (Little's law)
-      context = `at ${row.connections} connections a mean under ${t.maxMs} ms needs ≥ ${fmtRps((row.connections / t.maxMs) * 1000)} req/s (measured ${fmtRps(r.rps)})` +
-        (one !== undefined ? `; alone (1 connection): p50 ${fmtMs(one.result.p50)} ms, p99 ${fmtMs(one.result.p99)} ms, ${one.result.p99 < t.maxMs ? "within" : "over"} the target` : "")
-    }
-    if (!pass) misses.push(t.label)
-    lines.push(`| ${t.label} | ${actual} | ${pass ? "PASS" : "**MISS**"} | ${context} |`)
+    if (!judged.pass) misses.push(t.label)
+    lines.push(`| ${t.label} | ${judged.actual} | ${judged.pass ? "PASS" : "**MISS**"} | ${judged.context} |`)
   }
   return { table: lines.join("\n"), misses }
 }
@@ -180,4 +275,62 @@ export const scalingTable = (rows: ReadonlyArray<Row>, kind: Scale["kind"], size
     steps.push(`- ${fmtCount(a.cards)} → ${fmtCount(z.cards)} cards (data ${fmtFactor(z.cards / a.cards)}): CPU per request ${fmtUs(cpuA)} → ${fmtUs(cpuZ)} µs, cost ${per10(cpuZ / cpuA)} per ×10 of data; p50 ${fmtMs(a.row.result.p50)} → ${fmtMs(z.row.result.p50)} ms, ${per10(z.row.result.p50 / a.row.result.p50)} per ×10.`)
   }
   return `${lines.join("\n")}${steps.length === 0 ? "" : `\n\nGrowth from each size to the next (CPU per request is server plus PostgreSQL):\n\n${steps.join("\n")}`}`
+}
+
+/** The N- and 1-connection rows of write scenario `id` (`prefix` picks the embedded database's rows). */
+const writePair = (rows: ReadonlyArray<Row>, id: string, prefix = "") => ({
+  many: rows.find((r) => r.id === `${prefix}${id}`),
+  one: rows.find((r) => r.id === `${prefix}${id}-1`)
+})
+const rpsCell = (row: Row | undefined) => (row === undefined ? "not measured" : `${fmtRps(row.result.rps)}${dagger(row)}`)
+const scaleUpCell = (many: Row | undefined, one: Row | undefined) =>
+  many === undefined || one === undefined || one.result.rps === 0 ? "–" : `×${(many.result.rps / one.result.rps).toFixed(1)}`
+const usCell = (row: Row | undefined, who: "server" | "postgres") => (row === undefined ? "–" : fmtUs(cpuPerRequest(row, who)))
+const msCell = (row: Row | undefined, p: "p50" | "p99") => (row === undefined ? "–" : fmtMs(row.result[p]))
+
+/**
+ * The writes on PostgreSQL: each at N connections and at 1, how far concurrency lifts it, and
+ * how close each comes to the INSERT floor (the floor itself last, for its own CPU per insert).
+ */
+export const writesTable = (rows: ReadonlyArray<Row>, connections: number): string => {
+  const floor = rows.find((r) => r.id === "floor-insert")
+  const ofFloor = (row: Row | undefined) => (row === undefined || floor === undefined || floor.result.rps === 0 ? "–" : (row.result.rps / floor.result.rps).toFixed(3))
+  const n = `${connections} conns`
+  const lines = [
+    `| scenario | req/s, ${n} | req/s, 1 conn | scale-up (${connections} ÷ 1) | ÷ INSERT floor, ${n} | ÷ INSERT floor, 1 conn | p50 ms, 1 conn | server µs/req, ${n} | PostgreSQL µs/req, ${n} | server µs/req, 1 conn | PostgreSQL µs/req, 1 conn |`,
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  ]
+  for (const id of writeIds) {
+    const { many, one } = writePair(rows, id)
+    lines.push(
+      `| ${many?.label ?? one?.label ?? id} | ${rpsCell(many)} | ${rpsCell(one)} | ${scaleUpCell(many, one)} | ${ofFloor(many)} | ${ofFloor(one)} | ${msCell(one, "p50")} | ${usCell(many, "server")} | ${usCell(many, "postgres")} | ${usCell(one, "server")} | ${usCell(one, "postgres")} |`
+    )
+  }
+  if (floor !== undefined) {
+    lines.push(`| ${floor.label} | ${rpsCell(floor)} | – | – | 1.000 | – | – | – | ${usCell(floor, "postgres")} | – | – |`)
+  }
+  return lines.join("\n")
+}
+
+/**
+ * The writes on the embedded database (PGlite inside the server process, so the server's CPU
+ * includes the database's), with the same requests on PostgreSQL for comparison.
+ */
+export const embeddedTable = (rows: ReadonlyArray<Row>, connections: number): string => {
+  const n = `${connections} conns`
+  const lines = [
+    `| scenario | req/s, ${n} | req/s, 1 conn | scale-up (${connections} ÷ 1) | ÷ PostgreSQL, ${n} | ÷ PostgreSQL, 1 conn | p50 ms, ${n} | p99 ms, ${n} | p50 ms, 1 conn | server µs/req, ${n} | server µs/req, 1 conn | non-2xx | server RSS MiB |`,
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  ]
+  const ofPostgres = (row: Row | undefined, pg: Row | undefined) => (row === undefined || pg === undefined || pg.result.rps === 0 ? "–" : (row.result.rps / pg.result.rps).toFixed(2))
+  for (const id of writeIds) {
+    const { many, one } = writePair(rows, id, "embedded-")
+    const pg = writePair(rows, id)
+    const measured = [many, one].filter((r): r is Row => r !== undefined)
+    const non2xx = measured.length === 0 ? "–" : measured.every((r) => r.result.non2xx + r.result.errors === 0) ? "0" : measured.map((r) => fmtNon2xx(r.result)).join(" / ")
+    lines.push(
+      `| ${many?.label ?? one?.label ?? id} | ${rpsCell(many)} | ${rpsCell(one)} | ${scaleUpCell(many, one)} | ${ofPostgres(many, pg.many)} | ${ofPostgres(one, pg.one)} | ${msCell(many, "p50")} | ${msCell(many, "p99")} | ${msCell(one, "p50")} | ${usCell(many, "server")} | ${usCell(one, "server")} | ${non2xx} | ${fmtMiB((many ?? one)?.rss)} |`
+    )
+  }
+  return lines.join("\n")
 }

@@ -1,6 +1,8 @@
 /**
  * The benchmark: the real server on a fresh PostgreSQL database against a bare node:http
- * baseline, both child processes, loaded by autocannon from this process.
+ * baseline and against PostgreSQL's own floors (pgbench in the same database), the server and
+ * baseline child processes loaded by autocannon from this process; then the write scenarios
+ * again on a second server using the embedded database (PGlite in a fresh DATA_DIR).
  *
  *   npx -y pnpm@10 bench            10 s per scenario (BENCH_DURATION=<seconds> to change)
  *   npx -y pnpm@10 bench --quick    3 s per scenario
@@ -9,16 +11,20 @@
  *                                   works; writes BENCH_OUT (default: a file in the temp directory)
  *
  * Order of the run: the search corpus is seeded at 10,000 cards and measured (1 connection),
- * grown in place to 100,000 cards (the state every main scenario reads), the main scenarios run,
- * then the 100- and 10,000-card boards are filled and measured, and last the corpus grows to
- * 1,000,000 cards and is measured. The main scenarios thus read the same rows as before the
- * scaling runs existed (see seed.ts), vacuumed and analyzed the same way.
+ * grown in place to 100,000 cards (the state every main scenario reads), the main scenarios run
+ * (the baseline first, then the two floors: pgbench INSERT into a card-shaped table and
+ * primary-key SELECT on one, in tables dropped right after), then the 100- and 10,000-card
+ * boards are filled and measured, and the corpus grows to 1,000,000 cards and is measured. The
+ * main scenarios thus read the same rows as before the scaling runs existed (see seed.ts),
+ * vacuumed and analyzed the same way. Last, a second server on the embedded database is seeded
+ * through the API and the write scenarios run against it at N connections and at 1.
  *
  * Env: BENCH_DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/test),
  * BENCH_DURATION, BENCH_CONNECTIONS (default 50), BENCH_QUIET_WAIT (seconds the run may wait in
  * total for other processes to leave the CPU before a scenario, default 120), BENCH_ONLY (comma-separated scenario ids,
- * see scenarioIds below, or `scaling` for every scaling row; the baseline always runs), BENCH_OUT (the report's path,
- * default BENCHMARKS.md at the repository root).
+ * see scenarioIds below, or the groups `scaling`, `writes` and `embedded`; the baseline and the floors always run,
+ * as every ratio needs them), BENCH_OUT (the report's path, default BENCHMARKS.md at the repository root).
+ * The floors use pgbench from PATH, or a query loop over @effect/sql-pg when there is none (their labels say which).
  * Children are killed and the database dropped on every exit path (error, SIGINT, SIGTERM,
  * overall time limit).
  */
@@ -27,31 +33,88 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { makeApi } from "./api.ts"
-import { createBenchDatabase, openDb, redactUrl } from "./db.ts"
-import { type LoadRequest, type LoadSpec, runLoad, stopActiveLoad } from "./load.ts"
-import { freePort, postgresTicksBetween, readMachineTicks, readPostgresTicks, readProcessTicks, readRss, spawnChild, stopChild, waitForOk, waitForQuiet } from "./processes.ts"
-import { disturbedPct, errorSamples, figuresTable, otherCpu, resourceTable, type Row, type Scale, scalingTable, targetsTable } from "./report.ts"
-import { boardColumnCount, checkInvariants, type CorpusStep, fillScaleBoards, fullSizes, growCorpus, type MovePool, type Seeded, searchQueries, seed, seedMovePool, smokeSizes } from "./seed.ts"
+import { createBenchDatabase, type Db, openDb, redactUrl } from "./db.ts"
+import { dropFloors, findOnPath, floorIds, makeFloors, prepareFloors, stopActivePgbench } from "./floors.ts"
+import { type Drive, type LoadRequest, type LoadSpec, runLoad, stopActiveLoad } from "./load.ts"
+import {
+  type Child,
+  freePort,
+  postgresTicksBetween,
+  readMachineTicks,
+  readPostgresTicks,
+  readProcessTicks,
+  readRss,
+  spawnChild,
+  stopChild,
+  trackPostgresTicks,
+  waitForOk,
+  waitForQuiet
+} from "./processes.ts"
+import {
+  disturbedPct,
+  embeddedTable,
+  errorSamples,
+  figuresTable,
+  otherCpu,
+  resourceTable,
+  type Row,
+  type Scale,
+  scalingTable,
+  targetsTable,
+  writeIds,
+  writesTable
+} from "./report.ts"
+import {
+  boardColumnCount,
+  checkInvariants,
+  type CorpusStep,
+  fillScaleBoards,
+  fullSizes,
+  growCorpus,
+  mintIntakeToken,
+  type MovePool,
+  type Seeded,
+  type SeededAccount,
+  searchQueries,
+  seed,
+  seedAccount,
+  seedMovePool,
+  smokeSizes
+} from "./seed.ts"
 
 const repoRoot = fileURLToPath(new URL("../", import.meta.url))
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
 // ---- options ---------------------------------------------------------------------------------
 
-/** Every scenario id, in the order they run within their phase; `scaling` names the scaling rows. */
-const mainIds = ["baseline", "health", "card", "board", "board-1", "search", "search-1", "create", "intake", "link", "link-1", "mcp", "move"] as const
+/** Every scenario id, in the order they run within their phase; `scaling`, `writes` and `embedded` name groups of them. */
+const mainIds = [
+  "baseline", ...floorIds, "health", "card", "board", "board-1", "search", "search-1",
+  "create", "create-1", "intake", "intake-1", "link", "link-1", "mcp", "move", "move-1"
+] as const
 const scalingOnlyIds = ["search-10k-cards", "board-100-cards", "board-10000-cards", "search-1m-cards"] as const
-/** The scaling tables' rows: the two 1-connection main rows give the middle sizes. */
-const scalingIds = ["board-100-cards", "board-1", "board-10000-cards", "search-10k-cards", "search-1", "search-1m-cards"]
-const scenarioIds: ReadonlyArray<string> = [...mainIds, ...scalingOnlyIds]
+/** The write scenarios again, on the embedded database, in the order they run. */
+const embeddedIds = writeIds.flatMap((id) => [`embedded-${id}`, `embedded-${id}-1`])
+const scenarioIds: ReadonlyArray<string> = [...mainIds, ...scalingOnlyIds, ...embeddedIds]
+/** Run whatever BENCH_ONLY says: the ratios of the report are to them. */
+const alwaysIds: ReadonlyArray<string> = ["baseline", ...floorIds]
+const groups: Record<string, ReadonlyArray<string>> = {
+  /** The scaling tables' rows: the two 1-connection main rows give the middle sizes. */
+  scaling: ["board-100-cards", "board-1", "board-10000-cards", "search-10k-cards", "search-1", "search-1m-cards"],
+  writes: writeIds.flatMap((id) => [id, `${id}-1`]),
+  embedded: embeddedIds
+}
+const scalingIds = groups.scaling!
 
 const usage = `usage: npx -y pnpm@10 bench [--quick | --smoke]
   --quick   3 s per scenario
   --smoke   1 s per scenario on tiny data, no warm-up: checks the run end to end (writes BENCH_OUT, default a temp file)
 env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_DATABASE_URL,
      BENCH_QUIET_WAIT (s, default 120), BENCH_OUT (report path, default BENCHMARKS.md),
-     BENCH_ONLY (comma-separated: ${scenarioIds.filter((id) => id !== "baseline").join(",")};
-                 scaling = ${scalingIds.join(",")})`
+     BENCH_ONLY (comma-separated: ${scenarioIds.filter((id) => !alwaysIds.includes(id)).join(",")};
+${Object.entries(groups).map(([name, ids]) => `                 ${name} = ${ids.join(",")};`).join("\n")}
+                 ${alwaysIds.join(", ")} always run)
+the floors run pgbench from PATH, or a query loop over @effect/sql-pg without it`
 
 const args = process.argv.slice(2)
 for (const a of args) {
@@ -92,15 +155,16 @@ if (!Number.isFinite(quietBudgetSeconds) || quietBudgetSeconds < 0 || quietBudge
   process.exit(2)
 }
 let quietBudgetLeftMs = quietBudgetSeconds * 1000
-/** BENCH_ONLY=id,id runs only those scenarios (the baseline always runs), for investigating one. */
+/** BENCH_ONLY=id,id runs only those scenarios (and the baseline and floors), for investigating one. */
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter((s) => s !== "")
 for (const id of only ?? []) {
-  if (id !== "scaling" && !scenarioIds.includes(id)) {
+  if (!Object.hasOwn(groups, id) && !scenarioIds.includes(id)) {
     log(`BENCH_ONLY: unknown scenario id ${JSON.stringify(id)}\n${usage}`)
     process.exit(2)
   }
 }
-const selected = (id: string) => only === undefined || id === "baseline" || only.includes(id) || (only.includes("scaling") && scalingIds.includes(id))
+const selected = (id: string) =>
+  only === undefined || alwaysIds.includes(id) || only.includes(id) || Object.entries(groups).some(([name, ids]) => only.includes(name) && ids.includes(id))
 /** Where the report goes: BENCH_OUT, else BENCHMARKS.md (a smoke run never overwrites BENCHMARKS.md by default). */
 const outPath = process.env.BENCH_OUT !== undefined && process.env.BENCH_OUT !== ""
   ? path.resolve(process.env.BENCH_OUT)
@@ -121,6 +185,7 @@ let cleaning: Promise<void> | undefined
 const cleanup = (): Promise<void> => {
   cleaning ??= (async () => {
     stopActiveLoad()
+    stopActivePgbench()
     while (cleanups.length > 0) {
       const step = cleanups.pop()!
       try {
@@ -143,22 +208,87 @@ process.on("unhandledRejection", (err) => abort(`unhandled rejection: ${err inst
 
 // ---- scenarios -------------------------------------------------------------------------------
 
-interface Scenario {
+interface ScenarioBase {
   readonly id: string
   readonly label: string
-  readonly target: "baseline" | "server"
   readonly connections: number
   readonly supplementary?: boolean
   /** A row of a scaling table; `probe` is the request(s) whose response size is reported. */
   readonly scale?: Scale & { readonly probe: ReadonlyArray<string> }
+}
+
+/** HTTP load by autocannon on the baseline, the board server on PostgreSQL, or the one on the embedded database. */
+interface HttpScenario extends ScenarioBase {
+  readonly target: "baseline" | "server" | "embedded"
   readonly spec: Omit<LoadSpec, "origin" | "connections" | "durationSeconds">
 }
+
+/** A floor: pgbench (or its stand-in) on PostgreSQL, no HTTP. */
+interface FloorScenario extends ScenarioBase {
+  readonly target: "floor"
+  readonly drive: Drive
+}
+
+type Scenario = HttpScenario | FloorScenario
+
+/** What the write scenarios need, seeded the same way on PostgreSQL and on the embedded database. */
+type WriteTargets = SeededAccount & MovePool & { readonly intakeToken: string }
 
 const count = (n: number) => n.toLocaleString("en-US")
 /** "100, 1,000 and 10,000" */
 const sizeList = (ns: ReadonlyArray<number>) => `${ns.slice(0, -1).map(count).join(", ")} and ${count(ns[ns.length - 1]!)}`
 
-const scenarios = (s: Seeded & MovePool & { intakeToken: string; mcpSession: string }): ReadonlyArray<Scenario> => {
+/**
+ * POST /v1/cards, POST /v1/intake and the card move, each at N connections and at 1, against the
+ * server on PostgreSQL or (ids prefixed `embedded-`) the one on the embedded database.
+ */
+const writeScenarios = (w: WriteTargets, target: "server" | "embedded"): ReadonlyArray<HttpScenario> => {
+  const json = { "x-api-key": w.apiKey, "content-type": "application/json" }
+  // a fresh title per request, unique across runs of the same scenario
+  const numbered = (make: (tag: string) => string) => {
+    let n = 0
+    const run = Math.random().toString(36).slice(2, 8)
+    return () => make(`${run}-${++n}`)
+  }
+  const create: HttpScenario["spec"] = {
+    requests: () => {
+      const body = numbered((tag) => JSON.stringify({ projectId: w.createProject.id, columnId: w.createProject.columnId, title: `Bench card ${tag}`, priority: "high" }))
+      return [{ method: "POST", path: "/api/v1/cards", headers: json, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
+    }
+  }
+  const intake: HttpScenario["spec"] = {
+    requests: () => {
+      const body = numbered((tag) => JSON.stringify({ title: `Intake ${tag}`, description: "filed by the benchmark" }))
+      const headers = { "x-intake-key": w.intakeToken, "content-type": "application/json" }
+      return [{ method: "POST", path: "/api/v1/intake", headers, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
+    }
+  }
+  const move: HttpScenario["spec"] = {
+    requests: () => [{ method: "POST", path: `/api/v1/cards/${w.moveCardIds[0]}/move`, headers: json, body: JSON.stringify({ columnId: w.moveColumnIds[1] }) }],
+    // each connection owns one card of the pool and moves it to the next column, at positions 0..3
+    perConnection: (c) => {
+      const card = w.moveCardIds[c % w.moveCardIds.length]!
+      let k = c % w.moveColumnIds.length
+      const body = () => {
+        k++
+        return JSON.stringify({ columnId: w.moveColumnIds[k % w.moveColumnIds.length], position: k % 4 })
+      }
+      return [{ method: "POST", path: `/api/v1/cards/${card}/move`, headers: json, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
+    }
+  }
+  const kinds = [
+    { id: "create", label: "POST /api/v1/cards", spec: create },
+    { id: "intake", label: "POST /api/v1/intake (X-Intake-Key)", spec: intake },
+    { id: "move", label: `POST /api/v1/cards/{id}/move (${w.moveCardIds.length}-card pool)`, spec: move }
+  ]
+  const [idPrefix, labelPrefix] = target === "embedded" ? ["embedded-", "embedded: "] : ["", ""]
+  return kinds.flatMap(({ id, label, spec }): Array<HttpScenario> => [
+    { id: `${idPrefix}${id}`, label: `${labelPrefix}${label}`, target, connections, spec },
+    { id: `${idPrefix}${id}-1`, label: `${labelPrefix}${label}, 1 connection`, target, connections: 1, supplementary: true, spec }
+  ])
+}
+
+const scenarios = (s: Seeded & WriteTargets & { mcpSession: string }): ReadonlyArray<Scenario> => {
   const key = { "x-api-key": s.apiKey }
   const json = { ...key, "content-type": "application/json" }
   const rotate = (paths: ReadonlyArray<string>): LoadRequest => {
@@ -232,35 +362,6 @@ const scenarios = (s: Seeded & MovePool & { intakeToken: string; mcpSession: str
       scale: { kind: "search", cards: searchMain, probe: searchPaths },
       spec: { requests: () => [rotate(searchPaths)] }
     },
-    {
-      id: "create",
-      label: "POST /api/v1/cards",
-      target: "server",
-      connections,
-      spec: {
-        requests: () => {
-          let n = 0
-          const run = Math.random().toString(36).slice(2, 8)
-          const body = () => JSON.stringify({ projectId: s.createProject.id, columnId: s.createProject.columnId, title: `Bench card ${run}-${++n}`, priority: "high" })
-          return [{ method: "POST", path: "/api/v1/cards", headers: json, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
-        }
-      }
-    },
-    {
-      id: "intake",
-      label: "POST /api/v1/intake (X-Intake-Key)",
-      target: "server",
-      connections,
-      spec: {
-        requests: () => {
-          let n = 0
-          const run = Math.random().toString(36).slice(2, 8)
-          const body = () => JSON.stringify({ title: `Intake ${run}-${++n}`, description: "filed by the benchmark" })
-          const headers = { "x-intake-key": s.intakeToken, "content-type": "application/json" }
-          return [{ method: "POST", path: "/api/v1/intake", headers, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
-        }
-      }
-    },
     ...([["link", connections, false], ["link-1", 1, true]] as const).map(([id, conns, supplementary]): Scenario => ({
       id,
       label: `POST /api/v1/projects/{id}/links (${count(sizes.board)}-card board)${conns === 1 ? ", 1 connection" : ""}`,
@@ -291,25 +392,7 @@ const scenarios = (s: Seeded & MovePool & { intakeToken: string; mcpSession: str
         }
       }
     },
-    {
-      id: "move",
-      label: `POST /api/v1/cards/{id}/move (${s.moveCardIds.length}-card pool)`,
-      target: "server",
-      connections,
-      spec: {
-        requests: () => [{ method: "POST", path: `/api/v1/cards/${s.moveCardIds[0]}/move`, headers: json, body: JSON.stringify({ columnId: s.moveColumnIds[1] }) }],
-        // each connection owns one card of the pool and moves it to the next column, at positions 0..3
-        perConnection: (c) => {
-          const card = s.moveCardIds[c % s.moveCardIds.length]!
-          let k = c % s.moveColumnIds.length
-          const body = () => {
-            k++
-            return JSON.stringify({ columnId: s.moveColumnIds[k % s.moveColumnIds.length], position: k % 4 })
-          }
-          return [{ method: "POST", path: `/api/v1/cards/${card}/move`, headers: json, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
-        }
-      }
-    },
+    ...writeScenarios(s, "server"),
     // after the main scenarios: the other board sizes, then the corpus grown to its largest size
     scaleBoard("board-100-cards", boardSmall),
     scaleBoard("board-10000-cards", boardLarge),
@@ -348,8 +431,11 @@ const smoke = async (origin: string, helloOrigin: string, s: Seeded) => {
 
 // ---- one measured scenario -------------------------------------------------------------------
 
-const measure = async (sc: Scenario, origin: string, pid: number): Promise<Row> => {
-  const base = { ...sc.spec, origin, connections: sc.connections }
+/**
+ * Measures `drive` with the CPU of the process under test (`pid`; none for a floor, where that
+ * is PostgreSQL itself), of PostgreSQL, of the load generator and of the whole machine.
+ */
+const measure = async (sc: Scenario, drive: Drive, pid: number | undefined): Promise<Row> => {
   // other processes on the machine (e.g. a test suite) distort the figures: wait for quiet, within a budget
   // (a smoke run only checks that everything works, and does not wait)
   if (!smokeRun) {
@@ -359,21 +445,23 @@ const measure = async (sc: Scenario, origin: string, pid: number): Promise<Row> 
     if (quiet.busyPct !== undefined && quiet.busyPct >= 15) log(`  still busy (${Math.round(quiet.busyPct)}% of a core outside the benchmark): measuring anyway`)
   }
   if (warmup > 0) {
-    const warm = await runLoad({ ...base, durationSeconds: warmup })
+    const warm = (await drive(warmup)).result
     if (warm.non2xx + warm.errors > 0) log(`  warm-up of ${sc.id}: ${warm.non2xx} non-2xx, ${warm.errors} errors ${warm.samples.join(" | ")}`)
   }
-  const cpu0 = readProcessTicks(pid)
+  const cpu0 = pid === undefined ? undefined : readProcessTicks(pid)
   const pg0 = readPostgresTicks()
+  // a floor's backends exit with pgbench, before the run is over: their CPU is sampled while they live
+  const pgTrack = sc.target === "floor" ? trackPostgresTicks() : undefined
   const m0 = readMachineTicks()
   const self0 = process.cpuUsage()
   const t0 = performance.now()
-  const result = await runLoad({ ...base, durationSeconds: duration })
+  const { result, childCpuSeconds } = await drive(duration)
   const seconds = (performance.now() - t0) / 1000
-  const cpu1 = readProcessTicks(pid)
-  const pg1 = readPostgresTicks()
+  const cpu1 = pid === undefined ? undefined : readProcessTicks(pid)
+  const pg1 = pgTrack?.stop() ?? readPostgresTicks()
   const m1 = readMachineTicks()
   const self = process.cpuUsage(self0)
-  const rss = readRss(pid)
+  const rss = pid === undefined ? undefined : readRss(pid)
   const ticksToPct = (ticks: number) => (ticks / 100 / seconds) * 100
   return {
     id: sc.id,
@@ -384,7 +472,7 @@ const measure = async (sc: Scenario, origin: string, pid: number): Promise<Row> 
     cpu: {
       server: cpu0 !== undefined && cpu1 !== undefined ? ticksToPct(cpu1 - cpu0) : undefined,
       postgres: ticksToPct(postgresTicksBetween(pg0, pg1)),
-      loadGenerator: ((self.user + self.system) / 1e6 / seconds) * 100,
+      loadGenerator: (((self.user + self.system) / 1e6 + (childCpuSeconds ?? 0)) / seconds) * 100,
       machine: m0 !== undefined && m1 !== undefined && m1.total > m0.total ? ((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 * os.cpus().length : undefined
     },
     ...(sc.supplementary ? { supplementary: true } : {}),
@@ -406,16 +494,85 @@ const responseBytes = async (origin: string, paths: ReadonlyArray<string>, heade
 
 // ---- main ------------------------------------------------------------------------------------
 
+const lastLines = (output: string) => output.split("\n").slice(-20).join("\n").slice(0, 4000)
 const mib = (bytes: number | undefined) => (bytes === undefined ? "–" : (bytes / 1048576).toFixed(0))
+
+const baseEnv: Record<string, string> = {}
+for (const name of ["PATH", "HOME", "LANG", "TZ"]) if (process.env[name] !== undefined) baseEnv[name] = process.env[name]!
+
+/** `board serve` as a child on a free port, stopped on every exit path; `databaseEnv` picks its database. */
+const startBoardServer = async (name: string, databaseEnv: Record<string, string>, timeoutMs: number): Promise<{ origin: string; child: Child }> => {
+  const port = await freePort()
+  const origin = `http://127.0.0.1:${port}`
+  const child = spawnChild(name, process.execPath, [path.join(repoRoot, "bin/board.mjs"), "serve"], {
+    cwd: repoRoot,
+    env: {
+      ...baseEnv,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      ...databaseEnv,
+      LOG_LEVEL: "error",
+      LOG_FORMAT: "json",
+      RATE_LIMIT: "100000000/60s",
+      SIGNUPS_OPEN: "true"
+    }
+  })
+  cleanups.push({ name: `stop the ${name}`, run: () => stopChild(child) })
+  await waitForOk(child, `${origin}/api/v1/health`, timeoutMs)
+  log(`${name} pid ${child.pid} on ${origin}`)
+  return { origin, child }
+}
+
+/** The floors' tables (the SELECT one as big as the cards table is now) and the floor scenarios on them. */
+const makeFloorTables = async (db: Db, url: string) => {
+  const started = performance.now()
+  const selectRows = Math.max(1, (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards`))[0]?.n ?? 0)
+  log(`creating the floors' tables (the SELECT one with ${count(selectRows)} rows, as many as cards)`)
+  await prepareFloors(db, selectRows)
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-floors-"))
+  cleanups.push({ name: `remove ${workDir}`, run: async () => fs.rmSync(workDir, { recursive: true, force: true }) })
+  const pgbench = findOnPath("pgbench")
+  if (pgbench === undefined) log("  pgbench is not on PATH: the floors are query loops over @effect/sql-pg instead")
+  const floors = makeFloors({ url, connections, selectRows, workDir, pgbench }).map((f): FloorScenario => ({ ...f, target: "floor", connections }))
+  return { floors, selectRows, pgbench, seconds: (performance.now() - started) / 1000 }
+}
+
+/**
+ * The write scenarios against a second server on the embedded database (no DATABASE_URL, a fresh
+ * DATA_DIR), seeded through the API like the PostgreSQL one; stopped and its DATA_DIR removed after.
+ */
+const runEmbedded = async (register: (p: { origin: string; child: Child }) => void, run: (sc: Scenario) => Promise<void>) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-embedded-"))
+  cleanups.push({ name: `remove ${dataDir}`, run: async () => fs.rmSync(dataDir, { recursive: true, force: true }) })
+  const server = await startBoardServer("embedded board server", { DATA_DIR: dataDir }, 120_000)
+  register(server)
+  const started = performance.now()
+  const api = makeApi(`${server.origin}/api`)
+  const account = await seedAccount(api)
+  const intakeToken = await mintIntakeToken(api, account)
+  const movePool = await seedMovePool(api, account)
+  const seedSeconds = (performance.now() - started) / 1000
+  log(`  seeded the embedded database through the API in ${seedSeconds.toFixed(1)} s (move pool: ${movePool.moveCardIds.length} cards)`)
+  for (const sc of writeScenarios({ ...account, ...movePool, intakeToken }, "embedded").filter((sc) => selected(sc.id))) await run(sc)
+  if (server.child.hasExited()) throw new Error(`the embedded board server exited during the benchmark:\n${server.child.output()}`)
+  const output = server.child.output().trim()
+  await stopChild(server.child)
+  fs.rmSync(dataDir, { recursive: true, force: true })
+  return { seedSeconds, output, moveCards: movePool.moveCardIds.length }
+}
 
 const main = async () => {
   const runStarted = Date.now()
   // the watchdog: every selected scenario (with a possible re-measure inside the quiet budget),
-  // start-up and seeding up to the 100,000-card corpus, and the growth steps after the main scenarios
+  // start-up and seeding up to the 100,000-card corpus, the floors' tables, the growth steps after
+  // the main scenarios, and the embedded server's start-up and seeding through the API
   const scenarioCount = scenarioIds.filter(selected).length
   const growthSeconds = (selected("board-100-cards") || selected("board-10000-cards") ? Math.ceil(sizes.boardScale[2] / 1_000_000 * 300) + 30 : 0) +
     (selected("search-1m-cards") ? Math.ceil(sizes.searchScale[2] / 1_000_000 * 600) + 30 : 0)
-  const limitSeconds = scenarioCount * (duration + warmup + 16) + quietBudgetSeconds + 300 + growthSeconds
+  const floorTablesSeconds = 60
+  const embeddedSeconds = embeddedIds.some(selected) ? 180 : 0
+  const limitSeconds = scenarioCount * (duration + warmup + 16) + quietBudgetSeconds + 300 + growthSeconds + floorTablesSeconds + embeddedSeconds
   const watchdog = setTimeout(() => abort(`the benchmark exceeded its ${limitSeconds} s limit: cleaning up`, 1), limitSeconds * 1000)
   watchdog.unref()
 
@@ -431,29 +588,7 @@ const main = async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-"))
   cleanups.push({ name: `remove ${dataDir}`, run: async () => fs.rmSync(dataDir, { recursive: true, force: true }) })
 
-  const baseEnv: Record<string, string> = {}
-  for (const name of ["PATH", "HOME", "LANG", "TZ"]) if (process.env[name] !== undefined) baseEnv[name] = process.env[name]!
-
-  const port = await freePort()
-  const origin = `http://127.0.0.1:${port}`
-  const server = spawnChild("board server", process.execPath, [path.join(repoRoot, "bin/board.mjs"), "serve"], {
-    cwd: repoRoot,
-    env: {
-      ...baseEnv,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "error",
-      LOG_FORMAT: "json",
-      RATE_LIMIT: "100000000/60s",
-      SIGNUPS_OPEN: "true"
-    }
-  })
-  cleanups.push({ name: "stop the board server", run: () => stopChild(server) })
-  await waitForOk(server, `${origin}/api/v1/health`, 60_000)
-  log(`board server pid ${server.pid} on ${origin}`)
+  const { origin, child: server } = await startBoardServer("board server", { DATABASE_URL: database.url, DATA_DIR: dataDir }, 60_000)
 
   const helloPort = await freePort()
   const helloOrigin = `http://127.0.0.1:${helloPort}`
@@ -474,13 +609,13 @@ const main = async () => {
   const seeded = await seed(makeApi(`${origin}/api`), db, log, sizes)
   const problems = await checkInvariants(db)
   if (problems.length > 0) throw new Error(`seed broke an invariant:\n${problems.join("\n")}`)
-  const pgVersion = ((await db.query<{ v: string }>(`SELECT current_setting('server_version') AS v`))[0]?.v) ?? ""
+  const pgSettings = (await db.query<{ v: string; fsync: string; commit: string }>(
+    `SELECT current_setting('server_version') AS v, current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS commit`
+  ))[0]
+  const pgVersion = pgSettings?.v ?? ""
   const seedSeconds = (performance.now() - seedStarted) / 1000
   log(`  seeded in ${seedSeconds.toFixed(1)} s (${Object.entries(seeded.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(", ")})`)
-  const minted = await makeApi(`${origin}/api`).call<{ token: string }>("POST", "/v1/intake-tokens", {
-    body: { columnId: seeded.createProject.columnId, name: "benchmark" },
-    auth: { apiKey: seeded.apiKey }
-  })
+  const intakeToken = await mintIntakeToken(makeApi(`${origin}/api`), seeded)
   // an MCP session for the tool-call scenario: initialize, then the initialized notification
   const mcpHeaders = { "x-api-key": seeded.apiKey, "content-type": "application/json", accept: "application/json, text/event-stream" }
   const init = await fetch(`${origin}/api/mcp`, {
@@ -499,29 +634,47 @@ const main = async () => {
 
   // the move pool is made after the corpus grew (see seedMovePool): until then the move scenario has no cards
   let movePool: MovePool = { moveColumnIds: [], moveCardIds: [] }
-  const phase = (ids: ReadonlyArray<string>) =>
-    scenarios({ ...seeded, ...movePool, intakeToken: minted.token, mcpSession }).filter((sc) => ids.includes(sc.id) && selected(sc.id))
+  // the floors exist once their tables do, right before the main scenarios
+  let floors: ReadonlyArray<FloorScenario> = []
+  /** The selected scenarios among `ids`, in that order. */
+  const phase = (ids: ReadonlyArray<string>) => {
+    const all = [...scenarios({ ...seeded, ...movePool, intakeToken, mcpSession }), ...floors]
+    return ids.filter(selected).flatMap((id) => all.filter((sc) => sc.id === id))
+  }
   const rows: Array<Row> = []
+  const processes: Partial<Record<HttpScenario["target"], { origin: string; child: Child }>> = {
+    baseline: { origin: helloOrigin, child: hello },
+    server: { origin, child: server }
+  }
+  /** How `sc` is loaded, and the process under test (none for a floor: that is PostgreSQL itself). */
+  const driverOf = (sc: Scenario): { drive: Drive; pid: number | undefined; origin: string | undefined } => {
+    if (sc.target === "floor") return { drive: sc.drive, pid: undefined, origin: undefined }
+    const target = processes[sc.target]
+    if (target === undefined) throw new Error(`no process to load for ${sc.id}`)
+    if (target.child.hasExited()) throw new Error(`the ${target.child.name} exited during the benchmark:\n${target.child.output()}`)
+    const drive: Drive = (seconds) => runLoad({ ...sc.spec, origin: target.origin, connections: sc.connections, durationSeconds: seconds }).then((result) => ({ result }))
+    return { drive, pid: target.child.pid, origin: target.origin }
+  }
   const run = async (sc: Scenario) => {
     if (server.hasExited()) throw new Error(`the board server exited during the benchmark:\n${server.output()}`)
     log(`running ${sc.label} (${sc.connections} connection${sc.connections === 1 ? "" : "s"})`)
-    const target = sc.target === "baseline" ? { origin: helloOrigin, pid: hello.pid } : { origin, pid: server.pid }
-    const bytes = sc.scale === undefined ? undefined : await responseBytes(target.origin, sc.scale.probe, { "x-api-key": seeded.apiKey })
-    let row = await measure(sc, target.origin, target.pid)
+    const { drive, pid, origin: target } = driverOf(sc)
+    const bytes = sc.scale === undefined || target === undefined ? undefined : await responseBytes(target, sc.scale.probe, { "x-api-key": seeded.apiKey })
+    let row = await measure(sc, drive, pid)
     // a run disturbed by other processes is measured again while the budget lasts; the cleanest run is kept
     let attempts = 1
     let last = row
     while ((otherCpu(row) ?? 0) > disturbedPct && attempts < 3 && quietBudgetLeftMs >= (duration + warmup) * 1000) {
       log(`  disturbed: ${Math.round(otherCpu(last)!)}% of a core went to other processes during the run (${Math.round(last.result.rps)} req/s); measuring again`)
       quietBudgetLeftMs -= (duration + warmup) * 1000
-      last = await measure(sc, target.origin, target.pid)
+      last = await measure(sc, drive, pid)
       attempts++
       if ((otherCpu(last) ?? 0) < (otherCpu(row) ?? 0)) row = last
     }
     row = { ...row, attempts, ...(bytes !== undefined ? { responseBytes: bytes } : {}) }
     rows.push(row)
     const r = row.result
-    log(`  ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${Math.round(row.cpu.server ?? 0)}%, postgres CPU ${Math.round(row.cpu.postgres)}%, RSS ${((row.rss ?? 0) / 1048576).toFixed(0)} MiB`)
+    log(`  ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${row.cpu.server === undefined ? "–" : `${Math.round(row.cpu.server)}%`}, postgres CPU ${Math.round(row.cpu.postgres)}%, load generator CPU ${Math.round(row.cpu.loadGenerator)}%, RSS ${mib(row.rss)} MiB`)
   }
   const grow = async (to: number): Promise<CorpusStep> => {
     log(`growing the search corpus from ${count(seeded.corpus.size)} to ${count(to)} cards`)
@@ -539,7 +692,12 @@ const main = async () => {
   const movePoolSeconds = (performance.now() - moveStarted) / 1000
   log(`  move pool: ${movePool.moveCardIds.length} cards over ${movePool.moveColumnIds.length} columns (${movePoolSeconds.toFixed(1)} s)`)
   const { boardBytes } = await smoke(origin, helloOrigin, seeded)
-  for (const sc of phase(mainIds)) await run(sc)
+  const floorTables = await makeFloorTables(db, database.url)
+  floors = floorTables.floors
+  for (const sc of phase(["baseline", ...floorIds])) await run(sc)
+  // gone before the next scenario: autovacuum on the INSERT floor's rows would run into it
+  await dropFloors(db)
+  for (const sc of phase(mainIds.filter((id) => !alwaysIds.includes(id)))) await run(sc)
   // 3. the other board sizes (their cards would have been searched in 2)
   let scaleBoardsMs: number | undefined
   const boardPhase = phase(["board-100-cards", "board-10000-cards"])
@@ -557,6 +715,8 @@ const main = async () => {
     for (const sc of largePhase) await run(sc)
   }
   if (server.hasExited()) throw new Error(`the board server exited during the benchmark:\n${server.output()}`)
+  // 5. the write scenarios on the embedded database
+  const embedded = embeddedIds.some(selected) ? await runEmbedded((p) => (processes.embedded = p), run) : undefined
 
   // after the write scenarios: the board invariants still hold and the writes landed
   const invariantProblems = await checkInvariants(db)
@@ -567,12 +727,18 @@ const main = async () => {
   const baseline = rows.find((r) => r.id === "baseline")!
   const mainRows = rows.filter((r) => (mainIds as ReadonlyArray<string>).includes(r.id))
   const scalingRows = scalingIds.map((id) => rows.find((r) => r.id === id)).filter((r): r is Row => r !== undefined && !(mainIds as ReadonlyArray<string>).includes(r.id))
+  const embeddedRows = rows.filter((r) => embeddedIds.includes(r.id))
+  const cpus = os.cpus()
   const figures = figuresTable(mainRows, baseline)
-  const { table: targetTable, misses } = targetsTable(mainRows, baseline)
+  const { table: targetTable, misses } = targetsTable(mainRows, baseline, cpus.length)
+  const writes = writesTable(mainRows, connections)
+  const embeddedWrites = embedded === undefined ? "Not measured in this run (see BENCH_ONLY)." : embeddedTable([...mainRows, ...embeddedRows], connections)
   const boardScaling = scalingTable(rows, "board", sizes.boardScale)
   const searchScaling = scalingTable(rows, "search", sizes.searchScale)
-  const resources = resourceTable([...mainRows, ...scalingRows])
-  const cpus = os.cpus()
+  const resources = resourceTable([...mainRows, ...scalingRows, ...embeddedRows])
+  const floorDriver = floorTables.pgbench === undefined
+    ? `a loop of the same statements over @effect/sql-pg (${connections} pooled connections in this process), as pgbench was not on PATH`
+    : `\`pgbench -n -M prepared -c ${connections} -j 2 -T ${duration}\`${warmup > 0 ? ` (after a ${warmup} s run of its own as warm-up)` : ""}`
   const command = `${[
     process.env.BENCH_DURATION !== undefined && !quick && !smokeRun ? `BENCH_DURATION=${process.env.BENCH_DURATION}` : "",
     process.env.BENCH_CONNECTIONS !== undefined ? `BENCH_CONNECTIONS=${process.env.BENCH_CONNECTIONS}` : "",
@@ -603,10 +769,12 @@ ${smokeRun ? "\n**Smoke run** (\`--smoke\`): tiny data (search corpora ÷100, bo
 - **Command**: \`${command}\` (from the repository root)
 - **Machine**: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}
 - **Node**: ${process.version} (server, baseline and load generator)
-- **PostgreSQL**: ${pgVersion} on the same machine (\`${redactUrl(adminUrl)}\`, fresh database \`${database.name}\`, dropped after the run)
+- **PostgreSQL**: ${pgVersion} on the same machine (\`${redactUrl(adminUrl)}\`, fresh database \`${database.name}\`, dropped after the run; fsync ${pgSettings?.fsync}, synchronous_commit ${pgSettings?.commit})
 - **Load**: autocannon, ${connections} connections (rows with 1 in the conns column, and every scaling row, use 1), ${warmup} s warm-up then ${duration} s measured per scenario, keep-alive, no pipelining.
+  The floors: ${floorDriver}, in the benchmark's database right after the baseline.
   Load generator, server, baseline and PostgreSQL share the same ${cpus.length} cores. Before each scenario the run waits (up to ${quietBudgetSeconds} s in total) until other processes use less than 15% of a core.
 - **Server**: \`bin/board.mjs serve\` with \`LOG_LEVEL=error RATE_LIMIT=100000000/60s NODE_ENV=production\`; baseline: \`bench/hello-server.ts\` (bare \`node:http\` answering \`{"status":"ok"}\`), also a child process.
+  The embedded database's rows: a second \`bin/board.mjs serve\`, the same but with no DATABASE_URL and a fresh temporary DATA_DIR, started after every PostgreSQL row.
 
 ## Results
 
@@ -616,12 +784,30 @@ Requests/s counts every response in the measured window; p50/p99 are per-respons
 "ratio to baseline" is requests/s over the baseline row. "server RSS" is VmRSS of the process under test right after the scenario
 (before the first scenario, after seeding: board server ${mib(rssAtStart.server)} MiB, baseline ${mib(rssAtStart.baseline)} MiB).
 A † marks a run during which other processes on the machine used more than ${disturbedPct}% of a core (see "everything else" below); such runs are measured again while the waiting budget lasts and the cleanest is kept.
+The two floor rows are PostgreSQL alone (see Writes below): they have no server, so no RSS; their latencies are pgbench's per transaction.
+"ratio to floor" is requests/s over the INSERT floor's for the writes, over the primary-key SELECT floor's for GET /v1/cards/{id}.
 
 ## Targets
 
 ${targetTable}
 
 ${misses.length === 0 ? "All targets met." : `Missed: ${misses.join("; ")}. The CPU table below shows where the time goes (CPU per request of the server and of PostgreSQL). The load generator, the server and PostgreSQL share ${cpus.length} cores, and a closed loop of ${connections} connections has a mean latency of ${connections} ÷ requests/s (Little's law), so a p99 target at ${connections} connections is a throughput target in disguise; the 1-connection rows give the latency of the same requests without queueing.`}
+
+## Writes
+
+POST /v1/cards, POST /v1/intake and POST /v1/cards/{id}/move on PostgreSQL at ${connections} connections and at 1 (the 1-connection move moves one card of the pool around).
+"scale-up" is the first rate over the second: a write that holds no lock across its commit lets concurrent commits overlap instead of queueing.
+The INSERT floor inserts one row per transaction into a card-shaped table (uuid key from gen_random_uuid(), project, column, numeric order key, title, created_at, and B-tree indexes on (column_id, sort_key) and (project_id)), ${connections} connections, one column, a random key per row;
+the primary-key SELECT floor reads one row by a random integer key from a table of ${count(floorTables.selectRows)} card-like rows (as many as cards in the database then). Both tables are dropped right after the floors run.
+CPU columns are per response over the measured window; the floor's PostgreSQL µs is per inserted row. A floor's PostgreSQL CPU is sampled every 0.2 s while its backends live (they exit with pgbench), so up to 0.2 s of it may be missed.
+
+${writes}
+
+## Embedded database (PGlite, DATA_DIR)
+
+The same write scenarios against the embedded database: PGlite inside the server process, reached over one socket connection, so "server µs/req" includes the database's work and there is no floor (no pgbench for PGlite).
+${embedded === undefined ? "" : `Seeded through the API like the PostgreSQL server (signup, workspace, kanban project, API key, intake token, a ${embedded.moveCards}-card move pool) in ${embedded.seedSeconds.toFixed(1)} s. "÷ PostgreSQL" is over the same scenario's rate in the Writes table.\n`}
+${embeddedWrites}
 
 ## Scaling: board size
 
@@ -645,6 +831,7 @@ A † marks a disturbed run, as above. \`BENCH_ONLY=scaling\` runs just these ro
 ${resources}
 
 CPU time over the measured window, in % of one core (100% = one core fully busy; the machine has ${cpus.length * 100}%). PostgreSQL sums all its processes.
+For the floors the load generator includes pgbench and there is no process under test but PostgreSQL; for the embedded rows the process under test holds the database too.
 "everything else" is the whole machine minus the three: kernel work not charged to them and any other process running meanwhile (a large value means the run was disturbed).
 
 ## Data
@@ -659,6 +846,7 @@ ${corpusTable}
 - Scaling boards: ${seeded.scaleBoards.map((b) => `${count(b.cards)}`).join(" and ")} cards in projects of ${boardColumnCount} columns made at seeding, their cards inserted in SQL after the main scenarios (search would otherwise count them) then VACUUM ANALYZE cards: ${scaleBoardsMs === undefined ? "not seeded in this run" : seconds(scaleBoardsMs)}.
 - GET /v1/cards/{id} rotates over the ${count(sizes.board)} board cards. POST /v1/cards appends to one column of a kanban project (${created.toLocaleString("en-US")} cards there after the run).
   The move pool is ${movePool.moveCardIds.length} cards over 3 columns, made through the API after the corpus reached ${count(mainStep.cards)} cards (${movePoolSeconds.toFixed(1)} s); each connection moves its own card to the next column at position 0–3.
+- The floors' tables were created and the SELECT one filled with ${count(floorTables.selectRows)} rows and vacuumed in ${floorTables.seconds.toFixed(1)} s, before the baseline.
 - Seeding took ${seedSeconds.toFixed(1)} s before the first scenario (signup through the API, bulk cards in SQL with the corpus at ${count(seeded.firstCorpusStep.cards)} cards, then VACUUM ANALYZE: like autovacuum would, it also flushes the GIN pending lists the bulk insert leaves in the trigram indexes; without it each search scans them and costs about 4× more in PostgreSQL),
   then ${seconds(mainStep.insertMs + mainStep.vacuumMs)} to grow the corpus to ${count(mainStep.cards)} cards${largeStep === undefined ? "" : ` and ${seconds(largeStep.insertMs + largeStep.vacuumMs)} to grow it to ${count(largeStep.cards)}`}. The whole run took ${((Date.now() - runStarted) / 1000).toFixed(0)} s.
 
@@ -667,11 +855,11 @@ ${corpusTable}
 ${errorSamples(rows)}
 
 ${invariantProblems.length === 0 ? "After the write scenarios every column's order keys are distinct, every project's refs are distinct and its ref sequence is past its largest ref." : `Invariant problems after the run:\n${invariantProblems.map((p) => `- ${p}`).join("\n")}`}
-${serverErrors === "" ? "\nThe server wrote nothing at LOG_LEVEL=error during the run." : `\nServer output at LOG_LEVEL=error (last lines):\n\n\`\`\`\n${serverErrors.split("\n").slice(-20).join("\n").slice(0, 4000)}\n\`\`\``}
-`
+${serverErrors === "" ? "\nThe server wrote nothing at LOG_LEVEL=error during the run." : `\nServer output at LOG_LEVEL=error (last lines):\n\n\`\`\`\n${lastLines(serverErrors)}\n\`\`\``}
+${embedded === undefined ? "" : embedded.output === "" ? "\nThe embedded database's server wrote nothing at LOG_LEVEL=error during its run.\n" : `\nThe embedded database's server output at LOG_LEVEL=error (last lines):\n\n\`\`\`\n${lastLines(embedded.output)}\n\`\`\`\n`}`
   fs.writeFileSync(outPath, md)
 
-  process.stdout.write(`\n${figures}\n\n${targetTable}\n\n${boardScaling}\n\n${searchScaling}\n\n${resources}\n\n${errorSamples(rows)}\n\nwrote ${outPath} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`)
+  process.stdout.write(`\n${figures}\n\n${targetTable}\n\n${writes}\n\n${embeddedWrites}\n\n${boardScaling}\n\n${searchScaling}\n\n${resources}\n\n${errorSamples(rows)}\n\nwrote ${outPath} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`)
   if (invariantProblems.length > 0) log(`invariant problems after the run:\n${invariantProblems.join("\n")}`)
 }
 

@@ -127,12 +127,18 @@ export interface ScaleBoard {
   readonly columnIds: ReadonlyArray<string>
 }
 
-export interface Seeded {
+export interface SeededAccount {
+  readonly email: string
   readonly apiKey: string
   readonly userId: string
   readonly workspaceId: string
   /** Kanban project that receives the POST /v1/cards scenario. */
   readonly createProject: { id: string; columnId: string }
+  /** The session token of signup, for the bootstrap endpoints (valid one hour). */
+  readonly workspaceBearer: string
+}
+
+export interface Seeded extends SeededAccount {
   /** The board of the main scenarios (1,000 cards). */
   readonly boardProjectId: string
   readonly boardCardIds: ReadonlyArray<string>
@@ -141,8 +147,6 @@ export interface Seeded {
   readonly firstCorpusStep: CorpusStep
   /** Boards of the other scaling sizes (empty until `fillScaleBoards`), smallest first. */
   readonly scaleBoards: ReadonlyArray<ScaleBoard>
-  /** The session token of signup, for the bootstrap endpoints (valid one hour). */
-  readonly workspaceBearer: string
   readonly timings: Record<string, number>
 }
 
@@ -197,8 +201,12 @@ export const fillScaleBoards = async (db: Db, s: Seeded): Promise<number> => {
   return Math.round(performance.now() - t0)
 }
 
-export const seed = async (api: Api, db: Db, log: (line: string) => void, sizes: Sizes = fullSizes): Promise<Seeded> => {
-  const timings: Record<string, number> = {}
+/**
+ * The account every scenario acts as, through the API: a user, a workspace, the kanban project
+ * the create scenarios append to, and an API key. All the embedded database's run seeds besides
+ * the intake token and the move pool.
+ */
+export const seedAccount = async (api: Api, timings: Record<string, number> = {}): Promise<SeededAccount> => {
   const email = `bench-${crypto.randomBytes(4).toString("hex")}@example.com`
   const { session, user } = await timed(timings, "signup", () =>
     api.call<{ session: { access_token: string }; user: { id: string } }>("POST", "/v1/auth/signup", {
@@ -213,12 +221,35 @@ export const seed = async (api: Api, db: Db, log: (line: string) => void, sizes:
     expect: [201]
   })
   const { rawKey } = await api.call<{ rawKey: string }>("POST", "/v1/api-keys", { body: { name: "bench" }, auth: bearer, expect: [201] })
-  const key = { apiKey: rawKey }
-  log(`  user ${email}, workspace ${workspace.id}, API key created`)
+  return {
+    email,
+    apiKey: rawKey,
+    userId: user.id,
+    workspaceId: workspace.id,
+    workspaceBearer: session.access_token,
+    createProject: { id: website.project.id, columnId: website.columns[0]!.id }
+  }
+}
+
+/** An intake token filing into the create project's first column (the intake scenarios' key). */
+export const mintIntakeToken = async (api: Api, s: SeededAccount): Promise<string> => {
+  const minted = await api.call<{ token: string }>("POST", "/v1/intake-tokens", {
+    body: { columnId: s.createProject.columnId, name: "benchmark" },
+    auth: { apiKey: s.apiKey }
+  })
+  return minted.token
+}
+
+export const seed = async (api: Api, db: Db, log: (line: string) => void, sizes: Sizes = fullSizes): Promise<Seeded> => {
+  const timings: Record<string, number> = {}
+  const account = await seedAccount(api, timings)
+  const bearer = { bearer: account.workspaceBearer }
+  const key = { apiKey: account.apiKey }
+  log(`  user ${account.email}, workspace ${account.workspaceId}, API key created`)
 
   // A board of five columns through the API (its cards come later, in SQL).
   const makeBoard = async (name: string) => {
-    const created = await api.call<ProjectCreated>("POST", "/v1/projects", { body: { workspaceId: workspace.id, name }, auth: bearer, expect: [201] })
+    const created = await api.call<ProjectCreated>("POST", "/v1/projects", { body: { workspaceId: account.workspaceId, name }, auth: bearer, expect: [201] })
     const columnIds: Array<string> = []
     for (const column of ["Backlog", "To Do", "In Progress", "Review", "Done"].slice(0, boardColumnCount)) {
       const made = await api.call<{ id: string }>("POST", "/v1/columns", { body: { projectId: created.project.id, name: column }, auth: key, expect: [201] })
@@ -229,7 +260,7 @@ export const seed = async (api: Api, db: Db, log: (line: string) => void, sizes:
 
   // The main board (1,000 cards).
   const board = await makeBoard("Thousand Board")
-  await timed(timings, "board cards (SQL)", () => insertCards(db, board.project, board.columnIds, 0, sizes.board, user.id))
+  await timed(timings, "board cards (SQL)", () => insertCards(db, board.project, board.columnIds, 0, sizes.board, account.userId))
   const boardCardIds = (await db.query<{ id: string }>(`SELECT id FROM cards WHERE project_id = $1 ORDER BY ref_number`, [board.project.id])).map((r) => r.id)
   log(`  board project: ${board.columnIds.length} columns, ${boardCardIds.length} cards`)
 
@@ -244,28 +275,24 @@ export const seed = async (api: Api, db: Db, log: (line: string) => void, sizes:
 
   // The search corpus at its first size.
   const created = await api.call<ProjectCreated>("POST", "/v1/projects", {
-    body: { workspaceId: workspace.id, name: "Search Corpus", template: "kanban" },
+    body: { workspaceId: account.workspaceId, name: "Search Corpus", template: "kanban" },
     auth: bearer,
     expect: [201]
   })
   const [now] = await db.query<{ t: string }>(`SELECT now()::text AS t`)
-  const corpus: Corpus = { project: created.project, columnIds: created.columns.map((c) => c.id), userId: user.id, createdAt: now!.t, size: 0 }
+  const corpus: Corpus = { project: created.project, columnIds: created.columns.map((c) => c.id), userId: account.userId, createdAt: now!.t, size: 0 }
   const firstCorpusStep = await growCorpus(db, corpus, sizes.searchScale[0])
   timings["search cards (SQL)"] = firstCorpusStep.insertMs
   timings["VACUUM ANALYZE"] = firstCorpusStep.vacuumMs
   log(`  search corpus: ${corpus.size} cards; matches per query: ${firstCorpusStep.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")}`)
 
   return {
-    apiKey: rawKey,
-    userId: user.id,
-    workspaceId: workspace.id,
-    createProject: { id: website.project.id, columnId: website.columns[0]!.id },
+    ...account,
     boardProjectId: board.project.id,
     boardCardIds,
     corpus,
     firstCorpusStep,
     scaleBoards,
-    workspaceBearer: session.access_token,
     timings
   }
 }
@@ -274,7 +301,7 @@ export const seed = async (api: Api, db: Db, log: (line: string) => void, sizes:
  * The move pool: cards created through the API, spread over the three kanban columns. Made after
  * the corpus reached the size the main scenarios read, after its VACUUM, as it always was.
  */
-export const seedMovePool = async (api: Api, s: Seeded): Promise<MovePool> => {
+export const seedMovePool = async (api: Api, s: SeededAccount): Promise<MovePool> => {
   const pool = await api.call<ProjectCreated>("POST", "/v1/projects", {
     body: { workspaceId: s.workspaceId, name: "Move Pool", template: "kanban" },
     auth: { bearer: s.workspaceBearer },
