@@ -13,7 +13,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { Access, checkGrant, isUuid, type Role } from "./Access.ts"
 import { checkDescription, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
-import { grantsOf, insertSql, moveSql, visibleTo, type WrittenRow } from "./cardStatements.ts"
+import { createSql, fileOnceSql, fileSql, grantsOf, moveSql, visibleTo, type WrittenRow } from "./cardStatements.ts"
 import { rebalance, REBALANCE_SCALE, retryRaces, StaleOrder } from "./orderKeys.ts"
 
 export interface CardInput {
@@ -117,7 +117,7 @@ export class Cards extends Context.Service<Cards, {
         if (invalid) return yield* invalid
         for (let attempt = 0; ; attempt++) {
           if (isUuid(input.projectId) && isUuid(input.columnId)) {
-            const row = yield* write(insertSql("member", false), [
+            const row = yield* write(createSql, [
               input.columnId, input.title, input.description ?? null, input.priority ?? "medium", "api", null,
               principal.userId, input.projectId, principal.userId, grantsOf(principal)
             ])
@@ -135,7 +135,7 @@ export class Cards extends Context.Service<Cards, {
         if (!isUuid(input.columnId)) return yield* new NotFound({ message: `column ${input.columnId} not found` })
         const claim = input.idempotencyKey !== undefined
         for (;;) {
-          const [row] = yield* sql.unsafe<WrittenRow>(insertSql("filing", claim), [
+          const [row] = yield* sql.unsafe<WrittenRow>(claim ? fileOnceSql : fileSql, [
             input.columnId, input.title, input.description ?? null, "medium", input.source, input.intakeTokenId,
             input.createdBy, ...(claim ? [input.idempotencyKey] : [])
           ]).pipe(

@@ -32,7 +32,7 @@ const nothingWritten = (found: string) => `
 // $1 column, $2 title, $3 description, $4 priority, $5 source, $6 intake token, $7 created by,
 // then for a member's create $8 project, $9 user, $10 grants; for a filing $8 idempotency key.
 // A filing answers nothing about the card (the channel is blind), so it counts no position.
-export const insertSql = (mode: "member" | "filing", claim: boolean) => `
+const insertSql = (mode: "member" | "filing", claim: boolean) => `
   WITH target AS (
     SELECT col.id, col.project_id, col.order_epoch, p.ref_prefix
     FROM board_columns col JOIN projects p ON p.id = col.project_id
@@ -72,5 +72,10 @@ export const moveSql = `
   )
   ${writtenCard("target", `${ordinalOf("c")} - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int`)}
   UNION ALL ${nothingWritten("target")}`
+
+/** The statements, built once: a create, a filing, and a filing under an Idempotency-Key. */
+export const createSql = insertSql("member", false)
+export const fileSql = insertSql("filing", false)
+export const fileOnceSql = insertSql("filing", true)
 
 export type WrittenRow = CardRow & { found: number; key_scale: number | null }
