@@ -16,6 +16,58 @@ ALTER TABLE cards DROP COLUMN position;
 -- statement (not per row) so a rebalance can renumber a column in one UPDATE.
 ALTER TABLE cards ADD CONSTRAINT cards_order_unique UNIQUE (column_id, sort_key) DEFERRABLE INITIALLY IMMEDIATE;
 
+-- Counting a card's ordinal position must not cost a scan of every card before it (a column of
+-- 100,000 cards, a search page of 50 of them). Cards are grouped in buckets of 128 key units
+-- (floor(sort_key / 128)); this table holds how many cards each bucket of each column gained or
+-- lost, one row per statement that changed it, written by the triggers below in the same
+-- transaction as the change (so it agrees with any snapshot) and summed into one row per bucket
+-- by a background compaction (board/orderCounts.ts). A position is the sum over the buckets
+-- before the card's plus a count inside its own bucket: n / 128 + 128 index entries at most for
+-- a column of n cards (keys are whole numbers 1..n after a rebalance, and an append adds 1). A
+-- small bucket keeps the count inside it cheap for appends, whose rows are too fresh for an
+-- index-only scan.
+CREATE TABLE card_order_counts (
+  column_id uuid NOT NULL,
+  bucket numeric NOT NULL,
+  delta integer NOT NULL
+);
+-- delta in the index: summing buckets is an index-only scan once vacuum has seen the rows
+CREATE INDEX card_order_counts_bucket ON card_order_counts (column_id, bucket) INCLUDE (delta);
+INSERT INTO card_order_counts (column_id, bucket, delta)
+  SELECT column_id, floor(sort_key / 128), count(*) FROM cards GROUP BY 1, 2;
+
+CREATE FUNCTION board_count_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO card_order_counts (column_id, bucket, delta)
+    SELECT column_id, floor(sort_key / 128), count(*) FROM changed GROUP BY 1, 2;
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION board_count_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO card_order_counts (column_id, bucket, delta)
+    SELECT column_id, floor(sort_key / 128), -count(*) FROM changed GROUP BY 1, 2;
+  RETURN NULL;
+END $$;
+
+CREATE FUNCTION board_count_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO card_order_counts (column_id, bucket, delta)
+    SELECT column_id, bucket, sum(d) FROM (
+      SELECT o.column_id, floor(o.sort_key / 128) AS bucket, -1 AS d FROM old_cards o JOIN new_cards n ON n.id = o.id
+      UNION ALL
+      SELECT n.column_id, floor(n.sort_key / 128), 1 FROM old_cards o JOIN new_cards n ON n.id = o.id
+    ) moved GROUP BY 1, 2 HAVING sum(d) <> 0;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER cards_count_inserted AFTER INSERT ON cards REFERENCING NEW TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION board_count_inserted();
+CREATE TRIGGER cards_count_deleted AFTER DELETE ON cards REFERENCING OLD TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION board_count_deleted();
+CREATE TRIGGER cards_count_updated AFTER UPDATE ON cards REFERENCING OLD TABLE AS old_cards NEW TABLE AS new_cards
+  FOR EACH STATEMENT EXECUTE FUNCTION board_count_updated();
+
 -- Bumped by every rebalance of a column's keys; a write that computed its key from keys a
 -- rebalance has since replaced sees the bump and runs again (board/orderKeys.ts).
 ALTER TABLE board_columns ADD COLUMN order_epoch integer NOT NULL DEFAULT 0;

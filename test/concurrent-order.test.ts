@@ -14,6 +14,9 @@
  *   (or before) it: a write's snapshot holds every write acknowledged before it started.
  * Fixed seed; ORDER_CLIENTS and ORDER_OPS make longer runs.
  */
+import { compactOrderCounts } from "@board/core"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends } from "./support/backends.ts"
@@ -135,6 +138,10 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
         }
       }
     }
+    // a card read alone counts its position another way (counting buckets): the same answer
+    for (const c of seen.filter((_, i) => i % 3 === 0)) {
+      expect((await call(base, "GET", `/v1/cards/${c.id}`, { headers: h })).body.position, `card ${c.id}`).toBe(c.position)
+    }
     // the crowded gap made keys long enough to rebalance while the clients wrote
     const [epochs] = await server.query<{ n: number }>(`SELECT sum(order_epoch)::int AS n FROM board_columns WHERE project_id = $1`, [a.projectId])
     expect(epochs!.n).toBeGreaterThan(0)
@@ -175,4 +182,55 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
     const board = await call(base, "GET", `/v1/board/${p.body.project.id}`, { headers: h })
     expect(board.body.cards.filter((c: any) => c.columnId === column).map((c: any) => [c.id, c.position])).toEqual(model.map((id, i) => [id, i]))
   }, 120_000)
+
+  it("counts positions exactly across counting buckets, before and after the counts are compacted", async () => {
+    const base = server.baseUrl
+    const h = key(a.apiKey)
+    const p = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: "Buckets", template: "kanban" }, headers: h })
+    const projectId = p.body.project.id as string
+    const [todo, doing] = p.body.columns.map((c: any) => c.id as string)
+    // 1,300 cards with keys 1..1300: eleven buckets of 128 key units
+    await server.query(
+      `INSERT INTO cards (project_id, column_id, sort_key, ref_number, ref, title)
+       SELECT $1, $2, g, n, 'BUC-' || n, 'bucket card ' || g
+       FROM (SELECT g, board_next_ref($1::uuid)::int AS n FROM generate_series(1, 1300) g) s`,
+      [projectId, todo]
+    )
+    const check = async () => {
+      const board = await call(base, "GET", `/v1/board/${projectId}`, { headers: h })
+      const cards = board.body.cards as Array<{ id: string; columnId: string; position: number }>
+      for (const column of [todo, doing]) {
+        const inColumn = cards.filter((c) => c.columnId === column)
+        expect(inColumn.map((c) => c.position)).toEqual(inColumn.map((_, i) => i))
+        // every card near a bucket edge, and a spread of the others, read alone
+        const sample = inColumn.filter((_, i) => i % 37 === 0 || [0, 1, 126, 127, 128, 129, 510, 511, 512, 513, 1022, 1023, 1024, 1025].includes(i) || i === inColumn.length - 1)
+        for (const c of sample) expect((await call(base, "GET", `/v1/cards/${c.id}`, { headers: h })).body.position, `card ${c.id}`).toBe(c.position)
+      }
+      return cards
+    }
+    let cards = await check()
+    // moves into, out of and within buckets, each answered with the position it asked for
+    const moves: Array<[number, string, number | undefined]> = [[5, todo, 600], [1200, todo, 0], [700, doing, undefined], [3, todo, 1299], [900, todo, 511], [10, doing, 0], [1100, todo, 512], [40, todo, 128]]
+    for (const [from, to, position] of moves) {
+      const card = cards.filter((c) => c.columnId === todo)[from]!
+      const r = await call(base, "POST", `/v1/cards/${card.id}/move`, { body: { columnId: to, ...(position === undefined ? {} : { position }) }, headers: h })
+      expect(r.status).toBe(200)
+      const inTarget = cards.filter((c) => c.columnId === to && c.id !== card.id).length
+      expect(r.body.position).toBe(position === undefined ? inTarget : Math.min(position, inTarget))
+      cards = await check()
+    }
+    const deleted = cards.filter((c) => c.columnId === todo)[300]!
+    expect((await call(base, "DELETE", `/v1/cards/${deleted.id}`, { headers: h })).status).toBe(204)
+    const before = await server.query<{ n: number }>(`SELECT count(*)::int AS n FROM card_order_counts WHERE column_id = $1`, [todo])
+    await server.run(Effect.flatMap(SqlClient.SqlClient, compactOrderCounts).pipe(Effect.orDie))
+    // one row per occupied bucket, holding exactly its cards
+    const rows = await server.query<{ bucket: string; delta: number }>(`SELECT bucket::text, delta FROM card_order_counts WHERE column_id = $1 ORDER BY bucket`, [todo])
+    const actual = await server.query<{ bucket: string; delta: number }>(
+      `SELECT floor(sort_key / 128)::text AS bucket, count(*)::int AS delta FROM cards WHERE column_id = $1 GROUP BY 1 ORDER BY 1::numeric`,
+      [todo]
+    )
+    expect(rows.length).toBeLessThan(before[0]!.n)
+    expect(rows).toEqual(actual)
+    await check()
+  }, 180_000)
 })

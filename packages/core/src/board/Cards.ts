@@ -14,6 +14,7 @@ import { Access, checkGrant, isUuid, type Role } from "./Access.ts"
 import { checkDescription, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 import { createSql, fileOnceSql, fileSql, grantsOf, moveSql, visibleTo, type WrittenRow } from "./cardStatements.ts"
+import { compactOrderCountsForever } from "./orderCounts.ts"
 import { rebalance, REBALANCE_SCALE, retryRaces, StaleOrder } from "./orderKeys.ts"
 
 export interface CardInput {
@@ -66,6 +67,7 @@ export class Cards extends Context.Service<Cards, {
       const access = yield* Access
       // one rebalance per column at a time from this process; another instance's overlaps safely
       const rebalancing = new Set<string>()
+      yield* compactOrderCountsForever(sql)
 
       const load = (ids: ReadonlyArray<string>) =>
         ids.length === 0
