@@ -315,7 +315,10 @@ describe.each(backends)("generated requests on %s", (backend) => {
     )
     const source = (name: string) =>
       // a grant's last use is stamped by any request with its token, refused or not
-      name === "oauth_grants" ? `(SELECT id, user_id, client_id, workspaces, scope, revoked_at FROM oauth_grants)` : `"${name}"`
+      name === "oauth_grants" ? `(SELECT id, user_id, client_id, workspaces, scope, revoked_at FROM oauth_grants)`
+      // position counts are folded in the background: what they say, not how many rows say it
+      : name === "card_order_counts" ? `(SELECT column_id, bucket, sum(delta) FROM card_order_counts GROUP BY 1, 2 HAVING sum(delta) <> 0)`
+      : `"${name}"`
     const parts = tables.map(({ name }) =>
       `SELECT '${name}' AS name, (SELECT md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '')) FROM ${source(name)} t) AS digest`
     )
