@@ -14,7 +14,7 @@ import { Access, checkGrant, isUuid, type Role } from "./Access.ts"
 import { checkDescription, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 import { createSql, fileOnceSql, fileSql, grantsOf, moveSql, visibleTo, type WrittenRow } from "./cardStatements.ts"
-import { compactOrderCountsForever } from "./orderCounts.ts"
+import { startOrderCountCompaction } from "./orderCounts.ts"
 import { rebalance, REBALANCE_SCALE, retryRaces, StaleOrder } from "./orderKeys.ts"
 
 export interface CardInput {
@@ -67,7 +67,7 @@ export class Cards extends Context.Service<Cards, {
       const access = yield* Access
       // one rebalance per column at a time from this process; another instance's overlaps safely
       const rebalancing = new Set<string>()
-      yield* compactOrderCountsForever(sql)
+      const counts = yield* startOrderCountCompaction(sql)
 
       const load = (ids: ReadonlyArray<string>) =>
         ids.length === 0
@@ -96,13 +96,23 @@ export class Cards extends Context.Service<Cards, {
           ),
           retryRaces,
           Effect.orDie,
-          Effect.tap((row) => row !== undefined && Number(row.key_scale) > REBALANCE_SCALE ? startRebalance(row.column_id) : Effect.void)
+          Effect.tap((row) => row === undefined ? Effect.void : written(row))
         )
+
+      // a write leaves count rows to fold, and a key long enough to rebalance its column
+      const written = (row: WrittenRow) => {
+        counts.touched(row.column_id)
+        if (row.old_column_id !== null) counts.touched(row.old_column_id)
+        return Number(row.key_scale) > REBALANCE_SCALE ? startRebalance(row.column_id) : Effect.void
+      }
 
       const startRebalance = (columnId: string) =>
         rebalancing.has(columnId) ? Effect.void : Effect.forkDetach(Effect.suspend(() => {
           rebalancing.add(columnId)
-          return rebalance(sql, columnId).pipe(Effect.ensuring(Effect.sync(() => rebalancing.delete(columnId))))
+          return rebalance(sql, columnId).pipe(Effect.ensuring(Effect.sync(() => {
+            rebalancing.delete(columnId)
+            counts.touched(columnId)
+          })))
         }), { startImmediately: true }).pipe(Effect.asVoid)
 
       /** The column must be visible (else 404) and belong to the project (else 400). */
@@ -147,7 +157,7 @@ export class Cards extends Context.Service<Cards, {
           )
           if (row === undefined || row.found === 0) return yield* new NotFound({ message: `column ${input.columnId} not found` })
           if (row.id !== null) {
-            if (Number(row.key_scale) > REBALANCE_SCALE) yield* startRebalance(row.column_id)
+            yield* written(row)
             return "filed" as const
           }
           // with a key, "nothing written" in a column that exists is a replay, or (rarely) a stale
@@ -192,11 +202,11 @@ export class Cards extends Context.Service<Cards, {
       // nothing else moves: the cards after it keep their keys, and their ordinals follow
       const remove = Effect.fn("Cards.remove")(function*(principal: Principal, id: string) {
         if (isUuid(id)) {
-          const deleted = yield* sql.unsafe(`
+          const deleted = yield* sql.unsafe<{ column_id: string }>(`
             DELETE FROM cards c USING projects p
             WHERE c.id = $1::uuid AND p.id = c.project_id AND ${visibleTo("p.workspace_id", "$2::uuid", "$3")}
-            RETURNING c.id`, [id, principal.userId, grantsOf(principal)]).pipe(Effect.orDie)
-          if (deleted.length > 0) return
+            RETURNING c.column_id`, [id, principal.userId, grantsOf(principal)]).pipe(Effect.orDie)
+          if (deleted[0] !== undefined) return counts.touched(deleted[0].column_id)
         }
         yield* access.resolve(principal, "card", id)
         return yield* new NotFound({ message: `card ${id} not found` })

@@ -20,13 +20,14 @@ export const grantsOf = (principal: Principal): Array<string> | null =>
 // The end of a statement that wrote a card: the card in its REST shape, the count of rows its
 // target CTE found and its key's scale. `position` counts in the statement's snapshot, which
 // holds no version of a created card and the old version of a moved one.
-const writtenCard = (found: string, position: string) => `
-  SELECT (SELECT count(*) FROM ${found})::int AS found, ${cardColumns(position)}, scale(c.sort_key) AS key_scale
+const writtenCard = (found: string, position: string, oldColumn = "NULL::uuid") => `
+  SELECT (SELECT count(*) FROM ${found})::int AS found, ${cardColumns(position)}, scale(c.sort_key) AS key_scale,
+    ${oldColumn} AS old_column_id
   FROM written c`
 
 // The "nothing written" row: the columns of writtenCard(), NULL but for `found`.
 const nothingWritten = (found: string) => `
-  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 15 }, () => "NULL").join(", ")}
+  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 16 }, () => "NULL").join(", ")}
   WHERE NOT EXISTS (SELECT 1 FROM written)`
 
 // $1 column, $2 title, $3 description, $4 priority, $5 source, $6 intake token, $7 created by,
@@ -70,7 +71,7 @@ export const moveSql = `
     FROM target t, cards old WHERE c.id = $1::uuid AND old.id = c.id AND ${epochUnchanged("t")}
     RETURNING c.*, old.column_id AS old_column_id, old.sort_key AS old_sort_key
   )
-  ${writtenCard("target", `${ordinalOf("c")} - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int`)}
+  ${writtenCard("target", `${ordinalOf("c")} - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int`, "c.old_column_id")}
   UNION ALL ${nothingWritten("target")}`
 
 /** The statements, built once: a create, a filing, and a filing under an Idempotency-Key. */
@@ -78,4 +79,4 @@ export const createSql = insertSql("member", false)
 export const fileSql = insertSql("filing", false)
 export const fileOnceSql = insertSql("filing", true)
 
-export type WrittenRow = CardRow & { found: number; key_scale: number | null }
+export type WrittenRow = CardRow & { found: number; key_scale: number | null; old_column_id: string | null }

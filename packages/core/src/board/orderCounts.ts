@@ -1,20 +1,28 @@
 /**
  * Keeps card_order_counts small (see cardView.ts's ordinalOf and migrations/0006): every card
- * write adds a row per bucket it changed, and this folds each bucket's rows into one, dropping
- * buckets that came back to zero. One statement, so readers see the rows before or after it,
- * never half; rows written meanwhile are not in its snapshot and stay for the next round.
- * Several instances may run it at once: a row deleted by one is skipped by the other.
+ * write adds a row per bucket it changed, and a position sums the rows of the buckets before
+ * its card, so rows must be folded soon after they are written: at a thousand appends a second,
+ * two seconds of unfolded rows made a create's position cost a millisecond of database time.
+ *
+ * Folding is one statement, so readers see the rows before or after it, never half; rows
+ * written meanwhile are not in its snapshot and stay for the next round. Several instances may
+ * fold at once: a row deleted by one is skipped by the other.
  */
 import { Effect, Schedule } from "effect"
 import type { SqlClient } from "effect/sql"
 
-/** How often the rows are folded: about as many rows as card writes in this time remain. */
-export const COMPACT_EVERY = "2 seconds"
+/** How often the columns this process wrote to are folded. */
+export const COMPACT_TOUCHED_EVERY = "250 millis"
+/** How often every column is folded (rows other instances or hand-written SQL left). */
+export const COMPACT_ALL_EVERY = "1 minute"
 
-export const compactOrderCounts = (sql: SqlClient.SqlClient) =>
+/** Folds each bucket's rows into one and drops buckets back at zero: of `columns`, or of all. */
+export const compactOrderCounts = (sql: SqlClient.SqlClient, columns?: ReadonlyArray<string>) =>
   sql`
     WITH many AS (
-      SELECT column_id, bucket FROM card_order_counts GROUP BY 1, 2 HAVING count(*) > 1 OR sum(delta) = 0
+      SELECT column_id, bucket FROM card_order_counts
+      WHERE ${columns === undefined ? sql`TRUE` : sql`column_id = ANY(${columns as Array<string>}::uuid[])`}
+      GROUP BY 1, 2 HAVING count(*) > 1 OR sum(delta) = 0
     ), gone AS (
       DELETE FROM card_order_counts c USING many m WHERE c.column_id = m.column_id AND c.bucket = m.bucket
       RETURNING c.column_id, c.bucket, c.delta
@@ -22,10 +30,26 @@ export const compactOrderCounts = (sql: SqlClient.SqlClient) =>
     INSERT INTO card_order_counts (column_id, bucket, delta)
     SELECT column_id, bucket, sum(delta) FROM gone GROUP BY 1, 2 HAVING sum(delta) <> 0`.pipe(Effect.asVoid)
 
-/** Runs the compaction for as long as the scope lives; a failed round is logged and retried. */
-export const compactOrderCountsForever = (sql: SqlClient.SqlClient) =>
-  compactOrderCounts(sql).pipe(
-    Effect.catchCause((cause) => Effect.logWarning("card order counts: compaction failed", cause)),
-    Effect.repeat(Schedule.spaced(COMPACT_EVERY)),
+const forever = (round: Effect.Effect<void, unknown>, every: "250 millis" | "1 minute") =>
+  round.pipe(
+    Effect.catchCause((cause) => Effect.logWarning("card order counts: folding failed", cause)),
+    Effect.repeat(Schedule.spaced(every)),
     Effect.forkScoped
   )
+
+/**
+ * Starts folding for as long as the scope lives; `touched` marks a column this process wrote
+ * to, to be folded in the next quarter second.
+ */
+export const startOrderCountCompaction = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    let touched = new Set<string>()
+    yield* forever(Effect.suspend(() => {
+      if (touched.size === 0) return Effect.void
+      const columns = [...touched]
+      touched = new Set()
+      return compactOrderCounts(sql, columns)
+    }), COMPACT_TOUCHED_EVERY)
+    yield* forever(compactOrderCounts(sql), COMPACT_ALL_EVERY)
+    return { touched: (columnId: string) => void touched.add(columnId) }
+  })
