@@ -18,7 +18,7 @@ ALTER TABLE cards ADD CONSTRAINT cards_order_unique UNIQUE (column_id, sort_key)
 
 -- Counting a card's ordinal position must not cost a scan of every card before it (a column of
 -- 100,000 cards, a search page of 50 of them). Cards are grouped in buckets of 128 key units
--- (floor(sort_key / 128)); this table holds how many cards each bucket of each column gained or
+-- (floor(floor(sort_key) / 128)); this table holds how many cards each bucket of each column gained or
 -- lost, one row per statement that changed it, written by the triggers below in the same
 -- transaction as the change (so it agrees with any snapshot) and summed into one row per bucket
 -- by a background compaction (board/orderCounts.ts). A position is the sum over the buckets
@@ -34,19 +34,19 @@ CREATE TABLE card_order_counts (
 -- delta in the index: summing buckets is an index-only scan once vacuum has seen the rows
 CREATE INDEX card_order_counts_bucket ON card_order_counts (column_id, bucket) INCLUDE (delta);
 INSERT INTO card_order_counts (column_id, bucket, delta)
-  SELECT column_id, floor(sort_key / 128), count(*) FROM cards GROUP BY 1, 2;
+  SELECT column_id, floor(floor(sort_key) / 128), count(*) FROM cards GROUP BY 1, 2;
 
 CREATE FUNCTION board_count_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO card_order_counts (column_id, bucket, delta)
-    SELECT column_id, floor(sort_key / 128), count(*) FROM changed GROUP BY 1, 2;
+    SELECT column_id, floor(floor(sort_key) / 128), count(*) FROM changed GROUP BY 1, 2;
   RETURN NULL;
 END $$;
 
 CREATE FUNCTION board_count_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO card_order_counts (column_id, bucket, delta)
-    SELECT column_id, floor(sort_key / 128), -count(*) FROM changed GROUP BY 1, 2;
+    SELECT column_id, floor(floor(sort_key) / 128), -count(*) FROM changed GROUP BY 1, 2;
   RETURN NULL;
 END $$;
 
@@ -54,9 +54,9 @@ CREATE FUNCTION board_count_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO card_order_counts (column_id, bucket, delta)
     SELECT column_id, bucket, sum(d) FROM (
-      SELECT o.column_id, floor(o.sort_key / 128) AS bucket, -1 AS d FROM old_cards o JOIN new_cards n ON n.id = o.id
+      SELECT o.column_id, floor(floor(o.sort_key) / 128) AS bucket, -1 AS d FROM old_cards o JOIN new_cards n ON n.id = o.id
       UNION ALL
-      SELECT n.column_id, floor(n.sort_key / 128), 1 FROM old_cards o JOIN new_cards n ON n.id = o.id
+      SELECT n.column_id, floor(floor(n.sort_key) / 128), 1 FROM old_cards o JOIN new_cards n ON n.id = o.id
     ) moved GROUP BY 1, 2 HAVING sum(d) <> 0;
   RETURN NULL;
 END $$;

@@ -15,7 +15,7 @@ import { checkDescription, checkPriority, checkTitle, firstFailure } from "./car
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 import { createSql, fileOnceSql, fileSql, grantsOf, moveSql, visibleTo, type WrittenRow } from "./cardStatements.ts"
 import { startOrderCountCompaction } from "./orderCounts.ts"
-import { rebalance, REBALANCE_SCALE, retryRaces, StaleOrder } from "./orderKeys.ts"
+import { rebalance, REBALANCE_BUCKET_SIZE, REBALANCE_SCALE, retryRaces, StaleOrder } from "./orderKeys.ts"
 
 export interface CardInput {
   readonly projectId: string
@@ -103,7 +103,9 @@ export class Cards extends Context.Service<Cards, {
       const written = (row: WrittenRow) => {
         counts.touched(row.column_id)
         if (row.old_column_id !== null) counts.touched(row.old_column_id)
-        return Number(row.key_scale) > REBALANCE_SCALE ? startRebalance(row.column_id) : Effect.void
+        return Number(row.key_scale) > REBALANCE_SCALE || (row.bucket_size ?? 0) > REBALANCE_BUCKET_SIZE
+          ? startRebalance(row.column_id)
+          : Effect.void
       }
 
       const startRebalance = (columnId: string) =>

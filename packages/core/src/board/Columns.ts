@@ -28,7 +28,10 @@ export class Columns extends Context.Service<Columns, {
       const access = yield* Access
 
       type Row = { id: string; project_id: string; name: string; position: number; created_at: Date; updated_at: Date }
-      const lockProject = (projectId: string) => sql`SELECT id FROM projects WHERE id = ${projectId} FOR UPDATE`
+      // NO KEY UPDATE: serialises column edits of a project without blocking card writes, whose
+      // foreign key takes KEY SHARE on the project (FOR UPDATE would deadlock with a create that
+      // holds its column FOR KEY SHARE; see orderKeys.ts)
+      const lockProject = (projectId: string) => sql`SELECT id FROM projects WHERE id = ${projectId} FOR NO KEY UPDATE`
 
       const create = Effect.fn("Columns.create")(function*(principal: Principal, input: { projectId: string; name: string; position?: number | undefined }) {
         const invalid = checkName(input.name) ?? checkPosition(input.position)

@@ -6,7 +6,7 @@
  * target was there (then its snapshot was stale: run it again) or not (then say why).
  */
 import type { Principal } from "../domain/Principal.ts"
-import { cardColumns, type CardRow, ordinalOf } from "./cardView.ts"
+import { bucketsBefore, bucketSize, cardColumns, type CardRow, withinBucket } from "./cardView.ts"
 import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
 
 /** `$n` of the caller's visibility: a member of the workspace, within an OAuth grant's workspaces. */
@@ -18,16 +18,21 @@ export const grantsOf = (principal: Principal): Array<string> | null =>
   principal.workspaces === "all" ? null : [...principal.workspaces]
 
 // The end of a statement that wrote a card: the card in its REST shape, the count of rows its
-// target CTE found and its key's scale. `position` counts in the statement's snapshot, which
-// holds no version of a created card and the old version of a moved one.
-const writtenCard = (found: string, position: string, oldColumn = "NULL::uuid") => `
-  SELECT (SELECT count(*) FROM ${found})::int AS found, ${cardColumns(position)}, scale(c.sort_key) AS key_scale,
-    ${oldColumn} AS old_column_id
-  FROM written c`
+// target CTE found, its key's scale and how many cards its counting bucket holds (both say when
+// the column wants a rebalance). `position` counts in the statement's snapshot, which holds no
+// version of a created card and the old version of a moved one (`moved` subtracts it).
+const writtenCard = (found: string, count: "created" | "moved" | "none") => `
+  SELECT (SELECT count(*) FROM ${found})::int AS found,
+    ${cardColumns(count === "none" ? "NULL::int" : count === "created" ? "(b.before + b.within)::int"
+      : "(b.before + b.within - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int)::int")},
+    scale(c.sort_key) AS key_scale, ${count === "none" ? "NULL::int" : `${bucketSize("c")}::int`} AS bucket_size,
+    ${count === "moved" ? "c.old_column_id" : "NULL::uuid"} AS old_column_id
+  FROM written c CROSS JOIN LATERAL (SELECT ${count === "none" ? "NULL::bigint AS before, NULL::bigint AS within"
+    : `${bucketsBefore("c")} AS before, ${withinBucket("c")} AS within`}) b`
 
 // The "nothing written" row: the columns of writtenCard(), NULL but for `found`.
 const nothingWritten = (found: string) => `
-  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 16 }, () => "NULL").join(", ")}
+  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 17 }, () => "NULL").join(", ")}
   WHERE NOT EXISTS (SELECT 1 FROM written)`
 
 // $1 column, $2 title, $3 description, $4 priority, $5 source, $6 intake token, $7 created by,
@@ -54,7 +59,7 @@ const insertSql = (mode: "member" | "filing", claim: boolean) => `
     FROM ready t ${claim ? "CROSS JOIN claim" : ""} CROSS JOIN LATERAL (SELECT board_next_ref(t.project_id)::int AS n) r
     RETURNING *
   )
-  ${writtenCard("target", mode === "member" ? ordinalOf("c") : "NULL::int")}
+  ${writtenCard("target", mode === "member" ? "created" : "none")}
   UNION ALL ${nothingWritten("target")}`
 
 // $1 card, $2 destination column, $3 position (NULL: the end), $4 user, $5 grants
@@ -71,7 +76,7 @@ export const moveSql = `
     FROM target t, cards old WHERE c.id = $1::uuid AND old.id = c.id AND ${epochUnchanged("t")}
     RETURNING c.*, old.column_id AS old_column_id, old.sort_key AS old_sort_key
   )
-  ${writtenCard("target", `${ordinalOf("c")} - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int`, "c.old_column_id")}
+  ${writtenCard("target", "moved")}
   UNION ALL ${nothingWritten("target")}`
 
 /** The statements, built once: a create, a filing, and a filing under an Idempotency-Key. */
@@ -79,4 +84,4 @@ export const createSql = insertSql("member", false)
 export const fileSql = insertSql("filing", false)
 export const fileOnceSql = insertSql("filing", true)
 
-export type WrittenRow = CardRow & { found: number; key_scale: number | null; old_column_id: string | null }
+export type WrittenRow = CardRow & { found: number; key_scale: number | null; bucket_size: number | null; old_column_id: string | null }

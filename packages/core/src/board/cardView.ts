@@ -51,11 +51,24 @@ export const ORDER_BUCKET = 128
  * summed from card_order_counts (kept by triggers in every writing transaction, so it agrees with
  * the statement's snapshot); those of its own bucket are counted, an index-only range scan.
  */
-export const ordinalOf = (alias: string): string => `(
-  (SELECT COALESCE(sum(k.delta), 0) FROM card_order_counts k
-    WHERE k.column_id = ${alias}.column_id AND k.bucket < floor(${alias}.sort_key / ${ORDER_BUCKET}))
-  + (SELECT count(*) FROM cards o WHERE o.column_id = ${alias}.column_id
-    AND o.sort_key >= floor(${alias}.sort_key / ${ORDER_BUCKET}) * ${ORDER_BUCKET} AND o.sort_key < ${alias}.sort_key))::int`
+export const ordinalOf = (alias: string): string =>
+  `(${bucketsBefore(alias)} + ${withinBucket(alias)})::int`
+
+/** The bucket of a key, exactly: a whole number divided by 128 needs no rounding. */
+const bucketOf = (alias: string) => `floor(floor(${alias}.sort_key) / ${ORDER_BUCKET})`
+
+/** The cards of `alias`'s column in the buckets before its own. */
+export const bucketsBefore = (alias: string): string =>
+  `(SELECT COALESCE(sum(k.delta), 0) FROM card_order_counts k WHERE k.column_id = ${alias}.column_id AND k.bucket < ${bucketOf(alias)})`
+
+/** The cards in `alias`'s bucket (as the counts say: a few rows, without counting cards). */
+export const bucketSize = (alias: string): string =>
+  `(SELECT COALESCE(sum(k.delta), 0) FROM card_order_counts k WHERE k.column_id = ${alias}.column_id AND k.bucket = ${bucketOf(alias)})`
+
+/** The cards of `alias`'s column in its own bucket, before it. */
+export const withinBucket = (alias: string): string =>
+  `(SELECT count(*) FROM cards o WHERE o.column_id = ${alias}.column_id
+    AND o.sort_key >= ${bucketOf(alias)} * ${ORDER_BUCKET} AND o.sort_key < ${alias}.sort_key)`
 
 /** Select list for `FROM cards c`; append WHERE / ORDER BY. `position` defaults to the count above. */
 export const cardColumns = (position: string = ordinalOf("c")): string => `

@@ -21,17 +21,29 @@ import type { SqlClient } from "effect/sql"
 
 /** Keys with more digits after the point than this get their column rebalanced. */
 export const REBALANCE_SCALE = 24
+/**
+ * A card written into a counting bucket (128 key units, cardView.ts) that holds more cards than
+ * this gets its column rebalanced too: inserts spread over many gaps fill a bucket without
+ * growing any key much, and a position counts the cards inside its bucket. After a rebalance
+ * each bucket holds 128 cards.
+ */
+export const REBALANCE_BUCKET_SIZE = 512
 
-const sqlState = (e: unknown): string | undefined => {
-  if (!Predicate.hasProperty(e, "reason")) return undefined
-  const cause = Predicate.hasProperty(e.reason, "cause") ? e.reason.cause : undefined
-  return Predicate.hasProperty(cause, "code") && typeof cause.code === "string" ? cause.code : undefined
+const sqlFields = (e: unknown): { code?: unknown; constraint?: unknown } => {
+  if (!Predicate.hasProperty(e, "reason") || !Predicate.hasProperty(e.reason, "cause")) return {}
+  const cause = e.reason.cause
+  return typeof cause === "object" && cause !== null ? cause : {}
 }
 
-/** A write that lost a race it can simply run again: same key drawn, column gone, deadlock. */
+/**
+ * A write that lost a race it can simply run again: two writers drew the same key, the column
+ * went away after its snapshot, a deadlock. Other violations would fail again: they surface.
+ */
 export const isRaceLost = (e: unknown): boolean => {
-  const code = sqlState(e)
-  return code === "23505" || code === "23503" || code === "40P01" || code === "40001"
+  const { code, constraint } = sqlFields(e)
+  return (code === "23505" && constraint === "cards_order_unique") ||
+    (code === "23503" && constraint === "cards_column_id_fkey") ||
+    code === "40P01" || code === "40001"
 }
 
 /** Thrown (as a failure) by a writer whose snapshot predates a rebalance of its column. */
