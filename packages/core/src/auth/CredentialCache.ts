@@ -8,8 +8,9 @@
  * - on PostgreSQL, a trigger on each credential table NOTIFYs `board_revoked` with the
  *   credential's id when it is revoked or deleted (migrations/0007), also for a revoke typed
  *   in psql; every instance LISTENs and drops its entries. While that LISTEN is not up (start,
- *   a dropped connection) nothing is cached and the whole cache is dropped, because a
- *   notification may have been missed;
+ *   a dropped connection, or 3 s without the heartbeat every instance sends each second)
+ *   nothing is cached and the whole cache is dropped, because a notification may have been
+ *   missed;
  * - the embedded database has one owning process, whose own revokes are the only ones;
  * - no entry outlives `ENTRY_TTL_MS` or its credential's own expiry: a change made in SQL
  *   outside the triggers still takes effect within that time.
@@ -24,6 +25,8 @@ export const ENTRY_TTL_MS = 30_000
 export const MAX_ENTRIES = 20_000
 /** The channel the revocation triggers notify (migrations/0007_revocation_feed.sql). */
 export const REVOCATION_CHANNEL = "board_revoked"
+/** What instances send on the channel to show the feed is alive (never a credential id). */
+const HEARTBEAT = "heartbeat"
 
 export interface Resolved<A> {
   readonly value: A
@@ -92,10 +95,20 @@ export class CredentialCache extends Context.Service<CredentialCache, {
         const pg = yield* PgClient.PgClient
         const listenOnce = Effect.scoped(Effect.gen(function*() {
           const queue = yield* pg.listen(REVOCATION_CHANNEL)
+          // a LISTEN connection can die without a word (a partition, a failover): each instance
+          // says it is alive on the channel every second, and 3 s of silence ends this listener
+          yield* pg.notify(REVOCATION_CHANNEL, HEARTBEAT).pipe(
+            Effect.catchCause(() => Effect.void),
+            Effect.repeat(Schedule.spaced("1 second")),
+            Effect.forkScoped
+          )
           entries.clear()
           revocations++
           live = true
-          for (;;) dropCredential((yield* Queue.take(queue)).payload)
+          for (;;) {
+            const { payload } = yield* Queue.take(queue).pipe(Effect.timeout("3 seconds"))
+            if (payload !== HEARTBEAT) dropCredential(payload)
+          }
         })).pipe(
           Effect.ensuring(Effect.sync(() => {
             live = false
