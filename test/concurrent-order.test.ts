@@ -274,4 +274,24 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
       expect((await call(base, "GET", `/v1/cards/${model[i]}`, { headers: h })).body.position).toBe(i)
     }
   }, 180_000)
+
+  it("board_key_between always lands strictly between its neighbours, whatever the gap", async () => {
+    // keys as PostgreSQL numerics: whole, negative, and with up to 40 digits after the point
+    const keyArb = fc.tuple(fc.integer({ min: -1000, max: 1000 }), fc.bigInt({ min: 0n, max: 10n ** 40n - 1n }), fc.integer({ min: 0, max: 40 }))
+      .map(([whole, frac, digits]) => digits === 0 ? `${whole}` : `${whole}.${frac.toString().padStart(40, "0").slice(0, digits)}`)
+    const cases = fc.sample(fc.tuple(fc.option(keyArb, { nil: null }), fc.option(keyArb, { nil: null })), { numRuns: 300, seed: 3 })
+    for (const [x, y] of cases) {
+      // PostgreSQL orders the pair, exactly
+      const [row] = await server.query<{ ok: boolean | null; k: string | null }>(
+        `SELECT k::text, (lo IS NULL OR k > lo) AND (hi IS NULL OR k < hi) AS ok
+         FROM (SELECT least($1::numeric, $2::numeric) AS a, greatest($1::numeric, $2::numeric) AS b) p,
+           LATERAL (SELECT CASE WHEN $1::numeric IS NULL OR $2::numeric IS NULL THEN $1::numeric ELSE a END AS lo,
+                           CASE WHEN $1::numeric IS NULL OR $2::numeric IS NULL THEN $2::numeric ELSE b END AS hi) n,
+           LATERAL (SELECT board_key_between(lo, hi) AS k) r
+         WHERE lo IS NULL OR hi IS NULL OR lo < hi`,
+        [x, y]
+      )
+      if (row !== undefined) expect(row.ok, `between ${x} and ${y}: ${row.k}`).toBe(true)
+    }
+  })
 })
