@@ -5,7 +5,7 @@
  * stays total without one; refs come from the project's sequence). When the statement finds
  * nothing to write, a second look (the access rule, then the column) names the reason.
  */
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Priority } from "../domain/limits.ts"
@@ -15,7 +15,7 @@ import { checkDescription, checkPriority, checkTitle, firstFailure } from "./car
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 import { createSql, fileOnceSql, fileSql, grantsOf, moveSql, visibleTo, type WrittenRow } from "./cardStatements.ts"
 import { startOrderCountCompaction } from "./orderCounts.ts"
-import { rebalance, REBALANCE_BUCKET_SIZE, REBALANCE_SCALE, retryRaces, StaleOrder } from "./orderKeys.ts"
+import { rebalance, REBALANCE_BUCKET_SIZE, REBALANCE_COOLDOWN_MS, REBALANCE_SCALE, retryRaces, StaleOrder } from "./orderKeys.ts"
 
 export interface CardInput {
   readonly projectId: string
@@ -67,6 +67,8 @@ export class Cards extends Context.Service<Cards, {
       const access = yield* Access
       // one rebalance per column at a time from this process; another instance's overlaps safely
       const rebalancing = new Set<string>()
+      // when a full bucket last rebalanced each column (an entry is dropped once its minute is over)
+      const crowded = new Map<string, number>()
       const counts = yield* startOrderCountCompaction(sql)
 
       const load = (ids: ReadonlyArray<string>) =>
@@ -103,9 +105,15 @@ export class Cards extends Context.Service<Cards, {
       const written = (row: WrittenRow) => {
         counts.touched(row.column_id)
         if (row.old_column_id !== null) counts.touched(row.old_column_id)
-        return Number(row.key_scale) > REBALANCE_SCALE || (row.bucket_size ?? 0) > REBALANCE_BUCKET_SIZE
-          ? startRebalance(row.column_id)
-          : Effect.void
+        if (Number(row.key_scale) > REBALANCE_SCALE) return startRebalance(row.column_id)
+        if ((row.bucket_size ?? 0) <= REBALANCE_BUCKET_SIZE) return Effect.void
+        // a full bucket stays correct, only slower to count: rewrite a column at most once a minute
+        return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          if (now - (crowded.get(row.column_id) ?? 0) < REBALANCE_COOLDOWN_MS) return Effect.void
+          for (const [column, at] of crowded) if (now - at >= REBALANCE_COOLDOWN_MS) crowded.delete(column)
+          crowded.set(row.column_id, now)
+          return startRebalance(row.column_id)
+        })
       }
 
       const startRebalance = (columnId: string) =>

@@ -21,7 +21,7 @@ describe("orderKeys: which failures a one-statement write runs again", () => {
 
   it("runs a lost race or a stale snapshot again until it wins", async () => {
     let attempts = 0
-    const write = Effect.suspend(() => {
+    const write = Effect.suspend((): Effect.Effect<string, unknown> => {
       attempts++
       return attempts === 1 ? Effect.fail(sqlError("23505", "cards_order_unique"))
         : attempts === 2 ? Effect.fail(new StaleOrder())

@@ -24,10 +24,15 @@ export const REBALANCE_SCALE = 24
 /**
  * A card written into a counting bucket (128 key units, cardView.ts) that holds more cards than
  * this gets its column rebalanced too: inserts spread over many gaps fill a bucket without
- * growing any key much, and a position counts the cards inside its bucket. After a rebalance
+ * growing any key much, and a position counts the cards inside its bucket. Concurrent appends
+ * share key units (each draws from the same maximum), so a bucket of a busy column holds up to
+ * 128 times the number of writers at once: the limit leaves room for that. After a rebalance
  * each bucket holds 128 cards.
  */
-export const REBALANCE_BUCKET_SIZE = 512
+export const REBALANCE_BUCKET_SIZE = 4096
+
+/** A column is rebalanced at most this often by one instance: a rebalance rewrites the column. */
+export const REBALANCE_COOLDOWN_MS = 60_000
 
 const sqlFields = (e: unknown): { code?: unknown; constraint?: unknown } => {
   if (!Predicate.hasProperty(e, "reason") || !Predicate.hasProperty(e.reason, "cause")) return {}
