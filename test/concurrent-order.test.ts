@@ -68,6 +68,13 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
   })
   afterAll(() => server?.stop())
 
+  /** A kanban board of its own for one test: its project id and its columns' ids. */
+  const freshBoard = async (name: string) => {
+    const p = await call(server.baseUrl, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name, template: "kanban" }, headers: key(a.apiKey) })
+    expect(p.status).toBe(201)
+    return { projectId: p.body.project.id as string, columns: p.body.columns.map((c: any) => c.id as string) as Array<string> }
+  }
+
   it(`${CLIENTS} clients creating, moving and deleting at once lose, duplicate and misorder nothing`, async () => {
     const base = server.baseUrl
     const h = key(a.apiKey)
@@ -150,11 +157,10 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
   it("rebalances a column whose keys grew long, keeping its order and every write", async () => {
     const base = server.baseUrl
     const h = key(a.apiKey)
-    const p = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: "Rebalance", template: "kanban" }, headers: h })
-    const column = p.body.columns[0].id as string
+    const { projectId, columns: [column] } = await freshBoard("Rebalance")
     const model: Array<string> = []
     for (let i = 0; i < 4; i++) {
-      const r = await call(base, "POST", "/v1/cards", { body: { projectId: p.body.project.id, columnId: column, title: `r${i}` }, headers: h })
+      const r = await call(base, "POST", "/v1/cards", { body: { projectId, columnId: column, title: `r${i}` }, headers: h })
       model.push(r.body.id)
     }
     // always into the gap after the first card: each write shrinks that one gap
@@ -179,16 +185,14 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
     }
     expect(now.epoch).toBeGreaterThan(0)
     expect(now.widest).toBeLessThanOrEqual(24)
-    const board = await call(base, "GET", `/v1/board/${p.body.project.id}`, { headers: h })
+    const board = await call(base, "GET", `/v1/board/${projectId}`, { headers: h })
     expect(board.body.cards.filter((c: any) => c.columnId === column).map((c: any) => [c.id, c.position])).toEqual(model.map((id, i) => [id, i]))
   }, 120_000)
 
   it("counts positions exactly across counting buckets, before and after the counts are compacted", async () => {
     const base = server.baseUrl
     const h = key(a.apiKey)
-    const p = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: "Buckets", template: "kanban" }, headers: h })
-    const projectId = p.body.project.id as string
-    const [todo, doing] = p.body.columns.map((c: any) => c.id as string)
+    const { projectId, columns: [todo, doing] } = await freshBoard("Buckets")
     // 1,300 cards with keys 1..1300: eleven buckets of 128 key units
     await server.query(
       `INSERT INTO cards (project_id, column_id, sort_key, ref_number, ref, title)
@@ -235,9 +239,7 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
   it("rebalances a column whose counting bucket filled up though no key grew long", async () => {
     const base = server.baseUrl
     const h = key(a.apiKey)
-    const p = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: "Dense", template: "kanban" }, headers: h })
-    const projectId = p.body.project.id as string
-    const column = p.body.columns[0].id as string
+    const { projectId, columns: [column] } = await freshBoard("Dense")
     // 4,200 cards with short keys between 1 and 2: one bucket far fuller than its 128 key units
     // would hold after appends (as inserts spread over many gaps would leave it)
     await server.query(
