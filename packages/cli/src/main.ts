@@ -23,6 +23,7 @@ import { registerServe } from "./commands/serve.ts"
 import { examples } from "./format.ts"
 import { CliExit, exitCodes } from "./runtime.ts"
 import { globalOptions } from "./settings.ts"
+import cliPackage from "../package.json" with { type: "json" }
 
 const programHelp = examples(
   "board auth signup                              # account, workspace, project and API key",
@@ -38,6 +39,9 @@ Server and credentials:
   The API key is --api-key, else BOARD_API_KEY, else the one \`board auth signup|login\` saved in
   $XDG_CONFIG_HOME/board/config.json (~/.config/board/config.json when XDG_CONFIG_HOME is unset).
   A card is named by its ref (WEB-12), id or title; a project by name, ref prefix or id; a column by name.
+
+Version:
+  board --version (or -V) prints the version.
 
 Output and exit codes:
   Data goes to stdout (JSON with --json), messages to stderr (none with --quiet); colours only on a
@@ -83,6 +87,11 @@ export const main = async (argv: ReadonlyArray<string>) => {
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code !== "EPIPE") throw e
   })
+  // only as the first argument: `desktop publish --version 1.2.3` is that command's own option
+  if (argv[2] === "--version" || argv[2] === "-V") {
+    process.stdout.write(`${cliPackage.version}\n`)
+    return
+  }
   try {
     await buildProgram().parseAsync([...argv])
   } catch (e) {

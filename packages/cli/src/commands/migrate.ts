@@ -1,21 +1,8 @@
-import { layerShared, runMigrations } from "@board/core"
-import { NodeServices } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
 import type { Command } from "commander"
-import { loadConfig } from "../runtime.ts"
-
-/** Applies pending migrations, through a running server's socket when it owns DATA_DIR. */
-export const runMigrate = async (): Promise<void> => {
-  const config = loadConfig()
-  const ran = await Effect.runPromise(
-    runMigrations().pipe(Effect.provide(Layer.mergeAll(layerShared(config), NodeServices.layer)))
-  )
-  process.stderr.write(ran.length === 0 ? "database is up to date\n" : `applied: ${ran.map(([id, name]) => `${id}_${name}`).join(", ")}\n`)
-}
 
 export const registerMigrate = (program: Command) =>
   program
     .command("migrate")
     .description("apply pending database migrations and exit (serve also applies them at start)")
     .addHelpText("after", "\nExamples:\n  board migrate\n  DATABASE_URL=postgres://postgres@127.0.0.1:5432/board board migrate\n")
-    .action(runMigrate)
+    .action(async () => (await import("./migrateRun.ts")).runMigrate())

@@ -3,9 +3,6 @@
  * the same driver over a unix socket (one dialect, one set of migrations). The embedded
  * database belongs to one process; other commands reach it through the owner's socket.
  */
-import { PGlite } from "@electric-sql/pglite"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import * as crypto from "node:crypto"
@@ -37,6 +34,12 @@ export const startEmbedded = (dataDir: string) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
+        // loaded only here: a server on PostgreSQL never pays PGlite's memory or start-up
+        const [{ PGlite }, { pg_trgm }, { PGLiteSocketServer }] = await Promise.all([
+          import("@electric-sql/pglite"),
+          import("@electric-sql/pglite/contrib/pg_trgm"),
+          import("@electric-sql/pglite-socket")
+        ])
         const socket = socketPathFor(dataDir)
         const releaseLock = dataDir === "memory:" ? () => {} : acquireDataDirLock(dataDir, socket)
         try {

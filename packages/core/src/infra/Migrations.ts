@@ -6,10 +6,24 @@
  */
 import { Effect, FileSystem, Path } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
+import * as nodeFs from "node:fs"
+import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { splitSql } from "./splitSql.ts"
 
-export const defaultMigrationsDir = fileURLToPath(new URL("../../../../migrations/", import.meta.url))
+/**
+ * The repository's `migrations/`: the nearest one above this module, which is
+ * `packages/core/src/infra/` when run from source and `dist/` (or `dist/chunks/`) in the bundle.
+ */
+const findMigrationsDir = (from: string): string => {
+  for (let dir = from; ; dir = nodePath.dirname(dir)) {
+    const candidate = nodePath.join(dir, "migrations")
+    if (nodeFs.existsSync(nodePath.join(candidate, "0001_init.sql"))) return candidate + nodePath.sep
+    if (nodePath.dirname(dir) === dir) return nodePath.join(from, "migrations") + nodePath.sep
+  }
+}
+
+export const defaultMigrationsDir = findMigrationsDir(nodePath.dirname(fileURLToPath(import.meta.url)))
 
 const MIGRATION_LOCK_KEY = 72_620_001
 

@@ -4,7 +4,6 @@
  * database's install id). A store failure never fails a request: it is logged and the request
  * passes (fail open), so losing Redis degrades limits, not the API.
  */
-import { NodeRedis } from "@effect/platform-node"
 import { Context, Duration, Effect, Layer } from "effect"
 import { RateLimiter } from "effect/persistence"
 import { SqlClient } from "effect/sql"
@@ -71,6 +70,8 @@ export const RateBudgetLive = Layer.unwrap(Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const [row] = yield* sql<{ value: string }>`SELECT value FROM board_settings WHERE key = 'install_id'`.pipe(Effect.orDie)
   const prefix = `board:${row?.value ?? "default"}:`
+  // the Redis client is loaded only when REDIS_URL is set
+  const NodeRedis = yield* Effect.promise(() => import("@effect/platform-node/NodeRedis"))
   return Layer.effect(RateBudget, make("")).pipe(
     Layer.provide(RateLimiter.layer),
     Layer.provide(RateLimiter.layerStoreRedis({ prefix: `${prefix}rl:` })),

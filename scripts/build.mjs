@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+/**
+ * The build: bundles the `board` program (CLI and server) into dist/ with esbuild, so that no
+ * process strips TypeScript or resolves hundreds of modules at start. Code behind a dynamic
+ * import (each CLI command, the server, PGlite, the AWS SDK, Redis) becomes its own chunk and
+ * is loaded only when used. Runs at install (postinstall) and before the test suite.
+ */
+import { build } from "esbuild"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const outdir = path.join(root, "dist")
+
+// Packages that load files beside their own code (PGlite's wasm and data, the AWS SDK's
+// runtime config) stay packages, resolved from the root's node_modules at run time.
+const external = ["@electric-sql/*", "@aws-sdk/*"]
+
+export const buildAll = async () => {
+  fs.rmSync(outdir, { recursive: true, force: true })
+  await build({
+    absWorkingDir: root,
+    entryPoints: { board: "packages/cli/src/main.ts" },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node22",
+    external,
+    sourcemap: "linked",
+    chunkNames: "chunks/[name]-[hash]",
+    legalComments: "none",
+    logLevel: "warning",
+    // CommonJS dependencies bundled into ESM still call require() for Node's built-ins
+    banner: { js: "import { createRequire as __boardRequire } from 'node:module'; const require = __boardRequire(import.meta.url);" }
+  })
+}
+
+const newestSource = () => {
+  let newest = 0
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name)
+      if (entry.isDirectory()) walk(file)
+      else newest = Math.max(newest, fs.statSync(file).mtimeMs)
+    }
+  }
+  for (const dir of ["packages/cli/src", "packages/http/src", "packages/core/src"]) walk(path.join(root, dir))
+  return Math.max(newest, fs.statSync(fileURLToPath(import.meta.url)).mtimeMs)
+}
+
+/** True when dist/ is missing or older than a source file (an edit since the last build). */
+export const isStale = () => {
+  const built = path.join(outdir, "board.js")
+  return !fs.existsSync(built) || fs.statSync(built).mtimeMs < newestSource()
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  // --if-stale: `pnpm start` and the test suite rebuild only after an edit
+  if (process.argv.includes("--if-stale") && !isStale()) process.exit(0)
+  const started = performance.now()
+  await buildAll()
+  if (!process.argv.includes("--quiet")) process.stderr.write(`board: built dist/ in ${Math.round(performance.now() - started)} ms\n`)
+}
