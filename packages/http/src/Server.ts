@@ -2,10 +2,10 @@
  * The composition root: Config → Sql (+ migrations) → core services → handlers → HttpRouter,
  * wrapped by the middleware that guarantees `{error}` bodies and logs requests.
  */
-import { type AppConfigValues, coreLayer, type CoreServices, type PasswordHasher } from "@board/core"
+import { type AppConfigValues, coreLayer, type CoreServices, limits, type PasswordHasher } from "@board/core"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Layer } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { ByteSize, Layer } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
 import { Api } from "./Api.ts"
@@ -76,9 +76,17 @@ export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}
   // 300-character id answered 404 "no such endpoint". The HTTP server's header limit bounds the
   // URL anyway, so every parameter reaches its schema (400 for a malformed id).
   const routerConfig = { maxParamLength: 16 * 1024 }
-  return HttpRouter.serve(routes, { disableLogger: true, disableListenLog: true, routerConfig }).pipe(
-    Layer.provide(NodeHttpServer.layer(() => createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }), { port: config.port, host: config.host })),
-    // the core stays visible to embedders and tests (SqlClient included)
-    Layer.provideMerge(coreLayer(config, options.hasher === undefined ? {} : { hasher: options.hasher }))
+  const core = coreLayer(config, options.hasher === undefined ? {} : { hasher: options.hasher })
+  // The core is provided to the routes and to the listener, not around the whole server: every
+  // request's fiber starts from the listener's context, and the framework copies that context
+  // into each handler's once per request, so keeping it to the few HTTP services (instead of the
+  // whole core) is measurably cheaper. The listener still opens only once the core (database,
+  // migrations) is up, and the core (one instance, memoised) stays visible to embedders and tests.
+  const listener = NodeHttpServer.layer(() => createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }), { port: config.port, host: config.host })
+  return HttpRouter.serve(Layer.provide(routes, core), { disableLogger: true, disableListenLog: true, routerConfig }).pipe(
+    // the body limit for every request, set once rather than per request (a 413 beyond it)
+    Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limits.bodyBytes))),
+    Layer.provide(Layer.provide(listener, core)),
+    Layer.merge(core)
   )
 }

@@ -14,6 +14,8 @@ export const maskSecrets = (text: string): string => text.replace(SECRET_SHAPES,
 const rank: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, error: 40 }
 
 export interface RequestLogger {
+  /** False when the level leaves request lines off: callers then skip the clock and the meta. */
+  readonly enabled: boolean
   readonly request: (meta: RequestMeta, method: string, path: string, status: number, ms: number) => void
   readonly error: (requestId: string, method: string, path: string, detail: string) => Effect.Effect<void>
 }
@@ -26,6 +28,7 @@ export const makeRequestLogger = (options: {
   const write = options.write ?? ((line: string) => process.stdout.write(line + "\n"))
   const infoOn = rank[options.level] <= rank.info
   return {
+    enabled: infoOn,
     request: (meta, method, rawPath, status, ms) => {
       if (!infoOn) return
       const path = rawPath.includes("svc_") || rawPath.includes("eyJ") ? maskSecrets(rawPath) : rawPath
