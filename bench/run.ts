@@ -54,6 +54,7 @@ import {
   disturbedPct,
   embeddedTable,
   errorSamples,
+  type Figures,
   figuresTable,
   otherCpu,
   resourceTable,
@@ -81,6 +82,7 @@ import {
   seedMovePool,
   smokeSizes
 } from "./seed.ts"
+import { measureStartup, median } from "./startup.ts"
 
 const repoRoot = fileURLToPath(new URL("../", import.meta.url))
 const log = (line: string) => process.stderr.write(`${line}\n`)
@@ -89,7 +91,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`)
 
 /** Every scenario id, in the order they run within their phase; `scaling`, `writes` and `embedded` name groups of them. */
 const mainIds = [
-  "baseline", ...floorIds, "health", "card", "board", "board-1", "search", "search-1",
+  "baseline", "framework", ...floorIds, "health", "card", "board", "board-1", "search", "search-1",
   "create", "create-1", "intake", "intake-1", "link", "link-1", "mcp", "move", "move-1"
 ] as const
 const scalingOnlyIds = ["search-10k-cards", "board-100-cards", "board-10000-cards", "search-1m-cards"] as const
@@ -97,7 +99,7 @@ const scalingOnlyIds = ["search-10k-cards", "board-100-cards", "board-10000-card
 const embeddedIds = writeIds.flatMap((id) => [`embedded-${id}`, `embedded-${id}-1`])
 const scenarioIds: ReadonlyArray<string> = [...mainIds, ...scalingOnlyIds, ...embeddedIds]
 /** Run whatever BENCH_ONLY says: the ratios of the report are to them. */
-const alwaysIds: ReadonlyArray<string> = ["baseline", ...floorIds]
+const alwaysIds: ReadonlyArray<string> = ["baseline", "framework", ...floorIds]
 const groups: Record<string, ReadonlyArray<string>> = {
   /** The scaling tables' rows: the two 1-connection main rows give the middle sizes. */
   scaling: ["board-100-cards", "board-1", "board-10000-cards", "search-10k-cards", "search-1", "search-1m-cards"],
@@ -219,7 +221,7 @@ interface ScenarioBase {
 
 /** HTTP load by autocannon on the baseline, the board server on PostgreSQL, or the one on the embedded database. */
 interface HttpScenario extends ScenarioBase {
-  readonly target: "baseline" | "server" | "embedded"
+  readonly target: "baseline" | "framework" | "server" | "embedded"
   readonly spec: Omit<LoadSpec, "origin" | "connections" | "durationSeconds">
 }
 
@@ -328,6 +330,8 @@ const scenarios = (s: Seeded & WriteTargets & { mcpSession: string }): ReadonlyA
     // run first, on the corpus as seeded (before it grows)
     scaleSearch("search-10k-cards", searchSmall),
     { id: "baseline", label: "baseline: node:http hello", target: "baseline", connections, spec: { requests: () => [{ path: "/" }] } },
+    // the framework's ceiling: what the health row would be with none of our middleware
+    { id: "framework", label: "framework: Effect HttpApi hello (GET /api/v1/health)", target: "framework", connections, spec: { requests: () => [{ path: "/api/v1/health" }] } },
     { id: "health", label: "GET /api/v1/health", target: "server", connections, spec: { requests: () => [{ path: "/api/v1/health" }] } },
     {
       id: "card",
@@ -599,6 +603,15 @@ const main = async () => {
   cleanups.push({ name: "stop the baseline server", run: () => stopChild(hello) })
   await waitForOk(hello, `${helloOrigin}/`, 15_000)
   log(`baseline server pid ${hello.pid} on ${helloOrigin}`)
+  const frameworkPort = await freePort()
+  const frameworkOrigin = `http://127.0.0.1:${frameworkPort}`
+  const framework = spawnChild("framework server", process.execPath, [path.join(repoRoot, "bench/effect-hello-server.ts")], {
+    cwd: repoRoot,
+    env: { ...baseEnv, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(frameworkPort) }
+  })
+  cleanups.push({ name: "stop the framework server", run: () => stopChild(framework) })
+  await waitForOk(framework, `${frameworkOrigin}/api/v1/health`, 15_000)
+  log(`framework server pid ${framework.pid} on ${frameworkOrigin}`)
 
   log("seeding")
   const seedStarted = performance.now()
@@ -644,6 +657,7 @@ const main = async () => {
   const rows: Array<Row> = []
   const processes: Partial<Record<HttpScenario["target"], { origin: string; child: Child }>> = {
     baseline: { origin: helloOrigin, child: hello },
+    framework: { origin: frameworkOrigin, child: framework },
     server: { origin, child: server }
   }
   /** How `sc` is loaded, and the process under test (none for a floor: that is PostgreSQL itself). */
@@ -694,7 +708,7 @@ const main = async () => {
   const { boardBytes } = await smoke(origin, helloOrigin, seeded)
   const floorTables = await makeFloorTables(db, database.url)
   floors = floorTables.floors
-  for (const sc of phase(["baseline", ...floorIds])) await run(sc)
+  for (const sc of phase(["baseline", "framework", ...floorIds])) await run(sc)
   // gone before the next scenario: autovacuum on the INSERT floor's rows would run into it
   await dropFloors(db)
   for (const sc of phase(mainIds.filter((id) => !alwaysIds.includes(id)))) await run(sc)
@@ -715,7 +729,28 @@ const main = async () => {
     for (const sc of largePhase) await run(sc)
   }
   if (server.hasExited()) throw new Error(`the board server exited during the benchmark:\n${server.output()}`)
-  // 5. the write scenarios on the embedded database
+  // 5. start-up and memory: fresh servers on the (migrated) database, the CLI against this server
+  log("measuring start-up: board serve to healthy, board --help, --version, card show")
+  const finalRss = readRss(server.pid)
+  const probeCard = await fetch(`${origin}/api/v1/cards/${seeded.boardCardIds[0]}`, { headers: { "x-api-key": seeded.apiKey } }).then((r) => r.json() as Promise<{ ref: string }>)
+  const startup = await measureStartup({
+    repoRoot,
+    serverEnv: { ...baseEnv, NODE_ENV: "production", DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: "error", LOG_FORMAT: "json" },
+    baseEnv,
+    apiUrl: `${origin}/api`,
+    apiKey: seeded.apiKey,
+    cardRef: probeCard.ref,
+    runs: smokeRun ? 1 : 5,
+    log
+  })
+  const startupFigures: Figures = {
+    serveMs: median(startup.serveMs),
+    idleRssMiB: median(startup.idleRss) / 1048576,
+    finalRssMiB: finalRss === undefined ? undefined : finalRss / 1048576,
+    helpMs: median(startup.helpMs),
+    cardShowMs: median(startup.cardShowMs)
+  }
+  // 6. the write scenarios on the embedded database
   const embedded = embeddedIds.some(selected) ? await runEmbedded((p) => (processes.embedded = p), run) : undefined
 
   // after the write scenarios: the board invariants still hold and the writes landed
@@ -730,7 +765,18 @@ const main = async () => {
   const embeddedRows = rows.filter((r) => embeddedIds.includes(r.id))
   const cpus = os.cpus()
   const figures = figuresTable(mainRows, baseline)
-  const { table: targetTable, misses } = targetsTable(mainRows, baseline, cpus.length)
+  const { table: targetTable, misses } = targetsTable([...mainRows, ...scalingRows], baseline, cpus.length, startupFigures)
+  const msList = (xs: ReadonlyArray<number>) => xs.map((x) => x.toFixed(0)).join(", ")
+  const startupTable = [
+    "| what | median | every run |",
+    "| --- | ---: | --- |",
+    `| \`board serve\` to healthy (process start to the first 200 from /api/v1/health), ms | ${median(startup.serveMs).toFixed(0)} | ${msList(startup.serveMs)} |`,
+    `| RSS of that server 2 s after healthy (idle, on PostgreSQL), MiB | ${(median(startup.idleRss) / 1048576).toFixed(0)} | ${startup.idleRss.map((b) => (b / 1048576).toFixed(0)).join(", ")} |`,
+    `| RSS of the benchmark's server after every PostgreSQL scenario, MiB | ${finalRss === undefined ? "–" : (finalRss / 1048576).toFixed(0)} | |`,
+    `| \`board --help\`, ms | ${median(startup.helpMs).toFixed(0)} | ${msList(startup.helpMs)} |`,
+    `| \`board --version\`, ms | ${median(startup.versionMs).toFixed(0)} | ${msList(startup.versionMs)} |`,
+    `| \`board card show ${startup.cardRef}\` against the benchmark's server, ms | ${median(startup.cardShowMs).toFixed(0)} | ${msList(startup.cardShowMs)} |`
+  ].join("\n")
   const writes = writesTable(mainRows, connections)
   const embeddedWrites = embedded === undefined ? "Not measured in this run (see BENCH_ONLY)." : embeddedTable([...mainRows, ...embeddedRows], connections)
   const boardScaling = scalingTable(rows, "board", sizes.boardScale)
@@ -773,7 +819,8 @@ ${smokeRun ? "\n**Smoke run** (\`--smoke\`): tiny data (search corpora ÷100, bo
 - **Load**: autocannon, ${connections} connections (rows with 1 in the conns column, and every scaling row, use 1), ${warmup} s warm-up then ${duration} s measured per scenario, keep-alive, no pipelining.
   The floors: ${floorDriver}, in the benchmark's database right after the baseline.
   Load generator, server, baseline and PostgreSQL share the same ${cpus.length} cores. Before each scenario the run waits (up to ${quietBudgetSeconds} s in total) until other processes use less than 15% of a core.
-- **Server**: \`bin/board.mjs serve\` with \`LOG_LEVEL=error RATE_LIMIT=100000000/60s NODE_ENV=production\`; baseline: \`bench/hello-server.ts\` (bare \`node:http\` answering \`{"status":"ok"}\`), also a child process.
+- **Server**: \`bin/board.mjs serve\` with \`LOG_LEVEL=error RATE_LIMIT=100000000/60s NODE_ENV=production\`; baseline: \`bench/hello-server.ts\` (bare \`node:http\` answering \`{"status":"ok"}\`), also a child process;
+  framework: \`bench/effect-hello-server.ts\` (an Effect HttpApi with one health endpoint and no middleware: the ceiling our health row can reach).
   The embedded database's rows: a second \`bin/board.mjs serve\`, the same but with no DATABASE_URL and a fresh temporary DATA_DIR, started after every PostgreSQL row.
 
 ## Results
@@ -792,6 +839,13 @@ The two floor rows are PostgreSQL alone (see Writes below): they have no server,
 ${targetTable}
 
 ${misses.length === 0 ? "All targets met." : `Missed: ${misses.join("; ")}. The CPU table below shows where the time goes (CPU per request of the server and of PostgreSQL). The load generator, the server and PostgreSQL share ${cpus.length} cores, and a closed loop of ${connections} connections has a mean latency of ${connections} ÷ requests/s (Little's law), so a p99 target at ${connections} connections is a throughput target in disguise; the 1-connection rows give the latency of the same requests without queueing.`}
+
+## Start-up and memory
+
+Each a fresh process of the project's Node running \`bin/board.mjs\` (the bundle the install builds), never through npx; the CLI runs use BOARD_API_URL and BOARD_API_KEY and
+are timed after one unmeasured run (which fills Node's compile cache, as any earlier use of the command would). The probe servers run on the benchmark's database, already migrated, after every PostgreSQL scenario.
+
+${startupTable}
 
 ## Writes
 
@@ -859,7 +913,7 @@ ${serverErrors === "" ? "\nThe server wrote nothing at LOG_LEVEL=error during th
 ${embedded === undefined ? "" : embedded.output === "" ? "\nThe embedded database's server wrote nothing at LOG_LEVEL=error during its run.\n" : `\nThe embedded database's server output at LOG_LEVEL=error (last lines):\n\n\`\`\`\n${lastLines(embedded.output)}\n\`\`\`\n`}`
   fs.writeFileSync(outPath, md)
 
-  process.stdout.write(`\n${figures}\n\n${targetTable}\n\n${writes}\n\n${embeddedWrites}\n\n${boardScaling}\n\n${searchScaling}\n\n${resources}\n\n${errorSamples(rows)}\n\nwrote ${outPath} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`)
+  process.stdout.write(`\n${figures}\n\n${targetTable}\n\n${startupTable}\n\n${writes}\n\n${embeddedWrites}\n\n${boardScaling}\n\n${searchScaling}\n\n${resources}\n\n${errorSamples(rows)}\n\nwrote ${outPath} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`)
   if (invariantProblems.length > 0) log(`invariant problems after the run:\n${invariantProblems.join("\n")}`)
 }
 

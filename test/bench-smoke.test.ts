@@ -28,7 +28,7 @@ const tableRows = (md: string, title: string): Array<Array<string>> => {
   if (start < 0) return []
   const end = md.indexOf("\n## ", start + 1)
   return md.slice(start, end < 0 ? undefined : end).split("\n")
-    .filter((line) => line.startsWith("| ") && !line.startsWith("| ---") && !/^\| (scenario|cards|target) \|/.test(line))
+    .filter((line) => line.startsWith("| ") && !line.startsWith("| ---") && !/^\| (scenario|cards|target|what) \|/.test(line))
     .map((line) => line.slice(1, -1).split(" | ").map((cell) => cell.trim()))
 }
 
@@ -46,6 +46,7 @@ const oneConnection = (re: RegExp) => new RegExp(`${re.source.slice(0, -1)}, 1 c
 /** The main scenarios, in the order of the Results table (sizes differ in a smoke run). */
 const mainRows = [
   /^baseline: node:http hello$/,
+  /^framework: Effect HttpApi hello \(GET \/api\/v1\/health\)$/,
   insertFloor,
   selectFloor,
   /^GET \/api\/v1\/health$/,
@@ -133,11 +134,23 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
       "POST /v1/cards at 50 connections >= 8× its 1-connection rate",
       "POST /v1/intake >= 0.9 of POST /v1/cards",
       "move >= 0.25 of the INSERT floor",
-      "GET /v1/cards/{id} >= 0.25 of the primary-key SELECT floor"
+      "GET /v1/cards/{id} >= 0.25 of the primary-key SELECT floor",
+      "board of 1,000 cards p99 <= 12 ms, 1 connection",
+      "search over 1,000,000 cards p99 <= 15 ms, 1 connection",
+      "server RSS <= 150 MiB idle after start (PostgreSQL)",
+      "server RSS <= 250 MiB after the whole benchmark",
+      "`board serve` to healthy <= 1 s (up-to-date PostgreSQL database)",
+      "`board --help` <= 150 ms",
+      "`board card show REF` <= 300 ms against a local server"
     ]) {
       const row = targets.find((r) => r[0] === label)
       expect(row?.[2], label).toMatch(/^(PASS|\*\*MISS\*\*)$/)
     }
+
+    // start-up and memory: every figure measured (a number in the median column)
+    const startup = tableRows(md, "Start-up and memory")
+    expect(startup.map((r) => r[0]).join("\n")).toMatch(/board serve.*\n.*idle.*\n.*after every PostgreSQL scenario.*\n.*--help.*\n.*--version.*\n.*card show/)
+    for (const row of startup) expect(row[1], row[0]).toMatch(/^\d+$/)
 
     expect(md).toContain("No non-2xx responses, connection errors or timeouts in any measured run.")
     expect(md).toContain("After the write scenarios every column's order keys are distinct, every project's refs are distinct and its ref sequence is past its largest ref.")

@@ -10,6 +10,7 @@ import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Priority } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { ReadSql } from "../infra/Database.ts"
 import { Access, checkGrant, isUuid, type Role } from "./Access.ts"
 import { checkDescription, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
@@ -64,6 +65,7 @@ export class Cards extends Context.Service<Cards, {
     Cards,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const reads = yield* ReadSql
       const access = yield* Access
       // one rebalance per column at a time from this process; another instance's overlaps safely
       const rebalancing = new Set<string>()
@@ -182,7 +184,7 @@ export class Cards extends Context.Service<Cards, {
       const get = Effect.fn("Cards.get")(function*(principal: Principal, id: string) {
         const what = `card ${id}`
         if (!isUuid(id)) return yield* new NotFound({ message: `${what} not found` })
-        const [row] = yield* sql.unsafe<CardRow & { workspace_id: string; role: Role | null }>(`
+        const [row] = yield* reads.unsafe<CardRow & { workspace_id: string; role: Role | null }>(`
           SELECT ${cardColumns()}, p.workspace_id, m.role FROM cards c
           JOIN projects p ON p.id = c.project_id
           LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $2

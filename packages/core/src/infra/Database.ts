@@ -4,7 +4,9 @@
  * database belongs to one process; other commands reach it through the owner's socket.
  */
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { Reactivity } from "effect/reactivity"
+import { SqlClient } from "effect/sql"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -70,13 +72,31 @@ export const startEmbedded = (dataDir: string) =>
 const clientOverSocket = (socket: string) =>
   PgClient.make({ path: socket, username: "postgres", database: "postgres", maxConnections: EMBEDDED_CONNECTIONS })
 
+/**
+ * The client for hot single-statement reads made outside any transaction (a card, a board, a
+ * search page). On PostgreSQL it is its own small pool that pipelines statements from many
+ * requests into one socket write (sql-pg's `multiplex`): one write and one wake-up of the
+ * backend for many reads, where the main pool pays a round trip each. Writes and transactions
+ * stay on the main pool, where pipelining would queue autocommits behind one WAL flush each.
+ * On the embedded database it is the one session, like everything else.
+ */
+export class ReadSql extends Context.Service<ReadSql, SqlClient.SqlClient>()("board/core/ReadSql") {}
+
+/** Connections of the read pool; each carries up to 32 pipelined statements. */
+const READ_CONNECTIONS = 4
+
+const readsFromMain = Layer.effect(ReadSql, Effect.service(SqlClient.SqlClient))
+
 /** The server's database: it owns the embedded one when DATABASE_URL is unset. */
-export const layerOwner = (config: AppConfigValues) =>
-  PgClient.layerFrom(
-    config.databaseUrl !== undefined
-      ? PgClient.make({ url: Redacted.make(config.databaseUrl), maxConnections: 20 })
-      : Effect.flatMap(startEmbedded(config.dataDir), ({ socket }) => clientOverSocket(socket))
-  )
+export const layerOwner = (config: AppConfigValues) => {
+  if (config.databaseUrl === undefined) {
+    const embedded = PgClient.layerFrom(Effect.flatMap(startEmbedded(config.dataDir), ({ socket }) => clientOverSocket(socket)))
+    return Layer.provideMerge(readsFromMain, embedded)
+  }
+  const url = Redacted.make(config.databaseUrl)
+  const reads = Layer.effect(ReadSql, PgClient.make({ url, maxConnections: READ_CONNECTIONS, multiplex: true })).pipe(Layer.provide(Reactivity.layer))
+  return Layer.merge(PgClient.layerFrom(PgClient.make({ url, maxConnections: 20 })), reads)
+}
 
 /**
  * For operator commands run beside a server (`board migrate`, `board desktop publish`):
@@ -85,7 +105,7 @@ export const layerOwner = (config: AppConfigValues) =>
 export const layerShared = (config: AppConfigValues) => {
   if (config.databaseUrl === undefined && config.dataDir !== "memory:") {
     const owner = readLiveLock(config.dataDir)
-    if (owner !== undefined) return PgClient.layerFrom(clientOverSocket(owner.socket))
+    if (owner !== undefined) return Layer.provideMerge(readsFromMain, PgClient.layerFrom(clientOverSocket(owner.socket)))
   }
   return layerOwner(config)
 }
