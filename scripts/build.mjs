@@ -19,7 +19,7 @@ const external = ["@electric-sql/*", "@aws-sdk/*"]
 
 export const buildAll = async () => {
   fs.rmSync(outdir, { recursive: true, force: true })
-  await build({
+  const result = await build({
     absWorkingDir: root,
     entryPoints: { board: "packages/cli/src/main.ts" },
     outdir,
@@ -32,10 +32,13 @@ export const buildAll = async () => {
     sourcemap: "linked",
     chunkNames: "chunks/[name]-[hash]",
     legalComments: "none",
+    metafile: true,
     logLevel: "warning",
     // CommonJS dependencies bundled into ESM still call require() for Node's built-ins
     banner: { js: "import { createRequire as __boardRequire } from 'node:module'; const require = __boardRequire(import.meta.url);" }
   })
+  // what each output holds and imports: test/bundle.test.ts checks what a command loads
+  fs.writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile))
 }
 
 const newestSource = () => {

@@ -1,7 +1,4 @@
-/** Shared plumbing for commands: configuration from the environment, logging, exit codes. */
-import { ConfigInvalid, parseConfig, type AppConfigValues } from "@board/core"
-import { Layer, Logger, References } from "effect"
-
+/** Exit codes and the error that carries one to `main`: shared by every command, and light. */
 export const exitCodes = { ok: 0, error: 1, usage: 2, auth: 4 } as const
 
 export class CliExit extends Error {
@@ -11,22 +8,3 @@ export class CliExit extends Error {
     this.code = code
   }
 }
-
-/** Reads the configuration, or stops with one line naming the bad variable. */
-export const loadConfig = (env: NodeJS.ProcessEnv = process.env): AppConfigValues => {
-  try {
-    return parseConfig(env, { stdoutIsTty: process.stdout.isTTY === true })
-  } catch (e) {
-    if (e instanceof ConfigInvalid) throw new CliExit(exitCodes.usage, `configuration error: ${e.message}`)
-    throw e
-  }
-}
-
-const levels = { debug: "Debug", info: "Info", warn: "Warn", error: "Error" } as const
-
-/** Effect's own log lines (startup, migrations) in the same format as the request log. */
-export const loggerLayer = (config: AppConfigValues) =>
-  Layer.mergeAll(
-    Logger.layer([config.logFormat === "json" ? Logger.consoleJson : Logger.consolePretty()]),
-    Layer.succeed(References.MinimumLogLevel, levels[config.logLevel])
-  )

@@ -1,6 +1,6 @@
 /** Composition of the core: config → database (+ migrations) → services. */
 import { Effect, Layer } from "effect"
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Accounts } from "./auth/Accounts.ts"
 import type { PasswordHasher } from "./auth/passwords.ts"
 import { Credentials } from "./auth/Credentials.ts"

@@ -2,6 +2,7 @@
 export * from "./Config.ts"
 export * from "./domain/errors.ts"
 export * from "./domain/limits.ts"
+export { projectTemplates } from "./domain/projectTemplates.ts"
 export type * from "./domain/Principal.ts"
 export * from "./auth/Accounts.ts"
 export * from "./auth/Credentials.ts"

@@ -3,7 +3,7 @@
  * wrapped by the middleware that guarantees `{error}` bodies and logs requests.
  */
 import { type AppConfigValues, coreLayer, type CoreServices, limits, type PasswordHasher } from "@board/core"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ByteSize, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"

@@ -1,5 +1,5 @@
 /** Field schemas shared by the endpoint groups; limits come from the core. */
-import { limits } from "@board/core"
+import { limits } from "@board/core/contract"
 import { Schema, SchemaTransformation } from "effect"
 
 export const Uuid = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))

@@ -1,8 +1,8 @@
 /** `board migrate`: loaded only when the command runs. */
 import { layerShared, runMigrations } from "@board/core"
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
-import { loadConfig } from "../runtime.ts"
+import { loadConfig } from "../operatorRuntime.ts"
 
 /** Applies pending migrations, through a running server's socket when it owns DATA_DIR. */
 export const runMigrate = async (): Promise<void> => {

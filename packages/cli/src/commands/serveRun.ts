@@ -1,10 +1,10 @@
 /** `board serve`: loaded only when the command runs (the server is most of the bundle). */
 import { serverLayer } from "@board/http"
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { type AppConfigValues, maskUrlPassword } from "@board/core"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { stopWhenLauncherDies } from "../parentWatch.ts"
-import { loadConfig, loggerLayer } from "../runtime.ts"
+import { loadConfig, loggerLayer } from "../operatorRuntime.ts"
 
 /** The errors under a failure, outermost first (each `cause`, and an Effect error's `reason`). */
 const chain = (e: unknown): Array<{ readonly tag?: string; readonly message: string; readonly code?: string }> => {

@@ -4,6 +4,7 @@ import { SqlClient } from "effect/sql"
 import { isEmailAddress, normalizeEmail } from "../auth/Accounts.ts"
 import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { projectTemplates } from "../domain/projectTemplates.ts"
 import { Access } from "./Access.ts"
 import { refPrefixFor } from "./refPrefix.ts"
 import {
@@ -16,11 +17,6 @@ import {
   toWorkspace,
   type WorkspaceView
 } from "./rows.ts"
-
-/** Project templates: `kanban` makes the three classic columns; no template makes a blank board. */
-export const projectTemplates: Record<string, ReadonlyArray<string>> = {
-  kanban: ["To Do", "In Progress", "Done"]
-}
 
 export class Workspaces extends Context.Service<Workspaces, {
   readonly create: (principal: Principal, name: string) => Effect.Effect<WorkspaceView, Forbidden>

@@ -1,5 +1,5 @@
 /** The board and its parts: SPEC.md's Cards, Columns, Labels, Subtasks and Card links sections. */
-import { limits } from "@board/core"
+import { limits } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, NotFound } from "../errors.ts"

@@ -1,5 +1,5 @@
 /** SPEC.md's natural-language endpoint. */
-import { limits } from "@board/core"
+import { limits } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden } from "../errors.ts"

@@ -1,5 +1,5 @@
 /** SPEC.md's "Intake" section and CONTRACT.md's intake-token endpoints. */
-import { headerCharCount, limits } from "@board/core"
+import { headerCharCount, limits } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"

@@ -1,5 +1,5 @@
 /** SPEC.md's "Project links" section, and the agent prompt of a card. */
-import { limits } from "@board/core"
+import { limits } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"

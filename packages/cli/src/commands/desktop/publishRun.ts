@@ -19,10 +19,11 @@ import {
   runMigrations,
   ServerSecret
 } from "@board/core"
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Effect, Exit, Layer } from "effect"
 import * as crypto from "node:crypto"
-import { CliExit, exitCodes, loadConfig } from "../../runtime.ts"
+import { loadConfig } from "../../operatorRuntime.ts"
+import { CliExit, exitCodes } from "../../runtime.ts"
 import { progressBar } from "./progress.ts"
 
 import type { PublishOptions } from "./publish.ts"

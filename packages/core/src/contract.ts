@@ -1,0 +1,8 @@
+/**
+ * `@board/core/contract`: the vocabulary the HTTP contract and its clients share with the core
+ * (limits, priorities, link types, project templates), with no services and no database. The
+ * API description (`@board/http/Api`) imports this rather than the whole core, so the CLI's
+ * client commands never load the core's services or the database driver.
+ */
+export * from "./domain/limits.ts"
+export { projectTemplates } from "./domain/projectTemplates.ts"
