@@ -1,0 +1,138 @@
+/**
+ * "Lean requests", part 2: GET /v1/board/{projectId} answers the same bytes whatever builds them.
+ * The reference is the board as the core's `Boards.get` maps it row by row, encoded through the
+ * HttpApi's `Board` schema and JSON.stringify (what the endpoint sent before PostgreSQL built the
+ * JSON); the served body must equal it byte for byte, on each database.
+ */
+import { Boards, type Principal } from "@board/core"
+import { Effect, Schema } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Board } from "../packages/http/src/schemas.ts"
+import { backends } from "./support/backends.ts"
+import { type Account, bootstrap, call, key } from "./support/client.ts"
+import { startServer, type TestServer } from "./support/server.ts"
+
+describe.each(backends)("board JSON on %s", (backend) => {
+  let server: TestServer
+  let base: string
+  let a: Account
+  let h: Record<string, string>
+
+  const post = async (path: string, body: unknown, headers = h) => {
+    const r = await call(base, "POST", path, { body, headers })
+    expect(r.status, `${path}: ${r.text}`).toBeLessThan(300)
+    return r.body
+  }
+
+  /** Today's board: the row mappers, then the Board schema's encoding, then JSON.stringify. */
+  const reference = async (projectId: string): Promise<string> => {
+    const principal: Principal = { userId: a.userId, via: "apiKey", workspaces: "all" }
+    const view = await server.run(Effect.gen(function*() { return yield* (yield* Boards).get(principal, projectId) }))
+    return JSON.stringify(Schema.encodeSync(Board)(view as any))
+  }
+
+  const expectSameBoard = async (projectId: string) => {
+    const served = await call(base, "GET", `/v1/board/${projectId}`, { headers: h })
+    expect(served.status).toBe(200)
+    expect(served.headers.get("content-type")).toMatch(/^application\/json/)
+    const expected = await reference(projectId)
+    // the structure first (a readable diff), then the bytes: key order, escapes, number forms
+    expect(served.body).toEqual(JSON.parse(expected))
+    expect(served.text).toBe(expected)
+    return served.body
+  }
+
+  beforeAll(async () => {
+    server = await startServer(backend)
+    base = server.baseUrl
+    a = await bootstrap(base, "jsonboard")
+    h = key(a.apiKey)
+  })
+  afterAll(() => server?.stop())
+
+  it("a board with several columns, labels, subtasks, nulls, escapes and an intake card", async () => {
+    const [todo, doing, done] = a.columns.map((c) => c.id) as [string, string, string]
+    const extra = await post("/v1/columns", { projectId: a.projectId, name: "Blocked \"waiting\"" })
+
+    // labels: ordered by lower(name), then id; one without a colour
+    const red = await post("/v1/labels", { projectId: a.projectId, name: "bug", color: "#FF0000" })
+    const plain = await post("/v1/labels", { projectId: a.projectId, name: "Backend" })
+    const ui = await post("/v1/labels", { projectId: a.projectId, name: "UI ✨ \"quoted\" \\ slash", color: "#00ff00" })
+    await post("/v1/labels", { projectId: a.projectId, name: "unused" })
+
+    const cards: Array<{ id: string }> = []
+    const titles = [
+      "plain",
+      "quotes \" and \\ backslash",
+      "newline\nand\ttab\rand \u0001 \u001f control",
+      "unicode: ünïcødé 日本語 😀 \u2028 \u2029 </script>",
+      "<b>html</b> & ampersand / slash"
+    ]
+    for (const [i, title] of titles.entries()) {
+      cards.push(await post("/v1/cards", {
+        projectId: a.projectId,
+        columnId: [todo, doing, done, extra.id][i % 4],
+        title,
+        ...(i % 2 === 0 ? { description: `description ${i}: "x"\n\u00e9` } : {}),
+        ...(i % 3 === 0 ? { priority: "urgent" } : {})
+      }))
+    }
+    for (let i = 0; i < 6; i++) cards.push(await post("/v1/cards", { projectId: a.projectId, columnId: todo, title: `todo ${i}`, priority: "low" }))
+    // a card moved to the top of another column, and one with an empty description
+    await post(`/v1/cards/${cards[6]!.id}/move`, { columnId: doing, position: 0 })
+    await post("/v1/cards", { projectId: a.projectId, columnId: done, title: "empty description", description: "" })
+
+    await post(`/v1/cards/${cards[0]!.id}/labels`, { labelId: red.id })
+    await post(`/v1/cards/${cards[0]!.id}/labels`, { labelId: plain.id })
+    await post(`/v1/cards/${cards[0]!.id}/labels`, { labelId: ui.id })
+    await post(`/v1/cards/${cards[3]!.id}/labels`, { labelId: ui.id })
+    const s1 = await post("/v1/subtasks", { cardId: cards[0]!.id, title: "first \"step\"" })
+    await post("/v1/subtasks", { cardId: cards[0]!.id, title: "second" })
+    await post("/v1/subtasks", { cardId: cards[0]!.id, title: "zeroth", position: 0 })
+    await post(`/v1/subtasks/${s1.id}/toggle`, {})
+    await post("/v1/subtasks", { cardId: cards[4]!.id, title: "only" })
+
+    // a card filed through an intake token: source "intake" and a non-null intakeTokenId
+    const token = await post("/v1/intake-tokens", { columnId: doing, name: "form" })
+    await post("/v1/intake", { title: "from the form", description: "filed" }, { "x-intake-key": token.token })
+
+    // timestamps with microseconds must be cut to milliseconds the way the driver cuts them
+    await server.query(`UPDATE cards SET updated_at = '2024-02-29T23:59:59.999999Z' WHERE id = $1`, [cards[1]!.id])
+    await server.query(`UPDATE cards SET created_at = '2031-01-01T00:00:00.0005+05:30' WHERE id = $1`, [cards[2]!.id])
+    await server.query(`UPDATE labels SET updated_at = '2024-06-01T12:34:56.789999Z' WHERE id = $1`, [red.id])
+    await server.query(`UPDATE subtasks SET created_at = '2025-12-31T23:59:59.000001Z' WHERE id = $1`, [s1.id])
+    await server.query(`UPDATE projects SET updated_at = '2026-03-04T05:06:07.0089Z' WHERE id = $1`, [a.projectId])
+
+    const board = await expectSameBoard(a.projectId)
+    expect(board.columns).toHaveLength(4)
+    expect(board.cards).toHaveLength(titles.length + 6 + 2)
+    expect(board.labels.map((l: any) => l.name)).toEqual(["Backend", "bug", "UI ✨ \"quoted\" \\ slash", "unused"])
+    expect(board.cards.find((c: any) => c.id === cards[0]!.id).subtasks.map((s: any) => [s.title, s.completed, s.position]))
+      .toEqual([["zeroth", false, 0], ["first \"step\"", true, 1], ["second", false, 2]])
+    expect(board.cards.find((c: any) => c.id === cards[1]!.id).updatedAt).toBe("2024-02-29T23:59:59.999Z")
+    expect(board.cards.find((c: any) => c.id === cards[2]!.id).createdAt).toBe("2030-12-31T18:30:00.000Z")
+    expect(board.cards.find((c: any) => c.source === "intake").intakeTokenId).toBe(token.id)
+    expect(board.project.updatedAt).toBe("2026-03-04T05:06:07.008Z")
+  })
+
+  it("a blank project: no columns, no cards, no labels", async () => {
+    const project = await post("/v1/projects", { workspaceId: a.workspaceId, name: "Empty" })
+    const board = await expectSameBoard(project.project.id)
+    expect(board).toMatchObject({ columns: [], cards: [], labels: [] })
+  })
+
+  it("columns without cards, and labels no card wears", async () => {
+    const project = await post("/v1/projects", { workspaceId: a.workspaceId, name: "Columns only", template: "kanban" })
+    await post("/v1/labels", { projectId: project.project.id, name: "lonely" })
+    const board = await expectSameBoard(project.project.id)
+    expect(board.columns).toHaveLength(3)
+    expect(board.cards).toEqual([])
+  })
+
+  it("answers 404 for an unknown project and 401 without a credential, as before", async () => {
+    expect((await call(base, "GET", `/v1/board/00000000-0000-4000-8000-000000000000`, { headers: h })).status).toBe(404)
+    expect((await call(base, "GET", `/v1/board/${a.projectId}`)).status).toBe(401)
+    const other = await bootstrap(base, "stranger")
+    expect((await call(base, "GET", `/v1/board/${a.projectId}`, { headers: key(other.apiKey) })).status).toBe(404)
+  })
+})
