@@ -1,9 +1,18 @@
-/** A whole board in one response, read in a constant number of queries whatever its size. */
+/**
+ * A whole board in one response, read in a constant number of queries whatever its size.
+ *
+ * `json` is what GET /v1/board/{projectId} sends: one statement in which PostgreSQL writes the
+ * response's JSON, a row per card, so the server neither decodes the rows into objects nor
+ * encodes them again; it only joins the rows' text. `get` maps the same board row by row into
+ * objects, for callers that need them (the MCP tool); test/board-json.test.ts holds the two to
+ * the same bytes.
+ */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import type { NotFound, WorkspaceNotGranted } from "../domain/errors.ts"
+import { NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Access } from "./Access.ts"
+import { boardJsonSql } from "./boardJson.ts"
 import { cardColumns, type CardRow, type CardView, type LabelView, toCard, toLabel } from "./cardView.ts"
 import { type ColumnView, type ProjectView, toColumn, toProject } from "./rows.ts"
 
@@ -17,6 +26,8 @@ export interface BoardView {
 
 export class Boards extends Context.Service<Boards, {
   readonly get: (principal: Principal, projectId: string) => Effect.Effect<BoardView, NotFound | WorkspaceNotGranted>
+  /** The BoardView as JSON text, exactly as the HTTP API's Board schema and JSON.stringify write it. */
+  readonly json: (principal: Principal, projectId: string) => Effect.Effect<string, NotFound | WorkspaceNotGranted>
 }>()("board/core/Boards") {
   static readonly layer = Layer.effect(
     Boards,
@@ -48,7 +59,19 @@ export class Boards extends Context.Service<Boards, {
         }
       })
 
-      return Boards.of({ get })
+      const json = Effect.fn("Boards.json")(function*(principal: Principal, projectId: string) {
+        yield* access.resolve(principal, "project", projectId)
+        const rows = yield* sql.unsafe<{ head: string | null; card: string | null; tail: string | null }>(boardJsonSql, [projectId])
+          .pipe(Effect.orDie)
+        const first = rows[0]
+        // the project went between the access check and the read
+        if (first === undefined || first.head === null || first.tail === null) return yield* new NotFound({ message: "project not found" })
+        let body = first.head
+        for (const row of rows) if (row.card !== null) body += row.card
+        return body + first.tail
+      })
+
+      return Boards.of({ get, json })
     })
   )
 }
