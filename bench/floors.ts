@@ -133,7 +133,9 @@ const runPgbench = async (o: { pgbench: string; url: string; script: string; con
   try {
     const scriptPath = path.join(dir, "script.sql")
     fs.writeFileSync(scriptPath, o.script)
-    const args = ["-n", "-M", "prepared", "-c", String(o.connections), "-j", "2", "-T", String(seconds), "-f", scriptPath, "-l", `--log-prefix=${path.join(dir, "tx")}`, o.url]
+    // pgbench prints no rate when no transaction ended in the window: on a loaded machine 50
+    // clients may take most of a 1 s smoke run to connect, so a run lasts at least 3 s
+    const args = ["-n", "-M", "prepared", "-c", String(o.connections), "-j", "2", "-T", String(Math.max(3, seconds)), "-f", scriptPath, "-l", `--log-prefix=${path.join(dir, "tx")}`, o.url]
     // its own process group, so a stop reaches pgbench and not only the shell
     const child = spawn("/bin/sh", ["-c", shWrapper, o.pgbench, ...args], { stdio: ["ignore", "pipe", "pipe"], detached: true })
     activePgbench = child

@@ -4,7 +4,7 @@
  */
 import { type AppConfigValues, coreLayer, type CoreServices, limits, type PasswordHasher } from "@board/core"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ByteSize, Layer } from "effect"
+import { ByteSize, Layer, References } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { createServer } from "node:http"
@@ -86,6 +86,10 @@ export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}
   return HttpRouter.serve(Layer.provide(routes, core), { disableLogger: true, disableListenLog: true, routerConfig }).pipe(
     // the body limit for every request, set once rather than per request (a 413 beyond it)
     Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limits.bodyBytes))),
+    // Nothing exports spans (there is no tracer configured), so the spans of Effect.fn and the
+    // HTTP layers would be built, timed and dropped on every request: they are noops instead.
+    // Causes keep their stack frames; wire an exporter here and turn this back on together.
+    Layer.provide(Layer.succeed(References.TracerEnabled, false)),
     Layer.provide(Layer.provide(listener, core)),
     Layer.merge(core)
   )
