@@ -370,15 +370,52 @@ describe.each(backends)("board on %s", (backend) => {
       expect(r.body.error).toMatch(field)
     })
 
-    it("has trigram indexes that serve ILIKE on title and description", async () => {
-      const plan = async (column: string) => {
-        const rows = await server.query(`EXPLAIN SELECT id FROM cards WHERE ${column} ILIKE '%gadget%'`)
+    it("matches substrings inside words, each word in title or description, never across the two", async () => {
+      const word = `sub${Date.now().toString(36)}`
+      const inside = await newCard(`pre${word}post fix`)
+      const split = await newCard(`left ${word}`, todo(), { description: `tail words` })
+      await newCard(`ends ${word}`, todo(), { description: `glued after` })
+      const search = async (q: string) => (await call(base, "GET", `/v1/search?q=${encodeURIComponent(q)}`, { headers: h })).body.map((c: any) => c.id)
+      expect(await search(word.slice(1))).toContain(inside.id)
+      // one word in the title, the other in the description: a match, ranked after title matches
+      expect(await search(`${word} tail`)).toEqual([split.id])
+      // title and description are not one string: "…word" + "glued" is no substring of either
+      expect(await search(`${word}glued`)).toEqual([])
+      expect(await search(`${word} glued`)).toHaveLength(1)
+    })
+
+    it("fills the page with description matches only after every title match, newest then highest id first", async () => {
+      const word = `tie${Date.now().toString(36)}`
+      const col = (await call(base, "POST", "/v1/columns", { body: { projectId: a.projectId, name: "Ties" }, headers: h })).body.id
+      // six cards created at one instant: three with the word in the title, three in the description only
+      const made = await server.query<{ id: string; title: string }>(
+        `INSERT INTO cards (project_id, column_id, sort_key, ref_number, ref, title, description, created_at)
+         SELECT $1, $2, g, 200000 + g, 'WEB-' || (200000 + g), CASE WHEN g <= 3 THEN $3 || ' t' || g ELSE 'd' || g END,
+           CASE WHEN g > 3 THEN 'has ' || $3 END, '2001-01-01T00:00:00Z'
+         FROM generate_series(1, 6) g RETURNING id, title`,
+        [a.projectId, col, word]
+      )
+      const byId = (rows: ReadonlyArray<{ id: string }>) => rows.map((r) => r.id).sort().reverse()
+      const titled = byId(made.filter((r) => r.title.startsWith(word)))
+      const described = byId(made.filter((r) => !r.title.startsWith(word)))
+      // a newer description-only match still ranks after the older title matches
+      const newer = await newCard("newest heading", todo(), { description: word })
+      const page = async (limit: number) => (await call(base, "GET", `/v1/search?q=${word}&limit=${limit}`, { headers: h })).body.map((c: any) => c.id)
+      expect(await page(2)).toEqual(titled.slice(0, 2))
+      expect(await page(3)).toEqual(titled)
+      expect(await page(5)).toEqual([...titled, newer.id, described[0]])
+      expect(await page(50)).toEqual([...titled, newer.id, ...described])
+    })
+
+    it("has trigram indexes that serve ILIKE on titles and on title and description together", async () => {
+      const plan = async (text: string) => {
+        const rows = await server.query(`EXPLAIN SELECT id FROM cards WHERE ${text} ILIKE '%gadget%'`)
         return rows.map((r: any) => Object.values(r)[0]).join("\n")
       }
       await server.query(`SET enable_seqscan = off`)
       try {
         expect(await plan("title")).toContain("cards_title_trgm")
-        expect(await plan("description")).toContain("cards_description_trgm")
+        expect(await plan("(title || ' ' || COALESCE(description, ''))")).toContain("cards_search_trgm")
       } finally {
         await server.query(`SET enable_seqscan = on`)
       }

@@ -1,7 +1,15 @@
 /**
- * Card search: every word of the query must appear (case-insensitively) in the title or the
- * description; title matches rank first, then newest. Scoped in SQL to the caller's workspaces
- * (and an OAuth grant's), answered from the pg_trgm GIN indexes on title and description.
+ * Card search: every word of the query must appear (case-insensitively, as a substring) in the
+ * title or the description; cards holding every word in the title rank first, then newest
+ * (created_at, then id, both descending). Scoped in SQL to the caller's workspaces (and an OAuth
+ * grant's).
+ *
+ * The page is found before any card is built: the title matches come from the trigram index on
+ * titles (cards_title_trgm); only when there are fewer than `limit` of them are the other
+ * matches looked up, in the trigram index over title and description together
+ * (cards_search_trgm, migrations/0008), which intersects all the words in one scan. Each part
+ * keeps only its newest `limit` cards, and the positions, labels and subtasks are computed for
+ * the returned cards alone.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -32,31 +40,47 @@ export class Search extends Context.Service<Search, {
         if (!Number.isInteger(limit) || limit < 1 || limit > limits.searchMaxLimit) {
           return yield* new InvalidInput({ message: `limit: must be a whole number from 1 to ${limits.searchMaxLimit}` })
         }
+        if (input.projectId !== undefined && !isUuid(input.projectId)) return []
         const patterns = searchPatterns(q)
         const params: Array<unknown> = [principal.userId, limit]
-        const words = patterns.map((p) => {
+        const slots = patterns.map((p) => {
           params.push(p)
-          const i = params.length
-          return { any: `(c.title ILIKE $${i} OR c.description ILIKE $${i})`, title: `c.title ILIKE $${i}` }
+          return `$${params.length}`
         })
-        let scope = ""
+        // The expression of cards_search_trgm, written exactly as indexed so the planner uses it.
+        const doc = `(c.title || ' ' || COALESCE(c.description, ''))`
+        const inTitle = slots.map((s) => `c.title ILIKE ${s}`).join(" AND ")
+        const inDoc = slots.map((s) => `${doc} ILIKE ${s}`).join(" AND ")
+        // The projects the caller may search, computed once (an InitPlan) and checked per match.
+        let projects = `SELECT p.id FROM projects p JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $1`
         if (principal.workspaces !== "all") {
           params.push([...principal.workspaces])
-          scope = `AND p.workspace_id = ANY($${params.length}::uuid[])`
+          projects += ` WHERE p.workspace_id = ANY($${params.length}::uuid[])`
         }
-        if (input.projectId !== undefined && !isUuid(input.projectId)) return []
         if (input.projectId !== undefined) {
           params.push(input.projectId)
-          scope += ` AND c.project_id = $${params.length}::uuid`
+          projects += `${principal.workspaces !== "all" ? " AND" : " WHERE"} p.id = $${params.length}::uuid`
         }
+        const scope = `c.project_id = ANY(ARRAY(${projects}))`
+        // `hits`: the newest `limit` title matches (rank 0), then, only if they are fewer than
+        // `limit` (a one-time filter, so the second scan is skipped otherwise), the newest `limit`
+        // cards matching every word in title or description but not all in the title (rank 1).
         const rows = yield* sql.unsafe<CardRow>(`
+          WITH titled AS MATERIALIZED (
+            SELECT c.id, c.created_at, 0 AS rank FROM cards c
+            WHERE ${inTitle} AND ${scope}
+            ORDER BY c.created_at DESC, c.id DESC LIMIT $2
+          ), described AS MATERIALIZED (
+            SELECT c.id, c.created_at, 1 AS rank FROM cards c
+            WHERE (SELECT count(*) FROM titled) < $2 AND ${inDoc} AND NOT (${inTitle}) AND ${scope}
+            ORDER BY c.created_at DESC, c.id DESC LIMIT $2
+          ), hits AS (
+            SELECT * FROM titled UNION ALL SELECT * FROM described
+            ORDER BY rank, created_at DESC, id DESC LIMIT $2
+          )
           SELECT ${cardColumns()}
-          FROM cards c
-          JOIN projects p ON p.id = c.project_id
-          JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $1
-          WHERE ${words.map((w) => w.any).join(" AND ")} ${scope}
-          ORDER BY (${words.map((w) => w.title).join(" AND ")}) DESC, c.created_at DESC, c.id DESC
-          LIMIT $2`, params as Array<any>).pipe(Effect.orDie)
+          FROM hits h JOIN cards c ON c.id = h.id
+          ORDER BY h.rank, h.created_at DESC, h.id DESC`, params as Array<any>).pipe(Effect.orDie)
         return rows.map(toCard)
       })
 
