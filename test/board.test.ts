@@ -407,6 +407,20 @@ describe.each(backends)("board on %s", (backend) => {
       expect(await page(50)).toEqual([...titled, newer.id, ...described])
     })
 
+    it("ranks the same way when no word is long enough for the trigram indexes", async () => {
+      const made = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: "Short", template: "kanban" }, headers: h })
+      const add = async (title: string, description?: string) =>
+        (await call(base, "POST", "/v1/cards", { body: { projectId: made.body.project.id, columnId: made.body.columns[0].id, title, description }, headers: h })).body
+      const titled = await add("xy in the title")
+      const described = await add("heading", "XY in the description")
+      const both = await add("q xy", "q")
+      await add("nothing", "here")
+      const r = await call(base, "GET", `/v1/search?q=xy&projectId=${made.body.project.id}`, { headers: h })
+      expect(r.body.map((c: any) => c.id)).toEqual([both.id, titled.id, described.id])
+      const two = await call(base, "GET", `/v1/search?q=${encodeURIComponent("xy q")}&projectId=${made.body.project.id}`, { headers: h })
+      expect(two.body.map((c: any) => c.id)).toEqual([both.id])
+    })
+
     it("has trigram indexes that serve ILIKE on titles and on title and description together", async () => {
       const plan = async (text: string) => {
         const rows = await server.query(`EXPLAIN SELECT id FROM cards WHERE ${text} ILIKE '%gadget%'`)
