@@ -508,7 +508,8 @@ for (const name of ["PATH", "HOME", "LANG", "TZ"]) if (process.env[name] !== und
 const startBoardServer = async (name: string, databaseEnv: Record<string, string>, timeoutMs: number): Promise<{ origin: string; child: Child }> => {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
-  const child = spawnChild(name, process.execPath, [path.join(repoRoot, "bin/board.mjs"), "serve"], {
+  // as `pnpm start` runs it: the young generation capped (see docs/performance.md, Memory)
+  const child = spawnChild(name, process.execPath, ["--max-semi-space-size=8", path.join(repoRoot, "bin/board.mjs"), "serve"], {
     cwd: repoRoot,
     env: {
       ...baseEnv,
@@ -819,7 +820,7 @@ ${smokeRun ? "\n**Smoke run** (\`--smoke\`): tiny data (search corpora ÷100, bo
 - **Load**: autocannon, ${connections} connections (rows with 1 in the conns column, and every scaling row, use 1), ${warmup} s warm-up then ${duration} s measured per scenario, keep-alive, no pipelining.
   The floors: ${floorDriver}, in the benchmark's database right after the baseline.
   Load generator, server, baseline and PostgreSQL share the same ${cpus.length} cores. Before each scenario the run waits (up to ${quietBudgetSeconds} s in total) until other processes use less than 15% of a core.
-- **Server**: \`bin/board.mjs serve\` with \`LOG_LEVEL=error RATE_LIMIT=100000000/60s NODE_ENV=production\`; baseline: \`bench/hello-server.ts\` (bare \`node:http\` answering \`{"status":"ok"}\`), also a child process;
+- **Server**: \`node --max-semi-space-size=8 bin/board.mjs serve\` (as \`pnpm start\` runs it) with \`LOG_LEVEL=error RATE_LIMIT=100000000/60s NODE_ENV=production\`; baseline: \`bench/hello-server.ts\` (bare \`node:http\` answering \`{"status":"ok"}\`), also a child process;
   framework: \`bench/effect-hello-server.ts\` (an Effect HttpApi with one health endpoint and no middleware: the ceiling our health row can reach).
   The embedded database's rows: a second \`bin/board.mjs serve\`, the same but with no DATABASE_URL and a fresh temporary DATA_DIR, started after every PostgreSQL row.
 

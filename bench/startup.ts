@@ -48,7 +48,7 @@ const timeCli = (repoRoot: string, args: ReadonlyArray<string>, env: Record<stri
 const timeServe = async (repoRoot: string, env: Record<string, string>): Promise<{ ms: number; rss: number | undefined }> => {
   const port = await freePort()
   const started = performance.now()
-  const child: Child = spawnChild("start-up probe server", process.execPath, [path.join(repoRoot, "bin/board.mjs"), "serve"], {
+  const child: Child = spawnChild("start-up probe server", process.execPath, ["--max-semi-space-size=8", path.join(repoRoot, "bin/board.mjs"), "serve"], {
     cwd: repoRoot,
     env: { ...env, HOST: "127.0.0.1", PORT: String(port) }
   })

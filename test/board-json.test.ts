@@ -115,6 +115,21 @@ describe.each(backends)("board JSON on %s", (backend) => {
     expect(board.project.updatedAt).toBe("2026-03-04T05:06:07.008Z")
   })
 
+  it("a board of more cards than one row of the statement carries (rows of 256 cards), in order", async () => {
+    const project = await post("/v1/projects", { workspaceId: a.workspaceId, name: "Big", template: "kanban" })
+    const columns = project.columns.map((c: { id: string }) => c.id) as Array<string>
+    for (let batch = 0; batch < 26; batch++) {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => post("/v1/cards", { projectId: project.project.id, columnId: columns[(batch * 20 + i) % 3], title: `card ${batch * 20 + i}` })))
+    }
+    const board = await expectSameBoard(project.project.id)
+    expect(board.cards).toHaveLength(520)
+    // every column's positions run 0..n-1 across the row boundaries
+    for (const column of columns) {
+      expect(board.cards.filter((c: { columnId: string }) => c.columnId === column).map((c: { position: number }) => c.position))
+        .toEqual(Array.from({ length: board.cards.filter((c: { columnId: string }) => c.columnId === column).length }, (_, i) => i))
+    }
+  })
+
   it("a blank project: no columns, no cards, no labels", async () => {
     const project = await post("/v1/projects", { workspaceId: a.workspaceId, name: "Empty" })
     const board = await expectSameBoard(project.project.id)

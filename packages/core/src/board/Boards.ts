@@ -2,7 +2,7 @@
  * A whole board in one response, read in a constant number of queries whatever its size.
  *
  * `json` is what GET /v1/board/{projectId} sends: one statement in which PostgreSQL writes the
- * response's JSON, a row per card, so the server neither decodes the rows into objects nor
+ * response's JSON, a few hundred cards per row, so the server neither decodes the rows into objects nor
  * encodes them again; it only joins the rows' text. `get` maps the same board row by row into
  * objects, for callers that need them (the MCP tool); test/board-json.test.ts holds the two to
  * the same bytes.

@@ -6,9 +6,10 @@
  * escaped as JSON.stringify escapes them (to_json does: the same short escapes and \u00xx for the
  * other control characters), timestamps as Date.prototype.toISOString writes them, nulls as null.
  *
- * One row per card, in board order (column position, then the card's order key), so no message
- * is larger than the card it carries (a single document row would hit the driver's 16 MiB
- * message limit on a large board). The first row also carries the head, `{"project":…,
+ * Rows of up to CARDS_PER_ROW cards, in board order (column position, then the card's order
+ * key), so no message is larger than a few hundred cards (a single document row would hit the
+ * driver's 16 MiB message limit on a large board), and the server handles a few rows rather
+ * than one object per card. The first row also carries the head, `{"project":…,
  * "columns":[…],"cards":[`, and the tail, `],"labels":[…]}`; a board without cards is that one
  * row with no card. Every card but the first starts with its comma, so the body is the head,
  * the cards and the tail, concatenated. (Text, not bytea: joining the driver's bytea views into
@@ -95,7 +96,13 @@ const cardJson = object([
 /** Board order: columns by position, cards by order key; the ids only make ties impossible. */
 const boardOrder = "col.position, col.id, c.sort_key, c.id"
 
-/** $1: the project id. Rows: head and tail (first row only), card (null on a board without cards). */
+/**
+ * Cards per row of the answer: few enough that a row stays far below the driver's 16 MiB limit
+ * (a card is about 0.5 KiB), many enough that the server handles a few rows, not one per card.
+ */
+const CARDS_PER_ROW = 256
+
+/** $1: the project id. Rows: head and tail (first row only), cards (null on a board without cards). */
 export const boardJsonSql = `
 WITH lab AS (
   SELECT l.id, lower(l.name) AS sort_name, ${labelJson} AS j FROM labels l WHERE l.project_id = $1
@@ -106,7 +113,9 @@ WITH lab AS (
   SELECT s.card_id, string_agg(${subtaskJson}, ',' ORDER BY s.position, s.id) AS j
   FROM subtasks s WHERE s.card_id IN (SELECT id FROM cards WHERE project_id = $1) GROUP BY s.card_id
 )
+, board AS (
 SELECT
+  row_number() OVER (ORDER BY ${boardOrder}) AS n,
   CASE WHEN row_number() OVER (ORDER BY ${boardOrder}) = 1 THEN concat(
     '{"project":', ${projectJson},
     ',"columns":[', (SELECT string_agg(${columnJson}, ',' ORDER BY bc.position, bc.id) FROM board_columns bc WHERE bc.project_id = p.id),
@@ -120,4 +129,7 @@ LEFT JOIN (cards c JOIN board_columns col ON col.id = c.column_id) ON c.project_
 LEFT JOIN card_lab cl ON cl.card_id = c.id
 LEFT JOIN card_sub cs ON cs.card_id = c.id
 WHERE p.id = $1
-ORDER BY ${boardOrder}`
+)
+-- a few hundred cards per row: one row object and one text value per chunk, not per card
+SELECT max(head) AS head, string_agg(card, '' ORDER BY n) AS card, max(tail) AS tail
+FROM board GROUP BY (n - 1) / ${CARDS_PER_ROW} ORDER BY (n - 1) / ${CARDS_PER_ROW}`
