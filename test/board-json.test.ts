@@ -35,6 +35,8 @@ describe.each(backends)("board JSON on %s", (backend) => {
     const served = await call(base, "GET", `/v1/board/${projectId}`, { headers: h })
     expect(served.status).toBe(200)
     expect(served.headers.get("content-type")).toMatch(/^application\/json/)
+    // streamed in parts, but with its length (not chunked): the length is the body's, in bytes
+    expect(served.headers.get("content-length")).toBe(String(Buffer.byteLength(served.text)))
     const expected = await reference(projectId)
     // the structure first (a readable diff), then the bytes: key order, escapes, number forms
     expect(served.body).toEqual(JSON.parse(expected))

@@ -3,7 +3,7 @@
  *
  * `json` is what GET /v1/board/{projectId} sends: one statement in which PostgreSQL writes the
  * response's JSON, a few hundred cards per row, so the server neither decodes the rows into objects nor
- * encodes them again; it only joins the rows' text. `get` maps the same board row by row into
+ * encodes them again; it writes the rows' text as it comes. `get` maps the same board row by row into
  * objects, for callers that need them (the MCP tool); test/board-json.test.ts holds the two to
  * the same bytes.
  */
@@ -26,8 +26,13 @@ export interface BoardView {
 
 export class Boards extends Context.Service<Boards, {
   readonly get: (principal: Principal, projectId: string) => Effect.Effect<BoardView, NotFound | WorkspaceNotGranted>
-  /** The BoardView as JSON text, exactly as the HTTP API's Board schema and JSON.stringify write it. */
-  readonly json: (principal: Principal, projectId: string) => Effect.Effect<string, NotFound | WorkspaceNotGranted>
+  /**
+   * The BoardView as JSON text, exactly as the HTTP API's Board schema and JSON.stringify write
+   * it, in parts to be written in order (their concatenation is the document). Parts, not one
+   * string: a joined board is one large object that goes straight to the old generation, and a
+   * 1,000-card board per request set off a full collection every hundred or so requests.
+   */
+  readonly json: (principal: Principal, projectId: string) => Effect.Effect<ReadonlyArray<string>, NotFound | WorkspaceNotGranted>
 }>()("board/core/Boards") {
   static readonly layer = Layer.effect(
     Boards,
@@ -66,9 +71,10 @@ export class Boards extends Context.Service<Boards, {
         const first = rows[0]
         // the project went between the access check and the read
         if (first === undefined || first.head === null || first.tail === null) return yield* new NotFound({ message: "project not found" })
-        let body = first.head
-        for (const row of rows) if (row.card !== null) body += row.card
-        return body + first.tail
+        const parts = [first.head]
+        for (const row of rows) if (row.card !== null) parts.push(row.card)
+        parts.push(first.tail)
+        return parts
       })
 
       return Boards.of({ get, json })
