@@ -529,6 +529,20 @@ const startBoardServer = async (name: string, databaseEnv: Record<string, string
   return { origin, child }
 }
 
+/** A floor's hello server (`file`, answering 200 at `probe`) as a child on a free port, stopped on every exit path. */
+const startHelloServer = async (name: string, file: string, probe: string): Promise<{ origin: string; child: Child }> => {
+  const port = await freePort()
+  const origin = `http://127.0.0.1:${port}`
+  const child = spawnChild(name, process.execPath, [path.join(repoRoot, file)], {
+    cwd: repoRoot,
+    env: { ...baseEnv, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port) }
+  })
+  cleanups.push({ name: `stop the ${name}`, run: () => stopChild(child) })
+  await waitForOk(child, `${origin}${probe}`, 15_000)
+  log(`${name} pid ${child.pid} on ${origin}`)
+  return { origin, child }
+}
+
 /** The floors' tables (the SELECT one as big as the cards table is now) and the floor scenarios on them. */
 const makeFloorTables = async (db: Db, url: string) => {
   const started = performance.now()
@@ -595,24 +609,8 @@ const main = async () => {
 
   const { origin, child: server } = await startBoardServer("board server", { DATABASE_URL: database.url, DATA_DIR: dataDir }, 60_000)
 
-  const helloPort = await freePort()
-  const helloOrigin = `http://127.0.0.1:${helloPort}`
-  const hello = spawnChild("baseline server", process.execPath, [path.join(repoRoot, "bench/hello-server.ts")], {
-    cwd: repoRoot,
-    env: { ...baseEnv, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(helloPort) }
-  })
-  cleanups.push({ name: "stop the baseline server", run: () => stopChild(hello) })
-  await waitForOk(hello, `${helloOrigin}/`, 15_000)
-  log(`baseline server pid ${hello.pid} on ${helloOrigin}`)
-  const frameworkPort = await freePort()
-  const frameworkOrigin = `http://127.0.0.1:${frameworkPort}`
-  const framework = spawnChild("framework server", process.execPath, [path.join(repoRoot, "bench/effect-hello-server.ts")], {
-    cwd: repoRoot,
-    env: { ...baseEnv, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(frameworkPort) }
-  })
-  cleanups.push({ name: "stop the framework server", run: () => stopChild(framework) })
-  await waitForOk(framework, `${frameworkOrigin}/api/v1/health`, 15_000)
-  log(`framework server pid ${framework.pid} on ${frameworkOrigin}`)
+  const { origin: helloOrigin, child: hello } = await startHelloServer("baseline server", "bench/hello-server.ts", "/")
+  const { origin: frameworkOrigin, child: framework } = await startHelloServer("framework server", "bench/effect-hello-server.ts", "/api/v1/health")
 
   log("seeding")
   const seedStarted = performance.now()
