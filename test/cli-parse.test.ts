@@ -3,9 +3,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import type { App, Needs } from "../packages/cli/src/app.ts"
+import type { App, Needs } from "../packages/cli/src/support/app.ts"
 import { buildProgram, main } from "../packages/cli/src/main.ts"
-import { resolveSettings } from "../packages/cli/src/settings.ts"
+import { resolveSettings } from "../packages/cli/src/support/settings.ts"
 
 // commander is the CLI package's dependency, not the root's: its types come through buildProgram
 type Command = ReturnType<typeof buildProgram>

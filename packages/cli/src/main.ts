@@ -1,6 +1,6 @@
 /** The `board` program: operator commands and, through the API, board work from a terminal. */
 import { Command, CommanderError, type OutputConfiguration } from "commander"
-import { type App, liveApp } from "./app.ts"
+import { type App, liveApp } from "./support/app.ts"
 import { registerAuth } from "./commands/auth/index.ts"
 import { registerAuthLogin } from "./commands/auth/login.ts"
 import { registerAuthSignup } from "./commands/auth/signup.ts"
@@ -20,9 +20,9 @@ import { registerSubtask } from "./commands/subtask/index.ts"
 import { registerWorkspace } from "./commands/workspace/index.ts"
 import { registerDesktopPublish } from "./commands/desktop/publish.ts"
 import { registerServe } from "./commands/serve.ts"
-import { examples } from "./format.ts"
-import { CliExit, exitCodes } from "./runtime.ts"
-import { globalOptions } from "./settings.ts"
+import { examples } from "./support/format.ts"
+import { CliExit, exitCodes } from "./support/runtime.ts"
+import { globalOptions } from "./support/settings.ts"
 import cliPackage from "../package.json" with { type: "json" }
 
 const programHelp = examples(

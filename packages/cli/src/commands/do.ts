@@ -1,12 +1,12 @@
 import { Effect } from "effect"
 import { type Command, Option } from "commander"
-import type { App } from "../app.ts"
-import { BoardApi } from "../client.ts"
-import { apiStatus, failWithHint } from "../failure.ts"
-import { commandResultText, examples } from "../format.ts"
-import { Lookup } from "../lookup.ts"
-import { Output } from "../output.ts"
-import { Settings } from "../settings.ts"
+import type { App } from "../support/app.ts"
+import { BoardApi } from "../support/client.ts"
+import { apiStatus, failWithHint } from "../support/failure.ts"
+import { commandResultText, examples } from "../support/format.ts"
+import { Lookup } from "../support/lookup.ts"
+import { Output } from "../support/output.ts"
+import { Settings } from "../support/settings.ts"
 
 export interface DoOptions {
   readonly command: string

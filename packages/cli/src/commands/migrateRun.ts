@@ -2,7 +2,7 @@
 import { layerShared, runMigrations } from "@board/core"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect, Layer } from "effect"
-import { loadConfig } from "../operatorRuntime.ts"
+import { loadConfig } from "../support/operatorRuntime.ts"
 
 /** Applies pending migrations, through a running server's socket when it owns DATA_DIR. */
 export const runMigrate = async (): Promise<void> => {

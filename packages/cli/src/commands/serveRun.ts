@@ -3,8 +3,8 @@ import { serverLayer } from "@board/http"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { type AppConfigValues, maskUrlPassword } from "@board/core"
 import { Cause, Effect, Exit, Layer } from "effect"
-import { stopWhenLauncherDies } from "../parentWatch.ts"
-import { loadConfig, loggerLayer } from "../operatorRuntime.ts"
+import { stopWhenLauncherDies } from "../support/parentWatch.ts"
+import { loadConfig, loggerLayer } from "../support/operatorRuntime.ts"
 
 /** The errors under a failure, outermost first (each `cause`, and an Effect error's `reason`). */
 const chain = (e: unknown): Array<{ readonly tag?: string; readonly message: string; readonly code?: string }> => {

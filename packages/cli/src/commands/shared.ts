@@ -1,7 +1,7 @@
 /** Options and argument parsers several commands share. */
 import { Effect } from "effect"
 import { InvalidArgumentError, Option } from "commander"
-import { readStdin } from "../prompt.ts"
+import { readStdin } from "../support/prompt.ts"
 
 export const projectOption = () =>
   new Option("-p, --project <project>", "project name, ref prefix (WEB) or id; default: the saved project, else your only one")

@@ -1,7 +1,7 @@
 /** Email and password from flags, stdin or the terminal, for signup and login. */
 import { Effect } from "effect"
-import { usageError } from "../../failure.ts"
-import { ask, askSecret, readStdinLine, stdinIsTerminal } from "../../prompt.ts"
+import { usageError } from "../../support/failure.ts"
+import { ask, askSecret, readStdinLine, stdinIsTerminal } from "../../support/prompt.ts"
 
 export const fromFlagOrPrompt = (value: string | undefined, flag: string, question: string) =>
   Effect.gen(function*() {

@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import type { Command } from "commander"
-import type { App } from "../../app.ts"
-import { BoardApi } from "../../client.ts"
-import { usageError } from "../../failure.ts"
-import { examples } from "../../format.ts"
-import { isUuid } from "../../lookup.ts"
-import { Output, table } from "../../output.ts"
+import type { App } from "../../support/app.ts"
+import { BoardApi } from "../../support/client.ts"
+import { usageError } from "../../support/failure.ts"
+import { examples } from "../../support/format.ts"
+import { isUuid } from "../../support/lookup.ts"
+import { Output, table } from "../../support/output.ts"
 
 export interface AuthKeysOptions {}
 

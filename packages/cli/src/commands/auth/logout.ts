@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import type { Command } from "commander"
-import type { App } from "../../app.ts"
-import { BoardApi } from "../../client.ts"
-import { writeConfig } from "../../config.ts"
-import { examples } from "../../format.ts"
-import { Output } from "../../output.ts"
-import { Settings } from "../../settings.ts"
+import type { App } from "../../support/app.ts"
+import { BoardApi } from "../../support/client.ts"
+import { writeConfig } from "../../support/config.ts"
+import { examples } from "../../support/format.ts"
+import { Output } from "../../support/output.ts"
+import { Settings } from "../../support/settings.ts"
 
 export interface AuthLogoutOptions {}
 

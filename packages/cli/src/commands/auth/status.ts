@@ -1,12 +1,12 @@
 import { Effect } from "effect"
 import type { Command } from "commander"
-import type { App } from "../../app.ts"
-import { BoardApi } from "../../client.ts"
-import { CliFailure, signInHint } from "../../failure.ts"
-import { examples } from "../../format.ts"
-import { Output, table } from "../../output.ts"
-import { exitCodes } from "../../runtime.ts"
-import { Settings, type Source } from "../../settings.ts"
+import type { App } from "../../support/app.ts"
+import { BoardApi } from "../../support/client.ts"
+import { CliFailure, signInHint } from "../../support/failure.ts"
+import { examples } from "../../support/format.ts"
+import { Output, table } from "../../support/output.ts"
+import { exitCodes } from "../../support/runtime.ts"
+import { Settings, type Source } from "../../support/settings.ts"
 
 export interface AuthStatusOptions {}
 

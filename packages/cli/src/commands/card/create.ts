@@ -1,11 +1,11 @@
 import { Effect } from "effect"
 import type { Command } from "commander"
-import type { App } from "../../app.ts"
-import { BoardApi } from "../../client.ts"
-import { failure } from "../../failure.ts"
-import { examples } from "../../format.ts"
-import { Lookup } from "../../lookup.ts"
-import { Output } from "../../output.ts"
+import type { App } from "../../support/app.ts"
+import { BoardApi } from "../../support/client.ts"
+import { failure } from "../../support/failure.ts"
+import { examples } from "../../support/format.ts"
+import { Lookup } from "../../support/lookup.ts"
+import { Output } from "../../support/output.ts"
 import { collect, priorityOption, projectOption, textOrStdin } from "../shared.ts"
 
 export interface CardCreateOptions {

@@ -22,8 +22,8 @@ import {
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Effect, Exit, Layer } from "effect"
 import * as crypto from "node:crypto"
-import { loadConfig } from "../../operatorRuntime.ts"
-import { CliExit, exitCodes } from "../../runtime.ts"
+import { loadConfig } from "../../support/operatorRuntime.ts"
+import { CliExit, exitCodes } from "../../support/runtime.ts"
 import { progressBar } from "./progress.ts"
 
 import type { PublishOptions } from "./publish.ts"

@@ -1,6 +1,6 @@
 import type { Command } from "commander"
-import type { App } from "../../app.ts"
-import { examples } from "../../format.ts"
+import type { App } from "../../support/app.ts"
+import { examples } from "../../support/format.ts"
 import { registerIntakeTokenCreate } from "./create.ts"
 import { registerIntakeTokenList } from "./list.ts"
 import { registerIntakeTokenRevoke } from "./revoke.ts"

@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import type { Command } from "commander"
-import type { App } from "../../app.ts"
-import { BoardApi } from "../../client.ts"
-import { examples } from "../../format.ts"
-import { Lookup } from "../../lookup.ts"
-import { Output } from "../../output.ts"
+import type { App } from "../../support/app.ts"
+import { BoardApi } from "../../support/client.ts"
+import { examples } from "../../support/format.ts"
+import { Lookup } from "../../support/lookup.ts"
+import { Output } from "../../support/output.ts"
 import { projectOption } from "../shared.ts"
 
 export interface LabelAddOptions {

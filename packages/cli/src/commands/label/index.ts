@@ -1,6 +1,6 @@
 import type { Command } from "commander"
-import type { App } from "../../app.ts"
-import { examples } from "../../format.ts"
+import type { App } from "../../support/app.ts"
+import { examples } from "../../support/format.ts"
 import { registerLabelAdd } from "./add.ts"
 import { registerLabelCreate } from "./create.ts"
 import { registerLabelList } from "./list.ts"

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import type { Command } from "commander"
-import type { App } from "../../app.ts"
-import { examples } from "../../format.ts"
-import { Lookup } from "../../lookup.ts"
-import { Output, table } from "../../output.ts"
+import type { App } from "../../support/app.ts"
+import { examples } from "../../support/format.ts"
+import { Lookup } from "../../support/lookup.ts"
+import { Output, table } from "../../support/output.ts"
 import { projectOption } from "../shared.ts"
 
 export interface LabelListOptions {

@@ -1,8 +1,8 @@
 /** A project link named by its id or by its URL (as submitted, or normalised). */
 import { Effect } from "effect"
-import { BoardApi } from "../../client.ts"
-import { failure } from "../../failure.ts"
-import { isUuid } from "../../lookup.ts"
+import { BoardApi } from "../../support/client.ts"
+import { failure } from "../../support/failure.ts"
+import { isUuid } from "../../support/lookup.ts"
 
 const loose = (url: string) => url.trim().toLowerCase().replace(/#.*$/, "").replace(/\/+$/, "")
 

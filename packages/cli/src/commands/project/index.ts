@@ -1,6 +1,6 @@
 import type { Command } from "commander"
-import type { App } from "../../app.ts"
-import { examples } from "../../format.ts"
+import type { App } from "../../support/app.ts"
+import { examples } from "../../support/format.ts"
 import { registerProjectCreate } from "./create.ts"
 import { registerProjectList } from "./list.ts"
 

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import type { Command } from "commander"
-import type { App } from "../../app.ts"
-import { BoardApi } from "../../client.ts"
-import { examples } from "../../format.ts"
-import { Output } from "../../output.ts"
+import type { App } from "../../support/app.ts"
+import { BoardApi } from "../../support/client.ts"
+import { examples } from "../../support/format.ts"
+import { Output } from "../../support/output.ts"
 
 export interface WorkspaceCreateOptions {
   readonly name: string
