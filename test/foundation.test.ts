@@ -79,6 +79,22 @@ describe.each(backends)("foundation on %s", (backend) => {
       expect(w.headers.get("allow")).toBe("GET, POST")
     })
 
+    it("routes outside the API contract (OAuth, files, docs) answer 405 with Allow too", async () => {
+      const origin = base.replace(/\/api$/, "")
+      for (const [method, path, allow] of [
+        ["PUT", "/oauth/token", "POST"],
+        ["DELETE", "/oauth/authorize", "GET, POST"],
+        ["POST", "/files/darwin-arm64/1.2.3/Board.zip", "GET"],
+        ["POST", "/api/v1/docs", "GET"],
+        ["POST", "/api/v1/openapi.json", "GET"]
+      ] as const) {
+        const r = await fetch(`${origin}${path}`, { method })
+        expect(r.status, `${method} ${path}`).toBe(405)
+        expect(r.headers.get("allow"), `${method} ${path}`).toBe(allow)
+        expect(await r.json()).toEqual({ error: expect.stringContaining(allow) })
+      }
+    })
+
     it("malformed JSON answers 400 {error}", async () => {
       const r = await call(base, "POST", "/v1/auth/signup", { raw: `{"email":`, headers: { "content-type": "application/json" } })
       expect(r.status).toBe(400)

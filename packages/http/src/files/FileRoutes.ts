@@ -93,8 +93,6 @@ const serve = (request: HttpServerRequest.HttpServerRequest) =>
     })
   })
 
-export const fileRouteTable = [{ method: "GET", path: "/files/*" }]
-
 /** Mount beside the API in `routesLayer`; needs the core's Blobs. */
 export const FileRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter

@@ -6,27 +6,11 @@
 import { limits } from "@board/core"
 import { Cause, Effect, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Api } from "../Api.ts"
 import { challengeFor } from "./AuthenticationLive.ts"
 import { type CorsDecision, corsFor } from "./cors.ts"
 import type { RequestLogger } from "./RequestLog.ts"
+import type { RouteTable } from "./routeTable.ts"
 import { requestMeta } from "./requestMeta.ts"
-
-interface RoutePattern {
-  readonly method: string
-  readonly regex: RegExp
-}
-
-const routePatterns = (extra: ReadonlyArray<{ method: string; path: string }>): ReadonlyArray<RoutePattern> => {
-  const all: Array<{ method: string; path: string }> = [...extra]
-  for (const group of Object.values(Api.groups)) {
-    for (const endpoint of Object.values(group.endpoints)) all.push({ method: endpoint.method, path: endpoint.path })
-  }
-  return all.map(({ method, path }) => ({
-    method,
-    regex: new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\\?:\w+/g, "[^/]+").replace(/\\\*/g, ".*")}$`)
-  }))
-}
 
 const json = (status: number, error: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe({ error }, { status, headers })
@@ -54,14 +38,9 @@ export const errorBodies = (
   logger: RequestLogger,
   publicUrl: string,
   corsOrigins: ReadonlyArray<string>,
-  extraRoutes: ReadonlyArray<{ method: string; path: string }> = []
+  routes: RouteTable
 ) => {
-  const patterns = routePatterns(extraRoutes)
-  const allowFor = (path: string): Array<string> => {
-    const methods = new Set<string>()
-    for (const p of patterns) if (p.regex.test(path)) methods.add(p.method)
-    return [...methods].sort()
-  }
+  const allowFor = routes.allowFor
   const handleFailure = (request: HttpServerRequest.HttpServerRequest, path: string) => (cause: Cause.Cause<unknown>) =>
     HttpServerError.causeResponse(cause).pipe(Effect.flatMap(([res, cause]) => {
       if (res.status === 404) {

@@ -233,12 +233,3 @@ export const OAuthRoutes = Layer.effectDiscard(Effect.gen(function*() {
   yield* router.add("POST", "/oauth/authorize", (request) => limited(request, authorize(request)))
   yield* router.add("POST", "/oauth/token", (request) => limited(request, token(request)))
 }))
-
-export const oauthRouteTable = [
-  { method: "GET", path: "/.well-known/oauth-authorization-server" },
-  { method: "GET", path: "/.well-known/oauth-protected-resource/api" },
-  { method: "POST", path: "/oauth/register" },
-  { method: "GET", path: "/oauth/authorize" },
-  { method: "POST", path: "/oauth/authorize" },
-  { method: "POST", path: "/oauth/token" }
-]
