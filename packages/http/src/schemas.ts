@@ -1,5 +1,5 @@
 /** Field schemas shared by the endpoint groups; limits come from the core. */
-import { limits } from "@board/core/contract"
+import { limits, linkTypes, priorities } from "@board/core/contract"
 import { Schema, SchemaTransformation } from "effect"
 
 export const Uuid = Schema.String.check(Schema.isUUID(undefined, { message: "expected a UUID" }))
@@ -81,8 +81,8 @@ export const AuthSession = Schema.Struct({
   user: Schema.Struct({ id: Id, email: Schema.String, full_name: Schema.String })
 })
 
-export const Priority = Schema.Literals(["low", "medium", "high", "urgent"])
-export const LinkType = Schema.Literals(["relates_to", "blocks", "duplicates", "is_part_of"])
+export const Priority = Schema.Literals(priorities)
+export const LinkType = Schema.Literals(linkTypes)
 export const Position = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "must be a whole number from 0" }))
 
 export const Label = Schema.Struct({

@@ -1,15 +1,18 @@
 /** Options and argument parsers several commands share. */
 import { Effect } from "effect"
+import { linkTypes, priorities } from "@board/core/contract"
 import { InvalidArgumentError, Option } from "commander"
 import { readStdin } from "../support/prompt.ts"
 
 export const projectOption = () =>
   new Option("-p, --project <project>", "project name, ref prefix (WEB) or id; default: the saved project, else your only one")
 
-export const priorityOption = () => new Option("--priority <priority>", "low, medium, high or urgent").choices(["low", "medium", "high", "urgent"] as const)
+/** "a, b or c" */
+const oneOf = (values: ReadonlyArray<string>) => `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`
 
-export const linkTypeOption = () =>
-  new Option("-t, --type <type>", "relates_to, blocks, duplicates or is_part_of").choices(["relates_to", "blocks", "duplicates", "is_part_of"] as const)
+export const priorityOption = () => new Option("--priority <priority>", oneOf(priorities)).choices(priorities)
+
+export const linkTypeOption = () => new Option("-t, --type <type>", oneOf(linkTypes)).choices(linkTypes)
 
 export const relevances = ["none", "low", "medium", "high"] as const
 

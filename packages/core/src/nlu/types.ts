@@ -1,6 +1,6 @@
-export type Priority = "low" | "medium" | "high" | "urgent"
+import type { LinkType, Priority } from "../domain/limits.ts"
 
-export type LinkType = "relates_to" | "blocks" | "duplicates" | "is_part_of"
+export type { LinkType, Priority }
 
 /**
  * A card named in a command: by ref (`WEB-12`, upper-cased) when it looks like

@@ -2,9 +2,11 @@ export type PromptVariant = "analysis" | "draft" | "execute"
 
 export const PROMPT_VARIANTS: ReadonlyArray<PromptVariant> = ["analysis", "draft", "execute"]
 
-export type Priority = "low" | "medium" | "high" | "urgent"
+import type { LinkType, Priority } from "../domain/limits.ts"
 
-export type CardLinkType = "relates_to" | "blocks" | "duplicates" | "is_part_of"
+export type { Priority }
+
+export type CardLinkType = LinkType
 
 export interface PromptSubtask {
   readonly title: string

@@ -1,3 +1,4 @@
+import type { Priority } from "@board/core/contract"
 import { Effect } from "effect"
 import type { Command } from "commander"
 import type { App } from "../../support/app.ts"
@@ -13,7 +14,7 @@ export interface CardCreateOptions {
   readonly project?: string
   readonly column?: string
   readonly description?: string
-  readonly priority?: "low" | "medium" | "high" | "urgent"
+  readonly priority?: Priority
   readonly label?: ReadonlyArray<string>
 }
 

@@ -1,3 +1,4 @@
+import type { Priority } from "@board/core/contract"
 import { Effect } from "effect"
 import type { Command } from "commander"
 import type { App } from "../../support/app.ts"
@@ -14,7 +15,7 @@ export interface CardEditOptions {
   readonly title?: string
   readonly description?: string
   readonly clearDescription?: boolean
-  readonly priority?: "low" | "medium" | "high" | "urgent"
+  readonly priority?: Priority
 }
 
 export const runCardEdit = Effect.fn("card.edit")(function*(options: CardEditOptions) {

@@ -1,3 +1,4 @@
+import type { LinkType } from "@board/core/contract"
 import { Effect } from "effect"
 import type { Command } from "commander"
 import type { App } from "../../support/app.ts"
@@ -7,7 +8,7 @@ import { Lookup } from "../../support/lookup.ts"
 import { Output } from "../../support/output.ts"
 import { linkTypeOption, projectOption } from "../shared.ts"
 
-export type LinkType = "relates_to" | "blocks" | "duplicates" | "is_part_of"
+export type { LinkType }
 
 export interface LinkAddOptions {
   readonly card: string
