@@ -9,12 +9,22 @@ import { type LabelView, toLabel } from "./cardView.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
 
+export interface EnsuredLabel {
+  readonly id: string
+  readonly name: string
+}
+
 const COLOR = /^#[0-9a-fA-F]{6}$/
 
 export class Labels extends Context.Service<Labels, {
   readonly create: (principal: Principal, input: { projectId: string; name: string; color?: string | undefined }) => Effect.Effect<LabelView, InvalidInput | Conflict | AccessError>
   readonly attach: (principal: Principal, cardId: string, labelId: string) => Effect.Effect<void, InvalidInput | AccessError>
   readonly detach: (principal: Principal, cardId: string, labelId: string) => Effect.Effect<void, AccessError>
+  /**
+   * The project's label of this name (names compare case-insensitively), created when it does
+   * not exist yet (`created` says which), so "add label bug" works on a board without one.
+   */
+  readonly ensure: (principal: Principal, input: { projectId: string; name: string }) => Effect.Effect<{ readonly label: EnsuredLabel; readonly created: boolean }, InvalidInput | AccessError>
 }>()("board/core/Labels") {
   static readonly layer = Layer.effect(
     Labels,
@@ -59,7 +69,28 @@ export class Labels extends Context.Service<Labels, {
         yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${cardId}`.pipe(Effect.orDie)
       })
 
-      return Labels.of({ create, attach, detach })
+      const byName = (projectId: string, name: string) =>
+        sql<EnsuredLabel>`SELECT id, name FROM labels WHERE project_id = ${projectId} AND lower(name) = lower(${name.trim()})`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows[0])
+        )
+
+      const ensure = Effect.fn("Labels.ensure")(function*(principal: Principal, input: { projectId: string; name: string }) {
+        yield* access.resolve(principal, "project", input.projectId)
+        const existing = yield* byName(input.projectId, input.name)
+        if (existing !== undefined) return { label: existing, created: false }
+        const created = yield* create(principal, input).pipe(
+          Effect.map((label): EnsuredLabel | undefined => ({ id: label.id, name: label.name })),
+          // created by someone else in the meantime: use theirs
+          Effect.catchTag("Conflict", () => Effect.succeed(undefined))
+        )
+        if (created !== undefined) return { label: created, created: true }
+        const raced = yield* byName(input.projectId, input.name)
+        if (raced === undefined) return yield* new InvalidInput({ message: `label ${JSON.stringify(input.name)} could not be created; try again` })
+        return { label: raced, created: false }
+      })
+
+      return Labels.of({ create, attach, detach, ensure })
     })
   )
 }

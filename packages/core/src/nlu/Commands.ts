@@ -199,9 +199,9 @@ export class Commands extends Context.Service<Commands, {
       })
 
       /**
-       * The project's label of this name. A label that does not exist yet is created in the
-       * project (Labels.create), so "add label bug to WEB-4" works on a board without a "bug"
-       * label; the creation is reported as a `label.created` action.
+       * The project's label of this name, created when it does not exist yet (so "add label bug
+       * to WEB-4" works on a board without a "bug" label); a creation is reported as a
+       * `label.created` action.
        */
       const ensureLabel = Effect.fnUntraced(function*(
         principal: Principal,
@@ -209,20 +209,9 @@ export class Commands extends Context.Service<Commands, {
         name: string,
         actions: Array<CommandAction>
       ): Effect.fn.Return<LabelHit, Failure> {
-        const existing = yield* lookups.labelByName(project.id, name)
-        if (existing !== undefined) return existing
-        const created = yield* labels.create(principal, { projectId: project.id, name }).pipe(
-          Effect.map((label): LabelHit | undefined => label),
-          // created by someone else in the meantime: use theirs
-          Effect.catchTag("Conflict", () => Effect.succeed(undefined))
-        )
-        if (created === undefined) {
-          const raced = yield* lookups.labelByName(project.id, name)
-          if (raced === undefined) return yield* invalid(`label ${quote(name)} could not be created; try again`)
-          return raced
-        }
-        actions.push({ type: "label.created", labelId: created.id, name: created.name })
-        return created
+        const { label, created } = yield* labels.ensure(principal, { projectId: project.id, name })
+        if (created) actions.push({ type: "label.created", labelId: label.id, name: label.name })
+        return label
       })
 
       const checkLabelName = (name: string) => checkName(name, `label ${quote(name)}`)

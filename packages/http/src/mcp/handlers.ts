@@ -69,23 +69,6 @@ export const makeHandlers = Effect.gen(function*() {
     return { text: `${headline}\n${cardText(card, columnName(columns, card.columnId))}`, data: { card } } satisfies Reply
   })
 
-  /** The project's label of this name, created when it does not exist yet. */
-  const ensureLabel = Effect.fnUntraced(function*(projectId: string, name: string) {
-    const principal = yield* McpPrincipal
-    const existing = yield* lookups.labelByName(projectId, name)
-    if (existing !== undefined) return { id: existing.id, name: existing.name, created: false }
-    const created = yield* labels.create(principal, { projectId, name }).pipe(
-      Effect.map((label) => ({ id: label.id, name: label.name, created: true })),
-      // created by someone else in the meantime: use theirs
-      Effect.catchTag("Conflict", () =>
-        Effect.flatMap(lookups.labelByName(projectId, name), (raced) =>
-          raced === undefined
-            ? Effect.fail(new InvalidInput({ message: `label ${quote(name)} could not be created; try again` }))
-            : Effect.succeed({ id: raced.id, name: raced.name, created: false })))
-    )
-    return created
-  })
-
   const handlers: ToolHandlers = {
     list_workspaces: () =>
       Effect.gen(function*() {
@@ -161,7 +144,8 @@ export const makeHandlers = Effect.gen(function*() {
         const principal = yield* McpPrincipal
         const id = yield* lookups.cardId(principal, card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
-        const found = yield* ensureLabel(project, label)
+        const { label: ensured, created } = yield* labels.ensure(principal, { projectId: project, name: label })
+        const found = { ...ensured, created }
         yield* labels.attach(principal, id, found.id)
         const view = yield* cards.get(principal, id)
         const reply = yield* cardReply(view, `Label ${quote(found.name)}${found.created ? " (new in this project)" : ""} is on ${view.ref}.`)
