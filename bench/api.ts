@@ -8,7 +8,11 @@ export interface Credentials {
 export class ApiError extends Error {}
 
 export const makeApi = (baseUrl: string) => {
-  const call = async <T,>(method: string, path: string, options: { body?: unknown; auth?: Credentials; expect?: ReadonlyArray<number> } = {}): Promise<T> => {
+  const call = async <T>(
+    method: string,
+    path: string,
+    options: { body?: unknown; auth?: Credentials; expect?: ReadonlyArray<number> } = {}
+  ): Promise<T> => {
     const headers: Record<string, string> = { accept: "application/json" }
     if (options.body !== undefined) headers["content-type"] = "application/json"
     if (options.auth?.bearer !== undefined) headers.authorization = `Bearer ${options.auth.bearer}`

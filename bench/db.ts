@@ -9,7 +9,10 @@ import * as Reactivity from "effect/reactivity/Reactivity"
 import * as crypto from "node:crypto"
 
 export interface Db {
-  readonly query: <T = Record<string, unknown>>(text: string, params?: ReadonlyArray<unknown>) => Promise<ReadonlyArray<T>>
+  readonly query: <T = Record<string, unknown>>(
+    text: string,
+    params?: ReadonlyArray<unknown>
+  ) => Promise<ReadonlyArray<T>>
   readonly close: () => Promise<void>
 }
 
@@ -17,10 +20,13 @@ export const openDb = async (url: string, maxConnections = 1): Promise<Db> => {
   const scope = Effect.runSync(Scope.make())
   try {
     const sql = await Effect.runPromise(
-      PgClient.make({ url: Redacted.make(url), maxConnections }).pipe(Scope.provide(scope), Effect.provide(Reactivity.layer))
+      PgClient.make({ url: Redacted.make(url), maxConnections }).pipe(
+        Scope.provide(scope),
+        Effect.provide(Reactivity.layer)
+      )
     )
     return {
-      query: <T,>(text: string, params: ReadonlyArray<unknown> = []) =>
+      query: <T>(text: string, params: ReadonlyArray<unknown> = []) =>
         Effect.runPromise(sql.unsafe(text, params as Array<any>)) as Promise<ReadonlyArray<T>>,
       close: () => Effect.runPromise(Scope.close(scope, Exit.void))
     }
@@ -52,7 +58,9 @@ export const createBenchDatabase = async (adminUrl: string): Promise<BenchDataba
     await withDb(adminUrl, (db) => db.query(`CREATE DATABASE ${name}`))
   } catch (err) {
     const cause = err instanceof Error ? err.message : String(err)
-    throw new Error(`could not create a database on ${redactUrl(adminUrl)} (set BENCH_DATABASE_URL to a PostgreSQL server where you may CREATE DATABASE): ${cause}`)
+    throw new Error(
+      `could not create a database on ${redactUrl(adminUrl)} (set BENCH_DATABASE_URL to a PostgreSQL server where you may CREATE DATABASE): ${cause}`
+    )
   }
   const url = new URL(adminUrl)
   url.pathname = `/${name}`

@@ -11,16 +11,23 @@ import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/h
 import { createServer } from "node:http"
 
 const Health = Schema.Struct({ status: Schema.Literal("ok") })
-class System extends HttpApiGroup.make("system").add(HttpApiEndpoint.get("health", "/v1/health", { success: Health })) {}
+class System extends HttpApiGroup.make("system").add(
+  HttpApiEndpoint.get("health", "/v1/health", { success: Health })
+) {}
 class Api extends HttpApi.make("hello").add(System).prefix("/api") {}
 
-const SystemLive = HttpApiBuilder.group(Api, "system", (handlers) => handlers.handle("health", () => Effect.succeed({ status: "ok" as const })))
+const SystemLive = HttpApiBuilder.group(Api, "system", (handlers) =>
+  handlers.handle("health", () => Effect.succeed({ status: "ok" as const }))
+)
 
 const port = Number(process.env.PORT ?? 0)
 const host = process.env.HOST ?? "127.0.0.1"
 const announce = Layer.effectDiscard(Effect.sync(() => process.stdout.write(`listening ${port}\n`)))
 
-HttpRouter.serve(HttpApiBuilder.layer(Api).pipe(Layer.provide(SystemLive)), { disableLogger: true, disableListenLog: true }).pipe(
+HttpRouter.serve(HttpApiBuilder.layer(Api).pipe(Layer.provide(SystemLive)), {
+  disableLogger: true,
+  disableListenLog: true
+}).pipe(
   Layer.provide(NodeHttpServer.layer(createServer, { port, host })),
   Layer.merge(announce),
   Layer.launch,

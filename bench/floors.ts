@@ -83,7 +83,11 @@ export const stopActivePgbench = () => {
 }
 
 /** A run's pgbench output, in LoadResult's terms (a transaction is a response, a failed one an error). */
-const parsePgbench = (stdout: string, latenciesMs: ReadonlyArray<number>, failures: ReadonlyArray<string>): LoadResult => {
+const parsePgbench = (
+  stdout: string,
+  latenciesMs: ReadonlyArray<number>,
+  failures: ReadonlyArray<string>
+): LoadResult => {
   const tps = /^tps = ([\d.]+) \(without initial connection time\)$/m.exec(stdout)
   const processed = /^number of transactions actually processed: (\d+)/m.exec(stdout)
   if (tps === null || processed === null) throw new Error(`pgbench printed no tps line:\n${stdout.slice(-2000)}`)
@@ -128,16 +132,37 @@ const childTicks = (stdout: string): number => {
 }
 
 /** One pgbench run of `script` for `seconds`, its transactions logged to a fresh folder under `workDir`. */
-const runPgbench = async (o: { pgbench: string; url: string; script: string; connections: number; workDir: string }, seconds: number): Promise<Driven> => {
+const runPgbench = async (
+  o: { pgbench: string; url: string; script: string; connections: number; workDir: string },
+  seconds: number
+): Promise<Driven> => {
   const dir = fs.mkdtempSync(path.join(o.workDir, "run-"))
   try {
     const scriptPath = path.join(dir, "script.sql")
     fs.writeFileSync(scriptPath, o.script)
     // pgbench prints no rate when no transaction ended in the window: on a loaded machine 50
     // clients may take most of a 1 s smoke run to connect, so a run lasts at least 3 s
-    const args = ["-n", "-M", "prepared", "-c", String(o.connections), "-j", "2", "-T", String(Math.max(3, seconds)), "-f", scriptPath, "-l", `--log-prefix=${path.join(dir, "tx")}`, o.url]
+    const args = [
+      "-n",
+      "-M",
+      "prepared",
+      "-c",
+      String(o.connections),
+      "-j",
+      "2",
+      "-T",
+      String(Math.max(3, seconds)),
+      "-f",
+      scriptPath,
+      "-l",
+      `--log-prefix=${path.join(dir, "tx")}`,
+      o.url
+    ]
     // its own process group, so a stop reaches pgbench and not only the shell
-    const child = spawn("/bin/sh", ["-c", shWrapper, o.pgbench, ...args], { stdio: ["ignore", "pipe", "pipe"], detached: true })
+    const child = spawn("/bin/sh", ["-c", shWrapper, o.pgbench, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true
+    })
     activePgbench = child
     let stdout = ""
     let stderr = ""
@@ -166,25 +191,31 @@ const runPgbench = async (o: { pgbench: string; url: string; script: string; con
  * Without pgbench: `connections` concurrent loops of `statement` over one @effect/sql-pg pool for
  * `seconds`. The loop runs in this process, so the load generator's CPU figure covers it.
  */
-const runDriverLoop = async (o: { url: string; connections: number }, statement: () => [string, ReadonlyArray<unknown>], seconds: number): Promise<Driven> => {
+const runDriverLoop = async (
+  o: { url: string; connections: number },
+  statement: () => [string, ReadonlyArray<unknown>],
+  seconds: number
+): Promise<Driven> => {
   const db = await openDb(o.url, o.connections)
   try {
     const latencies: Array<number> = []
     const failures: Array<string> = []
     const started = performance.now()
     const deadline = started + seconds * 1000
-    await Promise.all(Array.from({ length: o.connections }, async () => {
-      while (performance.now() < deadline) {
-        const [text, params] = statement()
-        const t0 = performance.now()
-        try {
-          await db.query(text, params)
-          latencies.push(performance.now() - t0)
-        } catch (err) {
-          failures.push(err instanceof Error ? err.message : String(err))
+    await Promise.all(
+      Array.from({ length: o.connections }, async () => {
+        while (performance.now() < deadline) {
+          const [text, params] = statement()
+          const t0 = performance.now()
+          try {
+            await db.query(text, params)
+            latencies.push(performance.now() - t0)
+          } catch (err) {
+            failures.push(err instanceof Error ? err.message : String(err))
+          }
         }
-      }
-    }))
+      })
+    )
     const elapsedSeconds = (performance.now() - started) / 1000
     return {
       result: {
@@ -208,7 +239,13 @@ const runDriverLoop = async (o: { url: string; connections: number }, statement:
  * The two floors against the database at `url`, at `connections` connections. `selectRows` is
  * the SELECT table's size (prepareFloors must have filled it with as many).
  */
-export const makeFloors = (o: { url: string; connections: number; selectRows: number; workDir: string; pgbench: string | undefined }): ReadonlyArray<Floor> => {
+export const makeFloors = (o: {
+  url: string
+  connections: number
+  selectRows: number
+  workDir: string
+  pgbench: string | undefined
+}): ReadonlyArray<Floor> => {
   // one column of one project, as the create scenario appends to; a random key per row, like the API's
   const projectId = crypto.randomUUID()
   const columnId = crypto.randomUUID()
@@ -216,10 +253,21 @@ export const makeFloors = (o: { url: string; connections: number; selectRows: nu
   const selectSql = `SELECT id, project_id, column_id, sort_key, title, description, created_at FROM ${selectTable} WHERE id = :id;`
   const pgbench = o.pgbench
   if (pgbench !== undefined) {
-    const drive = (script: string): Drive => (seconds) => runPgbench({ pgbench, url: o.url, script, connections: o.connections, workDir: o.workDir }, seconds)
+    const drive =
+      (script: string): Drive =>
+      (seconds) =>
+        runPgbench({ pgbench, url: o.url, script, connections: o.connections, workDir: o.workDir }, seconds)
     return [
-      { id: "floor-insert", label: "floor: pgbench INSERT (card-shaped table)", drive: drive(`\\set k random(1, 1000000000)\n${insertSql}\n`) },
-      { id: "floor-select", label: "floor: pgbench primary-key SELECT", drive: drive(`\\set id random(1, ${o.selectRows})\n${selectSql}\n`) }
+      {
+        id: "floor-insert",
+        label: "floor: pgbench INSERT (card-shaped table)",
+        drive: drive(`\\set k random(1, 1000000000)\n${insertSql}\n`)
+      },
+      {
+        id: "floor-select",
+        label: "floor: pgbench primary-key SELECT",
+        drive: drive(`\\set id random(1, ${o.selectRows})\n${selectSql}\n`)
+      }
     ]
   }
   const random = (n: number) => 1 + Math.floor(Math.random() * n)

@@ -60,7 +60,9 @@ export const stopActiveLoad = () => {
 }
 
 const percentile = (sorted: Float64Array, p: number) =>
-  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+  sorted.length === 0
+    ? NaN
+    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
 
 /** p50, p90, p99 and max of latencies in milliseconds (NaN when there are none). */
 export const latencyFigures = (latencies: ReadonlyArray<number>): Pick<LoadResult, "p50" | "p90" | "p99" | "max"> => {
@@ -110,16 +112,21 @@ export const runLoad = async (spec: LoadSpec): Promise<LoadResult> => {
     timeout: 10,
     requests: withSampling(spec.requests()),
     ...(perConnection !== undefined
-      ? { setupClient: (client: autocannon.Client) => client.setRequests(withSampling(perConnection(connectionIndex++))) }
+      ? {
+          setupClient: (client: autocannon.Client) => client.setRequests(withSampling(perConnection(connectionIndex++)))
+        }
       : {})
   }
   const started = performance.now()
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(options, (err, res) => (err ? reject(err) : resolve(res)))
     active = instance
-    ;(instance as unknown as NodeJS.EventEmitter).on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
-      latencies.push(responseTime)
-    })
+    ;(instance as unknown as NodeJS.EventEmitter).on(
+      "response",
+      (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+        latencies.push(responseTime)
+      }
+    )
     // a hard bound in case a connection hangs past the duration
     const guard = setTimeout(() => instance.stop(), (spec.durationSeconds + 30) * 1000)
     guard.unref()

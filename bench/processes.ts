@@ -23,7 +23,12 @@ export const freePort = (): Promise<number> =>
     })
   })
 
-export const spawnChild = (name: string, command: string, args: ReadonlyArray<string>, options: { cwd: string; env: Record<string, string> }): Child => {
+export const spawnChild = (
+  name: string,
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { cwd: string; env: Record<string, string> }
+): Child => {
   const child = spawn(command, [...args], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] })
   let out = ""
   const keep = (d: Buffer) => {
@@ -175,14 +180,20 @@ export const trackPostgresTicks = (intervalMs = 200) => {
  * benchmark itself is idle, below `thresholdPct` of one core. Returns the last reading and how
  * long it waited; the caller reports a disturbed run rather than waiting forever.
  */
-export const waitForQuiet = async (budgetMs: number, thresholdPct: number, cores: number, onBusy: (pct: number) => void) => {
+export const waitForQuiet = async (
+  budgetMs: number,
+  thresholdPct: number,
+  cores: number,
+  onBusy: (pct: number) => void
+) => {
   const started = Date.now()
   let warned = false
   for (;;) {
     const m0 = readMachineTicks()
     await sleep(1_000)
     const m1 = readMachineTicks()
-    if (m0 === undefined || m1 === undefined || m1.total <= m0.total) return { busyPct: undefined, waitedMs: Date.now() - started }
+    if (m0 === undefined || m1 === undefined || m1.total <= m0.total)
+      return { busyPct: undefined, waitedMs: Date.now() - started }
     const busyPct = ((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 * cores
     if (busyPct < thresholdPct || Date.now() - started >= budgetMs) return { busyPct, waitedMs: Date.now() - started }
     if (!warned) onBusy(busyPct)

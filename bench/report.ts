@@ -9,7 +9,12 @@ export interface Row {
   /** VmRSS of the process under test right after the run, bytes. */
   readonly rss: number | undefined
   /** CPU over the measured window, in % of one core (100 = one core busy; the machine has os.cpus().length × 100). */
-  readonly cpu: { readonly server: number | undefined; readonly postgres: number; readonly loadGenerator: number; readonly machine: number | undefined }
+  readonly cpu: {
+    readonly server: number | undefined
+    readonly postgres: number
+    readonly loadGenerator: number
+    readonly machine: number | undefined
+  }
   readonly supplementary?: boolean
   /** How many times the scenario was measured (re-measured when disturbed); the cleanest run is shown. */
   readonly attempts?: number
@@ -30,14 +35,38 @@ export const disturbedPct = 15
 export type Target =
   | { readonly kind: "ratio"; readonly label: string; readonly rowId: string; readonly min: number }
   /** requests/s of `rowId` at least `min` × those of `ofRowId` (a floor or another scenario). */
-  | { readonly kind: "relative"; readonly label: string; readonly rowId: string; readonly ofRowId: string; readonly min: number }
+  | {
+      readonly kind: "relative"
+      readonly label: string
+      readonly rowId: string
+      readonly ofRowId: string
+      readonly min: number
+    }
   /** requests/s of `rowId` at least `min` × those of the same requests on 1 connection. */
-  | { readonly kind: "scale-up"; readonly label: string; readonly rowId: string; readonly oneConnectionRowId: string; readonly min: number }
-  | { readonly kind: "p99"; readonly label: string; readonly rowId: string; readonly maxMs: number; readonly oneConnectionRowId: string }
+  | {
+      readonly kind: "scale-up"
+      readonly label: string
+      readonly rowId: string
+      readonly oneConnectionRowId: string
+      readonly min: number
+    }
+  | {
+      readonly kind: "p99"
+      readonly label: string
+      readonly rowId: string
+      readonly maxMs: number
+      readonly oneConnectionRowId: string
+    }
   /** p99 of a 1-connection row at most `maxMs`: the latency of one request without queueing. */
   | { readonly kind: "p99-alone"; readonly label: string; readonly rowId: string; readonly maxMs: number }
   /** A figure measured outside the load scenarios (start-up times, memory) at most `max`. */
-  | { readonly kind: "figure"; readonly label: string; readonly figure: FigureId; readonly max: number; readonly unit: "ms" | "MiB" }
+  | {
+      readonly kind: "figure"
+      readonly label: string
+      readonly figure: FigureId
+      readonly max: number
+      readonly unit: "ms" | "MiB"
+    }
 
 /** Start-up and memory figures (medians), measured by bench/startup.ts and at the end of the run. */
 export type FigureId = "serveMs" | "idleRssMiB" | "finalRssMiB" | "helpMs" | "cardShowMs"
@@ -46,21 +75,85 @@ export type Figures = Partial<Record<FigureId, number>>
 /** The targets of the performance issues: "Lean requests" first, then "Writes that scale" and earlier. */
 export const targets: ReadonlyArray<Target> = [
   { kind: "ratio", label: "health >= 0.65 of baseline req/s", rowId: "health", min: 0.65 },
-  { kind: "relative", label: "GET /v1/cards/{id} >= 0.25 of the primary-key SELECT floor", rowId: "card", ofRowId: "floor-select", min: 0.25 },
+  {
+    kind: "relative",
+    label: "GET /v1/cards/{id} >= 0.25 of the primary-key SELECT floor",
+    rowId: "card",
+    ofRowId: "floor-select",
+    min: 0.25
+  },
   { kind: "p99-alone", label: "board of 1,000 cards p99 <= 12 ms, 1 connection", rowId: "board-1", maxMs: 12 },
-  { kind: "p99-alone", label: "board of 10,000 cards p99 <= 100 ms, 1 connection", rowId: "board-10000-cards", maxMs: 100 },
-  { kind: "p99-alone", label: "search over 1,000,000 cards p99 <= 15 ms, 1 connection", rowId: "search-1m-cards", maxMs: 15 },
-  { kind: "figure", label: "server RSS <= 150 MiB idle after start (PostgreSQL)", figure: "idleRssMiB", max: 150, unit: "MiB" },
-  { kind: "figure", label: "server RSS <= 250 MiB after the whole benchmark", figure: "finalRssMiB", max: 250, unit: "MiB" },
-  { kind: "figure", label: "`board serve` to healthy <= 1 s (up-to-date PostgreSQL database)", figure: "serveMs", max: 1000, unit: "ms" },
+  {
+    kind: "p99-alone",
+    label: "board of 10,000 cards p99 <= 100 ms, 1 connection",
+    rowId: "board-10000-cards",
+    maxMs: 100
+  },
+  {
+    kind: "p99-alone",
+    label: "search over 1,000,000 cards p99 <= 15 ms, 1 connection",
+    rowId: "search-1m-cards",
+    maxMs: 15
+  },
+  {
+    kind: "figure",
+    label: "server RSS <= 150 MiB idle after start (PostgreSQL)",
+    figure: "idleRssMiB",
+    max: 150,
+    unit: "MiB"
+  },
+  {
+    kind: "figure",
+    label: "server RSS <= 250 MiB after the whole benchmark",
+    figure: "finalRssMiB",
+    max: 250,
+    unit: "MiB"
+  },
+  {
+    kind: "figure",
+    label: "`board serve` to healthy <= 1 s (up-to-date PostgreSQL database)",
+    figure: "serveMs",
+    max: 1000,
+    unit: "ms"
+  },
   { kind: "figure", label: "`board --help` <= 150 ms", figure: "helpMs", max: 150, unit: "ms" },
-  { kind: "figure", label: "`board card show REF` <= 300 ms against a local server", figure: "cardShowMs", max: 300, unit: "ms" },
-  { kind: "ratio", label: "authenticated GET /v1/cards/{id} >= 0.30 of baseline req/s", rowId: "card", min: 0.30 },
-  { kind: "p99", label: "search over 100,000 cards p99 < 25 ms", rowId: "search", maxMs: 25, oneConnectionRowId: "search-1" },
+  {
+    kind: "figure",
+    label: "`board card show REF` <= 300 ms against a local server",
+    figure: "cardShowMs",
+    max: 300,
+    unit: "ms"
+  },
+  { kind: "ratio", label: "authenticated GET /v1/cards/{id} >= 0.30 of baseline req/s", rowId: "card", min: 0.3 },
+  {
+    kind: "p99",
+    label: "search over 100,000 cards p99 < 25 ms",
+    rowId: "search",
+    maxMs: 25,
+    oneConnectionRowId: "search-1"
+  },
   { kind: "p99", label: "board of 1000 cards p99 < 60 ms", rowId: "board", maxMs: 60, oneConnectionRowId: "board-1" },
-  { kind: "p99", label: "project-link submit on a board of 1000 cards p99 < 50 ms", rowId: "link", maxMs: 50, oneConnectionRowId: "link-1" },
-  { kind: "relative", label: "POST /v1/cards >= 0.35 of the INSERT floor", rowId: "create", ofRowId: "floor-insert", min: 0.35 },
-  { kind: "scale-up", label: "POST /v1/cards at 50 connections >= 8× its 1-connection rate", rowId: "create", oneConnectionRowId: "create-1", min: 8 },
+  {
+    kind: "p99",
+    label: "project-link submit on a board of 1000 cards p99 < 50 ms",
+    rowId: "link",
+    maxMs: 50,
+    oneConnectionRowId: "link-1"
+  },
+  {
+    kind: "relative",
+    label: "POST /v1/cards >= 0.35 of the INSERT floor",
+    rowId: "create",
+    ofRowId: "floor-insert",
+    min: 0.35
+  },
+  {
+    kind: "scale-up",
+    label: "POST /v1/cards at 50 connections >= 8× its 1-connection rate",
+    rowId: "create",
+    oneConnectionRowId: "create-1",
+    min: 8
+  },
   { kind: "relative", label: "POST /v1/intake >= 0.9 of POST /v1/cards", rowId: "intake", ofRowId: "create", min: 0.9 },
   { kind: "relative", label: "move >= 0.25 of the INSERT floor", rowId: "move", ofRowId: "floor-insert", min: 0.25 }
 ]
@@ -73,20 +166,25 @@ export const floorOf = (id: string): "floor-insert" | "floor-select" | undefined
   id === "card" ? "floor-select" : writeIds.some((w) => id === w || id === `${w}-1`) ? "floor-insert" : undefined
 const floorName = { "floor-insert": "INSERT", "floor-select": "SELECT" } as const
 
-export const fmtMs = (ms: number) => (Number.isNaN(ms) ? "–" : ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0))
+export const fmtMs = (ms: number) =>
+  Number.isNaN(ms) ? "–" : ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0)
 const fmtRps = (rps: number) => (rps >= 100 ? Math.round(rps).toLocaleString("en-US") : rps.toFixed(1))
 const fmtMiB = (bytes: number | undefined) => (bytes === undefined ? "–" : (bytes / 1024 / 1024).toFixed(0))
 const fmtPct = (pct: number | undefined) => (pct === undefined ? "–" : `${Math.round(pct)}%`)
 
 const fmtNon2xx = (r: LoadResult) =>
-  r.non2xx + r.errors === 0 ? "0" : `**${r.non2xx}**${r.errors > 0 ? ` (+${r.errors} errors, ${r.timeouts} timeouts)` : ""}`
+  r.non2xx + r.errors === 0
+    ? "0"
+    : `**${r.non2xx}**${r.errors > 0 ? ` (+${r.errors} errors, ${r.timeouts} timeouts)` : ""}`
 const dagger = (row: Row) => ((otherCpu(row) ?? 0) > disturbedPct ? " †" : "")
 
 /** "0.412 of INSERT": the row's requests/s over its floor's, or "–" without one. */
 const floorRatio = (row: Row, rows: ReadonlyArray<Row>): string => {
   const id = floorOf(row.id)
   const floor = id === undefined ? undefined : rows.find((r) => r.id === id)
-  return id === undefined || floor === undefined || floor.result.rps === 0 ? "–" : `${(row.result.rps / floor.result.rps).toFixed(3)} of ${floorName[id]}`
+  return id === undefined || floor === undefined || floor.result.rps === 0
+    ? "–"
+    : `${(row.result.rps / floor.result.rps).toFixed(3)} of ${floorName[id]}`
 }
 
 export const figuresTable = (rows: ReadonlyArray<Row>, baseline: Row): string => {
@@ -112,14 +210,23 @@ interface Judged {
 
 /** "server 310 + PostgreSQL 120 + load generator 45 µs": CPU per response of each party measured. */
 const cpuParts = (row: Row): string => {
-  const load = row.result.rps === 0 ? undefined : ((row.cpu.loadGenerator / 100) / row.result.rps) * 1e6
-  const parts = [["server", cpuPerRequest(row, "server")], ["PostgreSQL", cpuPerRequest(row, "postgres")], ["load generator", load]] as const
-  return `${parts.filter(([, us]) => us !== undefined).map(([who, us]) => `${who} ${fmtUs(us)}`).join(" + ")} µs`
+  const load = row.result.rps === 0 ? undefined : (row.cpu.loadGenerator / 100 / row.result.rps) * 1e6
+  const parts = [
+    ["server", cpuPerRequest(row, "server")],
+    ["PostgreSQL", cpuPerRequest(row, "postgres")],
+    ["load generator", load]
+  ] as const
+  return `${parts
+    .filter(([, us]) => us !== undefined)
+    .map(([who, us]) => `${who} ${fmtUs(us)}`)
+    .join(" + ")} µs`
 }
 
 /** Server, PostgreSQL and load generator CPU per response, µs: what the machine's cores are shared by. */
 const machineCpuPerRequest = (row: Row): number | undefined =>
-  row.result.rps === 0 ? undefined : (((row.cpu.server ?? 0) + row.cpu.postgres + row.cpu.loadGenerator) / 100 / row.result.rps) * 1e6
+  row.result.rps === 0
+    ? undefined
+    : (((row.cpu.server ?? 0) + row.cpu.postgres + row.cpu.loadGenerator) / 100 / row.result.rps) * 1e6
 
 /** What `rps` requests/s leave per request of `cores` cores, against what `row` uses now. */
 const cpuBudget = (rps: number, row: Row, cores: number): string =>
@@ -131,7 +238,8 @@ const judgeRatio = (min: number, row: Row, baseline: Row): Judged => {
   return {
     pass: ratio >= min,
     actual: `${ratio.toFixed(2)} of baseline (${fmtRps(r.rps)} vs ${fmtRps(baseline.result.rps)} req/s)`,
-    context: `needs ≥ ${fmtRps(min * baseline.result.rps)} req/s; server CPU ${fmtUs(cpuPerRequest(row, "server"))} µs/request vs baseline ${fmtUs(cpuPerRequest(baseline, "server"))} µs` +
+    context:
+      `needs ≥ ${fmtRps(min * baseline.result.rps)} req/s; server CPU ${fmtUs(cpuPerRequest(row, "server"))} µs/request vs baseline ${fmtUs(cpuPerRequest(baseline, "server"))} µs` +
       (row.cpu.postgres > 5 ? `, plus PostgreSQL ${fmtUs(cpuPerRequest(row, "postgres"))} µs` : "")
   }
 }
@@ -152,9 +260,12 @@ const judgeScaleUp = (min: number, row: Row, one: Row, cores: number): Judged =>
   return {
     pass: factor >= min,
     actual: `×${factor.toFixed(1)} (${fmtRps(row.result.rps)} req/s at ${row.connections} connections vs ${fmtRps(one.result.rps)} at 1)`,
-    context: `needs ≥ ${fmtRps(min * one.result.rps)} req/s at ${row.connections} connections; ` +
+    context:
+      `needs ≥ ${fmtRps(min * one.result.rps)} req/s at ${row.connections} connections; ` +
       `1 connection: p50 ${fmtMs(one.result.p50)} ms, CPU per request ${cpuParts(one)}; at ${row.connections}: ${cpuParts(row)}` +
-      (cpu === undefined || cpu === 0 ? "" : `, a cost at which ${cores} cores serve at most ${fmtRps((cores * 1e6) / cpu)} req/s`)
+      (cpu === undefined || cpu === 0
+        ? ""
+        : `, a cost at which ${cores} cores serve at most ${fmtRps((cores * 1e6) / cpu)} req/s`)
   }
 }
 
@@ -164,8 +275,11 @@ const judgeP99 = (maxMs: number, row: Row, one: Row | undefined): Judged => {
   return {
     pass: r.p99 < maxMs,
     actual: `p99 ${fmtMs(r.p99)} ms at ${row.connections} connections`,
-    context: `at ${row.connections} connections a mean under ${maxMs} ms needs ≥ ${fmtRps((row.connections / maxMs) * 1000)} req/s (measured ${fmtRps(r.rps)})` +
-      (one !== undefined ? `; alone (1 connection): p50 ${fmtMs(one.result.p50)} ms, p99 ${fmtMs(one.result.p99)} ms, ${one.result.p99 < maxMs ? "within" : "over"} the target` : "")
+    context:
+      `at ${row.connections} connections a mean under ${maxMs} ms needs ≥ ${fmtRps((row.connections / maxMs) * 1000)} req/s (measured ${fmtRps(r.rps)})` +
+      (one !== undefined
+        ? `; alone (1 connection): p50 ${fmtMs(one.result.p50)} ms, p99 ${fmtMs(one.result.p99)} ms, ${one.result.p99 < maxMs ? "within" : "over"} the target`
+        : "")
   }
 }
 
@@ -182,7 +296,13 @@ const judgeFigure = (t: Extract<Target, { kind: "figure" }>, value: number): Jud
 })
 
 /** Judges `t` on `rows`, or names the row (or figure) it misses. */
-const judge = (t: Target, rows: ReadonlyArray<Row>, baseline: Row, cores: number, figures: Figures): Judged | string => {
+const judge = (
+  t: Target,
+  rows: ReadonlyArray<Row>,
+  baseline: Row,
+  cores: number,
+  figures: Figures
+): Judged | string => {
   if (t.kind === "figure") {
     const value = figures[t.figure]
     return value === undefined || Number.isNaN(value) ? t.figure : judgeFigure(t, value)
@@ -208,7 +328,12 @@ const judge = (t: Target, rows: ReadonlyArray<Row>, baseline: Row, cores: number
   }
 }
 
-export const targetsTable = (rows: ReadonlyArray<Row>, baseline: Row, cores: number, figures: Figures = {}): { table: string; misses: Array<string> } => {
+export const targetsTable = (
+  rows: ReadonlyArray<Row>,
+  baseline: Row,
+  cores: number,
+  figures: Figures = {}
+): { table: string; misses: Array<string> } => {
   const lines = ["| target | measured | result | what it would take / context |", "| --- | --- | --- | --- |"]
   const misses: Array<string> = []
   for (const t of targets) {
@@ -226,13 +351,16 @@ export const targetsTable = (rows: ReadonlyArray<Row>, baseline: Row, cores: num
 /** CPU time per response, in microseconds, of the process under test or PostgreSQL. */
 export const cpuPerRequest = (row: Row, who: "server" | "postgres"): number | undefined => {
   const pct = who === "server" ? row.cpu.server : row.cpu.postgres
-  return pct === undefined || row.result.rps === 0 ? undefined : ((pct / 100) / row.result.rps) * 1e6
+  return pct === undefined || row.result.rps === 0 ? undefined : (pct / 100 / row.result.rps) * 1e6
 }
-const fmtUs = (us: number | undefined) => (us === undefined ? "–" : us >= 1000 ? Math.round(us).toLocaleString("en-US") : us.toFixed(0))
+const fmtUs = (us: number | undefined) =>
+  us === undefined ? "–" : us >= 1000 ? Math.round(us).toLocaleString("en-US") : us.toFixed(0)
 
 /** Machine CPU not accounted to the server, PostgreSQL or the load generator (kernel, other processes). */
 export const otherCpu = (row: Row): number | undefined =>
-  row.cpu.machine === undefined ? undefined : Math.max(0, row.cpu.machine - (row.cpu.server ?? 0) - row.cpu.postgres - row.cpu.loadGenerator)
+  row.cpu.machine === undefined
+    ? undefined
+    : Math.max(0, row.cpu.machine - (row.cpu.server ?? 0) - row.cpu.postgres - row.cpu.loadGenerator)
 
 export const resourceTable = (rows: ReadonlyArray<Row>): string => {
   const lines = [
@@ -252,7 +380,9 @@ export const errorSamples = (rows: ReadonlyArray<Row>): string => {
   for (const row of rows) {
     const r = row.result
     if (r.non2xx === 0 && r.errors === 0) continue
-    out.push(`- ${row.label}: status counts ${JSON.stringify(r.statusCodes)}, ${r.errors} connection errors, ${r.timeouts} timeouts`)
+    out.push(
+      `- ${row.label}: status counts ${JSON.stringify(r.statusCodes)}, ${r.errors} connection errors, ${r.timeouts} timeouts`
+    )
     for (const s of r.samples) out.push(`  - \`${s.replace(/`/g, "'")}\``)
   }
   return out.length === 0 ? "No non-2xx responses, connection errors or timeouts in any measured run." : out.join("\n")
@@ -260,8 +390,13 @@ export const errorSamples = (rows: ReadonlyArray<Row>): string => {
 
 const fmtCount = (n: number) => n.toLocaleString("en-US")
 const fmtKiB = (bytes: number | undefined) =>
-  bytes === undefined ? "–" : bytes < 10_240 ? (bytes / 1024).toFixed(1) : Math.round(bytes / 1024).toLocaleString("en-US")
-const fmtFactor = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? "–" : x >= 10 ? `×${x.toFixed(0)}` : `×${x.toFixed(1)}`)
+  bytes === undefined
+    ? "–"
+    : bytes < 10_240
+      ? (bytes / 1024).toFixed(1)
+      : Math.round(bytes / 1024).toLocaleString("en-US")
+const fmtFactor = (x: number | undefined) =>
+  x === undefined || !Number.isFinite(x) ? "–" : x >= 10 ? `×${x.toFixed(0)}` : `×${x.toFixed(1)}`
 /** Server plus PostgreSQL CPU per response, µs. */
 const totalCpuPerRequest = (row: Row): number | undefined => {
   const server = cpuPerRequest(row, "server")
@@ -278,7 +413,10 @@ export const scalingTable = (rows: ReadonlyArray<Row>, kind: Scale["kind"], size
     "| cards | scenario | conns | requests/s | p50 ms | p99 ms | non-2xx | server µs/req | PostgreSQL µs/req | server RSS MiB | response KiB | data × | p50 × | CPU/req × |",
     "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   ]
-  const bySize = sizes.map((cards) => ({ cards, row: rows.find((r) => r.scale?.kind === kind && r.scale.cards === cards) }))
+  const bySize = sizes.map((cards) => ({
+    cards,
+    row: rows.find((r) => r.scale?.kind === kind && r.scale.cards === cards)
+  }))
   const base = bySize.find((x) => x.row !== undefined)
   for (const { cards, row } of bySize) {
     if (row === undefined) {
@@ -287,7 +425,8 @@ export const scalingTable = (rows: ReadonlyArray<Row>, kind: Scale["kind"], size
     }
     const r = row.result
     const bad = r.non2xx + r.errors
-    const non2xx = bad === 0 ? "0" : `**${r.non2xx}**${r.errors > 0 ? ` (+${r.errors} errors, ${r.timeouts} timeouts)` : ""}`
+    const non2xx =
+      bad === 0 ? "0" : `**${r.non2xx}**${r.errors > 0 ? ` (+${r.errors} errors, ${r.timeouts} timeouts)` : ""}`
     const b = base!.row!
     const cpu = totalCpuPerRequest(row)
     const baseCpu = totalCpuPerRequest(b)
@@ -306,7 +445,9 @@ export const scalingTable = (rows: ReadonlyArray<Row>, kind: Scale["kind"], size
     const cpuZ = totalCpuPerRequest(z.row)
     if (decades <= 0 || cpuA === undefined || cpuZ === undefined || cpuA <= 0) continue
     const per10 = (x: number) => fmtFactor(x ** (1 / decades))
-    steps.push(`- ${fmtCount(a.cards)} → ${fmtCount(z.cards)} cards (data ${fmtFactor(z.cards / a.cards)}): CPU per request ${fmtUs(cpuA)} → ${fmtUs(cpuZ)} µs, cost ${per10(cpuZ / cpuA)} per ×10 of data; p50 ${fmtMs(a.row.result.p50)} → ${fmtMs(z.row.result.p50)} ms, ${per10(z.row.result.p50 / a.row.result.p50)} per ×10.`)
+    steps.push(
+      `- ${fmtCount(a.cards)} → ${fmtCount(z.cards)} cards (data ${fmtFactor(z.cards / a.cards)}): CPU per request ${fmtUs(cpuA)} → ${fmtUs(cpuZ)} µs, cost ${per10(cpuZ / cpuA)} per ×10 of data; p50 ${fmtMs(a.row.result.p50)} → ${fmtMs(z.row.result.p50)} ms, ${per10(z.row.result.p50 / a.row.result.p50)} per ×10.`
+    )
   }
   return `${lines.join("\n")}${steps.length === 0 ? "" : `\n\nGrowth from each size to the next (CPU per request is server plus PostgreSQL):\n\n${steps.join("\n")}`}`
 }
@@ -316,10 +457,14 @@ const writePair = (rows: ReadonlyArray<Row>, id: string, prefix = "") => ({
   many: rows.find((r) => r.id === `${prefix}${id}`),
   one: rows.find((r) => r.id === `${prefix}${id}-1`)
 })
-const rpsCell = (row: Row | undefined) => (row === undefined ? "not measured" : `${fmtRps(row.result.rps)}${dagger(row)}`)
+const rpsCell = (row: Row | undefined) =>
+  row === undefined ? "not measured" : `${fmtRps(row.result.rps)}${dagger(row)}`
 const scaleUpCell = (many: Row | undefined, one: Row | undefined) =>
-  many === undefined || one === undefined || one.result.rps === 0 ? "–" : `×${(many.result.rps / one.result.rps).toFixed(1)}`
-const usCell = (row: Row | undefined, who: "server" | "postgres") => (row === undefined ? "–" : fmtUs(cpuPerRequest(row, who)))
+  many === undefined || one === undefined || one.result.rps === 0
+    ? "–"
+    : `×${(many.result.rps / one.result.rps).toFixed(1)}`
+const usCell = (row: Row | undefined, who: "server" | "postgres") =>
+  row === undefined ? "–" : fmtUs(cpuPerRequest(row, who))
 const msCell = (row: Row | undefined, p: "p50" | "p99") => (row === undefined ? "–" : fmtMs(row.result[p]))
 
 /**
@@ -328,7 +473,10 @@ const msCell = (row: Row | undefined, p: "p50" | "p99") => (row === undefined ? 
  */
 export const writesTable = (rows: ReadonlyArray<Row>, connections: number): string => {
   const floor = rows.find((r) => r.id === "floor-insert")
-  const ofFloor = (row: Row | undefined) => (row === undefined || floor === undefined || floor.result.rps === 0 ? "–" : (row.result.rps / floor.result.rps).toFixed(3))
+  const ofFloor = (row: Row | undefined) =>
+    row === undefined || floor === undefined || floor.result.rps === 0
+      ? "–"
+      : (row.result.rps / floor.result.rps).toFixed(3)
   const n = `${connections} conns`
   const lines = [
     `| scenario | req/s, ${n} | req/s, 1 conn | scale-up (${connections} ÷ 1) | ÷ INSERT floor, ${n} | ÷ INSERT floor, 1 conn | p50 ms, 1 conn | server µs/req, ${n} | PostgreSQL µs/req, ${n} | server µs/req, 1 conn | PostgreSQL µs/req, 1 conn |`,
@@ -341,7 +489,9 @@ export const writesTable = (rows: ReadonlyArray<Row>, connections: number): stri
     )
   }
   if (floor !== undefined) {
-    lines.push(`| ${floor.label} | ${rpsCell(floor)} | – | – | 1.000 | – | – | – | ${usCell(floor, "postgres")} | – | – |`)
+    lines.push(
+      `| ${floor.label} | ${rpsCell(floor)} | – | – | 1.000 | – | – | – | ${usCell(floor, "postgres")} | – | – |`
+    )
   }
   return lines.join("\n")
 }
@@ -356,12 +506,18 @@ export const embeddedTable = (rows: ReadonlyArray<Row>, connections: number): st
     `| scenario | req/s, ${n} | req/s, 1 conn | scale-up (${connections} ÷ 1) | ÷ PostgreSQL, ${n} | ÷ PostgreSQL, 1 conn | p50 ms, ${n} | p99 ms, ${n} | p50 ms, 1 conn | server µs/req, ${n} | server µs/req, 1 conn | non-2xx | server RSS MiB |`,
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   ]
-  const ofPostgres = (row: Row | undefined, pg: Row | undefined) => (row === undefined || pg === undefined || pg.result.rps === 0 ? "–" : (row.result.rps / pg.result.rps).toFixed(2))
+  const ofPostgres = (row: Row | undefined, pg: Row | undefined) =>
+    row === undefined || pg === undefined || pg.result.rps === 0 ? "–" : (row.result.rps / pg.result.rps).toFixed(2)
   for (const id of writeIds) {
     const { many, one } = writePair(rows, id, "embedded-")
     const pg = writePair(rows, id)
     const measured = [many, one].filter((r): r is Row => r !== undefined)
-    const non2xx = measured.length === 0 ? "–" : measured.every((r) => r.result.non2xx + r.result.errors === 0) ? "0" : measured.map((r) => fmtNon2xx(r.result)).join(" / ")
+    const non2xx =
+      measured.length === 0
+        ? "–"
+        : measured.every((r) => r.result.non2xx + r.result.errors === 0)
+          ? "0"
+          : measured.map((r) => fmtNon2xx(r.result)).join(" / ")
     lines.push(
       `| ${many?.label ?? one?.label ?? id} | ${rpsCell(many)} | ${rpsCell(one)} | ${scaleUpCell(many, one)} | ${ofPostgres(many, pg.many)} | ${ofPostgres(one, pg.one)} | ${msCell(many, "p50")} | ${msCell(many, "p99")} | ${msCell(one, "p50")} | ${usCell(many, "server")} | ${usCell(one, "server")} | ${non2xx} | ${fmtMiB((many ?? one)?.rss)} |`
     )

@@ -91,8 +91,24 @@ const log = (line: string) => process.stderr.write(`${line}\n`)
 
 /** Every scenario id, in the order they run within their phase; `scaling`, `writes` and `embedded` name groups of them. */
 const mainIds = [
-  "baseline", "framework", ...floorIds, "health", "card", "board", "board-1", "search", "search-1",
-  "create", "create-1", "intake", "intake-1", "link", "link-1", "mcp", "move", "move-1"
+  "baseline",
+  "framework",
+  ...floorIds,
+  "health",
+  "card",
+  "board",
+  "board-1",
+  "search",
+  "search-1",
+  "create",
+  "create-1",
+  "intake",
+  "intake-1",
+  "link",
+  "link-1",
+  "mcp",
+  "move",
+  "move-1"
 ] as const
 const scalingOnlyIds = ["search-10k-cards", "board-100-cards", "board-10000-cards", "search-1m-cards"] as const
 /** The write scenarios again, on the embedded database, in the order they run. */
@@ -114,7 +130,9 @@ const usage = `usage: npx -y pnpm@10 bench [--quick | --smoke]
 env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_DATABASE_URL,
      BENCH_QUIET_WAIT (s, default 120), BENCH_OUT (report path, default BENCHMARKS.md),
      BENCH_ONLY (comma-separated: ${scenarioIds.filter((id) => !alwaysIds.includes(id)).join(",")};
-${Object.entries(groups).map(([name, ids]) => `                 ${name} = ${ids.join(",")};`).join("\n")}
+${Object.entries(groups)
+  .map(([name, ids]) => `                 ${name} = ${ids.join(",")};`)
+  .join("\n")}
                  ${alwaysIds.join(", ")} always run)
 the floors run pgbench from PATH, or a query loop over @effect/sql-pg without it`
 
@@ -151,14 +169,20 @@ const warmup = smokeRun ? 0 : 2
 const connections = positiveInt("BENCH_CONNECTIONS", 50, 1000)
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 /** Seconds the whole run may spend waiting for other processes to leave the CPU before a scenario (none in a smoke run). */
-const quietBudgetSeconds = smokeRun ? 0 : process.env.BENCH_QUIET_WAIT === undefined ? 120 : Number(process.env.BENCH_QUIET_WAIT)
+const quietBudgetSeconds = smokeRun
+  ? 0
+  : process.env.BENCH_QUIET_WAIT === undefined
+    ? 120
+    : Number(process.env.BENCH_QUIET_WAIT)
 if (!Number.isFinite(quietBudgetSeconds) || quietBudgetSeconds < 0 || quietBudgetSeconds > 3600) {
   log(`BENCH_QUIET_WAIT must be a number of seconds from 0 to 3600`)
   process.exit(2)
 }
 let quietBudgetLeftMs = quietBudgetSeconds * 1000
 /** BENCH_ONLY=id,id runs only those scenarios (and the baseline and floors), for investigating one. */
-const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter((s) => s !== "")
+const only = process.env.BENCH_ONLY?.split(",")
+  .map((s) => s.trim())
+  .filter((s) => s !== "")
 for (const id of only ?? []) {
   if (!Object.hasOwn(groups, id) && !scenarioIds.includes(id)) {
     log(`BENCH_ONLY: unknown scenario id ${JSON.stringify(id)}\n${usage}`)
@@ -166,13 +190,17 @@ for (const id of only ?? []) {
   }
 }
 const selected = (id: string) =>
-  only === undefined || alwaysIds.includes(id) || only.includes(id) || Object.entries(groups).some(([name, ids]) => only.includes(name) && ids.includes(id))
+  only === undefined ||
+  alwaysIds.includes(id) ||
+  only.includes(id) ||
+  Object.entries(groups).some(([name, ids]) => only.includes(name) && ids.includes(id))
 /** Where the report goes: BENCH_OUT, else BENCHMARKS.md (a smoke run never overwrites BENCHMARKS.md by default). */
-const outPath = process.env.BENCH_OUT !== undefined && process.env.BENCH_OUT !== ""
-  ? path.resolve(process.env.BENCH_OUT)
-  : smokeRun
-  ? path.join(os.tmpdir(), `board-bench-smoke-${process.pid}.md`)
-  : path.join(repoRoot, "BENCHMARKS.md")
+const outPath =
+  process.env.BENCH_OUT !== undefined && process.env.BENCH_OUT !== ""
+    ? path.resolve(process.env.BENCH_OUT)
+    : smokeRun
+      ? path.join(os.tmpdir(), `board-bench-smoke-${process.pid}.md`)
+      : path.join(repoRoot, "BENCHMARKS.md")
 
 const [nodeMajor] = process.versions.node.split(".").map(Number)
 if (nodeMajor! < 24) {
@@ -206,7 +234,9 @@ const abort = (why: string, code: number) => {
 process.once("SIGINT", () => abort("interrupted (SIGINT): cleaning up", 130))
 process.once("SIGTERM", () => abort("terminated (SIGTERM): cleaning up", 143))
 process.on("uncaughtException", (err) => abort(`uncaught: ${err.stack ?? err}`, 1))
-process.on("unhandledRejection", (err) => abort(`unhandled rejection: ${err instanceof Error ? err.stack : String(err)}`, 1))
+process.on("unhandledRejection", (err) =>
+  abort(`unhandled rejection: ${err instanceof Error ? err.stack : String(err)}`, 1)
+)
 
 // ---- scenarios -------------------------------------------------------------------------------
 
@@ -238,7 +268,8 @@ type WriteTargets = SeededAccount & MovePool & { readonly intakeToken: string }
 
 const count = (n: number) => n.toLocaleString("en-US")
 /** "100, 1,000 and 10,000" */
-const sizeList = (ns: ReadonlyArray<number>) => `${ns.slice(0, -1).map(count).join(", ")} and ${count(ns[ns.length - 1]!)}`
+const sizeList = (ns: ReadonlyArray<number>) =>
+  `${ns.slice(0, -1).map(count).join(", ")} and ${count(ns[ns.length - 1]!)}`
 
 /**
  * POST /v1/cards, POST /v1/intake and the card move, each at N connections and at 1, against the
@@ -254,19 +285,49 @@ const writeScenarios = (w: WriteTargets, target: "server" | "embedded"): Readonl
   }
   const create: HttpScenario["spec"] = {
     requests: () => {
-      const body = numbered((tag) => JSON.stringify({ projectId: w.createProject.id, columnId: w.createProject.columnId, title: `Bench card ${tag}`, priority: "high" }))
-      return [{ method: "POST", path: "/api/v1/cards", headers: json, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
+      const body = numbered((tag) =>
+        JSON.stringify({
+          projectId: w.createProject.id,
+          columnId: w.createProject.columnId,
+          title: `Bench card ${tag}`,
+          priority: "high"
+        })
+      )
+      return [
+        {
+          method: "POST",
+          path: "/api/v1/cards",
+          headers: json,
+          body: body(),
+          setupRequest: (req) => ({ ...req, body: body() })
+        }
+      ]
     }
   }
   const intake: HttpScenario["spec"] = {
     requests: () => {
       const body = numbered((tag) => JSON.stringify({ title: `Intake ${tag}`, description: "filed by the benchmark" }))
       const headers = { "x-intake-key": w.intakeToken, "content-type": "application/json" }
-      return [{ method: "POST", path: "/api/v1/intake", headers, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
+      return [
+        {
+          method: "POST",
+          path: "/api/v1/intake",
+          headers,
+          body: body(),
+          setupRequest: (req) => ({ ...req, body: body() })
+        }
+      ]
     }
   }
   const move: HttpScenario["spec"] = {
-    requests: () => [{ method: "POST", path: `/api/v1/cards/${w.moveCardIds[0]}/move`, headers: json, body: JSON.stringify({ columnId: w.moveColumnIds[1] }) }],
+    requests: () => [
+      {
+        method: "POST",
+        path: `/api/v1/cards/${w.moveCardIds[0]}/move`,
+        headers: json,
+        body: JSON.stringify({ columnId: w.moveColumnIds[1] })
+      }
+    ],
     // each connection owns one card of the pool and moves it to the next column, at positions 0..3
     perConnection: (c) => {
       const card = w.moveCardIds[c % w.moveCardIds.length]!
@@ -275,7 +336,15 @@ const writeScenarios = (w: WriteTargets, target: "server" | "embedded"): Readonl
         k++
         return JSON.stringify({ columnId: w.moveColumnIds[k % w.moveColumnIds.length], position: k % 4 })
       }
-      return [{ method: "POST", path: `/api/v1/cards/${card}/move`, headers: json, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
+      return [
+        {
+          method: "POST",
+          path: `/api/v1/cards/${card}/move`,
+          headers: json,
+          body: body(),
+          setupRequest: (req) => ({ ...req, body: body() })
+        }
+      ]
     }
   }
   const kinds = [
@@ -284,10 +353,19 @@ const writeScenarios = (w: WriteTargets, target: "server" | "embedded"): Readonl
     { id: "move", label: `POST /api/v1/cards/{id}/move (${w.moveCardIds.length}-card pool)`, spec: move }
   ]
   const [idPrefix, labelPrefix] = target === "embedded" ? ["embedded-", "embedded: "] : ["", ""]
-  return kinds.flatMap(({ id, label, spec }): Array<HttpScenario> => [
-    { id: `${idPrefix}${id}`, label: `${labelPrefix}${label}`, target, connections, spec },
-    { id: `${idPrefix}${id}-1`, label: `${labelPrefix}${label}, 1 connection`, target, connections: 1, supplementary: true, spec }
-  ])
+  return kinds.flatMap(
+    ({ id, label, spec }): Array<HttpScenario> => [
+      { id: `${idPrefix}${id}`, label: `${labelPrefix}${label}`, target, connections, spec },
+      {
+        id: `${idPrefix}${id}-1`,
+        label: `${labelPrefix}${label}, 1 connection`,
+        target,
+        connections: 1,
+        supplementary: true,
+        spec
+      }
+    ]
+  )
 }
 
 const scenarios = (s: Seeded & WriteTargets & { mcpSession: string }): ReadonlyArray<Scenario> => {
@@ -329,10 +407,28 @@ const scenarios = (s: Seeded & WriteTargets & { mcpSession: string }): ReadonlyA
   return [
     // run first, on the corpus as seeded (before it grows)
     scaleSearch("search-10k-cards", searchSmall),
-    { id: "baseline", label: "baseline: node:http hello", target: "baseline", connections, spec: { requests: () => [{ path: "/" }] } },
+    {
+      id: "baseline",
+      label: "baseline: node:http hello",
+      target: "baseline",
+      connections,
+      spec: { requests: () => [{ path: "/" }] }
+    },
     // the framework's ceiling: what the health row would be with none of our middleware
-    { id: "framework", label: "framework: Effect HttpApi hello (GET /api/v1/health)", target: "framework", connections, spec: { requests: () => [{ path: "/api/v1/health" }] } },
-    { id: "health", label: "GET /api/v1/health", target: "server", connections, spec: { requests: () => [{ path: "/api/v1/health" }] } },
+    {
+      id: "framework",
+      label: "framework: Effect HttpApi hello (GET /api/v1/health)",
+      target: "framework",
+      connections,
+      spec: { requests: () => [{ path: "/api/v1/health" }] }
+    },
+    {
+      id: "health",
+      label: "GET /api/v1/health",
+      target: "server",
+      connections,
+      spec: { requests: () => [{ path: "/api/v1/health" }] }
+    },
     {
       id: "card",
       label: "GET /api/v1/cards/{id} (X-API-Key)",
@@ -340,7 +436,13 @@ const scenarios = (s: Seeded & WriteTargets & { mcpSession: string }): ReadonlyA
       connections,
       spec: { requests: () => [rotate(s.boardCardIds.map((id) => `/api/v1/cards/${id}`))] }
     },
-    { id: "board", label: `GET /api/v1/board/{id} (${count(sizes.board)} cards)`, target: "server", connections, spec: { requests: () => [board] } },
+    {
+      id: "board",
+      label: `GET /api/v1/board/{id} (${count(sizes.board)} cards)`,
+      target: "server",
+      connections,
+      spec: { requests: () => [board] }
+    },
     {
       id: "board-1",
       label: `GET /api/v1/board/{id} (${count(sizes.board)} cards), 1 connection`,
@@ -366,22 +468,43 @@ const scenarios = (s: Seeded & WriteTargets & { mcpSession: string }): ReadonlyA
       scale: { kind: "search", cards: searchMain, probe: searchPaths },
       spec: { requests: () => [rotate(searchPaths)] }
     },
-    ...([["link", connections, false], ["link-1", 1, true]] as const).map(([id, conns, supplementary]): Scenario => ({
-      id,
-      label: `POST /api/v1/projects/{id}/links (${count(sizes.board)}-card board)${conns === 1 ? ", 1 connection" : ""}`,
-      target: "server",
-      connections: conns,
-      supplementary,
-      spec: {
-        requests: () => {
-          let n = 0
-          const run = Math.random().toString(36).slice(2, 8)
-          // a new page each time: every submission is stored and rated against the whole board
-          const body = () => JSON.stringify({ url: `https://docs.example.com/${run}/${++n}?utm_source=bench`, title: "Login timeout fix notes", note: "session handling and retries", tags: ["auth", "login"] })
-          return [{ method: "POST", path: `/api/v1/projects/${s.boardProjectId}/links`, headers: json, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
+    ...(
+      [
+        ["link", connections, false],
+        ["link-1", 1, true]
+      ] as const
+    ).map(
+      ([id, conns, supplementary]): Scenario => ({
+        id,
+        label: `POST /api/v1/projects/{id}/links (${count(sizes.board)}-card board)${conns === 1 ? ", 1 connection" : ""}`,
+        target: "server",
+        connections: conns,
+        supplementary,
+        spec: {
+          requests: () => {
+            let n = 0
+            const run = Math.random().toString(36).slice(2, 8)
+            // a new page each time: every submission is stored and rated against the whole board
+            const body = () =>
+              JSON.stringify({
+                url: `https://docs.example.com/${run}/${++n}?utm_source=bench`,
+                title: "Login timeout fix notes",
+                note: "session handling and retries",
+                tags: ["auth", "login"]
+              })
+            return [
+              {
+                method: "POST",
+                path: `/api/v1/projects/${s.boardProjectId}/links`,
+                headers: json,
+                body: body(),
+                setupRequest: (req) => ({ ...req, body: body() })
+              }
+            ]
+          }
         }
-      }
-    })),
+      })
+    ),
     {
       id: "mcp",
       label: "POST /api/mcp tools/call show_card (X-API-Key)",
@@ -390,9 +513,28 @@ const scenarios = (s: Seeded & WriteTargets & { mcpSession: string }): ReadonlyA
       spec: {
         requests: () => {
           let n = 0
-          const headers = { ...json, accept: "application/json, text/event-stream", "mcp-session-id": s.mcpSession, "mcp-protocol-version": "2025-06-18" }
-          const body = () => JSON.stringify({ jsonrpc: "2.0", id: ++n, method: "tools/call", params: { name: "show_card", arguments: { card: s.boardCardIds[n % s.boardCardIds.length] } } })
-          return [{ method: "POST", path: "/api/mcp", headers, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
+          const headers = {
+            ...json,
+            accept: "application/json, text/event-stream",
+            "mcp-session-id": s.mcpSession,
+            "mcp-protocol-version": "2025-06-18"
+          }
+          const body = () =>
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id: ++n,
+              method: "tools/call",
+              params: { name: "show_card", arguments: { card: s.boardCardIds[n % s.boardCardIds.length] } }
+            })
+          return [
+            {
+              method: "POST",
+              path: "/api/mcp",
+              headers,
+              body: body(),
+              setupRequest: (req) => ({ ...req, body: body() })
+            }
+          ]
         }
       }
     },
@@ -417,19 +559,24 @@ const smoke = async (origin: string, helloOrigin: string, s: Seeded) => {
   await get(`${helloOrigin}/`)
   await get(`${origin}/api/v1/health`)
   const card = await get(`${origin}/api/v1/cards/${s.boardCardIds[0]}`, key)
-  if (card.id !== s.boardCardIds[0]) throw new Error(`smoke check: GET /v1/cards/{id} answered another card: ${JSON.stringify(card).slice(0, 200)}`)
+  if (card.id !== s.boardCardIds[0])
+    throw new Error(`smoke check: GET /v1/cards/{id} answered another card: ${JSON.stringify(card).slice(0, 200)}`)
   const board = await get(`${origin}/api/v1/board/${s.boardProjectId}`, key)
-  if (board.cards?.length !== s.boardCardIds.length) throw new Error(`smoke check: the board has ${board.cards?.length} cards, expected ${s.boardCardIds.length}`)
+  if (board.cards?.length !== s.boardCardIds.length)
+    throw new Error(`smoke check: the board has ${board.cards?.length} cards, expected ${s.boardCardIds.length}`)
   const boardBytes = JSON.stringify(board).length
   const counts: Array<string> = []
   for (const q of searchQueries) {
     const found = await get(`${origin}/api/v1/search?q=${encodeURIComponent(q)}`, key)
-    if (!Array.isArray(found)) throw new Error(`smoke check: search "${q}" answered ${JSON.stringify(found).slice(0, 200)}`)
+    if (!Array.isArray(found))
+      throw new Error(`smoke check: search "${q}" answered ${JSON.stringify(found).slice(0, 200)}`)
     // the tiny corpus of a --smoke run may well hold no match
     if (found.length === 0 && !smokeRun) throw new Error(`smoke check: search "${q}" found nothing`)
     counts.push(`"${q}" ${found.length}`)
   }
-  log(`  smoke checks passed: board ${board.cards.length} cards (${(boardBytes / 1024).toFixed(0)} KiB JSON); search results returned: ${counts.join(", ")}`)
+  log(
+    `  smoke checks passed: board ${board.cards.length} cards (${(boardBytes / 1024).toFixed(0)} KiB JSON); search results returned: ${counts.join(", ")}`
+  )
   return { boardBytes }
 }
 
@@ -444,13 +591,18 @@ const measure = async (sc: Scenario, drive: Drive, pid: number | undefined): Pro
   // (a smoke run only checks that everything works, and does not wait)
   if (!smokeRun) {
     const quiet = await waitForQuiet(quietBudgetLeftMs, 15, os.cpus().length, (pct) =>
-      log(`  the machine is busy outside the benchmark (${Math.round(pct)}% of a core); waiting up to ${Math.round(quietBudgetLeftMs / 1000)} s for it to calm down`))
+      log(
+        `  the machine is busy outside the benchmark (${Math.round(pct)}% of a core); waiting up to ${Math.round(quietBudgetLeftMs / 1000)} s for it to calm down`
+      )
+    )
     quietBudgetLeftMs = Math.max(0, quietBudgetLeftMs - Math.max(0, quiet.waitedMs - 1_000))
-    if (quiet.busyPct !== undefined && quiet.busyPct >= 15) log(`  still busy (${Math.round(quiet.busyPct)}% of a core outside the benchmark): measuring anyway`)
+    if (quiet.busyPct !== undefined && quiet.busyPct >= 15)
+      log(`  still busy (${Math.round(quiet.busyPct)}% of a core outside the benchmark): measuring anyway`)
   }
   if (warmup > 0) {
     const warm = (await drive(warmup)).result
-    if (warm.non2xx + warm.errors > 0) log(`  warm-up of ${sc.id}: ${warm.non2xx} non-2xx, ${warm.errors} errors ${warm.samples.join(" | ")}`)
+    if (warm.non2xx + warm.errors > 0)
+      log(`  warm-up of ${sc.id}: ${warm.non2xx} non-2xx, ${warm.errors} errors ${warm.samples.join(" | ")}`)
   }
   const cpu0 = pid === undefined ? undefined : readProcessTicks(pid)
   const pg0 = readPostgresTicks()
@@ -477,7 +629,10 @@ const measure = async (sc: Scenario, drive: Drive, pid: number | undefined): Pro
       server: cpu0 !== undefined && cpu1 !== undefined ? ticksToPct(cpu1 - cpu0) : undefined,
       postgres: ticksToPct(postgresTicksBetween(pg0, pg1)),
       loadGenerator: (((self.user + self.system) / 1e6 + (childCpuSeconds ?? 0)) / seconds) * 100,
-      machine: m0 !== undefined && m1 !== undefined && m1.total > m0.total ? ((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 * os.cpus().length : undefined
+      machine:
+        m0 !== undefined && m1 !== undefined && m1.total > m0.total
+          ? ((m1.busy - m0.busy) / (m1.total - m0.total)) * 100 * os.cpus().length
+          : undefined
     },
     ...(sc.supplementary ? { supplementary: true } : {}),
     ...(sc.scale !== undefined ? { scale: { kind: sc.scale.kind, cards: sc.scale.cards } } : {})
@@ -485,7 +640,11 @@ const measure = async (sc: Scenario, drive: Drive, pid: number | undefined): Pro
 }
 
 /** Mean bytes of the response bodies of `paths` (each fetched once, 200 expected). */
-const responseBytes = async (origin: string, paths: ReadonlyArray<string>, headers: Record<string, string>): Promise<number> => {
+const responseBytes = async (
+  origin: string,
+  paths: ReadonlyArray<string>,
+  headers: Record<string, string>
+): Promise<number> => {
   let total = 0
   for (const p of paths) {
     const res = await fetch(`${origin}${p}`, { headers, signal: AbortSignal.timeout(60_000) })
@@ -502,27 +661,37 @@ const lastLines = (output: string) => output.split("\n").slice(-20).join("\n").s
 const mib = (bytes: number | undefined) => (bytes === undefined ? "–" : (bytes / 1048576).toFixed(0))
 
 const baseEnv: Record<string, string> = {}
-for (const name of ["PATH", "HOME", "LANG", "TZ"]) if (process.env[name] !== undefined) baseEnv[name] = process.env[name]!
+for (const name of ["PATH", "HOME", "LANG", "TZ"])
+  if (process.env[name] !== undefined) baseEnv[name] = process.env[name]!
 
 /** `board serve` as a child on a free port, stopped on every exit path; `databaseEnv` picks its database. */
-const startBoardServer = async (name: string, databaseEnv: Record<string, string>, timeoutMs: number): Promise<{ origin: string; child: Child }> => {
+const startBoardServer = async (
+  name: string,
+  databaseEnv: Record<string, string>,
+  timeoutMs: number
+): Promise<{ origin: string; child: Child }> => {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   // as `pnpm start` runs it: the young generation capped (see docs/performance.md, Memory)
-  const child = spawnChild(name, process.execPath, ["--max-semi-space-size=8", path.join(repoRoot, "bin/board.mjs"), "serve"], {
-    cwd: repoRoot,
-    env: {
-      ...baseEnv,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      ...databaseEnv,
-      LOG_LEVEL: "error",
-      LOG_FORMAT: "json",
-      RATE_LIMIT: "100000000/60s",
-      SIGNUPS_OPEN: "true"
+  const child = spawnChild(
+    name,
+    process.execPath,
+    ["--max-semi-space-size=8", path.join(repoRoot, "bin/board.mjs"), "serve"],
+    {
+      cwd: repoRoot,
+      env: {
+        ...baseEnv,
+        NODE_ENV: "production",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        ...databaseEnv,
+        LOG_LEVEL: "error",
+        LOG_FORMAT: "json",
+        RATE_LIMIT: "100000000/60s",
+        SIGNUPS_OPEN: "true"
+      }
     }
-  })
+  )
   cleanups.push({ name: `stop the ${name}`, run: () => stopChild(child) })
   await waitForOk(child, `${origin}/api/v1/health`, timeoutMs)
   log(`${name} pid ${child.pid} on ${origin}`)
@@ -530,7 +699,11 @@ const startBoardServer = async (name: string, databaseEnv: Record<string, string
 }
 
 /** A floor's hello server (`file`, answering 200 at `probe`) as a child on a free port, stopped on every exit path. */
-const startHelloServer = async (name: string, file: string, probe: string): Promise<{ origin: string; child: Child }> => {
+const startHelloServer = async (
+  name: string,
+  file: string,
+  probe: string
+): Promise<{ origin: string; child: Child }> => {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   const child = spawnChild(name, process.execPath, [path.join(repoRoot, file)], {
@@ -553,7 +726,9 @@ const makeFloorTables = async (db: Db, url: string) => {
   cleanups.push({ name: `remove ${workDir}`, run: async () => fs.rmSync(workDir, { recursive: true, force: true }) })
   const pgbench = findOnPath("pgbench")
   if (pgbench === undefined) log("  pgbench is not on PATH: the floors are query loops over @effect/sql-pg instead")
-  const floors = makeFloors({ url, connections, selectRows, workDir, pgbench }).map((f): FloorScenario => ({ ...f, target: "floor", connections }))
+  const floors = makeFloors({ url, connections, selectRows, workDir, pgbench }).map(
+    (f): FloorScenario => ({ ...f, target: "floor", connections })
+  )
   return { floors, selectRows, pgbench, seconds: (performance.now() - started) / 1000 }
 }
 
@@ -561,7 +736,10 @@ const makeFloorTables = async (db: Db, url: string) => {
  * The write scenarios against a second server on the embedded database (no DATABASE_URL, a fresh
  * DATA_DIR), seeded through the API like the PostgreSQL one; stopped and its DATA_DIR removed after.
  */
-const runEmbedded = async (register: (p: { origin: string; child: Child }) => void, run: (sc: Scenario) => Promise<void>) => {
+const runEmbedded = async (
+  register: (p: { origin: string; child: Child }) => void,
+  run: (sc: Scenario) => Promise<void>
+) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-embedded-"))
   cleanups.push({ name: `remove ${dataDir}`, run: async () => fs.rmSync(dataDir, { recursive: true, force: true }) })
   const server = await startBoardServer("embedded board server", { DATA_DIR: dataDir }, 120_000)
@@ -572,9 +750,13 @@ const runEmbedded = async (register: (p: { origin: string; child: Child }) => vo
   const intakeToken = await mintIntakeToken(api, account)
   const movePool = await seedMovePool(api, account)
   const seedSeconds = (performance.now() - started) / 1000
-  log(`  seeded the embedded database through the API in ${seedSeconds.toFixed(1)} s (move pool: ${movePool.moveCardIds.length} cards)`)
-  for (const sc of writeScenarios({ ...account, ...movePool, intakeToken }, "embedded").filter((sc) => selected(sc.id))) await run(sc)
-  if (server.child.hasExited()) throw new Error(`the embedded board server exited during the benchmark:\n${server.child.output()}`)
+  log(
+    `  seeded the embedded database through the API in ${seedSeconds.toFixed(1)} s (move pool: ${movePool.moveCardIds.length} cards)`
+  )
+  for (const sc of writeScenarios({ ...account, ...movePool, intakeToken }, "embedded").filter((sc) => selected(sc.id)))
+    await run(sc)
+  if (server.child.hasExited())
+    throw new Error(`the embedded board server exited during the benchmark:\n${server.child.output()}`)
   const output = server.child.output().trim()
   await stopChild(server.child)
   fs.rmSync(dataDir, { recursive: true, force: true })
@@ -587,53 +769,95 @@ const main = async () => {
   // start-up and seeding up to the 100,000-card corpus, the floors' tables, the growth steps after
   // the main scenarios, and the embedded server's start-up and seeding through the API
   const scenarioCount = scenarioIds.filter(selected).length
-  const growthSeconds = (selected("board-100-cards") || selected("board-10000-cards") ? Math.ceil(sizes.boardScale[2] / 1_000_000 * 300) + 30 : 0) +
-    (selected("search-1m-cards") ? Math.ceil(sizes.searchScale[2] / 1_000_000 * 600) + 30 : 0)
+  const growthSeconds =
+    (selected("board-100-cards") || selected("board-10000-cards")
+      ? Math.ceil((sizes.boardScale[2] / 1_000_000) * 300) + 30
+      : 0) + (selected("search-1m-cards") ? Math.ceil((sizes.searchScale[2] / 1_000_000) * 600) + 30 : 0)
   const floorTablesSeconds = 60
   const embeddedSeconds = embeddedIds.some(selected) ? 180 : 0
-  const limitSeconds = scenarioCount * (duration + warmup + 16) + quietBudgetSeconds + 300 + growthSeconds + floorTablesSeconds + embeddedSeconds
-  const watchdog = setTimeout(() => abort(`the benchmark exceeded its ${limitSeconds} s limit: cleaning up`, 1), limitSeconds * 1000)
+  const limitSeconds =
+    scenarioCount * (duration + warmup + 16) +
+    quietBudgetSeconds +
+    300 +
+    growthSeconds +
+    floorTablesSeconds +
+    embeddedSeconds
+  const watchdog = setTimeout(
+    () => abort(`the benchmark exceeded its ${limitSeconds} s limit: cleaning up`, 1),
+    limitSeconds * 1000
+  )
   watchdog.unref()
 
-  log(`benchmark${smokeRun ? " (smoke run: tiny data, figures meaningless)" : ""}: ${scenarioCount} scenarios, ${duration} s each after ${warmup} s warm-up, ${connections} connections; admin database ${redactUrl(adminUrl)}; time limit ${limitSeconds} s`)
+  log(
+    `benchmark${smokeRun ? " (smoke run: tiny data, figures meaningless)" : ""}: ${scenarioCount} scenarios, ${duration} s each after ${warmup} s warm-up, ${connections} connections; admin database ${redactUrl(adminUrl)}; time limit ${limitSeconds} s`
+  )
 
   const database = await createBenchDatabase(adminUrl)
-  cleanups.push({ name: `drop database ${database.name}`, run: async () => {
-    await database.drop()
-    log(`dropped database ${database.name}`)
-  } })
+  cleanups.push({
+    name: `drop database ${database.name}`,
+    run: async () => {
+      await database.drop()
+      log(`dropped database ${database.name}`)
+    }
+  })
   log(`created database ${database.name}`)
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-"))
   cleanups.push({ name: `remove ${dataDir}`, run: async () => fs.rmSync(dataDir, { recursive: true, force: true }) })
 
-  const { origin, child: server } = await startBoardServer("board server", { DATABASE_URL: database.url, DATA_DIR: dataDir }, 60_000)
+  const { origin, child: server } = await startBoardServer(
+    "board server",
+    { DATABASE_URL: database.url, DATA_DIR: dataDir },
+    60_000
+  )
 
   const { origin: helloOrigin, child: hello } = await startHelloServer("baseline server", "bench/hello-server.ts", "/")
-  const { origin: frameworkOrigin, child: framework } = await startHelloServer("framework server", "bench/effect-hello-server.ts", "/api/v1/health")
+  const { origin: frameworkOrigin, child: framework } = await startHelloServer(
+    "framework server",
+    "bench/effect-hello-server.ts",
+    "/api/v1/health"
+  )
 
   log("seeding")
   const seedStarted = performance.now()
   const db = await openDb(database.url)
   // a close waits for a running statement (the 1,000,000-card insert takes a minute): on an abort, give up after
   // 2 s and let DROP DATABASE … WITH (FORCE) end that backend
-  cleanups.push({ name: "close the seeding connection", run: () => Promise.race([db.close(), new Promise<void>((r) => setTimeout(r, 2_000).unref())]) })
+  cleanups.push({
+    name: "close the seeding connection",
+    run: () => Promise.race([db.close(), new Promise<void>((r) => setTimeout(r, 2_000).unref())])
+  })
   const seeded = await seed(makeApi(`${origin}/api`), db, log, sizes)
   const problems = await checkInvariants(db)
   if (problems.length > 0) throw new Error(`seed broke an invariant:\n${problems.join("\n")}`)
-  const pgSettings = (await db.query<{ v: string; fsync: string; commit: string }>(
-    `SELECT current_setting('server_version') AS v, current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS commit`
-  ))[0]
+  const pgSettings = (
+    await db.query<{ v: string; fsync: string; commit: string }>(
+      `SELECT current_setting('server_version') AS v, current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS commit`
+    )
+  )[0]
   const pgVersion = pgSettings?.v ?? ""
   const seedSeconds = (performance.now() - seedStarted) / 1000
-  log(`  seeded in ${seedSeconds.toFixed(1)} s (${Object.entries(seeded.timings).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`).join(", ")})`)
+  log(
+    `  seeded in ${seedSeconds.toFixed(1)} s (${Object.entries(seeded.timings)
+      .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
+      .join(", ")})`
+  )
   const intakeToken = await mintIntakeToken(makeApi(`${origin}/api`), seeded)
   // an MCP session for the tool-call scenario: initialize, then the initialized notification
-  const mcpHeaders = { "x-api-key": seeded.apiKey, "content-type": "application/json", accept: "application/json, text/event-stream" }
+  const mcpHeaders = {
+    "x-api-key": seeded.apiKey,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream"
+  }
   const init = await fetch(`${origin}/api/mcp`, {
     method: "POST",
     headers: mcpHeaders,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } })
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } }
+    })
   })
   const mcpSession = init.headers.get("mcp-session-id") ?? ""
   await init.text()
@@ -664,21 +888,30 @@ const main = async () => {
     if (sc.target === "floor") return { drive: sc.drive, pid: undefined, origin: undefined }
     const target = processes[sc.target]
     if (target === undefined) throw new Error(`no process to load for ${sc.id}`)
-    if (target.child.hasExited()) throw new Error(`the ${target.child.name} exited during the benchmark:\n${target.child.output()}`)
-    const drive: Drive = (seconds) => runLoad({ ...sc.spec, origin: target.origin, connections: sc.connections, durationSeconds: seconds }).then((result) => ({ result }))
+    if (target.child.hasExited())
+      throw new Error(`the ${target.child.name} exited during the benchmark:\n${target.child.output()}`)
+    const drive: Drive = (seconds) =>
+      runLoad({ ...sc.spec, origin: target.origin, connections: sc.connections, durationSeconds: seconds }).then(
+        (result) => ({ result })
+      )
     return { drive, pid: target.child.pid, origin: target.origin }
   }
   const run = async (sc: Scenario) => {
     if (server.hasExited()) throw new Error(`the board server exited during the benchmark:\n${server.output()}`)
     log(`running ${sc.label} (${sc.connections} connection${sc.connections === 1 ? "" : "s"})`)
     const { drive, pid, origin: target } = driverOf(sc)
-    const bytes = sc.scale === undefined || target === undefined ? undefined : await responseBytes(target, sc.scale.probe, { "x-api-key": seeded.apiKey })
+    const bytes =
+      sc.scale === undefined || target === undefined
+        ? undefined
+        : await responseBytes(target, sc.scale.probe, { "x-api-key": seeded.apiKey })
     let row = await measure(sc, drive, pid)
     // a run disturbed by other processes is measured again while the budget lasts; the cleanest run is kept
     let attempts = 1
     let last = row
     while ((otherCpu(row) ?? 0) > disturbedPct && attempts < 3 && quietBudgetLeftMs >= (duration + warmup) * 1000) {
-      log(`  disturbed: ${Math.round(otherCpu(last)!)}% of a core went to other processes during the run (${Math.round(last.result.rps)} req/s); measuring again`)
+      log(
+        `  disturbed: ${Math.round(otherCpu(last)!)}% of a core went to other processes during the run (${Math.round(last.result.rps)} req/s); measuring again`
+      )
       quietBudgetLeftMs -= (duration + warmup) * 1000
       last = await measure(sc, drive, pid)
       attempts++
@@ -687,12 +920,16 @@ const main = async () => {
     row = { ...row, attempts, ...(bytes !== undefined ? { responseBytes: bytes } : {}) }
     rows.push(row)
     const r = row.result
-    log(`  ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${row.cpu.server === undefined ? "–" : `${Math.round(row.cpu.server)}%`}, postgres CPU ${Math.round(row.cpu.postgres)}%, load generator CPU ${Math.round(row.cpu.loadGenerator)}%, RSS ${mib(row.rss)} MiB`)
+    log(
+      `  ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${row.cpu.server === undefined ? "–" : `${Math.round(row.cpu.server)}%`}, postgres CPU ${Math.round(row.cpu.postgres)}%, load generator CPU ${Math.round(row.cpu.loadGenerator)}%, RSS ${mib(row.rss)} MiB`
+    )
   }
   const grow = async (to: number): Promise<CorpusStep> => {
     log(`growing the search corpus from ${count(seeded.corpus.size)} to ${count(to)} cards`)
     const step = await growCorpus(db, seeded.corpus, to)
-    log(`  insert ${(step.insertMs / 1000).toFixed(1)} s, VACUUM ANALYZE ${(step.vacuumMs / 1000).toFixed(1)} s; ${count(step.allCards)} cards in the database; matches per query: ${step.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")}`)
+    log(
+      `  insert ${(step.insertMs / 1000).toFixed(1)} s, VACUUM ANALYZE ${(step.vacuumMs / 1000).toFixed(1)} s; ${count(step.allCards)} cards in the database; matches per query: ${step.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")}`
+    )
     return step
   }
 
@@ -703,7 +940,9 @@ const main = async () => {
   const moveStarted = performance.now()
   movePool = await seedMovePool(makeApi(`${origin}/api`), seeded)
   const movePoolSeconds = (performance.now() - moveStarted) / 1000
-  log(`  move pool: ${movePool.moveCardIds.length} cards over ${movePool.moveColumnIds.length} columns (${movePoolSeconds.toFixed(1)} s)`)
+  log(
+    `  move pool: ${movePool.moveCardIds.length} cards over ${movePool.moveColumnIds.length} columns (${movePoolSeconds.toFixed(1)} s)`
+  )
   const { boardBytes } = await smoke(origin, helloOrigin, seeded)
   const floorTables = await makeFloorTables(db, database.url)
   floors = floorTables.floors
@@ -731,10 +970,19 @@ const main = async () => {
   // 5. start-up and memory: fresh servers on the (migrated) database, the CLI against this server
   log("measuring start-up: board serve to healthy, board --help, --version, card show")
   const finalRss = readRss(server.pid)
-  const probeCard = await fetch(`${origin}/api/v1/cards/${seeded.boardCardIds[0]}`, { headers: { "x-api-key": seeded.apiKey } }).then((r) => r.json() as Promise<{ ref: string }>)
+  const probeCard = await fetch(`${origin}/api/v1/cards/${seeded.boardCardIds[0]}`, {
+    headers: { "x-api-key": seeded.apiKey }
+  }).then((r) => r.json() as Promise<{ ref: string }>)
   const startup = await measureStartup({
     repoRoot,
-    serverEnv: { ...baseEnv, NODE_ENV: "production", DATABASE_URL: database.url, DATA_DIR: dataDir, LOG_LEVEL: "error", LOG_FORMAT: "json" },
+    serverEnv: {
+      ...baseEnv,
+      NODE_ENV: "production",
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "error",
+      LOG_FORMAT: "json"
+    },
     baseEnv,
     apiUrl: `${origin}/api`,
     apiKey: seeded.apiKey,
@@ -754,17 +1002,29 @@ const main = async () => {
 
   // after the write scenarios: the board invariants still hold and the writes landed
   const invariantProblems = await checkInvariants(db)
-  const created = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE column_id = $1`, [seeded.createProject.columnId]))[0]?.n ?? 0
+  const created =
+    (
+      await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE column_id = $1`, [
+        seeded.createProject.columnId
+      ])
+    )[0]?.n ?? 0
   const serverErrors = server.output().trim()
 
   // ---- report ----
   const baseline = rows.find((r) => r.id === "baseline")!
   const mainRows = rows.filter((r) => (mainIds as ReadonlyArray<string>).includes(r.id))
-  const scalingRows = scalingIds.map((id) => rows.find((r) => r.id === id)).filter((r): r is Row => r !== undefined && !(mainIds as ReadonlyArray<string>).includes(r.id))
+  const scalingRows = scalingIds
+    .map((id) => rows.find((r) => r.id === id))
+    .filter((r): r is Row => r !== undefined && !(mainIds as ReadonlyArray<string>).includes(r.id))
   const embeddedRows = rows.filter((r) => embeddedIds.includes(r.id))
   const cpus = os.cpus()
   const figures = figuresTable(mainRows, baseline)
-  const { table: targetTable, misses } = targetsTable([...mainRows, ...scalingRows], baseline, cpus.length, startupFigures)
+  const { table: targetTable, misses } = targetsTable(
+    [...mainRows, ...scalingRows],
+    baseline,
+    cpus.length,
+    startupFigures
+  )
   const msList = (xs: ReadonlyArray<number>) => xs.map((x) => x.toFixed(0)).join(", ")
   const startupTable = [
     "| what | median | every run |",
@@ -777,25 +1037,43 @@ const main = async () => {
     `| \`board card show ${startup.cardRef}\` against the benchmark's server, ms | ${median(startup.cardShowMs).toFixed(0)} | ${msList(startup.cardShowMs)} |`
   ].join("\n")
   const writes = writesTable(mainRows, connections)
-  const embeddedWrites = embedded === undefined ? "Not measured in this run (see BENCH_ONLY)." : embeddedTable([...mainRows, ...embeddedRows], connections)
+  const embeddedWrites =
+    embedded === undefined
+      ? "Not measured in this run (see BENCH_ONLY)."
+      : embeddedTable([...mainRows, ...embeddedRows], connections)
   const boardScaling = scalingTable(rows, "board", sizes.boardScale)
   const searchScaling = scalingTable(rows, "search", sizes.searchScale)
   const resources = resourceTable([...mainRows, ...scalingRows, ...embeddedRows])
-  const floorDriver = floorTables.pgbench === undefined
-    ? `a loop of the same statements over @effect/sql-pg (${connections} pooled connections in this process), as pgbench was not on PATH`
-    : `\`pgbench -n -M prepared -c ${connections} -j 2 -T ${duration}\`${warmup > 0 ? ` (after a ${warmup} s run of its own as warm-up)` : ""}`
+  const floorDriver =
+    floorTables.pgbench === undefined
+      ? `a loop of the same statements over @effect/sql-pg (${connections} pooled connections in this process), as pgbench was not on PATH`
+      : `\`pgbench -n -M prepared -c ${connections} -j 2 -T ${duration}\`${warmup > 0 ? ` (after a ${warmup} s run of its own as warm-up)` : ""}`
   const command = `${[
-    process.env.BENCH_DURATION !== undefined && !quick && !smokeRun ? `BENCH_DURATION=${process.env.BENCH_DURATION}` : "",
+    process.env.BENCH_DURATION !== undefined && !quick && !smokeRun
+      ? `BENCH_DURATION=${process.env.BENCH_DURATION}`
+      : "",
     process.env.BENCH_CONNECTIONS !== undefined ? `BENCH_CONNECTIONS=${process.env.BENCH_CONNECTIONS}` : "",
     only !== undefined ? `BENCH_ONLY=${only.join(",")}` : "",
     process.env.BENCH_QUIET_WAIT !== undefined && !smokeRun ? `BENCH_QUIET_WAIT=${process.env.BENCH_QUIET_WAIT}` : "",
-    process.env.BENCH_DATABASE_URL !== undefined ? `BENCH_DATABASE_URL=${redactUrl(process.env.BENCH_DATABASE_URL)}` : ""
-  ].filter((s) => s !== "").join(" ")} npx -y pnpm@10 bench${quick ? " --quick" : ""}${smokeRun ? " --smoke" : ""}`.trim()
+    process.env.BENCH_DATABASE_URL !== undefined
+      ? `BENCH_DATABASE_URL=${redactUrl(process.env.BENCH_DATABASE_URL)}`
+      : ""
+  ]
+    .filter((s) => s !== "")
+    .join(" ")} npx -y pnpm@10 bench${quick ? " --quick" : ""}${smokeRun ? " --smoke" : ""}`.trim()
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
   const steps: Array<{ step: CorpusStep; when: string }> = [
-    { step: seeded.firstCorpusStep, when: `seeded with the rest of the data${selected("search-10k-cards") ? "; measured by `search-10k-cards` before the main scenarios" : ""}` },
-    { step: mainStep, when: "grown in place before the main scenarios, which all read this state (`search`, `search-1`)" },
-    ...(largeStep !== undefined ? [{ step: largeStep, when: "grown in place after every other scenario; measured by `search-1m-cards`" }] : [])
+    {
+      step: seeded.firstCorpusStep,
+      when: `seeded with the rest of the data${selected("search-10k-cards") ? "; measured by `search-10k-cards` before the main scenarios" : ""}`
+    },
+    {
+      step: mainStep,
+      when: "grown in place before the main scenarios, which all read this state (`search`, `search-1`)"
+    },
+    ...(largeStep !== undefined
+      ? [{ step: largeStep, when: "grown in place after every other scenario; measured by `search-1m-cards`" }]
+      : [])
   ]
   const matchRange = (step: CorpusStep) => {
     const n = step.hits.map((h) => h.matches)
@@ -804,12 +1082,15 @@ const main = async () => {
   const corpusTable = [
     "| corpus cards | cards in the database | insert | VACUUM ANALYZE | cards matching each query | when |",
     "| ---: | ---: | ---: | ---: | --- | --- |",
-    ...steps.map(({ step, when }) => `| ${count(step.cards)} | ${count(step.allCards)} | ${seconds(step.insertMs)} | ${seconds(step.vacuumMs)} | ${step.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")} | ${when} |`)
+    ...steps.map(
+      ({ step, when }) =>
+        `| ${count(step.cards)} | ${count(step.allCards)} | ${seconds(step.insertMs)} | ${seconds(step.vacuumMs)} | ${step.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")} | ${when} |`
+    )
   ].join("\n")
   const md = `# Benchmarks
 
 Generated by \`bench/run.ts\`; do not edit by hand, re-run instead.
-${smokeRun ? "\n**Smoke run** (\`--smoke\`): tiny data (search corpora ÷100, boards ÷10; scenario ids keep their full-size names), no warm-up, 1 s per scenario. It checks that every scenario works; its figures mean nothing.\n" : ""}
+${smokeRun ? "\n**Smoke run** (`--smoke`): tiny data (search corpora ÷100, boards ÷10; scenario ids keep their full-size names), no warm-up, 1 s per scenario. It checks that every scenario works; its figures mean nothing.\n" : ""}
 - **Date**: ${new Date(runStarted).toISOString()}
 - **Command**: \`${command}\` (from the repository root)
 - **Machine**: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}
@@ -912,7 +1193,9 @@ ${serverErrors === "" ? "\nThe server wrote nothing at LOG_LEVEL=error during th
 ${embedded === undefined ? "" : embedded.output === "" ? "\nThe embedded database's server wrote nothing at LOG_LEVEL=error during its run.\n" : `\nThe embedded database's server output at LOG_LEVEL=error (last lines):\n\n\`\`\`\n${lastLines(embedded.output)}\n\`\`\`\n`}`
   fs.writeFileSync(outPath, md)
 
-  process.stdout.write(`\n${figures}\n\n${targetTable}\n\n${startupTable}\n\n${writes}\n\n${embeddedWrites}\n\n${boardScaling}\n\n${searchScaling}\n\n${resources}\n\n${errorSamples(rows)}\n\nwrote ${outPath} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`)
+  process.stdout.write(
+    `\n${figures}\n\n${targetTable}\n\n${startupTable}\n\n${writes}\n\n${embeddedWrites}\n\n${boardScaling}\n\n${searchScaling}\n\n${resources}\n\n${errorSamples(rows)}\n\nwrote ${outPath} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`
+  )
   if (invariantProblems.length > 0) log(`invariant problems after the run:\n${invariantProblems.join("\n")}`)
 }
 
@@ -920,7 +1203,7 @@ let exitCode = 0
 try {
   await main()
 } catch (err) {
-  log(`benchmark failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`)
+  log(`benchmark failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`)
   exitCode = 1
 } finally {
   await cleanup()

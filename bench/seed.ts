@@ -12,21 +12,127 @@ import * as crypto from "node:crypto"
 import type { Api } from "./api.ts"
 import type { Db } from "./db.ts"
 
-export const verbs = ["fix", "add", "remove", "refactor", "update", "investigate", "document", "migrate", "optimize", "test", "review", "deploy"]
+export const verbs = [
+  "fix",
+  "add",
+  "remove",
+  "refactor",
+  "update",
+  "investigate",
+  "document",
+  "migrate",
+  "optimize",
+  "test",
+  "review",
+  "deploy"
+]
 export const areas = [
-  "login", "signup", "billing", "invoice", "search", "export", "import", "dashboard", "settings", "profile",
-  "upload", "webhook", "cache", "session", "payment", "report", "email", "calendar", "sync", "backup",
-  "sidebar", "toolbar", "checkout", "onboarding", "permissions", "audit", "queue", "scheduler", "thumbnail", "avatar",
-  "locale", "tooltip", "pagination", "filter", "sorting", "archive", "comment", "mention", "badge", "widget"
+  "login",
+  "signup",
+  "billing",
+  "invoice",
+  "search",
+  "export",
+  "import",
+  "dashboard",
+  "settings",
+  "profile",
+  "upload",
+  "webhook",
+  "cache",
+  "session",
+  "payment",
+  "report",
+  "email",
+  "calendar",
+  "sync",
+  "backup",
+  "sidebar",
+  "toolbar",
+  "checkout",
+  "onboarding",
+  "permissions",
+  "audit",
+  "queue",
+  "scheduler",
+  "thumbnail",
+  "avatar",
+  "locale",
+  "tooltip",
+  "pagination",
+  "filter",
+  "sorting",
+  "archive",
+  "comment",
+  "mention",
+  "badge",
+  "widget"
 ]
 export const problems = [
-  "timeout", "crash", "leak", "deadlock", "flicker", "typo", "regression", "latency", "overflow", "freeze",
-  "glitch", "mismatch", "duplicate", "truncation", "encoding", "rounding", "drift", "stall", "spike", "misalignment",
-  "outage", "bottleneck", "retry", "rollback", "corruption", "hang", "jitter", "panic", "starvation", "lag",
-  "bug", "error", "warning", "exception", "fallback", "orphan", "conflict", "throttle", "underflow", "hiccup"
+  "timeout",
+  "crash",
+  "leak",
+  "deadlock",
+  "flicker",
+  "typo",
+  "regression",
+  "latency",
+  "overflow",
+  "freeze",
+  "glitch",
+  "mismatch",
+  "duplicate",
+  "truncation",
+  "encoding",
+  "rounding",
+  "drift",
+  "stall",
+  "spike",
+  "misalignment",
+  "outage",
+  "bottleneck",
+  "retry",
+  "rollback",
+  "corruption",
+  "hang",
+  "jitter",
+  "panic",
+  "starvation",
+  "lag",
+  "bug",
+  "error",
+  "warning",
+  "exception",
+  "fallback",
+  "orphan",
+  "conflict",
+  "throttle",
+  "underflow",
+  "hiccup"
 ]
 /** 20 syllables make 8,000 three-syllable code words; each description holds four of them. */
-export const syllables = ["ka", "lo", "mi", "ne", "ru", "ta", "vo", "zi", "be", "du", "fo", "ga", "hi", "ju", "pe", "sa", "te", "wu", "xo", "ye"]
+export const syllables = [
+  "ka",
+  "lo",
+  "mi",
+  "ne",
+  "ru",
+  "ta",
+  "vo",
+  "zi",
+  "be",
+  "du",
+  "fo",
+  "ga",
+  "hi",
+  "ju",
+  "pe",
+  "sa",
+  "te",
+  "wu",
+  "xo",
+  "ye"
+]
 
 /**
  * The search queries: two-word title pairs (area + problem, ~1/1600 of cards each) and single
@@ -47,7 +153,11 @@ export interface Sizes {
   readonly searchScale: readonly [number, number, number]
 }
 
-export const fullSizes: Sizes = { board: 1_000, boardScale: [100, 1_000, 10_000], searchScale: [10_000, 100_000, 1_000_000] }
+export const fullSizes: Sizes = {
+  board: 1_000,
+  boardScale: [100, 1_000, 10_000],
+  searchScale: [10_000, 100_000, 1_000_000]
+}
 /** `--smoke`: the same run on tiny data, to check end to end that every scenario works. */
 export const smokeSizes: Sizes = { board: 100, boardScale: [10, 100, 1_000], searchScale: [100, 1_000, 10_000] }
 
@@ -156,7 +266,7 @@ export interface MovePool {
   readonly moveCardIds: ReadonlyArray<string>
 }
 
-const timed = async <A,>(timings: Record<string, number>, name: string, f: () => Promise<A>): Promise<A> => {
+const timed = async <A>(timings: Record<string, number>, name: string, f: () => Promise<A>): Promise<A> => {
   const start = performance.now()
   try {
     return await f()
@@ -170,7 +280,10 @@ const countHits = async (db: Db): Promise<Array<{ q: string; matches: number }>>
   for (const q of searchQueries) {
     const words = q.split(/\s+/)
     const where = words.map((_, i) => `(title ILIKE $${i + 1} OR description ILIKE $${i + 1})`).join(" AND ")
-    const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE ${where}`, words.map((w) => `%${w}%`))
+    const [row] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM cards WHERE ${where}`,
+      words.map((w) => `%${w}%`)
+    )
     hits.push({ q, matches: row!.n })
   }
   return hits
@@ -212,15 +325,24 @@ export const seedAccount = async (api: Api, timings: Record<string, number> = {}
     api.call<{ session: { access_token: string }; user: { id: string } }>("POST", "/v1/auth/signup", {
       body: { email, password: "correct horse battery staple", full_name: "Bench User" },
       expect: [201]
-    }))
+    })
+  )
   const bearer = { bearer: session.access_token }
-  const { workspace } = await api.call<{ workspace: { id: string } }>("POST", "/v1/workspaces", { body: { name: "Bench" }, auth: bearer, expect: [201] })
+  const { workspace } = await api.call<{ workspace: { id: string } }>("POST", "/v1/workspaces", {
+    body: { name: "Bench" },
+    auth: bearer,
+    expect: [201]
+  })
   const website = await api.call<ProjectCreated>("POST", "/v1/projects", {
     body: { workspaceId: workspace.id, name: "Website", template: "kanban" },
     auth: bearer,
     expect: [201]
   })
-  const { rawKey } = await api.call<{ rawKey: string }>("POST", "/v1/api-keys", { body: { name: "bench" }, auth: bearer, expect: [201] })
+  const { rawKey } = await api.call<{ rawKey: string }>("POST", "/v1/api-keys", {
+    body: { name: "bench" },
+    auth: bearer,
+    expect: [201]
+  })
   return {
     email,
     apiKey: rawKey,
@@ -240,7 +362,12 @@ export const mintIntakeToken = async (api: Api, s: SeededAccount): Promise<strin
   return minted.token
 }
 
-export const seed = async (api: Api, db: Db, log: (line: string) => void, sizes: Sizes = fullSizes): Promise<Seeded> => {
+export const seed = async (
+  api: Api,
+  db: Db,
+  log: (line: string) => void,
+  sizes: Sizes = fullSizes
+): Promise<Seeded> => {
   const timings: Record<string, number> = {}
   const account = await seedAccount(api, timings)
   const bearer = { bearer: account.workspaceBearer }
@@ -249,10 +376,18 @@ export const seed = async (api: Api, db: Db, log: (line: string) => void, sizes:
 
   // A board of five columns through the API (its cards come later, in SQL).
   const makeBoard = async (name: string) => {
-    const created = await api.call<ProjectCreated>("POST", "/v1/projects", { body: { workspaceId: account.workspaceId, name }, auth: bearer, expect: [201] })
+    const created = await api.call<ProjectCreated>("POST", "/v1/projects", {
+      body: { workspaceId: account.workspaceId, name },
+      auth: bearer,
+      expect: [201]
+    })
     const columnIds: Array<string> = []
     for (const column of ["Backlog", "To Do", "In Progress", "Review", "Done"].slice(0, boardColumnCount)) {
-      const made = await api.call<{ id: string }>("POST", "/v1/columns", { body: { projectId: created.project.id, name: column }, auth: key, expect: [201] })
+      const made = await api.call<{ id: string }>("POST", "/v1/columns", {
+        body: { projectId: created.project.id, name: column },
+        auth: key,
+        expect: [201]
+      })
       columnIds.push(made.id)
     }
     return { project: created.project, columnIds }
@@ -260,8 +395,12 @@ export const seed = async (api: Api, db: Db, log: (line: string) => void, sizes:
 
   // The main board (1,000 cards).
   const board = await makeBoard("Thousand Board")
-  await timed(timings, "board cards (SQL)", () => insertCards(db, board.project, board.columnIds, 0, sizes.board, account.userId))
-  const boardCardIds = (await db.query<{ id: string }>(`SELECT id FROM cards WHERE project_id = $1 ORDER BY ref_number`, [board.project.id])).map((r) => r.id)
+  await timed(timings, "board cards (SQL)", () =>
+    insertCards(db, board.project, board.columnIds, 0, sizes.board, account.userId)
+  )
+  const boardCardIds = (
+    await db.query<{ id: string }>(`SELECT id FROM cards WHERE project_id = $1 ORDER BY ref_number`, [board.project.id])
+  ).map((r) => r.id)
   log(`  board project: ${board.columnIds.length} columns, ${boardCardIds.length} cards`)
 
   // The boards of the other scaling sizes: projects and columns now, cards after the main scenarios
@@ -280,11 +419,19 @@ export const seed = async (api: Api, db: Db, log: (line: string) => void, sizes:
     expect: [201]
   })
   const [now] = await db.query<{ t: string }>(`SELECT now()::text AS t`)
-  const corpus: Corpus = { project: created.project, columnIds: created.columns.map((c) => c.id), userId: account.userId, createdAt: now!.t, size: 0 }
+  const corpus: Corpus = {
+    project: created.project,
+    columnIds: created.columns.map((c) => c.id),
+    userId: account.userId,
+    createdAt: now!.t,
+    size: 0
+  }
   const firstCorpusStep = await growCorpus(db, corpus, sizes.searchScale[0])
   timings["search cards (SQL)"] = firstCorpusStep.insertMs
   timings["VACUUM ANALYZE"] = firstCorpusStep.vacuumMs
-  log(`  search corpus: ${corpus.size} cards; matches per query: ${firstCorpusStep.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")}`)
+  log(
+    `  search corpus: ${corpus.size} cards; matches per query: ${firstCorpusStep.hits.map((h) => `"${h.q}" ${h.matches}`).join(", ")}`
+  )
 
   return {
     ...account,
@@ -311,7 +458,11 @@ export const seedMovePool = async (api: Api, s: SeededAccount): Promise<MovePool
   const moveCardIds: Array<string> = []
   for (let i = 0; i < movePoolSize; i++) {
     const card = await api.call<{ id: string }>("POST", "/v1/cards", {
-      body: { projectId: pool.project.id, columnId: moveColumnIds[i % moveColumnIds.length], title: `Move pool card ${i + 1}` },
+      body: {
+        projectId: pool.project.id,
+        columnId: moveColumnIds[i % moveColumnIds.length],
+        title: `Move pool card ${i + 1}`
+      },
       auth: { apiKey: s.apiKey },
       expect: [201]
     })
@@ -333,7 +484,8 @@ export const checkInvariants = async (db: Db): Promise<Array<string>> => {
     FROM projects p JOIN cards c ON c.project_id = p.id GROUP BY p.id`)
   for (const r of refs) {
     if (r.distinct !== r.n) problems.push(`project ${r.id}: ${r.n} cards but ${r.distinct} distinct refs`)
-    if (r.last === null || Number(r.last) < r.max) problems.push(`project ${r.id}: ref sequence at ${r.last} behind the largest ref ${r.max}`)
+    if (r.last === null || Number(r.last) < r.max)
+      problems.push(`project ${r.id}: ref sequence at ${r.last} behind the largest ref ${r.max}`)
   }
   return problems
 }

@@ -23,7 +23,11 @@ export interface StartupFigures {
 
 export const median = (xs: ReadonlyArray<number>): number => {
   const s = [...xs].sort((a, b) => a - b)
-  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
+  return s.length === 0
+    ? NaN
+    : s.length % 2 === 1
+      ? s[(s.length - 1) / 2]!
+      : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -32,10 +36,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const timeCli = (repoRoot: string, args: ReadonlyArray<string>, env: Record<string, string>): Promise<number> =>
   new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn(process.execPath, [path.join(repoRoot, "bin/board.mjs"), ...args], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [path.join(repoRoot, "bin/board.mjs"), ...args], {
+      cwd: repoRoot,
+      env,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let out = ""
-    child.stdout.on("data", (d: Buffer) => void (out += d.toString()))
-    child.stderr.on("data", (d: Buffer) => void (out += d.toString()))
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString()
+    })
+    child.stderr.on("data", (d: Buffer) => {
+      out += d.toString()
+    })
     child.once("error", reject)
     child.once("exit", (code) => {
       const ms = performance.now() - started
@@ -45,19 +57,31 @@ const timeCli = (repoRoot: string, args: ReadonlyArray<string>, env: Record<stri
   })
 
 /** One `board serve`: start to healthy (polled every 2 ms), then its RSS once idle. */
-const timeServe = async (repoRoot: string, env: Record<string, string>): Promise<{ ms: number; rss: number | undefined }> => {
+const timeServe = async (
+  repoRoot: string,
+  env: Record<string, string>
+): Promise<{ ms: number; rss: number | undefined }> => {
   const port = await freePort()
   const started = performance.now()
-  const child: Child = spawnChild("start-up probe server", process.execPath, ["--max-semi-space-size=8", path.join(repoRoot, "bin/board.mjs"), "serve"], {
-    cwd: repoRoot,
-    env: { ...env, HOST: "127.0.0.1", PORT: String(port) }
-  })
+  const child: Child = spawnChild(
+    "start-up probe server",
+    process.execPath,
+    ["--max-semi-space-size=8", path.join(repoRoot, "bin/board.mjs"), "serve"],
+    {
+      cwd: repoRoot,
+      env: { ...env, HOST: "127.0.0.1", PORT: String(port) }
+    }
+  )
   try {
     const deadline = started + 30_000
     for (;;) {
       if (child.hasExited()) throw new Error(`the start-up probe server exited:\n${child.output()}`)
-      if (performance.now() > deadline) throw new Error(`the start-up probe server was not healthy within 30 s:\n${child.output()}`)
-      const ok = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.arrayBuffer().then(() => r.status === 200), () => false)
+      if (performance.now() > deadline)
+        throw new Error(`the start-up probe server was not healthy within 30 s:\n${child.output()}`)
+      const ok = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
+        (r) => r.arrayBuffer().then(() => r.status === 200),
+        () => false
+      )
       if (ok) break
       await sleep(2)
     }
@@ -89,7 +113,13 @@ export const measureStartup = async (options: {
     if (rss !== undefined) idleRss.push(rss)
   }
   // the CLI as a user runs it: no config file of theirs, the key and URL in the environment
-  const cliEnv = { ...options.baseEnv, XDG_CONFIG_HOME: path.join(os.tmpdir(), "board-bench-cli-config"), BOARD_API_URL: options.apiUrl, BOARD_API_KEY: options.apiKey, NO_COLOR: "1" }
+  const cliEnv = {
+    ...options.baseEnv,
+    XDG_CONFIG_HOME: path.join(os.tmpdir(), "board-bench-cli-config"),
+    BOARD_API_URL: options.apiUrl,
+    BOARD_API_KEY: options.apiKey,
+    NO_COLOR: "1"
+  }
   const times = async (args: ReadonlyArray<string>) => {
     await timeCli(repoRoot, args, cliEnv) // the first run fills Node's compile cache
     const out: Array<number> = []
@@ -99,6 +129,8 @@ export const measureStartup = async (options: {
   const helpMs = await times(["--help"])
   const versionMs = await times(["--version"])
   const cardShowMs = await times(["card", "show", options.cardRef])
-  options.log(`  serve to healthy: median ${median(serveMs).toFixed(0)} ms, idle RSS ${(median(idleRss) / 1048576).toFixed(0)} MiB; board --help ${median(helpMs).toFixed(0)} ms, --version ${median(versionMs).toFixed(0)} ms, card show ${median(cardShowMs).toFixed(0)} ms`)
+  options.log(
+    `  serve to healthy: median ${median(serveMs).toFixed(0)} ms, idle RSS ${(median(idleRss) / 1048576).toFixed(0)} MiB; board --help ${median(helpMs).toFixed(0)} ms, --version ${median(versionMs).toFixed(0)} ms, card show ${median(cardShowMs).toFixed(0)} ms`
+  )
   return { serveMs, idleRss, helpMs, versionMs, cardShowMs, cardRef: options.cardRef }
 }

@@ -35,7 +35,9 @@ export const buildAll = async () => {
     metafile: true,
     logLevel: "warning",
     // CommonJS dependencies bundled into ESM still call require() for Node's built-ins
-    banner: { js: "import { createRequire as __boardRequire } from 'node:module'; const require = __boardRequire(import.meta.url);" }
+    banner: {
+      js: "import { createRequire as __boardRequire } from 'node:module'; const require = __boardRequire(import.meta.url);"
+    }
   })
   // what each output holds and imports: test/bundle.test.ts checks what a command loads
   fs.writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile))
@@ -65,5 +67,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes("--if-stale") && !isStale()) process.exit(0)
   const started = performance.now()
   await buildAll()
-  if (!process.argv.includes("--quiet")) process.stderr.write(`board: built dist/ in ${Math.round(performance.now() - started)} ms\n`)
+  if (!process.argv.includes("--quiet"))
+    process.stderr.write(`board: built dist/ in ${Math.round(performance.now() - started)} ms\n`)
 }

@@ -69,70 +69,190 @@ const ROWS: Record<string, Row> = {
   "GET /v1/health": { scope: "public", req: () => ({ method: "GET", path: "/v1/health" }) },
   "POST /v1/auth/signup": { scope: "public", req: () => ({ method: "POST", path: "/v1/auth/signup", body: {} }) },
   "POST /v1/auth/login": { scope: "public", req: () => ({ method: "POST", path: "/v1/auth/login", body: {} }) },
-  "POST /v1/intake": { scope: "intake", req: (f) => ({ method: "POST", path: "/v1/intake", body: { title: `intruder ${f.word}` } }) },
-  "GET /v1/desktop/releases/latest": { scope: "global", req: () => ({ method: "GET", path: "/v1/desktop/releases/latest" }) },
-  "GET /v1/desktop/download": { scope: "global", req: () => ({ method: "GET", path: "/v1/desktop/download?redirect=false" }) },
-  "GET /v1/desktop/updates/{platform}/{file}": { scope: "global", req: () => ({ method: "GET", path: "/v1/desktop/updates/darwin-arm64/latest-mac.yml" }) },
+  "POST /v1/intake": {
+    scope: "intake",
+    req: (f) => ({ method: "POST", path: "/v1/intake", body: { title: `intruder ${f.word}` } })
+  },
+  "GET /v1/desktop/releases/latest": {
+    scope: "global",
+    req: () => ({ method: "GET", path: "/v1/desktop/releases/latest" })
+  },
+  "GET /v1/desktop/download": {
+    scope: "global",
+    req: () => ({ method: "GET", path: "/v1/desktop/download?redirect=false" })
+  },
+  "GET /v1/desktop/updates/{platform}/{file}": {
+    scope: "global",
+    req: () => ({ method: "GET", path: "/v1/desktop/updates/darwin-arm64/latest-mac.yml" })
+  },
 
-  "POST /v1/api-keys": { scope: "account", noOAuth: true, req: () => ({ method: "POST", path: "/v1/api-keys", body: { name: "mine" } }) },
+  "POST /v1/api-keys": {
+    scope: "account",
+    noOAuth: true,
+    req: () => ({ method: "POST", path: "/v1/api-keys", body: { name: "mine" } })
+  },
   "GET /v1/api-keys": { scope: "account", noOAuth: true, req: () => ({ method: "GET", path: "/v1/api-keys" }) },
   // A's key id is filled in by the test
-  "DELETE /v1/api-keys/{id}": { scope: "account", noOAuth: true, req: () => ({ method: "DELETE", path: "/v1/api-keys/{A.key}" }) },
-  "POST /v1/workspaces": { scope: "account", noOAuth: true, req: () => ({ method: "POST", path: "/v1/workspaces", body: { name: "mine" } }) },
+  "DELETE /v1/api-keys/{id}": {
+    scope: "account",
+    noOAuth: true,
+    req: () => ({ method: "DELETE", path: "/v1/api-keys/{A.key}" })
+  },
+  "POST /v1/workspaces": {
+    scope: "account",
+    noOAuth: true,
+    req: () => ({ method: "POST", path: "/v1/workspaces", body: { name: "mine" } })
+  },
   "GET /v1/workspaces": { scope: "account", req: () => ({ method: "GET", path: "/v1/workspaces" }) },
   "GET /v1/search": { scope: "account", req: (f) => ({ method: "GET", path: `/v1/search?q=${f.word}` }) },
-  "POST /v1/nlu": { scope: "account", req: (f) => ({ method: "POST", path: "/v1/nlu", body: { command: `move ${f.ref} to Done` } }) },
+  "POST /v1/nlu": {
+    scope: "account",
+    req: (f) => ({ method: "POST", path: "/v1/nlu", body: { command: `move ${f.ref} to Done` } })
+  },
   "GET /v1/oauth/grants": { scope: "account", noOAuth: true, req: () => ({ method: "GET", path: "/v1/oauth/grants" }) },
   // A's grant id is filled in by the test (it is not part of a board fixture)
-  "DELETE /v1/oauth/grants/{id}": { scope: "account", noOAuth: true, req: () => ({ method: "DELETE", path: "/v1/oauth/grants/{grant}" }) },
+  "DELETE /v1/oauth/grants/{id}": {
+    scope: "account",
+    noOAuth: true,
+    req: () => ({ method: "DELETE", path: "/v1/oauth/grants/{grant}" })
+  },
 
-  "GET /v1/workspaces/{id}/projects": { scope: "workspace", req: () => ({ method: "GET", path: "/v1/workspaces/{W1}/projects" }) },
-  "GET /v1/workspaces/{id}/members": { scope: "workspace", req: () => ({ method: "GET", path: "/v1/workspaces/{W1}/members" }) },
+  "GET /v1/workspaces/{id}/projects": {
+    scope: "workspace",
+    req: () => ({ method: "GET", path: "/v1/workspaces/{W1}/projects" })
+  },
+  "GET /v1/workspaces/{id}/members": {
+    scope: "workspace",
+    req: () => ({ method: "GET", path: "/v1/workspaces/{W1}/members" })
+  },
   "POST /v1/workspaces/{id}/members": {
     scope: "workspace",
     noOAuth: true,
     req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/members", body: { email: "{D.email}" } })
   },
-  "POST /v1/projects": { scope: "workspace", req: () => ({ method: "POST", path: "/v1/projects", body: { workspaceId: "{W1}", name: "Intruder", template: "kanban" } }) },
-  "GET /v1/board/{projectId}": { scope: "workspace", req: (f) => ({ method: "GET", path: `/v1/board/${f.projectId}` }) },
+  "POST /v1/projects": {
+    scope: "workspace",
+    req: () => ({
+      method: "POST",
+      path: "/v1/projects",
+      body: { workspaceId: "{W1}", name: "Intruder", template: "kanban" }
+    })
+  },
+  "GET /v1/board/{projectId}": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/board/${f.projectId}` })
+  },
   "POST /v1/cards": {
     scope: "workspace",
-    req: (f) => ({ method: "POST", path: "/v1/cards", body: { projectId: f.projectId, columnId: f.columns[0], title: "Intruder" } })
+    req: (f) => ({
+      method: "POST",
+      path: "/v1/cards",
+      body: { projectId: f.projectId, columnId: f.columns[0], title: "Intruder" }
+    })
   },
   "GET /v1/cards/{id}": { scope: "workspace", req: (f) => ({ method: "GET", path: `/v1/cards/${f.card}` }) },
-  "PATCH /v1/cards/{id}": { scope: "workspace", req: (f) => ({ method: "PATCH", path: `/v1/cards/${f.card}`, body: { title: "Stolen" } }) },
+  "PATCH /v1/cards/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "PATCH", path: `/v1/cards/${f.card}`, body: { title: "Stolen" } })
+  },
   "DELETE /v1/cards/{id}": { scope: "workspace", req: (f) => ({ method: "DELETE", path: `/v1/cards/${f.card}` }) },
-  "POST /v1/cards/{id}/move": { scope: "workspace", req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/move`, body: { columnId: f.columns[2], position: 0 } }) },
-  "POST /v1/columns": { scope: "workspace", req: (f) => ({ method: "POST", path: "/v1/columns", body: { projectId: f.projectId, name: "Intruder" } }) },
-  "PATCH /v1/columns/{id}": { scope: "workspace", req: (f) => ({ method: "PATCH", path: `/v1/columns/${f.columns[0]}`, body: { name: "Stolen", position: 2 } }) },
-  "DELETE /v1/columns/{id}": { scope: "workspace", req: (f) => ({ method: "DELETE", path: `/v1/columns/${f.emptyColumn}` }) },
-  "POST /v1/labels": { scope: "workspace", req: (f) => ({ method: "POST", path: "/v1/labels", body: { projectId: f.projectId, name: "intruder" } }) },
-  "POST /v1/cards/{id}/labels": { scope: "workspace", req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/labels`, body: { labelId: f.spare } }) },
-  "DELETE /v1/cards/{id}/labels/{labelId}": { scope: "workspace", req: (f) => ({ method: "DELETE", path: `/v1/cards/${f.card}/labels/${f.label}` }) },
-  "POST /v1/subtasks": { scope: "workspace", req: (f) => ({ method: "POST", path: "/v1/subtasks", body: { cardId: f.card, title: "sneaky" } }) },
-  "POST /v1/subtasks/{id}/toggle": { scope: "workspace", req: (f) => ({ method: "POST", path: `/v1/subtasks/${f.subtask}/toggle` }) },
-  "DELETE /v1/subtasks/{id}": { scope: "workspace", req: (f) => ({ method: "DELETE", path: `/v1/subtasks/${f.subtask}` }) },
-  "GET /v1/cards/{id}/links": { scope: "workspace", req: (f) => ({ method: "GET", path: `/v1/cards/${f.card}/links` }) },
-  "POST /v1/cards/{id}/links": { scope: "workspace", req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/links`, body: { targetId: f.target, linkType: "relates_to" } }) },
+  "POST /v1/cards/{id}/move": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/move`, body: { columnId: f.columns[2], position: 0 } })
+  },
+  "POST /v1/columns": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: "/v1/columns", body: { projectId: f.projectId, name: "Intruder" } })
+  },
+  "PATCH /v1/columns/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "PATCH", path: `/v1/columns/${f.columns[0]}`, body: { name: "Stolen", position: 2 } })
+  },
+  "DELETE /v1/columns/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "DELETE", path: `/v1/columns/${f.emptyColumn}` })
+  },
+  "POST /v1/labels": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: "/v1/labels", body: { projectId: f.projectId, name: "intruder" } })
+  },
+  "POST /v1/cards/{id}/labels": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/labels`, body: { labelId: f.spare } })
+  },
+  "DELETE /v1/cards/{id}/labels/{labelId}": {
+    scope: "workspace",
+    req: (f) => ({ method: "DELETE", path: `/v1/cards/${f.card}/labels/${f.label}` })
+  },
+  "POST /v1/subtasks": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: "/v1/subtasks", body: { cardId: f.card, title: "sneaky" } })
+  },
+  "POST /v1/subtasks/{id}/toggle": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/subtasks/${f.subtask}/toggle` })
+  },
+  "DELETE /v1/subtasks/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "DELETE", path: `/v1/subtasks/${f.subtask}` })
+  },
+  "GET /v1/cards/{id}/links": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/cards/${f.card}/links` })
+  },
+  "POST /v1/cards/{id}/links": {
+    scope: "workspace",
+    req: (f) => ({
+      method: "POST",
+      path: `/v1/cards/${f.card}/links`,
+      body: { targetId: f.target, linkType: "relates_to" }
+    })
+  },
   "DELETE /v1/links/{id}": { scope: "workspace", req: (f) => ({ method: "DELETE", path: `/v1/links/${f.link}` }) },
-  "GET /v1/projects/{projectId}/links": { scope: "workspace", req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/links` }) },
+  "GET /v1/projects/{projectId}/links": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/links` })
+  },
   "POST /v1/projects/{projectId}/links": {
     scope: "workspace",
-    req: (f) => ({ method: "POST", path: `/v1/projects/${f.projectId}/links`, body: { url: "https://intruder.example/page", title: "Intruder" } })
+    req: (f) => ({
+      method: "POST",
+      path: `/v1/projects/${f.projectId}/links`,
+      body: { url: "https://intruder.example/page", title: "Intruder" }
+    })
   },
   "PATCH /v1/projects/{projectId}/links/{linkId}": {
     scope: "workspace",
-    req: (f) => ({ method: "PATCH", path: `/v1/projects/${f.projectId}/links/${f.projectLink}`, body: { relevance: "high", reason: "stolen" } })
+    req: (f) => ({
+      method: "PATCH",
+      path: `/v1/projects/${f.projectId}/links/${f.projectLink}`,
+      body: { relevance: "high", reason: "stolen" }
+    })
   },
-  "DELETE /v1/projects/{projectId}/links/{linkId}": { scope: "workspace", req: (f) => ({ method: "DELETE", path: `/v1/projects/${f.projectId}/links/${f.projectLink}` }) },
+  "DELETE /v1/projects/{projectId}/links/{linkId}": {
+    scope: "workspace",
+    req: (f) => ({ method: "DELETE", path: `/v1/projects/${f.projectId}/links/${f.projectLink}` })
+  },
   "POST /v1/projects/{projectId}/links/{linkId}/evaluate": {
     scope: "workspace",
     req: (f) => ({ method: "POST", path: `/v1/projects/${f.projectId}/links/${f.projectLink}/evaluate` })
   },
-  "GET /v1/cards/{id}/prompt": { scope: "workspace", req: (f) => ({ method: "GET", path: `/v1/cards/${f.card}/prompt?variant=draft` }) },
-  "POST /v1/intake-tokens": { scope: "workspace", req: (f) => ({ method: "POST", path: "/v1/intake-tokens", body: { columnId: f.columns[0], name: "intruder" } }) },
-  "GET /v1/projects/{projectId}/intake-tokens": { scope: "workspace", req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/intake-tokens` }) },
-  "DELETE /v1/intake-tokens/{id}": { scope: "workspace", req: (f) => ({ method: "DELETE", path: `/v1/intake-tokens/${f.intakeToken}` }) }
+  "GET /v1/cards/{id}/prompt": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/cards/${f.card}/prompt?variant=draft` })
+  },
+  "POST /v1/intake-tokens": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: "/v1/intake-tokens", body: { columnId: f.columns[0], name: "intruder" } })
+  },
+  "GET /v1/projects/{projectId}/intake-tokens": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/intake-tokens` })
+  },
+  "DELETE /v1/intake-tokens/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "DELETE", path: `/v1/intake-tokens/${f.intakeToken}` })
+  }
 }
 
 const expectError = (r: Reply, label: string) => {
@@ -154,10 +274,13 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
   let aKeyId: string
   /** B's OAuth token, bound to B's workspace. */
   let bOAuth: string
-  let operations: Array<string> = []
+  const operations: Array<string> = []
 
   const must = async (who: Account, req: Req, status: number) => {
-    const r = await call(base, req.method, req.path, { ...(req.body !== undefined ? { body: req.body } : {}), headers: key(who.apiKey) })
+    const r = await call(base, req.method, req.path, {
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      headers: key(who.apiKey)
+    })
     if (r.status !== status) throw new Error(`${req.method} ${req.path} → ${r.status} (expected ${status}): ${r.text}`)
     return r.body
   }
@@ -165,19 +288,59 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
   /** A fresh board of A's in W1: cards, a label on one, a spare label, a subtask, links, an intake token. */
   const fixture = async (): Promise<Fixture> => {
     const word = `zq${crypto.randomBytes(6).toString("hex")}`
-    const p = await must(A, { method: "POST", path: "/v1/projects", body: { workspaceId: A.workspaceId, name: "Website", template: "kanban" } }, 201)
+    const p = await must(
+      A,
+      {
+        method: "POST",
+        path: "/v1/projects",
+        body: { workspaceId: A.workspaceId, name: "Website", template: "kanban" }
+      },
+      201
+    )
     const projectId = p.project.id as string
     const columns = (p.columns as Array<{ id: string }>).map((c) => c.id)
-    const first = await must(A, { method: "POST", path: "/v1/cards", body: { projectId, columnId: columns[0], title: `Fix the ${word} page` } }, 201)
-    const target = (await must(A, { method: "POST", path: "/v1/cards", body: { projectId, columnId: columns[1], title: "Target" } }, 201)).id
+    const first = await must(
+      A,
+      { method: "POST", path: "/v1/cards", body: { projectId, columnId: columns[0], title: `Fix the ${word} page` } },
+      201
+    )
+    const target = (
+      await must(
+        A,
+        { method: "POST", path: "/v1/cards", body: { projectId, columnId: columns[1], title: "Target" } },
+        201
+      )
+    ).id
     const label = (await must(A, { method: "POST", path: "/v1/labels", body: { projectId, name: "bug" } }, 201)).id
     const spare = (await must(A, { method: "POST", path: "/v1/labels", body: { projectId, name: "spare" } }, 201)).id
     await must(A, { method: "POST", path: `/v1/cards/${first.id}/labels`, body: { labelId: label } }, 200)
-    const subtask = (await must(A, { method: "POST", path: "/v1/subtasks", body: { cardId: first.id, title: "step" } }, 201)).id
-    const link = (await must(A, { method: "POST", path: `/v1/cards/${first.id}/links`, body: { targetId: target, linkType: "blocks" } }, 201)).id
-    const emptyColumn = (await must(A, { method: "POST", path: "/v1/columns", body: { projectId, name: "Parked" } }, 201)).id
-    const submitted = await must(A, { method: "POST", path: `/v1/projects/${projectId}/links`, body: { url: `https://docs.example/${word}`, title: `About ${word}` } }, 201)
-    const intake = await must(A, { method: "POST", path: "/v1/intake-tokens", body: { columnId: columns[0], name: "form" } }, 201)
+    const subtask = (
+      await must(A, { method: "POST", path: "/v1/subtasks", body: { cardId: first.id, title: "step" } }, 201)
+    ).id
+    const link = (
+      await must(
+        A,
+        { method: "POST", path: `/v1/cards/${first.id}/links`, body: { targetId: target, linkType: "blocks" } },
+        201
+      )
+    ).id
+    const emptyColumn = (
+      await must(A, { method: "POST", path: "/v1/columns", body: { projectId, name: "Parked" } }, 201)
+    ).id
+    const submitted = await must(
+      A,
+      {
+        method: "POST",
+        path: `/v1/projects/${projectId}/links`,
+        body: { url: `https://docs.example/${word}`, title: `About ${word}` }
+      },
+      201
+    )
+    const intake = await must(
+      A,
+      { method: "POST", path: "/v1/intake-tokens", body: { columnId: columns[0], name: "form" } },
+      201
+    )
     return {
       word,
       projectId,
@@ -197,8 +360,17 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
 
   /** Placeholders for values outside a board fixture. */
   const concrete = (req: Req): Req => {
-    const fill = (s: string) => s.replaceAll("{W1}", A.workspaceId).replaceAll("{D.email}", D.email).replaceAll("{grant}", aInW2.grant).replaceAll("{A.key}", aKeyId)
-    return { method: req.method, path: fill(req.path), ...(req.body !== undefined ? { body: JSON.parse(fill(JSON.stringify(req.body))) } : {}) }
+    const fill = (s: string) =>
+      s
+        .replaceAll("{W1}", A.workspaceId)
+        .replaceAll("{D.email}", D.email)
+        .replaceAll("{grant}", aInW2.grant)
+        .replaceAll("{A.key}", aKeyId)
+    return {
+      method: req.method,
+      path: fill(req.path),
+      ...(req.body !== undefined ? { body: JSON.parse(fill(JSON.stringify(req.body))) } : {})
+    }
   }
 
   /**
@@ -237,7 +409,10 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
     B = await bootstrap(base, "other")
     D = await bootstrap(base, "bystander")
     const ws2 = await call(base, "POST", "/v1/workspaces", { body: { name: "A's second" }, headers: bearer(A.session) })
-    const p2 = await call(base, "POST", "/v1/projects", { body: { workspaceId: ws2.body.workspace.id, name: "Other", template: "kanban" }, headers: key(A.apiKey) })
+    const p2 = await call(base, "POST", "/v1/projects", {
+      body: { workspaceId: ws2.body.workspace.id, name: "Other", template: "kanban" },
+      headers: key(A.apiKey)
+    })
     W2 = { workspaceId: ws2.body.workspace.id, projectId: p2.body.project.id }
     const flowA = await fullFlow(base, A, [W2.workspaceId])
     const grants = await call(base, "GET", "/v1/oauth/grants", { headers: key(A.apiKey) })
@@ -276,14 +451,20 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         ["A's OAuth token bound to W2", bearer(aInW2.token), row.noOAuth ? 401 : 403]
       ]
       for (const [who, headers, status] of attempts) {
-        const r = await call(base, req.method, req.path, { ...(req.body !== undefined ? { body: req.body } : {}), headers })
+        const r = await call(base, req.method, req.path, {
+          ...(req.body !== undefined ? { body: req.body } : {}),
+          headers
+        })
         expect(r.status, `${name} by ${who}: ${r.text.slice(0, 200)}`).toBe(status)
         expectError(r, `${name} by ${who}`)
         expect(r.text).not.toContain(f.word)
         expect(await digest(), `${name} by ${who} changed A's data`).toEqual(before)
       }
       // and the same request by the owner works, so the row addresses something real
-      const own = await call(base, req.method, req.path, { ...(req.body !== undefined ? { body: req.body } : {}), headers: key(A.apiKey) })
+      const own = await call(base, req.method, req.path, {
+        ...(req.body !== undefined ? { body: req.body } : {}),
+        headers: key(A.apiKey)
+      })
       expect(own.status, `${name} by A: ${own.text.slice(0, 200)}`).toBeLessThan(300)
     })
   })
@@ -322,7 +503,11 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         `delete ${f.ref}`
       ]
       for (const command of commands) {
-        for (const [who, headers] of [["B's key", key(B.apiKey)], ["B's OAuth", bearer(bOAuth)], ["A's W2 token", bearer(aInW2.token)]] as const) {
+        for (const [who, headers] of [
+          ["B's key", key(B.apiKey)],
+          ["B's OAuth", bearer(bOAuth)],
+          ["A's W2 token", bearer(aInW2.token)]
+        ] as const) {
           for (const body of [{ command }, { command, projectId: f.projectId }]) {
             const r = await attempt({ method: "POST", path: "/v1/nlu", body }, headers)
             const label = `${JSON.stringify(body)} by ${who}`
@@ -348,27 +533,42 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
 
     // A's OAuth grants and A's API keys: listed and revoked by their owner only, never by an OAuth token
     it.each([
-      { what: "grant", list: "/v1/oauth/grants", del: "DELETE /v1/oauth/grants/{id}", id: () => aInW2.grant, stillWorks: () => attempt({ method: "GET", path: `/v1/board/${W2.projectId}` }, bearer(aInW2.token)) },
-      { what: "API key", list: "/v1/api-keys", del: "DELETE /v1/api-keys/{id}", id: () => aKeyId, stillWorks: () => attempt({ method: "GET", path: "/v1/workspaces" }, key(A.apiKey)) }
-    ])("$list: B lists none of A's, B's DELETE of A's $what is 404, OAuth tokens get 401, and A's $what still works", async ({ what, list, del, id, stillWorks }) => {
-      const listed = await attempt({ method: "GET", path: list }, key(B.apiKey))
-      expect(listed.status).toBe(200)
-      expect(listed.body.map((x: any) => x.id)).not.toContain(id())
-      const req = concrete(ROWS[del]!.req(await fixture()))
-      const before = await digest()
-      const refusedToB = await attempt(req, key(B.apiKey))
-      expect(refusedToB.status).toBe(404)
-      expectError(refusedToB, `DELETE ${what} by B`)
-      for (const headers of [bearer(aInW2.token), bearer(bOAuth)]) {
-        for (const r of [req, { method: "GET", path: list }]) {
-          const refused = await attempt(r, headers)
-          expect(refused.status, `${r.method} ${r.path} by an OAuth token`).toBe(401)
-          expectError(refused, `${what}s by an OAuth token`)
-        }
+      {
+        what: "grant",
+        list: "/v1/oauth/grants",
+        del: "DELETE /v1/oauth/grants/{id}",
+        id: () => aInW2.grant,
+        stillWorks: () => attempt({ method: "GET", path: `/v1/board/${W2.projectId}` }, bearer(aInW2.token))
+      },
+      {
+        what: "API key",
+        list: "/v1/api-keys",
+        del: "DELETE /v1/api-keys/{id}",
+        id: () => aKeyId,
+        stillWorks: () => attempt({ method: "GET", path: "/v1/workspaces" }, key(A.apiKey))
       }
-      expect(await digest()).toEqual(before)
-      expect((await stillWorks()).status).toBe(200)
-    })
+    ])(
+      "$list: B lists none of A's, B's DELETE of A's $what is 404, OAuth tokens get 401, and A's $what still works",
+      async ({ what, list, del, id, stillWorks }) => {
+        const listed = await attempt({ method: "GET", path: list }, key(B.apiKey))
+        expect(listed.status).toBe(200)
+        expect(listed.body.map((x: any) => x.id)).not.toContain(id())
+        const req = concrete(ROWS[del]!.req(await fixture()))
+        const before = await digest()
+        const refusedToB = await attempt(req, key(B.apiKey))
+        expect(refusedToB.status).toBe(404)
+        expectError(refusedToB, `DELETE ${what} by B`)
+        for (const headers of [bearer(aInW2.token), bearer(bOAuth)]) {
+          for (const r of [req, { method: "GET", path: list }]) {
+            const refused = await attempt(r, headers)
+            expect(refused.status, `${r.method} ${r.path} by an OAuth token`).toBe(401)
+            expectError(refused, `${what}s by an OAuth token`)
+          }
+        }
+        expect(await digest()).toEqual(before)
+        expect((await stillWorks()).status).toBe(200)
+      }
+    )
 
     it("POST /v1/workspaces and POST /v1/api-keys by B create B's own things only; OAuth tokens cannot call them", async () => {
       const before = await digest()
@@ -449,19 +649,30 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       try {
         const { tools } = await clients[0][1].listTools()
         // every tool that takes an id is attempted; the three without one are checked for leaks below
-        expect(new Set(attempts.map(([n]) => n))).toEqual(new Set(tools.map((t) => t.name).filter((n) => !["list_workspaces", "search_cards"].includes(n))))
+        expect(new Set(attempts.map(([n]) => n))).toEqual(
+          new Set(tools.map((t) => t.name).filter((n) => !["list_workspaces", "search_cards"].includes(n)))
+        )
         const before = await digest()
         for (const [who, client] of clients) {
           for (const [tool, args] of attempts) {
-            const r = (await client.callTool({ name: tool, arguments: args })) as { isError?: boolean; content: Array<{ text?: string }> }
+            const r = (await client.callTool({ name: tool, arguments: args })) as {
+              isError?: boolean
+              content: Array<{ text?: string }>
+            }
             const text = r.content.map((c) => c.text ?? "").join("\n")
             expect(r.isError, `${tool} by ${who} should fail: ${text.slice(0, 200)}`).toBe(true)
-            expect(text, `${tool} by ${who}`).toMatch(who === "A's token bound to W2" ? /not found|no card|not granted|grant|workspace/i : /not found|no card/i)
+            expect(text, `${tool} by ${who}`).toMatch(
+              who === "A's token bound to W2" ? /not found|no card|not granted|grant|workspace/i : /not found|no card/i
+            )
             expect(text).not.toContain(f.word)
           }
-          const listed = (await client.callTool({ name: "list_workspaces", arguments: {} })) as { structuredContent?: any }
+          const listed = (await client.callTool({ name: "list_workspaces", arguments: {} })) as {
+            structuredContent?: any
+          }
           expect(JSON.stringify(listed.structuredContent)).not.toContain(A.workspaceId)
-          const found = (await client.callTool({ name: "search_cards", arguments: { query: f.word } })) as { structuredContent?: any }
+          const found = (await client.callTool({ name: "search_cards", arguments: { query: f.word } })) as {
+            structuredContent?: any
+          }
           expect(found.structuredContent.cards).toEqual([])
         }
         expect(await digest()).toEqual(before)
@@ -474,12 +685,28 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
   it("a refused request by any credential leaves no trace in A's data even when aimed at ids that exist nowhere", async () => {
     // the same matrix on ghost ids: never 5xx, never 2xx, always {error}
     const f = await fixture()
-    const ghost: Fixture = { ...f, projectId: id(), card: id(), target: id(), label: id(), spare: id(), subtask: id(), link: id(), emptyColumn: id(), projectLink: id(), intakeToken: id(), columns: f.columns.map(() => id()) }
+    const ghost: Fixture = {
+      ...f,
+      projectId: id(),
+      card: id(),
+      target: id(),
+      label: id(),
+      spare: id(),
+      subtask: id(),
+      link: id(),
+      emptyColumn: id(),
+      projectLink: id(),
+      intakeToken: id(),
+      columns: f.columns.map(() => id())
+    }
     const before = await digest()
     for (const [name, row] of workspaceRows) {
       const req = concrete(row.req(ghost))
       for (const headers of [key(B.apiKey), bearer(aInW2.token)]) {
-        const r = await call(base, req.method, req.path, { ...(req.body !== undefined ? { body: req.body } : {}), headers })
+        const r = await call(base, req.method, req.path, {
+          ...(req.body !== undefined ? { body: req.body } : {}),
+          headers
+        })
         expect([401, 403, 404], `${name}: ${r.text.slice(0, 200)}`).toContain(r.status)
         expectError(r, name)
       }

@@ -27,9 +27,18 @@ const tableRows = (md: string, title: string): Array<Array<string>> => {
   const start = md.indexOf(`\n## ${title}\n`)
   if (start < 0) return []
   const end = md.indexOf("\n## ", start + 1)
-  return md.slice(start, end < 0 ? undefined : end).split("\n")
-    .filter((line) => line.startsWith("| ") && !line.startsWith("| ---") && !/^\| (scenario|cards|target|what) \|/.test(line))
-    .map((line) => line.slice(1, -1).split(" | ").map((cell) => cell.trim()))
+  return md
+    .slice(start, end < 0 ? undefined : end)
+    .split("\n")
+    .filter(
+      (line) => line.startsWith("| ") && !line.startsWith("| ---") && !/^\| (scenario|cards|target|what) \|/.test(line)
+    )
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(" | ")
+        .map((cell) => cell.trim())
+    )
 }
 
 const insertFloor = /^floor: (pgbench )?INSERT \(card-shaped table\)/
@@ -74,7 +83,11 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
     const out = path.join(outDir, "BENCHMARKS.md")
     const env: Record<string, string | undefined> = { ...process.env, BENCH_DATABASE_URL: postgresUrl, BENCH_OUT: out }
     for (const name of ["BENCH_ONLY", "BENCH_DURATION", "BENCH_QUIET_WAIT", "BENCH_CONNECTIONS"]) delete env[name]
-    const child = spawn(process.execPath, [path.join(repoRoot, "bench/run.ts"), "--smoke"], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [path.join(repoRoot, "bench/run.ts"), "--smoke"], {
+      cwd: repoRoot,
+      env,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let output = ""
     child.stdout!.on("data", (d) => (output += d))
     child.stderr!.on("data", (d) => (output += d))
@@ -94,8 +107,14 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
     // the writes are rated against the INSERT floor, the card read against the SELECT floor
     for (const row of results) {
       const label = row[0]!.replace(/ †$/, "")
-      const floor = writes.some((re) => re.test(label) || oneConnection(re).test(label)) ? "INSERT" : /^GET \/api\/v1\/cards\//.test(label) ? "SELECT" : undefined
-      expect(row[8], `ratio to floor of ${label}`).toMatch(floor === undefined ? /^–$/ : new RegExp(`^\\d+\\.\\d{3} of ${floor}$`))
+      const floor = writes.some((re) => re.test(label) || oneConnection(re).test(label))
+        ? "INSERT"
+        : /^GET \/api\/v1\/cards\//.test(label)
+          ? "SELECT"
+          : undefined
+      expect(row[8], `ratio to floor of ${label}`).toMatch(
+        floor === undefined ? /^–$/ : new RegExp(`^\\d+\\.\\d{3} of ${floor}$`)
+      )
     }
 
     for (const [title, ids] of [
@@ -103,13 +122,18 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
       ["Scaling: search corpus", ["`search-10k-cards`", "`search-1`", "`search-1m-cards`"]]
     ] as const) {
       const rows = tableRows(md, title)
-      expect(rows.map((r) => r[1]), title).toEqual([...ids])
+      expect(
+        rows.map((r) => r[1]),
+        title
+      ).toEqual([...ids])
       for (const row of rows) expect(row[6], `non-2xx of ${row[1]}`).toBe("0")
     }
 
     // each write at both connection counts, its scale-up and its ratio to the INSERT floor, then the floor itself
     const writeRows = tableRows(md, "Writes")
-    expect(writeRows.map((r) => r[0]!.replace(/ †$/, ""))).toEqual([...writes, insertFloor].map((re) => expect.stringMatching(re)))
+    expect(writeRows.map((r) => r[0]!.replace(/ †$/, ""))).toEqual(
+      [...writes, insertFloor].map((re) => expect.stringMatching(re))
+    )
     for (const row of writeRows.slice(0, writes.length)) {
       expect(row[1], `${row[0]} at N connections`).toMatch(rate)
       expect(row[2], `${row[0]} at 1 connection`).toMatch(rate)
@@ -120,7 +144,9 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
 
     // the same writes on the embedded database, all 2xx
     const embedded = tableRows(md, "Embedded database (PGlite, DATA_DIR)")
-    expect(embedded.map((r) => r[0])).toEqual(writes.map((re) => expect.stringMatching(new RegExp(`^embedded: ${re.source.slice(1)}`))))
+    expect(embedded.map((r) => r[0])).toEqual(
+      writes.map((re) => expect.stringMatching(new RegExp(`^embedded: ${re.source.slice(1)}`)))
+    )
     for (const row of embedded) {
       expect(row[1], `${row[0]} at N connections`).toMatch(rate)
       expect(row[2], `${row[0]} at 1 connection`).toMatch(rate)
@@ -149,10 +175,14 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
 
     // start-up and memory: every figure measured (a number in the median column)
     const startup = tableRows(md, "Start-up and memory")
-    expect(startup.map((r) => r[0]).join("\n")).toMatch(/board serve.*\n.*idle.*\n.*after every PostgreSQL scenario.*\n.*--help.*\n.*--version.*\n.*card show/)
+    expect(startup.map((r) => r[0]).join("\n")).toMatch(
+      /board serve.*\n.*idle.*\n.*after every PostgreSQL scenario.*\n.*--help.*\n.*--version.*\n.*card show/
+    )
     for (const row of startup) expect(row[1], row[0]).toMatch(/^\d+$/)
 
     expect(md).toContain("No non-2xx responses, connection errors or timeouts in any measured run.")
-    expect(md).toContain("After the write scenarios every column's order keys are distinct, every project's refs are distinct and its ref sequence is past its largest ref.")
+    expect(md).toContain(
+      "After the write scenarios every column's order keys are distinct, every project's refs are distinct and its ref sequence is past its largest ref."
+    )
   }, 270_000)
 })

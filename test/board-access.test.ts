@@ -129,11 +129,18 @@ const expectColumn = (c: any, projectId: string, name?: string) =>
     updatedAt: expect.stringMatching(ISO)
   })
 
-const expectLink = (l: any, fields: { sourceId: string; targetId: string; linkType: string; direction: "outgoing" | "incoming" }) =>
+const expectLink = (
+  l: any,
+  fields: { sourceId: string; targetId: string; linkType: string; direction: "outgoing" | "incoming" }
+) =>
   expect(l).toEqual({
     id: expect.stringMatching(UUID),
     ...fields,
-    card: { id: fields.direction === "outgoing" ? fields.targetId : fields.sourceId, ref: expect.any(String), title: expect.any(String) },
+    card: {
+      id: fields.direction === "outgoing" ? fields.targetId : fields.sourceId,
+      ref: expect.any(String),
+      title: expect.any(String)
+    },
     createdAt: expect.stringMatching(ISO),
     updatedAt: expect.stringMatching(ISO)
   })
@@ -175,16 +182,26 @@ describe.each(backends)("board access matrix on %s", (backend) => {
   }
 
   const newProject = async (owner: Account, workspaceId: string, name = "Website") => {
-    const r = await must(owner, { method: "POST", path: "/v1/projects", body: { workspaceId, name, template: "kanban" } }, 201)
+    const r = await must(
+      owner,
+      { method: "POST", path: "/v1/projects", body: { workspaceId, name, template: "kanban" } },
+      201
+    )
     return { projectId: r.project.id as string, columns: r.columns as ReadonlyArray<Column> }
   }
 
   const newCard = async (who: Account, projectId: string, columnId: string, title: string, description?: string) =>
-    (await must(who, {
-      method: "POST",
-      path: "/v1/cards",
-      body: { projectId, columnId, title, ...(description !== undefined ? { description } : {}) }
-    }, 201)).id as string
+    (
+      await must(
+        who,
+        {
+          method: "POST",
+          path: "/v1/cards",
+          body: { projectId, columnId, title, ...(description !== undefined ? { description } : {}) }
+        },
+        201
+      )
+    ).id as string
 
   /** A fresh board of A's (see Fixture), made with A's key. */
   const fixture = async (): Promise<Fixture> => {
@@ -193,13 +210,38 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     const card = await newCard(A, projectId, columns[0]!.id, `Fix the ${word} page`, "the first card")
     const target = await newCard(A, projectId, columns[0]!.id, "Target card")
     const third = await newCard(A, projectId, columns[1]!.id, "Third card")
-    const label = (await must(A, { method: "POST", path: "/v1/labels", body: { projectId, name: "bug", color: "#ff0000" } }, 201)).id
+    const label = (
+      await must(A, { method: "POST", path: "/v1/labels", body: { projectId, name: "bug", color: "#ff0000" } }, 201)
+    ).id
     const spare = (await must(A, { method: "POST", path: "/v1/labels", body: { projectId, name: "spare" } }, 201)).id
     await must(A, { method: "POST", path: `/v1/cards/${card}/labels`, body: { labelId: label } }, 200)
-    const subtask = (await must(A, { method: "POST", path: "/v1/subtasks", body: { cardId: card, title: "write tests" } }, 201)).id
-    const link = (await must(A, { method: "POST", path: `/v1/cards/${card}/links`, body: { targetId: target, linkType: "blocks" } }, 201)).id
-    const emptyColumn = (await must(A, { method: "POST", path: "/v1/columns", body: { projectId, name: "Parked" } }, 201)).id
-    return { word, workspaceId: A.workspaceId, projectId, columns, card, target, third, label, spare, subtask, link, emptyColumn }
+    const subtask = (
+      await must(A, { method: "POST", path: "/v1/subtasks", body: { cardId: card, title: "write tests" } }, 201)
+    ).id
+    const link = (
+      await must(
+        A,
+        { method: "POST", path: `/v1/cards/${card}/links`, body: { targetId: target, linkType: "blocks" } },
+        201
+      )
+    ).id
+    const emptyColumn = (
+      await must(A, { method: "POST", path: "/v1/columns", body: { projectId, name: "Parked" } }, 201)
+    ).id
+    return {
+      word,
+      workspaceId: A.workspaceId,
+      projectId,
+      columns,
+      card,
+      target,
+      third,
+      label,
+      spare,
+      subtask,
+      link,
+      emptyColumn
+    }
   }
 
   /** A fixture-shaped value of ids only, for inspecting the table without a server. */
@@ -207,7 +249,11 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     word: "placeholder",
     workspaceId: "",
     projectId: "",
-    columns: [{ id: "", name: "To Do" }, { id: "", name: "In Progress" }, { id: "", name: "Done" }],
+    columns: [
+      { id: "", name: "To Do" },
+      { id: "", name: "In Progress" },
+      { id: "", name: "Done" }
+    ],
     card: "",
     target: "",
     third: "",
@@ -242,7 +288,8 @@ describe.each(backends)("board access matrix on %s", (backend) => {
   const getCard = (id: string) => as(A, { method: "GET", path: `/v1/cards/${id}` })
   const readCard = async (id: string) => must(A, { method: "GET", path: `/v1/cards/${id}` }, 200)
   const readBoard = async (projectId: string) => must(A, { method: "GET", path: `/v1/board/${projectId}` }, 200)
-  const readLinks = async (cardId: string) => must(A, { method: "GET", path: `/v1/cards/${cardId}/links` }, 200) as Promise<Array<any>>
+  const readLinks = async (cardId: string) =>
+    must(A, { method: "GET", path: `/v1/cards/${cardId}/links` }, 200) as Promise<Array<any>>
 
   /** Everything A can read about a fixture's board, to compare before and after an attempt. */
   const snapshot = async (f: Fixture) => {
@@ -255,7 +302,8 @@ describe.each(backends)("board access matrix on %s", (backend) => {
 
   /** Row counts of every board table in the whole database: nothing may be created anywhere. */
   const rowCounts = async () =>
-    (await server.query(`
+    (
+      await server.query(`
       SELECT (SELECT count(*) FROM workspaces)::int AS workspaces,
              (SELECT count(*) FROM workspace_members)::int AS workspace_members,
              (SELECT count(*) FROM projects)::int AS projects,
@@ -264,7 +312,8 @@ describe.each(backends)("board access matrix on %s", (backend) => {
              (SELECT count(*) FROM labels)::int AS labels,
              (SELECT count(*) FROM card_labels)::int AS card_labels,
              (SELECT count(*) FROM subtasks)::int AS subtasks,
-             (SELECT count(*) FROM card_links)::int AS card_links`))[0]
+             (SELECT count(*) FROM card_links)::int AS card_links`)
+    )[0]
 
   beforeAll(async () => {
     // the matrix makes many requests as one user; the rate limit is tested elsewhere
@@ -273,9 +322,15 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     A = await bootstrap(base, "owner")
     B = await bootstrap(base, "other")
     C = await bootstrap(base, "member")
-    const added = await call(base, "POST", `/v1/workspaces/${A.workspaceId}/members`, { body: { email: C.email }, headers: key(A.apiKey) })
+    const added = await call(base, "POST", `/v1/workspaces/${A.workspaceId}/members`, {
+      body: { email: C.email },
+      headers: key(A.apiKey)
+    })
     if (added.status !== 201) throw new Error(`adding the member failed: ${added.status} ${added.text}`)
-    const ws2 = await call(base, "POST", "/v1/workspaces", { body: { name: "A's second workspace" }, headers: { authorization: `Bearer ${A.session}` } })
+    const ws2 = await call(base, "POST", "/v1/workspaces", {
+      body: { name: "A's second workspace" },
+      headers: { authorization: `Bearer ${A.session}` }
+    })
     if (ws2.status !== 201) throw new Error(`second workspace failed: ${ws2.status} ${ws2.text}`)
     A2 = { workspaceId: ws2.body.workspace.id, ...(await newProject(A, ws2.body.workspace.id, "Other")) }
   })
@@ -323,7 +378,11 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     },
     {
       name: "POST /v1/cards",
-      req: (f) => ({ method: "POST", path: "/v1/cards", body: { projectId: f.projectId, columnId: f.columns[1]!.id, title: "Created card", priority: "high" } }),
+      req: (f) => ({
+        method: "POST",
+        path: "/v1/cards",
+        body: { projectId: f.projectId, columnId: f.columns[1]!.id, title: "Created card", priority: "high" }
+      }),
       ok: async (r, f) => {
         expect(r.status).toBe(201)
         expectCard(r.body, { projectId: f.projectId, columnId: f.columns[1]!.id, title: "Created card" })
@@ -350,7 +409,11 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     },
     {
       name: "PATCH /v1/cards/{id}",
-      req: (f) => ({ method: "PATCH", path: `/v1/cards/${f.card}`, body: { title: "Renamed", description: "changed", priority: "urgent" } }),
+      req: (f) => ({
+        method: "PATCH",
+        path: `/v1/cards/${f.card}`,
+        body: { title: "Renamed", description: "changed", priority: "urgent" }
+      }),
       ok: async (r, f) => {
         expect(r.status).toBe(200)
         expectCard(r.body, { projectId: f.projectId, columnId: f.columns[0]!.id, title: "Renamed" })
@@ -372,7 +435,11 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     },
     {
       name: "POST /v1/cards/{id}/move",
-      req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/move`, body: { columnId: f.columns[1]!.id, position: 0 } }),
+      req: (f) => ({
+        method: "POST",
+        path: `/v1/cards/${f.card}/move`,
+        body: { columnId: f.columns[1]!.id, position: 0 }
+      }),
       ok: async (r, f) => {
         expect(r.status).toBe(200)
         expectCard(r.body, { projectId: f.projectId, columnId: f.columns[1]!.id })
@@ -398,7 +465,11 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     },
     {
       name: "POST /v1/columns",
-      req: (f) => ({ method: "POST", path: "/v1/columns", body: { projectId: f.projectId, name: "Review", position: 1 } }),
+      req: (f) => ({
+        method: "POST",
+        path: "/v1/columns",
+        body: { projectId: f.projectId, name: "Review", position: 1 }
+      }),
       ok: async (r, f) => {
         expect(r.status).toBe(201)
         expectColumn(r.body, f.projectId, "Review")
@@ -413,7 +484,11 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     },
     {
       name: "PATCH /v1/columns/{id}",
-      req: (f) => ({ method: "PATCH", path: `/v1/columns/${f.columns[0]!.id}`, body: { name: "Backlog", position: 2 } }),
+      req: (f) => ({
+        method: "PATCH",
+        path: `/v1/columns/${f.columns[0]!.id}`,
+        body: { name: "Backlog", position: 2 }
+      }),
       ok: async (r, f) => {
         expect(r.status).toBe(200)
         expectColumn(r.body, f.projectId, "Backlog")
@@ -445,7 +520,11 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     },
     {
       name: "POST /v1/labels",
-      req: (f) => ({ method: "POST", path: "/v1/labels", body: { projectId: f.projectId, name: "feature", color: "#00AA00" } }),
+      req: (f) => ({
+        method: "POST",
+        path: "/v1/labels",
+        body: { projectId: f.projectId, name: "feature", color: "#00AA00" }
+      }),
       ok: async (r, f) => {
         expect(r.status).toBe(201)
         expectLabel(r.body, f.projectId)
@@ -486,7 +565,10 @@ describe.each(backends)("board access matrix on %s", (backend) => {
         expect(r.status).toBe(201)
         expectSubtask(r.body, f.card)
         expect(r.body).toMatchObject({ title: "review", completed: false, position: 0 })
-        expect((await readCard(f.card)).subtasks.map((s: any) => [s.id, s.position])).toEqual([[r.body.id, 0], [f.subtask, 1]])
+        expect((await readCard(f.card)).subtasks.map((s: any) => [s.id, s.position])).toEqual([
+          [r.body.id, 0],
+          [f.subtask, 1]
+        ])
       },
       untouched: cardUnchanged
     },
@@ -523,7 +605,11 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     },
     {
       name: "POST /v1/cards/{id}/links",
-      req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/links`, body: { targetId: f.third, linkType: "relates_to" } }),
+      req: (f) => ({
+        method: "POST",
+        path: `/v1/cards/${f.card}/links`,
+        body: { targetId: f.third, linkType: "relates_to" }
+      }),
       ok: async (r, f) => {
         expect(r.status).toBe(201)
         expectLink(r.body, { sourceId: f.card, targetId: f.third, linkType: "relates_to", direction: "outgoing" })
@@ -570,8 +656,26 @@ describe.each(backends)("board access matrix on %s", (backend) => {
       ok: async (r) => {
         expect(r.status).toBe(200)
         expect(r.body).toEqual([
-          { id: A.userId, userId: A.userId, email: A.email, fullName: "owner", role: "owner", joinedAt: expect.stringMatching(ISO), createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) },
-          { id: C.userId, userId: C.userId, email: C.email, fullName: "member", role: "member", joinedAt: expect.stringMatching(ISO), createdAt: expect.stringMatching(ISO), updatedAt: expect.stringMatching(ISO) }
+          {
+            id: A.userId,
+            userId: A.userId,
+            email: A.email,
+            fullName: "owner",
+            role: "owner",
+            joinedAt: expect.stringMatching(ISO),
+            createdAt: expect.stringMatching(ISO),
+            updatedAt: expect.stringMatching(ISO)
+          },
+          {
+            id: C.userId,
+            userId: C.userId,
+            email: C.email,
+            fullName: "member",
+            role: "member",
+            joinedAt: expect.stringMatching(ISO),
+            createdAt: expect.stringMatching(ISO),
+            updatedAt: expect.stringMatching(ISO)
+          }
         ])
       }
     }
@@ -614,32 +718,62 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     describe("another user's ids inside one's own requests: 404, nothing changes", () => {
       /** B's own card in B's own board, then one attempt that names A's ids. */
       const cases: ReadonlyArray<[string, (f: Fixture, bCard: string) => Req]> = [
-        ["POST /v1/cards with A's projectId and columnId", (f) => ({
-          method: "POST",
-          path: "/v1/cards",
-          body: { projectId: f.projectId, columnId: f.columns[0]!.id, title: "intruder" }
-        })],
-        ["POST /v1/cards with B's projectId and A's columnId", (f) => ({
-          method: "POST",
-          path: "/v1/cards",
-          body: { projectId: B.projectId, columnId: f.columns[0]!.id, title: "intruder" }
-        })],
-        ["POST /v1/cards with A's projectId and B's columnId", () => ({
-          method: "POST",
-          path: "/v1/cards",
-          body: { projectId: A.projectId, columnId: B.columns[0]!.id, title: "intruder" }
-        })],
-        ["POST /v1/cards/{B's card}/move into A's column", (f, bCard) => ({ method: "POST", path: `/v1/cards/${bCard}/move`, body: { columnId: f.columns[1]!.id } })],
-        ["POST /v1/cards/{B's card}/labels with A's label", (f, bCard) => ({ method: "POST", path: `/v1/cards/${bCard}/labels`, body: { labelId: f.spare } })],
-        ["DELETE /v1/cards/{B's card}/labels/{A's label}", (f, bCard) => ({ method: "DELETE", path: `/v1/cards/${bCard}/labels/${f.label}` })],
-        ["POST /v1/cards/{B's card}/links with A's card as target", (f, bCard) => ({
-          method: "POST",
-          path: `/v1/cards/${bCard}/links`,
-          body: { targetId: f.third, linkType: "relates_to" }
-        })],
-        ["POST /v1/subtasks with A's cardId", (f) => ({ method: "POST", path: "/v1/subtasks", body: { cardId: f.card, title: "intruder" } })],
-        ["POST /v1/columns with A's projectId", (f) => ({ method: "POST", path: "/v1/columns", body: { projectId: f.projectId, name: "intruder" } })],
-        ["POST /v1/labels with A's projectId", (f) => ({ method: "POST", path: "/v1/labels", body: { projectId: f.projectId, name: "intruder" } })]
+        [
+          "POST /v1/cards with A's projectId and columnId",
+          (f) => ({
+            method: "POST",
+            path: "/v1/cards",
+            body: { projectId: f.projectId, columnId: f.columns[0]!.id, title: "intruder" }
+          })
+        ],
+        [
+          "POST /v1/cards with B's projectId and A's columnId",
+          (f) => ({
+            method: "POST",
+            path: "/v1/cards",
+            body: { projectId: B.projectId, columnId: f.columns[0]!.id, title: "intruder" }
+          })
+        ],
+        [
+          "POST /v1/cards with A's projectId and B's columnId",
+          () => ({
+            method: "POST",
+            path: "/v1/cards",
+            body: { projectId: A.projectId, columnId: B.columns[0]!.id, title: "intruder" }
+          })
+        ],
+        [
+          "POST /v1/cards/{B's card}/move into A's column",
+          (f, bCard) => ({ method: "POST", path: `/v1/cards/${bCard}/move`, body: { columnId: f.columns[1]!.id } })
+        ],
+        [
+          "POST /v1/cards/{B's card}/labels with A's label",
+          (f, bCard) => ({ method: "POST", path: `/v1/cards/${bCard}/labels`, body: { labelId: f.spare } })
+        ],
+        [
+          "DELETE /v1/cards/{B's card}/labels/{A's label}",
+          (f, bCard) => ({ method: "DELETE", path: `/v1/cards/${bCard}/labels/${f.label}` })
+        ],
+        [
+          "POST /v1/cards/{B's card}/links with A's card as target",
+          (f, bCard) => ({
+            method: "POST",
+            path: `/v1/cards/${bCard}/links`,
+            body: { targetId: f.third, linkType: "relates_to" }
+          })
+        ],
+        [
+          "POST /v1/subtasks with A's cardId",
+          (f) => ({ method: "POST", path: "/v1/subtasks", body: { cardId: f.card, title: "intruder" } })
+        ],
+        [
+          "POST /v1/columns with A's projectId",
+          (f) => ({ method: "POST", path: "/v1/columns", body: { projectId: f.projectId, name: "intruder" } })
+        ],
+        [
+          "POST /v1/labels with A's projectId",
+          (f) => ({ method: "POST", path: "/v1/labels", body: { projectId: f.projectId, name: "intruder" } })
+        ]
       ]
 
       it.each(cases)("%s → 404", async (_name, req) => {
@@ -663,29 +797,55 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     describe("the same user's ids of another project or workspace: 400, nothing changes", () => {
       /** `f` is a fixture project of A's; `A.projectId` is another project in the same workspace. */
       const cases: ReadonlyArray<[string, (f: Fixture, other: { card: string; label: string }) => Req]> = [
-        ["POST /v1/cards with a columnId of another project", (f) => ({
-          method: "POST",
-          path: "/v1/cards",
-          body: { projectId: f.projectId, columnId: A.columns[0]!.id, title: "misfiled" }
-        })],
-        ["POST /v1/cards with a columnId of a project in another workspace", (f) => ({
-          method: "POST",
-          path: "/v1/cards",
-          body: { projectId: f.projectId, columnId: A2.columns[0]!.id, title: "misfiled" }
-        })],
-        ["POST /v1/cards/{id}/move into another project's column", (f) => ({ method: "POST", path: `/v1/cards/${f.card}/move`, body: { columnId: A.columns[1]!.id } })],
-        ["POST /v1/cards/{id}/labels with a label of another project", (f, other) => ({ method: "POST", path: `/v1/cards/${f.card}/labels`, body: { labelId: other.label } })],
-        ["POST /v1/cards/{id}/links to a card in another workspace of the user", (f, other) => ({
-          method: "POST",
-          path: `/v1/cards/${f.card}/links`,
-          body: { targetId: other.card, linkType: "relates_to" }
-        })],
-        ["POST /v1/cards/{id}/links to itself", (f) => ({ method: "POST", path: `/v1/cards/${f.card}/links`, body: { targetId: f.card, linkType: "relates_to" } })]
+        [
+          "POST /v1/cards with a columnId of another project",
+          (f) => ({
+            method: "POST",
+            path: "/v1/cards",
+            body: { projectId: f.projectId, columnId: A.columns[0]!.id, title: "misfiled" }
+          })
+        ],
+        [
+          "POST /v1/cards with a columnId of a project in another workspace",
+          (f) => ({
+            method: "POST",
+            path: "/v1/cards",
+            body: { projectId: f.projectId, columnId: A2.columns[0]!.id, title: "misfiled" }
+          })
+        ],
+        [
+          "POST /v1/cards/{id}/move into another project's column",
+          (f) => ({ method: "POST", path: `/v1/cards/${f.card}/move`, body: { columnId: A.columns[1]!.id } })
+        ],
+        [
+          "POST /v1/cards/{id}/labels with a label of another project",
+          (f, other) => ({ method: "POST", path: `/v1/cards/${f.card}/labels`, body: { labelId: other.label } })
+        ],
+        [
+          "POST /v1/cards/{id}/links to a card in another workspace of the user",
+          (f, other) => ({
+            method: "POST",
+            path: `/v1/cards/${f.card}/links`,
+            body: { targetId: other.card, linkType: "relates_to" }
+          })
+        ],
+        [
+          "POST /v1/cards/{id}/links to itself",
+          (f) => ({
+            method: "POST",
+            path: `/v1/cards/${f.card}/links`,
+            body: { targetId: f.card, linkType: "relates_to" }
+          })
+        ]
       ]
 
       it.each(cases)("%s → 400", async (_name, req) => {
         const f = await fixture()
-        const otherLabel = await must(A, { method: "POST", path: "/v1/labels", body: { projectId: A.projectId, name: uniqueWord() } }, 201)
+        const otherLabel = await must(
+          A,
+          { method: "POST", path: "/v1/labels", body: { projectId: A.projectId, name: uniqueWord() } },
+          201
+        )
         const otherCard = await newCard(A, A2.projectId, A2.columns[0]!.id, "in the second workspace")
         const before = await snapshot(f)
         const otherBoards = [await readBoard(A.projectId), await readBoard(A2.projectId)]
@@ -705,7 +865,12 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     it("C is a member of A's workspace and lists it", async () => {
       const r = await as(C, { method: "GET", path: "/v1/workspaces" })
       expect(r.status).toBe(200)
-      expect(r.body.map((w: any) => [w.id, w.role])).toEqual(expect.arrayContaining([[A.workspaceId, "member"], [C.workspaceId, "owner"]]))
+      expect(r.body.map((w: any) => [w.id, w.role])).toEqual(
+        expect.arrayContaining([
+          [A.workspaceId, "member"],
+          [C.workspaceId, "owner"]
+        ])
+      )
       expect(r.body).toHaveLength(2)
     })
 
@@ -740,38 +905,184 @@ describe.each(backends)("board access matrix on %s", (backend) => {
   })
 
   describe("6. a credential whose grant does not cover the workspace (core services, test-only OAuth principal)", () => {
-    const oauth = (userId: string, workspaces: ReadonlyArray<string>): Principal => ({ userId, via: "oauth", workspaces: new Set(workspaces) })
+    const oauth = (userId: string, workspaces: ReadonlyArray<string>): Principal => ({
+      userId,
+      via: "oauth",
+      workspaces: new Set(workspaces)
+    })
 
     /** Each core method on a fixture; the same call must be refused outside the grant and work inside it. */
-    const methods: ReadonlyArray<[string, (p: Principal, f: Fixture) => Effect.Effect<unknown, { readonly _tag: string }, any>]> = [
-      ["Cards.get", (p, f) => Effect.gen(function*() { return yield* (yield* Cards).get(p, f.card) })],
-      ["Cards.update", (p, f) => Effect.gen(function*() { return yield* (yield* Cards).update(p, f.card, { title: "granted" }) })],
-      ["Cards.move", (p, f) => Effect.gen(function*() { return yield* (yield* Cards).move(p, f.card, { columnId: f.columns[2]!.id }) })],
-      ["Cards.remove", (p, f) => Effect.gen(function*() { return yield* (yield* Cards).remove(p, f.card) })],
-      ["Cards.create", (p, f) => Effect.gen(function*() { return yield* (yield* Cards).create(p, { projectId: f.projectId, columnId: f.columns[0]!.id, title: "granted" }) })],
-      ["Columns.create", (p, f) => Effect.gen(function*() { return yield* (yield* Columns).create(p, { projectId: f.projectId, name: "granted" }) })],
-      ["Columns.update", (p, f) => Effect.gen(function*() { return yield* (yield* Columns).update(p, f.columns[0]!.id, { name: "granted" }) })],
-      ["Columns.remove", (p, f) => Effect.gen(function*() { return yield* (yield* Columns).remove(p, f.emptyColumn) })],
-      ["Labels.create", (p, f) => Effect.gen(function*() { return yield* (yield* Labels).create(p, { projectId: f.projectId, name: "granted" }) })],
-      ["Labels.attach", (p, f) => Effect.gen(function*() { return yield* (yield* Labels).attach(p, f.card, f.spare) })],
-      ["Labels.detach", (p, f) => Effect.gen(function*() { return yield* (yield* Labels).detach(p, f.card, f.label) })],
-      ["Subtasks.create", (p, f) => Effect.gen(function*() { return yield* (yield* Subtasks).create(p, { cardId: f.card, title: "granted" }) })],
-      ["Subtasks.toggle", (p, f) => Effect.gen(function*() { return yield* (yield* Subtasks).toggle(p, f.subtask) })],
-      ["Subtasks.remove", (p, f) => Effect.gen(function*() { return yield* (yield* Subtasks).remove(p, f.subtask) })],
-      ["CardLinks.list", (p, f) => Effect.gen(function*() { return yield* (yield* CardLinks).list(p, f.card) })],
-      ["CardLinks.create", (p, f) => Effect.gen(function*() { return yield* (yield* CardLinks).create(p, f.card, { targetId: f.third, linkType: "duplicates" }) })],
-      ["CardLinks.remove", (p, f) => Effect.gen(function*() { return yield* (yield* CardLinks).remove(p, f.link) })],
-      ["Boards.get", (p, f) => Effect.gen(function*() { return yield* (yield* Boards).get(p, f.projectId) })],
-      ["Workspaces.projects", (p, f) => Effect.gen(function*() { return yield* (yield* Workspaces).projects(p, f.workspaceId) })],
-      ["Workspaces.members", (p, f) => Effect.gen(function*() { return yield* (yield* Workspaces).members(p, f.workspaceId) })],
-      ...(["workspace", "project", "column", "card", "label", "subtask", "link"] as const).map((kind: ResourceKind) =>
-        [`Access.resolve(${kind})`, (p: Principal, f: Fixture) =>
-          Effect.gen(function*() {
-            const id = { workspace: f.workspaceId, project: f.projectId, column: f.columns[0]!.id, card: f.card, label: f.label, subtask: f.subtask, link: f.link }[kind]
-            const resolved = yield* (yield* Access).resolve(p, kind, id)
-            expect(resolved).toEqual({ workspaceId: f.workspaceId, projectId: kind === "workspace" ? undefined : f.projectId, role: "owner" })
-            return resolved
-          })] as [string, (p: Principal, f: Fixture) => Effect.Effect<unknown, { readonly _tag: string }, any>]
+    const methods: ReadonlyArray<
+      [string, (p: Principal, f: Fixture) => Effect.Effect<unknown, { readonly _tag: string }, any>]
+    > = [
+      [
+        "Cards.get",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Cards).get(p, f.card)
+          })
+      ],
+      [
+        "Cards.update",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Cards).update(p, f.card, { title: "granted" })
+          })
+      ],
+      [
+        "Cards.move",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Cards).move(p, f.card, { columnId: f.columns[2]!.id })
+          })
+      ],
+      [
+        "Cards.remove",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Cards).remove(p, f.card)
+          })
+      ],
+      [
+        "Cards.create",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Cards).create(p, {
+              projectId: f.projectId,
+              columnId: f.columns[0]!.id,
+              title: "granted"
+            })
+          })
+      ],
+      [
+        "Columns.create",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Columns).create(p, { projectId: f.projectId, name: "granted" })
+          })
+      ],
+      [
+        "Columns.update",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Columns).update(p, f.columns[0]!.id, { name: "granted" })
+          })
+      ],
+      [
+        "Columns.remove",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Columns).remove(p, f.emptyColumn)
+          })
+      ],
+      [
+        "Labels.create",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Labels).create(p, { projectId: f.projectId, name: "granted" })
+          })
+      ],
+      [
+        "Labels.attach",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Labels).attach(p, f.card, f.spare)
+          })
+      ],
+      [
+        "Labels.detach",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Labels).detach(p, f.card, f.label)
+          })
+      ],
+      [
+        "Subtasks.create",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Subtasks).create(p, { cardId: f.card, title: "granted" })
+          })
+      ],
+      [
+        "Subtasks.toggle",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Subtasks).toggle(p, f.subtask)
+          })
+      ],
+      [
+        "Subtasks.remove",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Subtasks).remove(p, f.subtask)
+          })
+      ],
+      [
+        "CardLinks.list",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* CardLinks).list(p, f.card)
+          })
+      ],
+      [
+        "CardLinks.create",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* CardLinks).create(p, f.card, { targetId: f.third, linkType: "duplicates" })
+          })
+      ],
+      [
+        "CardLinks.remove",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* CardLinks).remove(p, f.link)
+          })
+      ],
+      [
+        "Boards.get",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Boards).get(p, f.projectId)
+          })
+      ],
+      [
+        "Workspaces.projects",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Workspaces).projects(p, f.workspaceId)
+          })
+      ],
+      [
+        "Workspaces.members",
+        (p, f) =>
+          Effect.gen(function* () {
+            return yield* (yield* Workspaces).members(p, f.workspaceId)
+          })
+      ],
+      ...(["workspace", "project", "column", "card", "label", "subtask", "link"] as const).map(
+        (kind: ResourceKind) =>
+          [
+            `Access.resolve(${kind})`,
+            (p: Principal, f: Fixture) =>
+              Effect.gen(function* () {
+                const id = {
+                  workspace: f.workspaceId,
+                  project: f.projectId,
+                  column: f.columns[0]!.id,
+                  card: f.card,
+                  label: f.label,
+                  subtask: f.subtask,
+                  link: f.link
+                }[kind]
+                const resolved = yield* (yield* Access).resolve(p, kind, id)
+                expect(resolved).toEqual({
+                  workspaceId: f.workspaceId,
+                  projectId: kind === "workspace" ? undefined : f.projectId,
+                  role: "owner"
+                })
+                return resolved
+              })
+          ] as [string, (p: Principal, f: Fixture) => Effect.Effect<unknown, { readonly _tag: string }, any>]
       )
     ]
 
@@ -791,7 +1102,12 @@ describe.each(backends)("board access matrix on %s", (backend) => {
 
     it("a member refused by the grant gets WorkspaceNotGranted, a non-member NotFound even with a grant naming the workspace", async () => {
       const f = await fixture()
-      const get = (p: Principal) => server.run(Effect.gen(function*() { return yield* (yield* Cards).get(p, f.card) }).pipe(Effect.flip))
+      const get = (p: Principal) =>
+        server.run(
+          Effect.gen(function* () {
+            return yield* (yield* Cards).get(p, f.card)
+          }).pipe(Effect.flip)
+        )
       expect((await get(oauth(C.userId, [C.workspaceId])))._tag).toBe("WorkspaceNotGranted")
       expect((await get(oauth(B.userId, [f.workspaceId])))._tag).toBe("NotFound")
       expect((await get(oauth(B.userId, [B.workspaceId])))._tag).toBe("NotFound")
@@ -802,7 +1118,13 @@ describe.each(backends)("board access matrix on %s", (backend) => {
       const inFirst = await newCard(A, A.projectId, A.columns[0]!.id, `First ${word}`)
       const inSecond = await newCard(A, A2.projectId, A2.columns[0]!.id, `Second ${word}`)
       const search = (p: Principal) =>
-        server.run(Effect.gen(function*() { return yield* (yield* Search).cards(p, { q: word }) })).then((cards) => cards.map((c) => c.id).sort())
+        server
+          .run(
+            Effect.gen(function* () {
+              return yield* (yield* Search).cards(p, { q: word })
+            })
+          )
+          .then((cards) => cards.map((c) => c.id).sort())
       expect(await search(oauth(A.userId, [A2.workspaceId]))).toEqual([inSecond])
       expect(await search(oauth(A.userId, []))).toEqual([])
       expect(await search(oauth(A.userId, [B.workspaceId]))).toEqual([])
@@ -827,7 +1149,9 @@ describe.each(backends)("board access matrix on %s", (backend) => {
       const r = await as(k, row.req(f))
       expect(r.status).toBe(401)
       expectErrorBody(r)
-      expect(r.headers.get("www-authenticate")).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api"/)
+      expect(r.headers.get("www-authenticate")).toMatch(
+        /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api"/
+      )
       await row.untouched?.(f)
       expect(await snapshot(f)).toEqual(before)
     })

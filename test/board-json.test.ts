@@ -27,7 +27,11 @@ describe.each(backends)("board JSON on %s", (backend) => {
   /** Today's board: the row mappers, then the Board schema's encoding, then JSON.stringify. */
   const reference = async (projectId: string): Promise<string> => {
     const principal: Principal = { userId: a.userId, via: "apiKey", workspaces: "all" }
-    const view = await server.run(Effect.gen(function*() { return yield* (yield* Boards).get(principal, projectId) }))
+    const view = await server.run(
+      Effect.gen(function* () {
+        return yield* (yield* Boards).get(principal, projectId)
+      })
+    )
     return JSON.stringify(Schema.encodeSync(Board)(view as any))
   }
 
@@ -54,32 +58,37 @@ describe.each(backends)("board JSON on %s", (backend) => {
 
   it("a board with several columns, labels, subtasks, nulls, escapes and an intake card", async () => {
     const [todo, doing, done] = a.columns.map((c) => c.id) as [string, string, string]
-    const extra = await post("/v1/columns", { projectId: a.projectId, name: "Blocked \"waiting\"" })
+    const extra = await post("/v1/columns", { projectId: a.projectId, name: 'Blocked "waiting"' })
 
     // labels: ordered by lower(name), then id; one without a colour
     const red = await post("/v1/labels", { projectId: a.projectId, name: "bug", color: "#FF0000" })
     const plain = await post("/v1/labels", { projectId: a.projectId, name: "Backend" })
-    const ui = await post("/v1/labels", { projectId: a.projectId, name: "UI ✨ \"quoted\" \\ slash", color: "#00ff00" })
+    const ui = await post("/v1/labels", { projectId: a.projectId, name: 'UI ✨ "quoted" \\ slash', color: "#00ff00" })
     await post("/v1/labels", { projectId: a.projectId, name: "unused" })
 
     const cards: Array<{ id: string }> = []
     const titles = [
       "plain",
-      "quotes \" and \\ backslash",
+      'quotes " and \\ backslash',
       "newline\nand\ttab\rand \u0001 \u001f control",
       "unicode: ünïcødé 日本語 😀 \u2028 \u2029 </script>",
       "<b>html</b> & ampersand / slash"
     ]
     for (const [i, title] of titles.entries()) {
-      cards.push(await post("/v1/cards", {
-        projectId: a.projectId,
-        columnId: [todo, doing, done, extra.id][i % 4],
-        title,
-        ...(i % 2 === 0 ? { description: `description ${i}: "x"\n\u00e9` } : {}),
-        ...(i % 3 === 0 ? { priority: "urgent" } : {})
-      }))
+      cards.push(
+        await post("/v1/cards", {
+          projectId: a.projectId,
+          columnId: [todo, doing, done, extra.id][i % 4],
+          title,
+          ...(i % 2 === 0 ? { description: `description ${i}: "x"\n\u00e9` } : {}),
+          ...(i % 3 === 0 ? { priority: "urgent" } : {})
+        })
+      )
     }
-    for (let i = 0; i < 6; i++) cards.push(await post("/v1/cards", { projectId: a.projectId, columnId: todo, title: `todo ${i}`, priority: "low" }))
+    for (let i = 0; i < 6; i++)
+      cards.push(
+        await post("/v1/cards", { projectId: a.projectId, columnId: todo, title: `todo ${i}`, priority: "low" })
+      )
     // a card moved to the top of another column, and one with an empty description
     await post(`/v1/cards/${cards[6]!.id}/move`, { columnId: doing, position: 0 })
     await post("/v1/cards", { projectId: a.projectId, columnId: done, title: "empty description", description: "" })
@@ -88,7 +97,7 @@ describe.each(backends)("board JSON on %s", (backend) => {
     await post(`/v1/cards/${cards[0]!.id}/labels`, { labelId: plain.id })
     await post(`/v1/cards/${cards[0]!.id}/labels`, { labelId: ui.id })
     await post(`/v1/cards/${cards[3]!.id}/labels`, { labelId: ui.id })
-    const s1 = await post("/v1/subtasks", { cardId: cards[0]!.id, title: "first \"step\"" })
+    const s1 = await post("/v1/subtasks", { cardId: cards[0]!.id, title: 'first "step"' })
     await post("/v1/subtasks", { cardId: cards[0]!.id, title: "second" })
     await post("/v1/subtasks", { cardId: cards[0]!.id, title: "zeroth", position: 0 })
     await post(`/v1/subtasks/${s1.id}/toggle`, {})
@@ -108,9 +117,14 @@ describe.each(backends)("board JSON on %s", (backend) => {
     const board = await expectSameBoard(a.projectId)
     expect(board.columns).toHaveLength(4)
     expect(board.cards).toHaveLength(titles.length + 6 + 2)
-    expect(board.labels.map((l: any) => l.name)).toEqual(["Backend", "bug", "UI ✨ \"quoted\" \\ slash", "unused"])
-    expect(board.cards.find((c: any) => c.id === cards[0]!.id).subtasks.map((s: any) => [s.title, s.completed, s.position]))
-      .toEqual([["zeroth", false, 0], ["first \"step\"", true, 1], ["second", false, 2]])
+    expect(board.labels.map((l: any) => l.name)).toEqual(["Backend", "bug", 'UI ✨ "quoted" \\ slash', "unused"])
+    expect(
+      board.cards.find((c: any) => c.id === cards[0]!.id).subtasks.map((s: any) => [s.title, s.completed, s.position])
+    ).toEqual([
+      ["zeroth", false, 0],
+      ['first "step"', true, 1],
+      ["second", false, 2]
+    ])
     expect(board.cards.find((c: any) => c.id === cards[1]!.id).updatedAt).toBe("2024-02-29T23:59:59.999Z")
     expect(board.cards.find((c: any) => c.id === cards[2]!.id).createdAt).toBe("2030-12-31T18:30:00.000Z")
     expect(board.cards.find((c: any) => c.source === "intake").intakeTokenId).toBe(token.id)
@@ -121,14 +135,30 @@ describe.each(backends)("board JSON on %s", (backend) => {
     const project = await post("/v1/projects", { workspaceId: a.workspaceId, name: "Big", template: "kanban" })
     const columns = project.columns.map((c: { id: string }) => c.id) as Array<string>
     for (let batch = 0; batch < 26; batch++) {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => post("/v1/cards", { projectId: project.project.id, columnId: columns[(batch * 20 + i) % 3], title: `card ${batch * 20 + i}` })))
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          post("/v1/cards", {
+            projectId: project.project.id,
+            columnId: columns[(batch * 20 + i) % 3],
+            title: `card ${batch * 20 + i}`
+          })
+        )
+      )
     }
     const board = await expectSameBoard(project.project.id)
     expect(board.cards).toHaveLength(520)
     // every column's positions run 0..n-1 across the row boundaries
     for (const column of columns) {
-      expect(board.cards.filter((c: { columnId: string }) => c.columnId === column).map((c: { position: number }) => c.position))
-        .toEqual(Array.from({ length: board.cards.filter((c: { columnId: string }) => c.columnId === column).length }, (_, i) => i))
+      expect(
+        board.cards
+          .filter((c: { columnId: string }) => c.columnId === column)
+          .map((c: { position: number }) => c.position)
+      ).toEqual(
+        Array.from(
+          { length: board.cards.filter((c: { columnId: string }) => c.columnId === column).length },
+          (_, i) => i
+        )
+      )
     }
   })
 

@@ -14,7 +14,13 @@ import { describe, expect, it } from "vitest"
 const repoRoot = path.join(import.meta.dirname, "..")
 
 interface Meta {
-  readonly outputs: Record<string, { readonly imports: ReadonlyArray<{ path: string; kind: string; external?: boolean }>; readonly inputs: Record<string, unknown> }>
+  readonly outputs: Record<
+    string,
+    {
+      readonly imports: ReadonlyArray<{ path: string; kind: string; external?: boolean }>
+      readonly inputs: Record<string, unknown>
+    }
+  >
 }
 
 const meta = (): Meta => JSON.parse(fs.readFileSync(path.join(repoRoot, "dist/meta.json"), "utf8")) as Meta
@@ -58,18 +64,25 @@ describe("the bundle", () => {
       "/@redis/",
       "/ws/lib/"
     ]) {
-      expect(loaded.filter((i) => i.includes(heavy)), heavy).toEqual([])
+      expect(
+        loaded.filter((i) => i.includes(heavy)),
+        heavy
+      ).toEqual([])
     }
     expect([...externals].filter((e) => e.startsWith("@electric-sql/") || e.startsWith("@aws-sdk/"))).toEqual([])
   })
 
   it("board --version prints the CLI package's version; board --help lists the commands", () => {
-    const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "packages/cli/package.json"), "utf8")) as { version: string }
-    const run = (...args: Array<string>) => execFileSync(process.execPath, [path.join(repoRoot, "bin/board.mjs"), ...args], { encoding: "utf8" })
+    const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "packages/cli/package.json"), "utf8")) as {
+      version: string
+    }
+    const run = (...args: Array<string>) =>
+      execFileSync(process.execPath, [path.join(repoRoot, "bin/board.mjs"), ...args], { encoding: "utf8" })
     expect(run("--version")).toBe(`${version}\n`)
     expect(run("-V")).toBe(`${version}\n`)
     const help = run("--help")
     expect(help).toMatch(/^Usage: board \[options\] \[command\]/)
-    for (const command of ["serve", "migrate", "card", "board", "search", "desktop"]) expect(help).toMatch(new RegExp(`\\n  ${command}\\b`))
+    for (const command of ["serve", "migrate", "card", "board", "search", "desktop"])
+      expect(help).toMatch(new RegExp(`\\n  ${command}\\b`))
   })
 })

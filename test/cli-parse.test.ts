@@ -45,7 +45,14 @@ const refused = async (args: ReadonlyArray<string>): Promise<CommanderError> => 
   let err = ""
   const app: App = { run: async () => expect.fail(`${args.join(" ")} ran`) }
   try {
-    await buildProgram(app, { writeOut: () => {}, writeErr: (s) => void (err += s) }).parseAsync([...args], { from: "user" })
+    await buildProgram(app, {
+      writeOut: () => {},
+      writeErr: (s) => {
+        err += s
+      }
+    }).parseAsync([...args], {
+      from: "user"
+    })
   } catch (e) {
     expect((e as CommanderError).code).toMatch(/^commander\./)
     expect(err).toMatch(/error:/)
@@ -67,13 +74,31 @@ delete process.env.BOARD_API_URL
 describe("board auth", () => {
   it("signup takes every answer as a flag, for scripts, and needs no key", async () => {
     const call = await parse([
-      "auth", "signup", "--email", "ada@example.com", "--full-name", "Ada Lovelace", "--password-stdin",
-      "--workspace", "Acme", "--project", "Website", "--key-name", "ci"
+      "auth",
+      "signup",
+      "--email",
+      "ada@example.com",
+      "--full-name",
+      "Ada Lovelace",
+      "--password-stdin",
+      "--workspace",
+      "Acme",
+      "--project",
+      "Website",
+      "--key-name",
+      "ci"
     ])
     expect(call).toMatchObject({
       path: "auth signup",
       needs: "nothing",
-      options: { email: "ada@example.com", fullName: "Ada Lovelace", passwordStdin: true, workspace: "Acme", project: "Website", keyName: "ci" }
+      options: {
+        email: "ada@example.com",
+        fullName: "Ada Lovelace",
+        passwordStdin: true,
+        workspace: "Acme",
+        project: "Website",
+        keyName: "ci"
+      }
     })
     expect((await parse(["auth", "signup"])).options).toEqual({})
     expect((await parse(["auth", "signup", "--password", "pw"])).options).toEqual({ password: "pw" })
@@ -87,8 +112,16 @@ describe("board auth", () => {
     })
     expect(await parse(["auth", "status"])).toMatchObject({ path: "auth status", needs: "nothing", options: {} })
     expect(await parse(["auth", "logout"])).toMatchObject({ path: "auth logout", needs: "nothing", options: {} })
-    expect(await parse(["login", "--email", "a@b.c", "--password-stdin"])).toMatchObject({ path: "login", needs: "nothing", options: { email: "a@b.c", passwordStdin: true } })
-    expect(await parse(["signup", "--email", "a@b.c"])).toMatchObject({ path: "signup", needs: "nothing", options: { email: "a@b.c" } })
+    expect(await parse(["login", "--email", "a@b.c", "--password-stdin"])).toMatchObject({
+      path: "login",
+      needs: "nothing",
+      options: { email: "a@b.c", passwordStdin: true }
+    })
+    expect(await parse(["signup", "--email", "a@b.c"])).toMatchObject({
+      path: "signup",
+      needs: "nothing",
+      options: { email: "a@b.c" }
+    })
     expect(await parse(["auth", "keys"])).toMatchObject({ path: "auth keys", needs: "apiKey", options: {} })
     expect(await parse(["auth", "revoke", "0b6f1a52-0000-4000-8000-000000000000"])).toMatchObject({
       path: "auth revoke",
@@ -102,7 +135,10 @@ describe("workspaces, projects, the board", () => {
   it("workspace list|ls|create", async () => {
     expect(await parse(["workspace", "list"])).toMatchObject({ path: "workspace list", needs: "apiKey", options: {} })
     expect((await parse(["workspace", "ls"])).path).toBe("workspace list")
-    expect(await parse(["workspace", "create", "Side projects"])).toMatchObject({ path: "workspace create", options: { name: "Side projects" } })
+    expect(await parse(["workspace", "create", "Side projects"])).toMatchObject({
+      path: "workspace create",
+      options: { name: "Side projects" }
+    })
     expect((await refused(["workspace", "create"])).code).toBe("commander.missingArgument")
   })
 
@@ -123,36 +159,78 @@ describe("workspaces, projects, the board", () => {
 describe("board card", () => {
   it("create: title, project, column, description, priority, labels", async () => {
     const call = await parse([
-      "card", "create", "Fix login", "-p", "Website", "--column", "In Progress", "-d", "-", "--priority", "high", "-l", "bug", "--label", "backend"
+      "card",
+      "create",
+      "Fix login",
+      "-p",
+      "Website",
+      "--column",
+      "In Progress",
+      "-d",
+      "-",
+      "--priority",
+      "high",
+      "-l",
+      "bug",
+      "--label",
+      "backend"
     ])
     expect(call).toMatchObject({
       path: "card create",
       needs: "apiKey",
-      options: { title: "Fix login", project: "Website", column: "In Progress", description: "-", priority: "high", label: ["bug", "backend"] }
+      options: {
+        title: "Fix login",
+        project: "Website",
+        column: "In Progress",
+        description: "-",
+        priority: "high",
+        label: ["bug", "backend"]
+      }
     })
     expect((await refused(["card", "create", "x", "--priority", "whenever"])).code).toBe("commander.invalidArgument")
     expect((await refused(["card", "create"])).code).toBe("commander.missingArgument")
   })
 
   it("show, edit, delete", async () => {
-    expect((await parse(["card", "show", "WEB-12", "--project", "Website"])).options).toEqual({ card: "WEB-12", project: "Website" })
-    expect((await parse(["card", "edit", "WEB-12", "--title", "New", "--description", "-", "--priority", "low"])).options).toEqual({
+    expect((await parse(["card", "show", "WEB-12", "--project", "Website"])).options).toEqual({
+      card: "WEB-12",
+      project: "Website"
+    })
+    expect(
+      (await parse(["card", "edit", "WEB-12", "--title", "New", "--description", "-", "--priority", "low"])).options
+    ).toEqual({
       card: "WEB-12",
       title: "New",
       description: "-",
       priority: "low"
     })
-    expect((await parse(["card", "edit", "WEB-12", "--clear-description"])).options).toEqual({ card: "WEB-12", clearDescription: true })
+    expect((await parse(["card", "edit", "WEB-12", "--clear-description"])).options).toEqual({
+      card: "WEB-12",
+      clearDescription: true
+    })
     expect((await parse(["card", "delete", "WEB-12", "-y"])).options).toEqual({ card: "WEB-12", yes: true })
     expect((await parse(["card", "delete", "WEB-12"])).options).toEqual({ card: "WEB-12" })
   })
 
   it("move: a column by name, --position as a whole number from 0, --top", async () => {
-    expect(await parse(["card", "move", "WEB-12", "In Progress"])).toMatchObject({ path: "card move", options: { card: "WEB-12", column: "In Progress" } })
-    expect((await parse(["card", "move", "WEB-12", "Done", "--position", "0"])).options).toEqual({ card: "WEB-12", column: "Done", position: 0 })
-    expect((await parse(["card", "move", "WEB-12", "Done", "--top"])).options).toEqual({ card: "WEB-12", column: "Done", top: true })
+    expect(await parse(["card", "move", "WEB-12", "In Progress"])).toMatchObject({
+      path: "card move",
+      options: { card: "WEB-12", column: "In Progress" }
+    })
+    expect((await parse(["card", "move", "WEB-12", "Done", "--position", "0"])).options).toEqual({
+      card: "WEB-12",
+      column: "Done",
+      position: 0
+    })
+    expect((await parse(["card", "move", "WEB-12", "Done", "--top"])).options).toEqual({
+      card: "WEB-12",
+      column: "Done",
+      top: true
+    })
     for (const bad of ["-1", "1.5", "two"]) {
-      expect((await refused(["card", "move", "WEB-12", "Done", `--position=${bad}`])).code).toBe("commander.invalidArgument")
+      expect((await refused(["card", "move", "WEB-12", "Done", `--position=${bad}`])).code).toBe(
+        "commander.invalidArgument"
+      )
     }
     expect((await refused(["card", "move", "WEB-12"])).code).toBe("commander.missingArgument")
   })
@@ -160,15 +238,26 @@ describe("board card", () => {
 
 describe("search, labels, subtasks, links", () => {
   it("search joins its words; --limit is 1 to 200", async () => {
-    expect(await parse(["search", "login", "bug", "-n", "5"])).toMatchObject({ path: "search", options: { query: "login bug", limit: 5 } })
+    expect(await parse(["search", "login", "bug", "-n", "5"])).toMatchObject({
+      path: "search",
+      options: { query: "login bug", limit: 5 }
+    })
     expect((await parse(["search", "login bug"])).options).toEqual({ query: "login bug" })
-    for (const bad of ["0", "201"]) expect((await refused(["search", "x", "--limit", bad])).code).toBe("commander.invalidArgument")
+    for (const bad of ["0", "201"])
+      expect((await refused(["search", "x", "--limit", bad])).code).toBe("commander.invalidArgument")
     expect((await refused(["search"])).code).toBe("commander.missingArgument")
   })
 
   it("label create|add|remove|list", async () => {
-    expect((await parse(["label", "create", "bug", "--color", "#d73a4a", "-p", "WEB"])).options).toEqual({ name: "bug", color: "#d73a4a", project: "WEB" })
-    expect((await parse(["label", "add", "WEB-1", "bug", "backend"])).options).toEqual({ card: "WEB-1", labels: ["bug", "backend"] })
+    expect((await parse(["label", "create", "bug", "--color", "#d73a4a", "-p", "WEB"])).options).toEqual({
+      name: "bug",
+      color: "#d73a4a",
+      project: "WEB"
+    })
+    expect((await parse(["label", "add", "WEB-1", "bug", "backend"])).options).toEqual({
+      card: "WEB-1",
+      labels: ["bug", "backend"]
+    })
     expect((await parse(["label", "remove", "WEB-1", "bug"])).options).toEqual({ card: "WEB-1", labels: ["bug"] })
     expect((await parse(["label", "rm", "WEB-1", "bug"])).path).toBe("label remove")
     expect((await parse(["label", "list"])).path).toBe("label list")
@@ -176,29 +265,67 @@ describe("search, labels, subtasks, links", () => {
   })
 
   it("subtask add|toggle", async () => {
-    expect((await parse(["subtask", "add", "WEB-1", "Write tests", "--position", "0"])).options).toEqual({ card: "WEB-1", title: "Write tests", position: 0 })
+    expect((await parse(["subtask", "add", "WEB-1", "Write tests", "--position", "0"])).options).toEqual({
+      card: "WEB-1",
+      title: "Write tests",
+      position: 0
+    })
     expect((await parse(["subtask", "toggle", "WEB-1", "2"])).options).toEqual({ card: "WEB-1", subtask: "2" })
     expect((await refused(["subtask", "toggle", "WEB-1"])).code).toBe("commander.missingArgument")
   })
 
   it("link add|list|remove: types are the four the API knows", async () => {
-    expect((await parse(["link", "add", "WEB-4", "WEB-5", "--type", "blocks"])).options).toEqual({ card: "WEB-4", target: "WEB-5", type: "blocks" })
-    expect((await parse(["link", "add", "WEB-4", "WEB-5"])).options).toEqual({ card: "WEB-4", target: "WEB-5", type: "relates_to" })
-    expect((await refused(["link", "add", "WEB-4", "WEB-5", "--type", "causes"])).code).toBe("commander.invalidArgument")
+    expect((await parse(["link", "add", "WEB-4", "WEB-5", "--type", "blocks"])).options).toEqual({
+      card: "WEB-4",
+      target: "WEB-5",
+      type: "blocks"
+    })
+    expect((await parse(["link", "add", "WEB-4", "WEB-5"])).options).toEqual({
+      card: "WEB-4",
+      target: "WEB-5",
+      type: "relates_to"
+    })
+    expect((await refused(["link", "add", "WEB-4", "WEB-5", "--type", "causes"])).code).toBe(
+      "commander.invalidArgument"
+    )
     expect((await parse(["link", "list", "WEB-4"])).options).toEqual({ card: "WEB-4" })
-    expect((await parse(["link", "remove", "WEB-4", "WEB-5", "-t", "blocks"])).options).toEqual({ card: "WEB-4", target: "WEB-5", type: "blocks" })
+    expect((await parse(["link", "remove", "WEB-4", "WEB-5", "-t", "blocks"])).options).toEqual({
+      card: "WEB-4",
+      target: "WEB-5",
+      type: "blocks"
+    })
     const id = "0b6f1a52-0000-4000-8000-000000000000"
     expect((await parse(["link", "rm", id])).options).toEqual({ card: id })
   })
 
   it("links add|list|review|evaluate|delete", async () => {
-    expect((await parse(["links", "add", "https://x.example/a", "--title", "A", "--note", "n", "--tag", "auth", "--tag", "docs"])).options).toEqual({
+    expect(
+      (
+        await parse([
+          "links",
+          "add",
+          "https://x.example/a",
+          "--title",
+          "A",
+          "--note",
+          "n",
+          "--tag",
+          "auth",
+          "--tag",
+          "docs"
+        ])
+      ).options
+    ).toEqual({
       url: "https://x.example/a",
       title: "A",
       note: "n",
       tag: ["auth", "docs"]
     })
-    expect((await parse(["links", "list", "-r", "unrated", "-n", "20", "--offset", "40"])).options).toEqual({ relevance: "unrated", limit: 20, offset: 40 })
+    expect((await parse(["links", "list", "-r", "unrated", "-n", "20", "--offset", "40"])).options).toEqual({
+      relevance: "unrated",
+      limit: 20,
+      offset: 40
+    })
     expect((await refused(["links", "list", "--limit", "501"])).code).toBe("commander.invalidArgument")
     expect((await refused(["links", "list", "--relevance", "great"])).code).toBe("commander.invalidArgument")
     expect((await parse(["links", "review", "https://x.example/a", "-r", "low", "--reason", "old"])).options).toEqual({
@@ -207,33 +334,54 @@ describe("search, labels, subtasks, links", () => {
       reason: "old"
     })
     expect((await refused(["links", "review", "L", "--relevance", "unrated"])).code).toBe("commander.invalidArgument")
-    expect(await parse(["links", "evaluate", "L", "-p", "Website"])).toMatchObject({ path: "links evaluate", options: { link: "L", project: "Website" } })
+    expect(await parse(["links", "evaluate", "L", "-p", "Website"])).toMatchObject({
+      path: "links evaluate",
+      options: { link: "L", project: "Website" }
+    })
     expect(await parse(["links", "delete", "L"])).toMatchObject({ path: "links delete", options: { link: "L" } })
   })
 })
 
 describe("prompt, do, intake, intake tokens", () => {
   it("prompt CARD --variant", async () => {
-    expect((await parse(["prompt", "WEB-1", "--variant", "draft"])).options).toEqual({ card: "WEB-1", variant: "draft" })
+    expect((await parse(["prompt", "WEB-1", "--variant", "draft"])).options).toEqual({
+      card: "WEB-1",
+      variant: "draft"
+    })
     expect((await refused(["prompt", "WEB-1", "--variant", "poem"])).code).toBe("commander.invalidArgument")
   })
 
   it("do joins its words into one command", async () => {
-    expect(await parse(["do", "move WEB-12 to Done"])).toMatchObject({ path: "do", options: { command: "move WEB-12 to Done" } })
-    expect((await parse(["do", "move", "WEB-12", "to", "Done", "-p", "Website"])).options).toEqual({ command: "move WEB-12 to Done", project: "Website" })
+    expect(await parse(["do", "move WEB-12 to Done"])).toMatchObject({
+      path: "do",
+      options: { command: "move WEB-12 to Done" }
+    })
+    expect((await parse(["do", "move", "WEB-12", "to", "Done", "-p", "Website"])).options).toEqual({
+      command: "move WEB-12 to Done",
+      project: "Website"
+    })
   })
 
   it("intake needs the intake token, not an API key", async () => {
-    expect(await parse(["intake", "Printer on fire", "--description", "-", "--idempotency-key", "ticket-1"])).toMatchObject({
+    expect(
+      await parse(["intake", "Printer on fire", "--description", "-", "--idempotency-key", "ticket-1"])
+    ).toMatchObject({
       path: "intake",
       needs: "intakeKey",
       options: { title: "Printer on fire", description: "-", idempotencyKey: "ticket-1" }
     })
-    expect((await parse(["intake", "t", "-d", "3rd floor", "-k", "k"])).options).toEqual({ title: "t", description: "3rd floor", idempotencyKey: "k" })
+    expect((await parse(["intake", "t", "-d", "3rd floor", "-k", "k"])).options).toEqual({
+      title: "t",
+      description: "3rd floor",
+      idempotencyKey: "k"
+    })
   })
 
   it("intake-token create|list|revoke", async () => {
-    expect((await parse(["intake-token", "create", "--column", "To Do", "--name", "form", "--expires", "30d", "-p", "WEB"])).options).toEqual({
+    expect(
+      (await parse(["intake-token", "create", "--column", "To Do", "--name", "form", "--expires", "30d", "-p", "WEB"]))
+        .options
+    ).toEqual({
       column: "To Do",
       name: "form",
       expires: "30d",
@@ -257,26 +405,44 @@ describe("global options", () => {
   it("flag over environment over config file; the URL defaults to the local server", async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), "board-parse-"))
     fs.mkdirSync(path.join(home, "board"))
-    fs.writeFileSync(path.join(home, "board/config.json"), JSON.stringify({ apiUrl: "http://saved:1/api", apiKey: "svc_saved" }))
+    fs.writeFileSync(
+      path.join(home, "board/config.json"),
+      JSON.stringify({ apiUrl: "http://saved:1/api", apiKey: "svc_saved" })
+    )
     const env = { XDG_CONFIG_HOME: home }
     const settingsOf = async (args: ReadonlyArray<string>) => resolveSettings((await parse(args)).cmd, env)
 
     expect(await settingsOf(["workspace", "list"])).toMatchObject({
-      apiUrl: "http://saved:1/api", apiUrlSource: "config", apiKey: "svc_saved", apiKeySource: "config"
+      apiUrl: "http://saved:1/api",
+      apiUrlSource: "config",
+      apiKey: "svc_saved",
+      apiKeySource: "config"
     })
     process.env.BOARD_API_KEY = "svc_env"
     process.env.BOARD_API_URL = "http://env:2"
     expect(await settingsOf(["workspace", "list"])).toMatchObject({
-      apiUrl: "http://env:2/api", origin: "http://env:2", apiUrlSource: "env", apiKey: "svc_env", apiKeySource: "env"
+      apiUrl: "http://env:2/api",
+      origin: "http://env:2",
+      apiUrlSource: "env",
+      apiKey: "svc_env",
+      apiKeySource: "env"
     })
-    expect(await settingsOf(["workspace", "list", "--api-key", "svc_flag", "--api-url", "https://flag.example/api/"])).toMatchObject({
-      apiUrl: "https://flag.example/api", apiUrlSource: "flag", apiKey: "svc_flag", apiKeySource: "flag"
+    expect(
+      await settingsOf(["workspace", "list", "--api-key", "svc_flag", "--api-url", "https://flag.example/api/"])
+    ).toMatchObject({
+      apiUrl: "https://flag.example/api",
+      apiUrlSource: "flag",
+      apiKey: "svc_flag",
+      apiKeySource: "flag"
     })
     delete process.env.BOARD_API_KEY
     delete process.env.BOARD_API_URL
     fs.rmSync(path.join(home, "board/config.json"))
     expect(await settingsOf(["workspace", "list"])).toMatchObject({
-      apiUrl: "http://127.0.0.1:8080/api", apiUrlSource: "default", apiKey: undefined, apiKeySource: "none"
+      apiUrl: "http://127.0.0.1:8080/api",
+      apiUrlSource: "default",
+      apiKey: undefined,
+      apiKeySource: "none"
     })
     fs.rmSync(home, { recursive: true })
   })
@@ -289,7 +455,17 @@ describe("help", () => {
   it("board --help and every command's help show examples; --help states the credential precedence", async () => {
     const helpOf = async (args: ReadonlyArray<string>) => {
       let out = ""
-      const program = buildProgram({ run: async () => {} }, { writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) })
+      const program = buildProgram(
+        { run: async () => {} },
+        {
+          writeOut: (s) => {
+            out += s
+          },
+          writeErr: (s) => {
+            out += s
+          }
+        }
+      )
       await expect(program.parseAsync([...args, "--help"], { from: "user" })).rejects.toMatchObject({ exitCode: 0 })
       return out
     }

@@ -65,18 +65,48 @@ describe("config file", () => {
 })
 
 const ts = "2026-01-01T00:00:00.000Z"
-const card = (ref: string, columnId: string, position: number, title: string, extra: Partial<BoardView["cards"][number]> = {}) => ({
-  id: `id-${ref}`, projectId: "p", columnId, position, ref, title, description: null, priority: "medium" as const,
-  labels: [], subtasks: [], source: "api", intakeTokenId: null, createdAt: ts, updatedAt: ts, ...extra
+const card = (
+  ref: string,
+  columnId: string,
+  position: number,
+  title: string,
+  extra: Partial<BoardView["cards"][number]> = {}
+) => ({
+  id: `id-${ref}`,
+  projectId: "p",
+  columnId,
+  position,
+  ref,
+  title,
+  description: null,
+  priority: "medium" as const,
+  labels: [],
+  subtasks: [],
+  source: "api",
+  intakeTokenId: null,
+  createdAt: ts,
+  updatedAt: ts,
+  ...extra
 })
 const board: BoardView = {
   project: { id: "p", workspaceId: "w", name: "Website", refPrefix: "WEB", createdAt: ts, updatedAt: ts },
-  columns: ["To Do", "In Progress", "Done"].map((name, i) => ({ id: `c${i}`, projectId: "p", name, position: i, createdAt: ts, updatedAt: ts })),
+  columns: ["To Do", "In Progress", "Done"].map((name, i) => ({
+    id: `c${i}`,
+    projectId: "p",
+    name,
+    position: i,
+    createdAt: ts,
+    updatedAt: ts
+  })),
   cards: [
-    card("WEB-2", "c0", 1, "A title long enough that it has to wrap over more than one line in a narrow column", { priority: "urgent" }),
+    card("WEB-2", "c0", 1, "A title long enough that it has to wrap over more than one line in a narrow column", {
+      priority: "urgent"
+    }),
     card("WEB-1", "c0", 0, "Fix login", {
       labels: [{ id: "l", projectId: "p", name: "bug", color: null, createdAt: ts, updatedAt: ts }],
-      subtasks: [{ id: "s", cardId: "id-WEB-1", title: "t", completed: true, position: 0, createdAt: ts, updatedAt: ts }]
+      subtasks: [
+        { id: "s", cardId: "id-WEB-1", title: "t", completed: true, position: 0, createdAt: ts, updatedAt: ts }
+      ]
     }),
     card("WEB-3", "c2", 0, "Ship it")
   ],
@@ -140,13 +170,22 @@ describe("failures", () => {
 
   it("a 429 says when to retry, from Retry-After unless the message does", async () => {
     expect((await run(new TooManyRequests({ error: "slow down" }))).message).toBe("slow down; try again in 30 seconds")
-    expect((await run(new TooManyRequests({ error: "rate limit exceeded; retry in 12s" }))).message).toBe("rate limit exceeded; retry in 12s")
+    expect((await run(new TooManyRequests({ error: "rate limit exceeded; retry in 12s" }))).message).toBe(
+      "rate limit exceeded; retry in 12s"
+    )
   })
 
   it("other statuses exit 1 with the server's message; a bad value names its field", async () => {
-    expect(await run(new NotFound({ error: "card x not found" }))).toMatchObject({ code: 1, message: "card x not found" })
+    expect(await run(new NotFound({ error: "card x not found" }))).toMatchObject({
+      code: 1,
+      message: "card x not found"
+    })
     const schemaError = await Effect.runPromise(
-      Effect.flip(Schema.decodeUnknownEffect(Schema.Struct({ title: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })) }))({ title: "" }))
+      Effect.flip(
+        Schema.decodeUnknownEffect(
+          Schema.Struct({ title: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })) })
+        )({ title: "" })
+      )
     )
     expect(await run(schemaError)).toMatchObject({ code: 1, message: "title: must not be empty" })
   })

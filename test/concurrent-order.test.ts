@@ -54,8 +54,24 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   // the gap after the first card of the first column, where everyone crowds in: keys grow
   // there until the column is rebalanced while the others write (the top of that column stays
   // put, so the gap keeps shrinking)
-  { weight: 3, arbitrary: fc.record({ type: fc.constant("move" as const), card: fc.nat(), column: fc.constant(0), position: fc.constant(1) }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant("move" as const), card: fc.nat(), column: fc.integer({ min: 1, max: 2 }), position: fc.constant(0) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      type: fc.constant("move" as const),
+      card: fc.nat(),
+      column: fc.constant(0),
+      position: fc.constant(1)
+    })
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant("move" as const),
+      card: fc.nat(),
+      column: fc.integer({ min: 1, max: 2 }),
+      position: fc.constant(0)
+    })
+  },
   { weight: 1, arbitrary: fc.record({ type: fc.constant("delete" as const), card: fc.nat() }) }
 )
 
@@ -70,9 +86,15 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
 
   /** A kanban board of its own for one test: its project id and its columns' ids. */
   const freshBoard = async (name: string) => {
-    const p = await call(server.baseUrl, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name, template: "kanban" }, headers: key(a.apiKey) })
+    const p = await call(server.baseUrl, "POST", "/v1/projects", {
+      body: { workspaceId: a.workspaceId, name, template: "kanban" },
+      headers: key(a.apiKey)
+    })
     expect(p.status).toBe(201)
-    return { projectId: p.body.project.id as string, columns: p.body.columns.map((c: any) => c.id as string) as Array<string> }
+    return {
+      projectId: p.body.project.id as string,
+      columns: p.body.columns.map((c: any) => c.id as string) as Array<string>
+    }
   }
 
   it(`${CLIENTS} clients creating, moving and deleting at once lose, duplicate and misorder nothing`, async () => {
@@ -91,7 +113,10 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
         const started = ++clock
         if (op.type === "create" || mine.length === 0) {
           const column = columns[op.type === "create" ? op.column : 0]!
-          const r = await call(base, "POST", "/v1/cards", { body: { projectId: a.projectId, columnId: column, title: `card ${started}` }, headers: h })
+          const r = await call(base, "POST", "/v1/cards", {
+            body: { projectId: a.projectId, columnId: column, title: `card ${started}` },
+            headers: h
+          })
           expect(r.status, r.text).toBe(201)
           placements.push({ card: r.body.id, column, kind: "end", started, acked: ++clock })
           refs.push(r.body.ref)
@@ -131,7 +156,10 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
       const inColumn = seen.filter((c) => c.columnId === column)
       // ordinals 0..n-1, in the database's key order
       expect(inColumn.map((c) => c.position)).toEqual(inColumn.map((_, i) => i))
-      const stored = await server.query<{ id: string }>(`SELECT id FROM cards WHERE column_id = $1 ORDER BY sort_key, id`, [column])
+      const stored = await server.query<{ id: string }>(
+        `SELECT id FROM cards WHERE column_id = $1 ORDER BY sort_key, id`,
+        [column]
+      )
       expect(stored.map((r) => r.id)).toEqual(inColumn.map((c) => c.id))
       // what each placement's snapshot held decides its side of every earlier acknowledged card
       const order = new Map(inColumn.map((c, i) => [c.id, i]))
@@ -140,33 +168,49 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
         for (const y of inColumn) {
           const py = last.get(y.id)!
           if (x.id === y.id || px.acked >= py.started) continue
-          if (py.kind === "end") expect(order.get(y.id)!, `${y.id} placed at the end after ${x.id}`).toBeGreaterThan(order.get(x.id)!)
-          if (py.kind === "top") expect(order.get(y.id)!, `${y.id} placed at the top after ${x.id}`).toBeLessThan(order.get(x.id)!)
+          if (py.kind === "end")
+            expect(order.get(y.id)!, `${y.id} placed at the end after ${x.id}`).toBeGreaterThan(order.get(x.id)!)
+          if (py.kind === "top")
+            expect(order.get(y.id)!, `${y.id} placed at the top after ${x.id}`).toBeLessThan(order.get(x.id)!)
         }
       }
     }
     // a card read alone counts its position another way (counting buckets): the same answer
     for (const c of seen.filter((_, i) => i % 3 === 0)) {
-      expect((await call(base, "GET", `/v1/cards/${c.id}`, { headers: h })).body.position, `card ${c.id}`).toBe(c.position)
+      expect((await call(base, "GET", `/v1/cards/${c.id}`, { headers: h })).body.position, `card ${c.id}`).toBe(
+        c.position
+      )
     }
     // the crowded gap made keys long enough to rebalance while the clients wrote
-    const [epochs] = await server.query<{ n: number }>(`SELECT sum(order_epoch)::int AS n FROM board_columns WHERE project_id = $1`, [a.projectId])
+    const [epochs] = await server.query<{ n: number }>(
+      `SELECT sum(order_epoch)::int AS n FROM board_columns WHERE project_id = $1`,
+      [a.projectId]
+    )
     expect(epochs!.n).toBeGreaterThan(0)
   }, 300_000)
 
   it("rebalances a column whose keys grew long, keeping its order and every write", async () => {
     const base = server.baseUrl
     const h = key(a.apiKey)
-    const { projectId, columns: [column] } = await freshBoard("Rebalance")
+    const {
+      projectId,
+      columns: [column]
+    } = await freshBoard("Rebalance")
     const model: Array<string> = []
     for (let i = 0; i < 4; i++) {
-      const r = await call(base, "POST", "/v1/cards", { body: { projectId, columnId: column, title: `r${i}` }, headers: h })
+      const r = await call(base, "POST", "/v1/cards", {
+        body: { projectId, columnId: column, title: `r${i}` },
+        headers: h
+      })
       model.push(r.body.id)
     }
     // always into the gap after the first card: each write shrinks that one gap
     for (let i = 0; i < 80; i++) {
       const card = model[model.length - 1]!
-      const r = await call(base, "POST", `/v1/cards/${card}/move`, { body: { columnId: column, position: 1 }, headers: h })
+      const r = await call(base, "POST", `/v1/cards/${card}/move`, {
+        body: { columnId: column, position: 1 },
+        headers: h
+      })
       expect(r.status).toBe(200)
       expect(r.body.position).toBe(1)
       model.splice(model.length - 1, 1)
@@ -174,10 +218,12 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
     }
     // the rebalance runs beside the write that found a long key; wait for the last one
     const state = async () =>
-      (await server.query<{ epoch: number; widest: number }>(
-        `SELECT c.order_epoch AS epoch, (SELECT max(scale(sort_key)) FROM cards WHERE column_id = c.id) AS widest FROM board_columns c WHERE c.id = $1`,
-        [column]
-      ))[0]!
+      (
+        await server.query<{ epoch: number; widest: number }>(
+          `SELECT c.order_epoch AS epoch, (SELECT max(scale(sort_key)) FROM cards WHERE column_id = c.id) AS widest FROM board_columns c WHERE c.id = $1`,
+          [column]
+        )
+      )[0]!
     let now = await state()
     for (let i = 0; i < 100 && (now.epoch === 0 || now.widest > 24); i++) {
       await new Promise((r) => setTimeout(r, 20))
@@ -186,13 +232,18 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
     expect(now.epoch).toBeGreaterThan(0)
     expect(now.widest).toBeLessThanOrEqual(24)
     const board = await call(base, "GET", `/v1/board/${projectId}`, { headers: h })
-    expect(board.body.cards.filter((c: any) => c.columnId === column).map((c: any) => [c.id, c.position])).toEqual(model.map((id, i) => [id, i]))
+    expect(board.body.cards.filter((c: any) => c.columnId === column).map((c: any) => [c.id, c.position])).toEqual(
+      model.map((id, i) => [id, i])
+    )
   }, 120_000)
 
   it("counts positions exactly across counting buckets, before and after the counts are compacted", async () => {
     const base = server.baseUrl
     const h = key(a.apiKey)
-    const { projectId, columns: [todo, doing] } = await freshBoard("Buckets")
+    const {
+      projectId,
+      columns: [todo, doing]
+    } = await freshBoard("Buckets")
     // 1,300 cards with keys 1..1300: eleven buckets of 128 key units
     await server.query(
       `INSERT INTO cards (project_id, column_id, sort_key, ref_number, ref, title)
@@ -207,17 +258,37 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
         const inColumn = cards.filter((c) => c.columnId === column)
         expect(inColumn.map((c) => c.position)).toEqual(inColumn.map((_, i) => i))
         // every card near a bucket edge, and a spread of the others, read alone
-        const sample = inColumn.filter((_, i) => i % 37 === 0 || [0, 1, 126, 127, 128, 129, 510, 511, 512, 513, 1022, 1023, 1024, 1025].includes(i) || i === inColumn.length - 1)
-        for (const c of sample) expect((await call(base, "GET", `/v1/cards/${c.id}`, { headers: h })).body.position, `card ${c.id}`).toBe(c.position)
+        const sample = inColumn.filter(
+          (_, i) =>
+            i % 37 === 0 ||
+            [0, 1, 126, 127, 128, 129, 510, 511, 512, 513, 1022, 1023, 1024, 1025].includes(i) ||
+            i === inColumn.length - 1
+        )
+        for (const c of sample)
+          expect((await call(base, "GET", `/v1/cards/${c.id}`, { headers: h })).body.position, `card ${c.id}`).toBe(
+            c.position
+          )
       }
       return cards
     }
     let cards = await check()
     // moves into, out of and within buckets, each answered with the position it asked for
-    const moves: Array<[number, string, number | undefined]> = [[5, todo, 600], [1200, todo, 0], [700, doing, undefined], [3, todo, 1299], [900, todo, 511], [10, doing, 0], [1100, todo, 512], [40, todo, 128]]
+    const moves: Array<[number, string, number | undefined]> = [
+      [5, todo, 600],
+      [1200, todo, 0],
+      [700, doing, undefined],
+      [3, todo, 1299],
+      [900, todo, 511],
+      [10, doing, 0],
+      [1100, todo, 512],
+      [40, todo, 128]
+    ]
     for (const [from, to, position] of moves) {
       const card = cards.filter((c) => c.columnId === todo)[from]!
-      const r = await call(base, "POST", `/v1/cards/${card.id}/move`, { body: { columnId: to, ...(position === undefined ? {} : { position }) }, headers: h })
+      const r = await call(base, "POST", `/v1/cards/${card.id}/move`, {
+        body: { columnId: to, ...(position === undefined ? {} : { position }) },
+        headers: h
+      })
       expect(r.status).toBe(200)
       const inTarget = cards.filter((c) => c.columnId === to && c.id !== card.id).length
       expect(r.body.position).toBe(position === undefined ? inTarget : Math.min(position, inTarget))
@@ -227,7 +298,10 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
     expect((await call(base, "DELETE", `/v1/cards/${deleted.id}`, { headers: h })).status).toBe(204)
     await server.run(Effect.flatMap(SqlClient.SqlClient, compactOrderCounts).pipe(Effect.orDie))
     // one row per occupied bucket, holding exactly its cards
-    const rows = await server.query<{ bucket: string; delta: number }>(`SELECT bucket::text, delta FROM card_order_counts WHERE column_id = $1 ORDER BY bucket`, [todo])
+    const rows = await server.query<{ bucket: string; delta: number }>(
+      `SELECT bucket::text, delta FROM card_order_counts WHERE column_id = $1 ORDER BY bucket`,
+      [todo]
+    )
     const actual = await server.query<{ bucket: string; delta: number }>(
       `SELECT floor(floor(sort_key) / 128)::text AS bucket, count(*)::int AS delta FROM cards WHERE column_id = $1 GROUP BY 1 ORDER BY 1::numeric`,
       [todo]
@@ -239,7 +313,10 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
   it("rebalances a column whose counting bucket filled up though no key grew long", async () => {
     const base = server.baseUrl
     const h = key(a.apiKey)
-    const { projectId, columns: [column] } = await freshBoard("Dense")
+    const {
+      projectId,
+      columns: [column]
+    } = await freshBoard("Dense")
     // 4,200 cards with short keys between 1 and 2: one bucket far fuller than its 128 key units
     // would hold after appends (as inserts spread over many gaps would leave it)
     await server.query(
@@ -248,20 +325,27 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
        FROM (SELECT g, board_next_ref($1::uuid)::int AS n FROM generate_series(1, 4200) g) s`,
       [projectId, column]
     )
-    const before = (await call(base, "GET", `/v1/board/${projectId}`, { headers: h })).body.cards.map((c: any) => c.id as string)
+    const before = (await call(base, "GET", `/v1/board/${projectId}`, { headers: h })).body.cards.map(
+      (c: any) => c.id as string
+    )
     // one more write into that bucket sets the rebalance off
     const mover = before[4199]!
-    const moved = await call(base, "POST", `/v1/cards/${mover}/move`, { body: { columnId: column, position: 7 }, headers: h })
+    const moved = await call(base, "POST", `/v1/cards/${mover}/move`, {
+      body: { columnId: column, position: 7 },
+      headers: h
+    })
     expect(moved.status).toBe(200)
     expect(moved.body.position).toBe(7)
     const model = [...before.slice(0, 7), mover, ...before.slice(7, 4199)]
     const state = async () =>
-      (await server.query<{ epoch: number; fullest: number }>(
-        `SELECT c.order_epoch AS epoch,
+      (
+        await server.query<{ epoch: number; fullest: number }>(
+          `SELECT c.order_epoch AS epoch,
            (SELECT max(n)::int FROM (SELECT count(*) AS n FROM cards WHERE column_id = c.id GROUP BY floor(floor(sort_key) / 128)) b) AS fullest
          FROM board_columns c WHERE c.id = $1`,
-        [column]
-      ))[0]!
+          [column]
+        )
+      )[0]!
     let now = await state()
     for (let i = 0; i < 200 && now.epoch === 0; i++) {
       await new Promise((r) => setTimeout(r, 25))
@@ -278,9 +362,19 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
 
   it("board_key_between always lands strictly between its neighbours, whatever the gap", async () => {
     // keys as PostgreSQL numerics: whole, negative, and with up to 40 digits after the point
-    const keyArb = fc.tuple(fc.integer({ min: -1000, max: 1000 }), fc.bigInt({ min: 0n, max: 10n ** 40n - 1n }), fc.integer({ min: 0, max: 40 }))
-      .map(([whole, frac, digits]) => digits === 0 ? `${whole}` : `${whole}.${frac.toString().padStart(40, "0").slice(0, digits)}`)
-    const cases = fc.sample(fc.tuple(fc.option(keyArb, { nil: null }), fc.option(keyArb, { nil: null })), { numRuns: 300, seed: 3 })
+    const keyArb = fc
+      .tuple(
+        fc.integer({ min: -1000, max: 1000 }),
+        fc.bigInt({ min: 0n, max: 10n ** 40n - 1n }),
+        fc.integer({ min: 0, max: 40 })
+      )
+      .map(([whole, frac, digits]) =>
+        digits === 0 ? `${whole}` : `${whole}.${frac.toString().padStart(40, "0").slice(0, digits)}`
+      )
+    const cases = fc.sample(fc.tuple(fc.option(keyArb, { nil: null }), fc.option(keyArb, { nil: null })), {
+      numRuns: 300,
+      seed: 3
+    })
     for (const [x, y] of cases) {
       // PostgreSQL orders the pair, exactly
       const [row] = await server.query<{ ok: boolean | null; k: string | null }>(

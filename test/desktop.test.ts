@@ -108,9 +108,11 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
   })
 
   it("publish refuses versions that are not bare X.Y.Z, before touching anything", async () => {
-    const refused = await Promise.all(["v1.2.3", "1.2.3.4", " 1.2.3", "1.2", "01.2.3"].map((version) =>
-      publish(["--platform", PLATFORM, "--version", version, "--notes", "n", v1.zip])
-    ))
+    const refused = await Promise.all(
+      ["v1.2.3", "1.2.3.4", " 1.2.3", "1.2", "01.2.3"].map((version) =>
+        publish(["--platform", PLATFORM, "--version", version, "--notes", "n", v1.zip])
+      )
+    )
     for (const r of refused) {
       expect(r.code, r.output).toBe(2)
       expect(r.output).toMatch(/--version must be three dot-separated whole numbers/)
@@ -122,13 +124,31 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
     const noZip = await publish(["--platform", PLATFORM, "--version", "1.2.3", "--notes", "n", v1.dmg])
     expect(noZip.code, noZip.output).toBe(2)
     expect(noZip.output).toMatch(/needs a \.zip/)
-    const missing = await publish(["--platform", PLATFORM, "--version", "1.2.3", "--notes", "n", path.join(root, "nope.zip")])
+    const missing = await publish([
+      "--platform",
+      PLATFORM,
+      "--version",
+      "1.2.3",
+      "--notes",
+      "n",
+      path.join(root, "nope.zip")
+    ])
     expect(missing.code, missing.output).toBe(2)
     expect(missing.output).toMatch(/no such file/)
   })
 
   it("publishes beside the running server, which answers with the new release at once", async () => {
-    const r = await publish(["--platform", PLATFORM, "--version", "1.2.3", "--notes", "First release", v1.zip, v1.dmg, v1.blockmap])
+    const r = await publish([
+      "--platform",
+      PLATFORM,
+      "--version",
+      "1.2.3",
+      "--notes",
+      "First release",
+      v1.zip,
+      v1.dmg,
+      v1.blockmap
+    ])
     expect(r.output).toContain("published darwin-arm64 1.2.3")
     expect(r.code, r.output).toBe(0)
     // progress bars are for terminals only
@@ -137,7 +157,12 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
     expect(m.status).toBe(200)
     const dmg = v1.bytes(v1.dmg)
     expect(Object.keys(m.body).sort()).toEqual(["notes", "publishedAt", "sha256", "sizeBytes", "version"])
-    expect(m.body).toMatchObject({ version: "1.2.3", notes: "First release", sha256: digests(dmg).sha256, sizeBytes: dmg.byteLength })
+    expect(m.body).toMatchObject({
+      version: "1.2.3",
+      notes: "First release",
+      sha256: digests(dmg).sha256,
+      sizeBytes: dmg.byteLength
+    })
     expect(m.body.sha256).toMatch(/^[0-9a-f]{64}$/)
     expect(new Date(m.body.publishedAt).toISOString()).toBe(m.body.publishedAt)
     expect((await manifest(`?platform=${PLATFORM}`)).body).toEqual(m.body)
@@ -181,7 +206,12 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
     expect(r.headers.get("cache-control")).toBe("no-store")
     const dmg = v1.bytes(v1.dmg)
     expect(Object.keys(r.body).sort()).toEqual(["expiresIn", "sha256", "sizeBytes", "url", "version"])
-    expect(r.body).toMatchObject({ expiresIn: ttl, version: "1.2.3", sha256: digests(dmg).sha256, sizeBytes: dmg.byteLength })
+    expect(r.body).toMatchObject({
+      expiresIn: ttl,
+      version: "1.2.3",
+      sha256: digests(dmg).sha256,
+      sizeBytes: dmg.byteLength
+    })
     if (storage === "s3") expect(new URL(r.body.url).searchParams.get("X-Amz-Expires")).toBe(String(r.body.expiresIn))
     const file = await getUrl(r.body.url)
     expect(file.body.equals(dmg)).toBe(true)
@@ -233,7 +263,9 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
       expect(Object.keys(f).sort()).toEqual(["sha512", "size", "url"])
       expect(f.url).toMatch(/^1\.2\.3\/[^/]+$/)
     }
-    expect((info.files as Array<{ url: string }>).some((f) => f.url.endsWith(".zip") && f.url.includes("arm64"))).toBe(true)
+    expect((info.files as Array<{ url: string }>).some((f) => f.url.endsWith(".zip") && f.url.includes("arm64"))).toBe(
+      true
+    )
   })
 
   it("the feed's path rules: only latest-mac.yml and <version>/<artifact> with a feed extension resolve", async () => {
@@ -288,7 +320,11 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
   })
 
   it("every desktop endpoint needs an API key or OAuth token and answers {error}", async () => {
-    for (const target of ["/api/v1/desktop/releases/latest", "/api/v1/desktop/download", `/api/v1/desktop/updates/${PLATFORM}/latest-mac.yml`]) {
+    for (const target of [
+      "/api/v1/desktop/releases/latest",
+      "/api/v1/desktop/download",
+      `/api/v1/desktop/updates/${PLATFORM}/latest-mac.yml`
+    ]) {
       for (const headers of [{}, { "x-api-key": "svc_nope" }, bearer(a.session)] as Array<Record<string, string>>) {
         const r = await rawGet(origin, target, headers)
         expect([target, r.status]).toEqual([target, 401])
@@ -309,10 +345,27 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
     expect(again.code, again.output).toBe(1)
     expect(again.output).toMatch(/already published.*--force/)
     expect((await manifest()).body).toEqual(before)
-    const forced = await publish(["--platform", PLATFORM, "--version", "1.2.3", "--notes", "Second try", "--force", "--json", v1.zip, v1.dmg, v1.blockmap])
+    const forced = await publish([
+      "--platform",
+      PLATFORM,
+      "--version",
+      "1.2.3",
+      "--notes",
+      "Second try",
+      "--force",
+      "--json",
+      v1.zip,
+      v1.dmg,
+      v1.blockmap
+    ])
     expect(forced.code, forced.output).toBe(0)
     const printed = JSON.parse(forced.output.slice(forced.output.indexOf("{")))
-    expect(printed).toMatchObject({ platform: PLATFORM, version: "1.2.3", notes: "Second try", artifact: path.basename(v1.dmg) })
+    expect(printed).toMatchObject({
+      platform: PLATFORM,
+      version: "1.2.3",
+      notes: "Second try",
+      artifact: path.basename(v1.dmg)
+    })
     expect((await manifest()).body).toMatchObject({ version: "1.2.3", notes: "Second try", sha256: before.sha256 })
   })
 
@@ -337,7 +390,12 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
     const r = await publish(["--platform", PLATFORM, "--version", "1.3.0", "--notes", "Second release", v2.zip, v2.dmg])
     expect(r.code, r.output).toBe(0)
     const dmg = v2.bytes(v2.dmg)
-    expect((await manifest()).body).toMatchObject({ version: "1.3.0", notes: "Second release", sha256: digests(dmg).sha256, sizeBytes: dmg.byteLength })
+    expect((await manifest()).body).toMatchObject({
+      version: "1.3.0",
+      notes: "Second release",
+      sha256: digests(dmg).sha256,
+      sizeBytes: dmg.byteLength
+    })
     const link = await downloadLink()
     expect(link.version).toBe("1.3.0")
     expect((await getUrl(link.url)).body.equals(dmg)).toBe(true)
@@ -353,15 +411,29 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
     const r = await publish(["--platform", "linux-x64", "--version", "1.0.0", "--notes", "Linux", appImage])
     expect(r.code, r.output).toBe(0)
     expect((await manifest("?platform=linux-x64")).body).toMatchObject({ version: "1.0.0", sizeBytes: 11 })
-    const link = (await call(base, "GET", "/v1/desktop/download?platform=linux-x64&redirect=false", { headers: h })).body
+    const link = (await call(base, "GET", "/v1/desktop/download?platform=linux-x64&redirect=false", { headers: h }))
+      .body
     expect((await getUrl(link.url)).body.toString()).toBe("linux build")
     expect((await feed("linux-x64/latest-mac.yml")).status).toBe(404)
     expect((await manifest()).body.version).toBe("1.3.0")
   })
 
   it.runIf(hasScript && storage === "local")("on a terminal, publish draws a progress bar per file", async () => {
-    const command = [process.execPath, boardBin, "desktop", "publish", "--platform", "darwin-x64", "--version", "2.0.0", "--notes", "tty", v2.zip]
-      .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(" ")
+    const command = [
+      process.execPath,
+      boardBin,
+      "desktop",
+      "publish",
+      "--platform",
+      "darwin-x64",
+      "--version",
+      "2.0.0",
+      "--notes",
+      "tty",
+      v2.zip
+    ]
+      .map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`)
+      .join(" ")
     const p = spawnProcess("script", ["-qec", command, "/dev/null"], {
       DATA_DIR: dataDir,
       DATABASE_URL: server.config.databaseUrl,
@@ -412,9 +484,11 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
 
     it("an expired link is 403 {error}", async () => {
       const link = (await downloadLink()).url
-      const keys = await server.run(Effect.gen(function*() {
-        return yield* ServerSecret
-      }))
+      const keys = await server.run(
+        Effect.gen(function* () {
+          return yield* ServerSecret
+        })
+      )
       const expired = `${origin}${signLocalLink(keys.downloads, keyOf(link), Math.floor(Date.now() / 1000) - 1)}`
       const r = await getUrl(expired)
       expect(r.status).toBe(403)
@@ -471,7 +545,9 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
 
     it("the link is the credential: X-API-Key is neither needed nor looked at", async () => {
       const link = (await downloadLink()).url
-      for (const headers of [{}, h, { "x-api-key": "svc_not_a_key" }, { authorization: "Bearer nonsense" }] as Array<Record<string, string>>) {
+      for (const headers of [{}, h, { "x-api-key": "svc_not_a_key" }, { authorization: "Bearer nonsense" }] as Array<
+        Record<string, string>
+      >) {
         const r = await getUrl(link, headers)
         expect(r.status).toBe(200)
       }
@@ -497,7 +573,9 @@ describe("desktop endpoints are rate limited", () => {
     const statuses: Array<number> = []
     let last: Awaited<ReturnType<typeof call>> | undefined
     for (let i = 0; i < 12 && !statuses.includes(429); i++) {
-      last = await call(server.baseUrl, "GET", i % 2 === 0 ? "/v1/desktop/releases/latest" : "/v1/desktop/download", { headers: key(a.apiKey) })
+      last = await call(server.baseUrl, "GET", i % 2 === 0 ? "/v1/desktop/releases/latest" : "/v1/desktop/download", {
+        headers: key(a.apiKey)
+      })
       statuses.push(last.status)
     }
     expect(statuses).toContain(404)

@@ -44,13 +44,20 @@ describe.each(backends)("durability under SIGKILL on %s", (backend: Backend) => 
       cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }))
       env = { DATABASE_URL: undefined, DATA_DIR: dir }
     }
-    Object.assign(env, { PORT: String(port), LOG_LEVEL: "error", RATE_LIMIT: "1000000/60s", REDIS_URL: undefined, SECRET: "durability-secret-0123456789-0123456789" })
+    Object.assign(env, {
+      PORT: String(port),
+      LOG_LEVEL: "error",
+      RATE_LIMIT: "1000000/60s",
+      REDIS_URL: undefined,
+      SECRET: "durability-secret-0123456789-0123456789"
+    })
 
     let server = spawnBoard(["serve"], env)
     await waitForHealth(base, 60_000)
     const a = await bootstrap(base, "durable")
     const columnId = a.columns[0]!.id
-    const token = (await call(base, "POST", "/v1/intake-tokens", { body: { columnId }, headers: key(a.apiKey) })).body.token as string
+    const token = (await call(base, "POST", "/v1/intake-tokens", { body: { columnId }, headers: key(a.apiKey) })).body
+      .token as string
     const acked = new Set<string>()
     let sent = 0
 
@@ -62,8 +69,14 @@ describe.each(backends)("durability under SIGKILL on %s", (backend: Backend) => 
           const viaIntake = sent % 2 === 0
           try {
             const r = viaIntake
-              ? await call(base, "POST", "/v1/intake", { body: { title }, headers: { "x-intake-key": token, "idempotency-key": title } })
-              : await call(base, "POST", "/v1/cards", { body: { projectId: a.projectId, columnId, title }, headers: key(a.apiKey) })
+              ? await call(base, "POST", "/v1/intake", {
+                  body: { title },
+                  headers: { "x-intake-key": token, "idempotency-key": title }
+                })
+              : await call(base, "POST", "/v1/cards", {
+                  body: { projectId: a.projectId, columnId, title },
+                  headers: key(a.apiKey)
+                })
             if (r.status >= 200 && r.status < 300) acked.add(title)
           } catch {
             // the connection died with the server: this write is unacknowledged
@@ -90,7 +103,9 @@ describe.each(backends)("durability under SIGKILL on %s", (backend: Backend) => 
     expect(acked.size).toBeGreaterThan(CYCLES)
     expect(missing, `acknowledged but lost (of ${acked.size})`).toEqual([])
     expect(duplicated, "stored more than once").toEqual([])
-    const positions = board.body.cards.filter((c: { columnId: string }) => c.columnId === columnId).map((c: { position: number }) => c.position)
+    const positions = board.body.cards
+      .filter((c: { columnId: string }) => c.columnId === columnId)
+      .map((c: { position: number }) => c.position)
     expect(positions).toEqual(positions.map((_: number, i: number) => i))
     server.child.kill("SIGTERM")
     expect((await server.exited).code).toBe(0)

@@ -14,7 +14,11 @@ describe.each(backends)("foundation on %s", (backend) => {
   let server: TestServer
   let base: string
   beforeAll(async () => {
-    server = await startServer(backend, { SECRET }, HttpRouter.add("GET", "/api/v1/boom", Effect.die(new Error("secret defect text"))))
+    server = await startServer(
+      backend,
+      { SECRET },
+      HttpRouter.add("GET", "/api/v1/boom", Effect.die(new Error("secret defect text")))
+    )
     base = server.baseUrl
   })
   afterAll(() => server?.stop())
@@ -30,10 +34,18 @@ describe.each(backends)("foundation on %s", (backend) => {
     it("GET /v1 is the API index with baseUrl from PUBLIC_URL", async () => {
       const r = await call(base, "GET", "/v1")
       expect(r.status).toBe(200)
-      expect(r.body).toMatchObject({ status: "ok", service: "service-api", name: "Board Service", version: "1.0", baseUrl: base })
+      expect(r.body).toMatchObject({
+        status: "ok",
+        service: "service-api",
+        name: "Board Service",
+        version: "1.0",
+        baseUrl: base
+      })
       expect(r.body.documentation.openapi).toBe(`${base}/v1/openapi.json`)
       expect(r.body.authentication.required).toBe(true)
-      expect(r.body.authentication.schemes.map((s: any) => s.name ?? s.scheme)).toEqual(expect.arrayContaining(["X-API-Key", "bearer"]))
+      expect(r.body.authentication.schemes.map((s: any) => s.name ?? s.scheme)).toEqual(
+        expect.arrayContaining(["X-API-Key", "bearer"])
+      )
     })
 
     it("serves the OpenAPI 3.1 document with version 1.0 and both credential schemes", async () => {
@@ -42,7 +54,11 @@ describe.each(backends)("foundation on %s", (backend) => {
       expect(r.body.openapi).toMatch(/^3\.1\./)
       expect(r.body.info.version).toBe("1.0")
       expect(r.body.servers[0].url).toBe(base)
-      expect(r.body.components.securitySchemes.apiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" })
+      expect(r.body.components.securitySchemes.apiKey).toMatchObject({
+        type: "apiKey",
+        in: "header",
+        name: "X-API-Key"
+      })
       expect(r.body.components.securitySchemes.oauth).toMatchObject({ type: "http", scheme: "bearer" })
       expect(r.body.paths["/v1/workspaces"].get.security).toEqual([{ apiKey: [] }, { oauth: [] }])
       expect(r.body.paths["/v1/health"].get.security).toEqual([])
@@ -96,13 +112,19 @@ describe.each(backends)("foundation on %s", (backend) => {
     })
 
     it("malformed JSON answers 400 {error}", async () => {
-      const r = await call(base, "POST", "/v1/auth/signup", { raw: `{"email":`, headers: { "content-type": "application/json" } })
+      const r = await call(base, "POST", "/v1/auth/signup", {
+        raw: `{"email":`,
+        headers: { "content-type": "application/json" }
+      })
       expect(r.status).toBe(400)
       expect(r.body).toEqual({ error: "Invalid body: malformed JSON" })
     })
 
     it("a body over 1 MiB answers 413 {error}", async () => {
-      const r = await call(base, "POST", "/v1/auth/signup", { raw: "x".repeat(1024 * 1024 + 1), headers: { "content-type": "application/json" } })
+      const r = await call(base, "POST", "/v1/auth/signup", {
+        raw: "x".repeat(1024 * 1024 + 1),
+        headers: { "content-type": "application/json" }
+      })
       expect(r.status).toBe(413)
       expect(r.body.error).toContain("too large")
     })
@@ -126,7 +148,9 @@ describe.each(backends)("foundation on %s", (backend) => {
   describe("signup and login", () => {
     it("signs up with a normalised email and answers a session and the user", async () => {
       const email = uniqueEmail("Norm").replace("norm", "NoRm")
-      const r = await call(base, "POST", "/v1/auth/signup", { body: { email: `  ${email.toUpperCase()} `, password: "pässwörd!", full_name: "Ada Lovelace" } })
+      const r = await call(base, "POST", "/v1/auth/signup", {
+        body: { email: `  ${email.toUpperCase()} `, password: "pässwörd!", full_name: "Ada Lovelace" }
+      })
       expect(r.status).toBe(201)
       expect(r.body.user.email).toBe(email.toLowerCase())
       expect(r.body.user.full_name).toBe("Ada Lovelace")
@@ -147,20 +171,38 @@ describe.each(backends)("foundation on %s", (backend) => {
       ["128 emoji count as 128", "😀".repeat(128), 201],
       ["129 emoji count as 129", "😀".repeat(129), 400]
     ])("password of %s → %i", async (_label, password, status) => {
-      const r = await call(base, "POST", "/v1/auth/signup", { body: { email: uniqueEmail("pw"), password, full_name: "P" } })
+      const r = await call(base, "POST", "/v1/auth/signup", {
+        body: { email: uniqueEmail("pw"), password, full_name: "P" }
+      })
       expect(r.status).toBe(status)
       if (status === 400) expect(r.body.error).toMatch(/password/)
     })
 
     it("rejects a malformed email and a blank name with 400", async () => {
-      expect((await call(base, "POST", "/v1/auth/signup", { body: { email: "not-an-email", password: "12345678", full_name: "X" } })).status).toBe(400)
-      expect((await call(base, "POST", "/v1/auth/signup", { body: { email: uniqueEmail(), password: "12345678", full_name: "  " } })).status).toBe(400)
+      expect(
+        (
+          await call(base, "POST", "/v1/auth/signup", {
+            body: { email: "not-an-email", password: "12345678", full_name: "X" }
+          })
+        ).status
+      ).toBe(400)
+      expect(
+        (
+          await call(base, "POST", "/v1/auth/signup", {
+            body: { email: uniqueEmail(), password: "12345678", full_name: "  " }
+          })
+        ).status
+      ).toBe(400)
     })
 
     it("a second signup for one email within the interval answers 429 with Retry-After", async () => {
       const email = uniqueEmail("twice")
-      expect((await call(base, "POST", "/v1/auth/signup", { body: { email, password: "12345678", full_name: "T" } })).status).toBe(201)
-      const again = await call(base, "POST", "/v1/auth/signup", { body: { email: email.toUpperCase(), password: "12345678", full_name: "T" } })
+      expect(
+        (await call(base, "POST", "/v1/auth/signup", { body: { email, password: "12345678", full_name: "T" } })).status
+      ).toBe(201)
+      const again = await call(base, "POST", "/v1/auth/signup", {
+        body: { email: email.toUpperCase(), password: "12345678", full_name: "T" }
+      })
       expect(again.status).toBe(429)
       expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(0)
       expect(again.body.error).toMatch(/try again/)
@@ -168,12 +210,18 @@ describe.each(backends)("foundation on %s", (backend) => {
 
     it("login answers the signup shape; wrong email and wrong password get one identical 401", async () => {
       const account = await bootstrap(base, "login")
-      const ok = await call(base, "POST", "/v1/auth/login", { body: { email: account.email.toUpperCase(), password: "correct horse battery" } })
+      const ok = await call(base, "POST", "/v1/auth/login", {
+        body: { email: account.email.toUpperCase(), password: "correct horse battery" }
+      })
       expect(ok.status).toBe(200)
       expect(ok.body.user.email).toBe(account.email)
       expect(typeof ok.body.session.access_token).toBe("string")
-      const wrongPassword = await call(base, "POST", "/v1/auth/login", { body: { email: account.email, password: "wrong password" } })
-      const wrongEmail = await call(base, "POST", "/v1/auth/login", { body: { email: uniqueEmail("ghost"), password: "wrong password" } })
+      const wrongPassword = await call(base, "POST", "/v1/auth/login", {
+        body: { email: account.email, password: "wrong password" }
+      })
+      const wrongEmail = await call(base, "POST", "/v1/auth/login", {
+        body: { email: uniqueEmail("ghost"), password: "wrong password" }
+      })
       expect(wrongPassword.status).toBe(401)
       expect(wrongEmail.status).toBe(401)
       expect(wrongPassword.text).toBe(wrongEmail.text)
@@ -185,7 +233,9 @@ describe.each(backends)("foundation on %s", (backend) => {
     it("answers 403 when signups are closed", async () => {
       const closed = await startServer(backend, { SIGNUPS_OPEN: "false" })
       try {
-        const r = await call(closed.baseUrl, "POST", "/v1/auth/signup", { body: { email: uniqueEmail(), password: "12345678", full_name: "X" } })
+        const r = await call(closed.baseUrl, "POST", "/v1/auth/signup", {
+          body: { email: uniqueEmail(), password: "12345678", full_name: "X" }
+        })
         expect(r.status).toBe(403)
         expect(r.body.error).toMatch(/closed/)
       } finally {
@@ -197,9 +247,17 @@ describe.each(backends)("foundation on %s", (backend) => {
       const fast = await startServer(backend, { SIGNUP_INTERVAL: "1s" })
       try {
         const email = uniqueEmail("exists")
-        expect((await call(fast.baseUrl, "POST", "/v1/auth/signup", { body: { email, password: "12345678", full_name: "X" } })).status).toBe(201)
+        expect(
+          (
+            await call(fast.baseUrl, "POST", "/v1/auth/signup", {
+              body: { email, password: "12345678", full_name: "X" }
+            })
+          ).status
+        ).toBe(201)
         await new Promise((r) => setTimeout(r, 1100))
-        const again = await call(fast.baseUrl, "POST", "/v1/auth/signup", { body: { email, password: "12345678", full_name: "X" } })
+        const again = await call(fast.baseUrl, "POST", "/v1/auth/signup", {
+          body: { email, password: "12345678", full_name: "X" }
+        })
         expect(again.status).toBe(409)
         expect(again.body.error).toMatch(/already exists/)
       } finally {
@@ -223,10 +281,16 @@ describe.each(backends)("foundation on %s", (backend) => {
 
     it("a project without template is blank; an unknown template is 400", async () => {
       const a = await bootstrap(base, "tpl")
-      const blank = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: "Blank" }, headers: bearer(a.session) })
+      const blank = await call(base, "POST", "/v1/projects", {
+        body: { workspaceId: a.workspaceId, name: "Blank" },
+        headers: bearer(a.session)
+      })
       expect(blank.status).toBe(201)
       expect(blank.body.columns).toEqual([])
-      const bad = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: "X", template: "scrum" }, headers: bearer(a.session) })
+      const bad = await call(base, "POST", "/v1/projects", {
+        body: { workspaceId: a.workspaceId, name: "X", template: "scrum" },
+        headers: bearer(a.session)
+      })
       expect(bad.status).toBe(400)
       expect(bad.body.error).toMatch(/template/)
     })
@@ -234,7 +298,10 @@ describe.each(backends)("foundation on %s", (backend) => {
     it("another user's workspace id is 404 for project creation and listing", async () => {
       const a = await bootstrap(base, "owner")
       const b = await bootstrap(base, "intruder")
-      const create = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: "Mine" }, headers: bearer(b.session) })
+      const create = await call(base, "POST", "/v1/projects", {
+        body: { workspaceId: a.workspaceId, name: "Mine" },
+        headers: bearer(b.session)
+      })
       expect(create.status).toBe(404)
       const list = await call(base, "GET", `/v1/workspaces/${a.workspaceId}/projects`, { headers: key(b.apiKey) })
       expect(list.status).toBe(404)
@@ -306,13 +373,18 @@ describe.each(backends)("foundation on %s", (backend) => {
       const sign = (claims: Record<string, unknown>, k: Uint8Array = keyBytes) =>
         new jose.SignJWT({ typ: "session+jwt", ...claims }).setProtectedHeader({ alg: "HS256" }).sign(k)
       const valid = await sign({ sub: a.userId, iss: issuer, aud: `${issuer}/api`, iat: now, exp: now + 600 })
-      expect((await call(base, "POST", "/v1/workspaces", { body: { name: "ok" }, headers: bearer(valid) })).status).toBe(201)
+      expect(
+        (await call(base, "POST", "/v1/workspaces", { body: { name: "ok" }, headers: bearer(valid) })).status
+      ).toBe(201)
       const forged = [
         await sign({ sub: a.userId, iss: issuer, aud: `${issuer}/api`, iat: now - 7200, exp: now - 3600 }),
         await sign({ sub: a.userId, iss: issuer, aud: "https://elsewhere", iat: now, exp: now + 600 }),
         await sign({ sub: a.userId, iss: issuer, aud: `${issuer}/api`, iat: now }),
         await sign({ sub: a.userId, iss: issuer, aud: `${issuer}/api`, iat: now, exp: now + 600, typ: "access" }),
-        await sign({ sub: a.userId, iss: issuer, aud: `${issuer}/api`, iat: now, exp: now + 600 }, new TextEncoder().encode("x".repeat(32))),
+        await sign(
+          { sub: a.userId, iss: issuer, aud: `${issuer}/api`, iat: now, exp: now + 600 },
+          new TextEncoder().encode("x".repeat(32))
+        ),
         `${Buffer.from(JSON.stringify({ alg: "none" })).toString("base64url")}.${Buffer.from(JSON.stringify({ sub: a.userId, iss: issuer, aud: `${issuer}/api`, iat: now, exp: now + 600, typ: "session+jwt" })).toString("base64url")}.`
       ]
       for (const token of forged) {
@@ -330,7 +402,13 @@ describe.each(backends)("foundation on %s", (backend) => {
       const listed = await call(base, "GET", "/v1/api-keys", { headers: key(a.apiKey) })
       expect(listed.status).toBe(200)
       expect(listed.body).toHaveLength(2)
-      expect(listed.body[1]).toEqual({ id: second.body.id, name: "ci runner", createdAt: second.body.createdAt, updatedAt: second.body.updatedAt, current: false })
+      expect(listed.body[1]).toEqual({
+        id: second.body.id,
+        name: "ci runner",
+        createdAt: second.body.createdAt,
+        updatedAt: second.body.updatedAt,
+        current: false
+      })
       expect(listed.body[0]).toMatchObject({ current: true })
       expect(listed.text).not.toContain("svc_")
       // with the session token no key is the calling one
@@ -354,7 +432,9 @@ describe.each(backends)("foundation on %s", (backend) => {
       const again = await call(base, "DELETE", `/v1/api-keys/${spare.body.id}`, { headers: key(a.apiKey) })
       expect(again.status).toBe(404)
       expect(again.body).toEqual({ error: expect.stringMatching(/not found/) })
-      expect((await call(base, "GET", "/v1/api-keys", { headers: key(a.apiKey) })).body.map((k: any) => k.id)).not.toContain(spare.body.id)
+      expect(
+        (await call(base, "GET", "/v1/api-keys", { headers: key(a.apiKey) })).body.map((k: any) => k.id)
+      ).not.toContain(spare.body.id)
       const rows = await server.query("SELECT revoked_at FROM api_keys WHERE id = $1", [spare.body.id])
       expect(rows[0].revoked_at).not.toBeNull()
       expect((await call(base, "GET", "/v1/workspaces", { headers: key(a.apiKey) })).status).toBe(200)
@@ -362,10 +442,21 @@ describe.each(backends)("foundation on %s", (backend) => {
 
     it("a key can revoke itself (logging out), and a session can revoke any of the user's keys", async () => {
       const a = await bootstrap(base, "self-revoke")
-      expect((await call(base, "DELETE", `/v1/api-keys/${(await call(base, "GET", "/v1/api-keys", { headers: key(a.apiKey) })).body[0].id}`, { headers: key(a.apiKey) })).status).toBe(204)
+      expect(
+        (
+          await call(
+            base,
+            "DELETE",
+            `/v1/api-keys/${(await call(base, "GET", "/v1/api-keys", { headers: key(a.apiKey) })).body[0].id}`,
+            { headers: key(a.apiKey) }
+          )
+        ).status
+      ).toBe(204)
       expect((await call(base, "GET", "/v1/workspaces", { headers: key(a.apiKey) })).status).toBe(401)
       const fresh = await call(base, "POST", "/v1/api-keys", { body: { name: "fresh" }, headers: bearer(a.session) })
-      expect((await call(base, "DELETE", `/v1/api-keys/${fresh.body.id}`, { headers: bearer(a.session) })).status).toBe(204)
+      expect((await call(base, "DELETE", `/v1/api-keys/${fresh.body.id}`, { headers: bearer(a.session) })).status).toBe(
+        204
+      )
       expect((await call(base, "GET", "/v1/api-keys", { headers: bearer(a.session) })).body).toEqual([])
     })
 
@@ -390,12 +481,18 @@ describe.each(backends)("foundation on %s", (backend) => {
       const before = await call(base, "GET", `/v1/workspaces/${a.workspaceId}/members`, { headers: key(a.apiKey) })
       expect(before.status).toBe(200)
       expect(before.body).toEqual([expect.objectContaining({ userId: a.userId, email: a.email, role: "owner" })])
-      const added = await call(base, "POST", `/v1/workspaces/${a.workspaceId}/members`, { body: { email: b.email }, headers: key(a.apiKey) })
+      const added = await call(base, "POST", `/v1/workspaces/${a.workspaceId}/members`, {
+        body: { email: b.email },
+        headers: key(a.apiKey)
+      })
       expect(added.status).toBe(201)
       expect(added.body).toMatchObject({ userId: b.userId, email: b.email, fullName: "mate", role: "member" })
       const seen = await call(base, "GET", `/v1/workspaces/${a.workspaceId}/projects`, { headers: key(b.apiKey) })
       expect(seen.status).toBe(200)
-      const unknown = await call(base, "POST", `/v1/workspaces/${a.workspaceId}/members`, { body: { email: uniqueEmail("nobody") }, headers: key(a.apiKey) })
+      const unknown = await call(base, "POST", `/v1/workspaces/${a.workspaceId}/members`, {
+        body: { email: uniqueEmail("nobody") },
+        headers: key(a.apiKey)
+      })
       expect(unknown.status).toBe(404)
     })
   })
@@ -404,7 +501,9 @@ describe.each(backends)("foundation on %s", (backend) => {
     it("logs method, path, status, duration and user id as JSON, and never a secret", async () => {
       const a = await bootstrap(base, "logged")
       await call(base, "GET", "/v1/workspaces", { headers: key(a.apiKey) })
-      const line = server.logLines.map((l) => JSON.parse(l)).find((l) => l.path === "/api/v1/workspaces" && l.method === "GET" && l.userId === a.userId)
+      const line = server.logLines
+        .map((l) => JSON.parse(l))
+        .find((l) => l.path === "/api/v1/workspaces" && l.method === "GET" && l.userId === a.userId)
       expect(line).toMatchObject({ method: "GET", status: 200, msg: "request" })
       expect(typeof line.durationMs).toBe("number")
       const all = server.logLines.join("\n")

@@ -73,7 +73,8 @@ interface Case {
   readonly invalidStatus?: Readonly<Record<string, number>>
 }
 
-const isJsonObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v)
+const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v)
 
 describe.each(backends)("generated requests on %s", (backend) => {
   let server: TestServer
@@ -93,29 +94,44 @@ describe.each(backends)("generated requests on %s", (backend) => {
   const h = () => key(A.apiKey)
   const must = async (method: string, p: string, body: unknown, status: number, headers = h()) => {
     const r = await call(base, method, p, { ...(body !== undefined ? { body } : {}), headers })
-    if (r.status !== status) throw new Error(`${method} ${p} → ${r.status} (expected ${status}): ${r.text.slice(0, 300)}`)
+    if (r.status !== status)
+      throw new Error(`${method} ${p} → ${r.status} (expected ${status}): ${r.text.slice(0, 300)}`)
     return r.body
   }
-  const newCard = async (columnId: string, title: string) => (await must("POST", "/v1/cards", { projectId: ids.project, columnId, title }, 201)).id as string
+  const newCard = async (columnId: string, title: string) =>
+    (await must("POST", "/v1/cards", { projectId: ids.project, columnId, title }, 201)).id as string
   const getCard = (id: string) => call(base, "GET", `/v1/cards/${id}`, { headers: h() })
   const board = async (projectId: string) => must("GET", `/v1/board/${projectId}`, undefined, 200)
 
   /** Every real credential in every header it could be sent in. */
-  const placements: ReadonlyArray<{ readonly kind: string; readonly header: "x-api-key" | "bearer" | "x-intake-key" }> = ["apiKey", "oauth", "session", "intake"]
-    .flatMap((kind) => (["x-api-key", "bearer", "x-intake-key"] as const).map((header) => ({ kind, header })))
-  const documentedHeader = { apiKey: "x-api-key", oauth: "bearer", session: "bearer", intake: "x-intake-key" } as Record<string, string>
-  const secretOf = (kind: string) => ({ apiKey: A.apiKey, oauth: oauthToken, session: A.session, intake: intakeToken } as Record<string, string>)[kind]!
+  const placements: ReadonlyArray<{ readonly kind: string; readonly header: "x-api-key" | "bearer" | "x-intake-key" }> =
+    ["apiKey", "oauth", "session", "intake"].flatMap((kind) =>
+      (["x-api-key", "bearer", "x-intake-key"] as const).map((header) => ({ kind, header }))
+    )
+  const documentedHeader = {
+    apiKey: "x-api-key",
+    oauth: "bearer",
+    session: "bearer",
+    intake: "x-intake-key"
+  } as Record<string, string>
+  const secretOf = (kind: string) =>
+    (({ apiKey: A.apiKey, oauth: oauthToken, session: A.session, intake: intakeToken }) as Record<string, string>)[
+      kind
+    ]!
   const placed = (p: { kind: string; header: string }): Record<string, string> =>
     p.header === "bearer" ? { authorization: `Bearer ${secretOf(p.kind)}` } : { [p.header]: secretOf(p.kind) }
 
   /** The headers of a request's credential: a kind in its documented header, or `<kind> in <header>`. */
   const credentialHeaders = (credential: string): Record<string, string> => {
     if (credential === "none") return {}
-    const [kind, header] = credential.includes(" in ") ? credential.split(" in ") : [credential, documentedHeader[credential]]
+    const [kind, header] = credential.includes(" in ")
+      ? credential.split(" in ")
+      : [credential, documentedHeader[credential]]
     return placed({ kind: kind!, header: header! })
   }
 
-  const deref = (s: JsonSchema): JsonSchema => (s.$ref !== undefined ? doc.components.schemas[s.$ref.split("/").pop()!]! : s)
+  const deref = (s: JsonSchema): JsonSchema =>
+    s.$ref !== undefined ? doc.components.schemas[s.$ref.split("/").pop()!]! : s
   const bodySchema = (o: DocOperation) => {
     const s = o.op.requestBody?.content["application/json"]?.schema
     return s === undefined ? undefined : deref(s)
@@ -141,7 +157,11 @@ describe.each(backends)("generated requests on %s", (backend) => {
     for (const [k, value] of Object.entries(req.headers)) if (value !== undefined) headers[k] = String(value)
     const target = `${pathOf(o, req.params)}${qs === "" ? "" : `?${qs}`}`
     if (req.body.kind === "json") return call(base, o.method, target, { body: req.body.value, headers })
-    if (req.body.kind === "raw") return call(base, o.method, target, { raw: req.body.raw, headers: { ...headers, "content-type": req.body.contentType } })
+    if (req.body.kind === "raw")
+      return call(base, o.method, target, {
+        raw: req.body.raw,
+        headers: { ...headers, "content-type": req.body.contentType }
+      })
     return call(base, o.method, target, { headers })
   }
 
@@ -158,16 +178,27 @@ describe.each(backends)("generated requests on %s", (backend) => {
     const shown = `${o.key} → ${r.status} ${r.text.slice(0, 300)}\n  ${label}`
     expect(r.status, shown).toBeLessThan(500)
     const allowed = allowedStatuses(o)
-    expect(allowed.has(r.status), `${shown}\n  not among the statuses SPEC.md allows ${o.key}: ${[...allowed].join(", ")}`).toBe(true)
-    expect(o.op.responses[String(r.status)], `${shown}\n  not declared in the document's responses for ${o.key}`).toBeDefined()
+    expect(
+      allowed.has(r.status),
+      `${shown}\n  not among the statuses SPEC.md allows ${o.key}: ${[...allowed].join(", ")}`
+    ).toBe(true)
+    expect(
+      o.op.responses[String(r.status)],
+      `${shown}\n  not declared in the document's responses for ${o.key}`
+    ).toBeDefined()
     if (r.status >= 400) {
-      expect(isJsonObject(r.body) && typeof r.body.error === "string" && r.body.error.length > 0, `${shown}\n  failure without {error: string}`).toBe(true)
+      expect(
+        isJsonObject(r.body) && typeof r.body.error === "string" && r.body.error.length > 0,
+        `${shown}\n  failure without {error: string}`
+      ).toBe(true)
     }
     const schema = v.responseSchema(o.op, r.status)
     if (schema !== undefined) {
       expect(r.headers.get("content-type") ?? "", shown).toContain("application/json")
       const result = v.validate(schema, r.body)
-      expect(result.ok, `${shown}\n  body does not match the document's schema for ${r.status}: ${result.errors}`).toBe(true)
+      expect(result.ok, `${shown}\n  body does not match the document's schema for ${r.status}: ${result.errors}`).toBe(
+        true
+      )
     } else if (r.status === 204 || r.status === 302) {
       expect(r.text, shown).toBe("")
     }
@@ -181,13 +212,22 @@ describe.each(backends)("generated requests on %s", (backend) => {
     const group = (where: Parameter["in"]) => {
       const ps = paramsIn(o, where)
       const model = Object.fromEntries(ps.map((p) => [p.name, param(p)]))
-      return fc.record(model, { requiredKeys: ps.filter((p) => p.required === true).map((p) => p.name) }) as fc.Arbitrary<Record<string, unknown>>
+      return fc.record(model, {
+        requiredKeys: ps.filter((p) => p.required === true).map((p) => p.name)
+      }) as fc.Arbitrary<Record<string, unknown>>
     }
     const schema = bodySchema(o)
-    const body: fc.Arbitrary<Body> = schema === undefined
-      ? fc.constant({ kind: "none" })
-      : arbitraryOf(schema, { pools, extras: true }).map((value) => ({ kind: "json", value }))
-    return fc.record({ credential: fc.constantFrom(...credentialsOf(o)), params: group("path"), query: group("query"), headers: group("header"), body })
+    const body: fc.Arbitrary<Body> =
+      schema === undefined
+        ? fc.constant({ kind: "none" })
+        : arbitraryOf(schema, { pools, extras: true }).map((value) => ({ kind: "json", value }))
+    return fc.record({
+      credential: fc.constantFrom(...credentialsOf(o)),
+      params: group("path"),
+      query: group("query"),
+      headers: group("header"),
+      body
+    })
   }
 
   /** The generator's own promise, checked before sending: the request is valid by the document. */
@@ -200,12 +240,17 @@ describe.each(backends)("generated requests on %s", (backend) => {
         continue
       }
       const r = v.validate(deref(p.schema), value)
-      expect(r.ok, `generated ${p.in} parameter ${p.name}=${JSON.stringify(value)} is not valid: ${r.errors}`).toBe(true)
+      expect(r.ok, `generated ${p.in} parameter ${p.name}=${JSON.stringify(value)} is not valid: ${r.errors}`).toBe(
+        true
+      )
     }
     const schema = bodySchema(o)
     if (schema !== undefined && req.body.kind === "json") {
       const r = v.validate(schema, req.body.value)
-      expect(r.ok, `generated body is not valid by the document: ${r.errors}: ${JSON.stringify(req.body.value).slice(0, 300)}`).toBe(true)
+      expect(
+        r.ok,
+        `generated body is not valid by the document: ${r.errors}: ${JSON.stringify(req.body.value).slice(0, 300)}`
+      ).toBe(true)
     }
   }
 
@@ -218,7 +263,8 @@ describe.each(backends)("generated requests on %s", (backend) => {
   }
 
   /** Query and path values are strings on the wire: the document's integers are checked as numbers. */
-  const wireValue = (s: JsonSchema, raw: string): unknown => (s.type === "integer" && /^-?\d+$/.test(raw) ? Number(raw) : raw)
+  const wireValue = (s: JsonSchema, raw: string): unknown =>
+    s.type === "integer" && /^-?\d+$/.test(raw) ? Number(raw) : raw
 
   const mutationsOf = (o: DocOperation, c: Case): Array<Mutation> => {
     const out: Array<Mutation> = []
@@ -263,7 +309,7 @@ describe.each(backends)("generated requests on %s", (backend) => {
         ["body a string", { kind: "json", value: "text" }],
         ["body a number", { kind: "json", value: 5 }],
         ["malformed JSON {", { kind: "raw", raw: "{", contentType: "application/json" }],
-        ["malformed JSON {\"a\":", { kind: "raw", raw: "{\"a\":", contentType: "application/json" }],
+        ['malformed JSON {"a":', { kind: "raw", raw: '{"a":', contentType: "application/json" }],
         ["empty JSON body", { kind: "raw", raw: "", contentType: "application/json" }],
         ["no body", { kind: "none" }]
       ]
@@ -271,14 +317,32 @@ describe.each(backends)("generated requests on %s", (backend) => {
       for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "application/xml"]) {
         out.push({
           label: `JSON sent as ${contentType}`,
-          apply: (req) => ({ ...req, body: { kind: "raw", raw: JSON.stringify(req.body.kind === "json" ? req.body.value : {}), contentType } }),
+          apply: (req) => ({
+            ...req,
+            body: { kind: "raw", raw: JSON.stringify(req.body.kind === "json" ? req.body.value : {}), contentType }
+          }),
           status: 400
         })
       }
     }
     for (const p of o.op.parameters ?? []) {
       const s = deref(p.schema)
-      const candidates = ["not-a-uuid", "00000000-0000-4000-8000-00000000000g", "abc", "1.5", "-1", "0", "1e3", " 1", "NOPE", "a".repeat(300), "😀".repeat(250), "ABC!", "a b", "\u0000"]
+      const candidates = [
+        "not-a-uuid",
+        "00000000-0000-4000-8000-00000000000g",
+        "abc",
+        "1.5",
+        "-1",
+        "0",
+        "1e3",
+        " 1",
+        "NOPE",
+        "a".repeat(300),
+        "😀".repeat(250),
+        "ABC!",
+        "a b",
+        "\u0000"
+      ]
       if (s.maximum !== undefined) candidates.push(String(s.maximum + 1))
       if (s.minimum !== undefined) candidates.push(String(s.minimum - 1))
       if (s.maxLength !== undefined) candidates.push("q".repeat(s.maxLength + 1))
@@ -315,12 +379,15 @@ describe.each(backends)("generated requests on %s", (backend) => {
     )
     const source = (name: string) =>
       // a grant's last use is stamped by any request with its token, refused or not
-      name === "oauth_grants" ? `(SELECT id, user_id, client_id, workspaces, scope, revoked_at FROM oauth_grants)`
-      // position counts are folded in the background: what they say, not how many rows say it
-      : name === "card_order_counts" ? `(SELECT column_id, bucket, sum(delta) FROM card_order_counts GROUP BY 1, 2 HAVING sum(delta) <> 0)`
-      : `"${name}"`
-    const parts = tables.map(({ name }) =>
-      `SELECT '${name}' AS name, (SELECT md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '')) FROM ${source(name)} t) AS digest`
+      name === "oauth_grants"
+        ? `(SELECT id, user_id, client_id, workspaces, scope, revoked_at FROM oauth_grants)`
+        : // position counts are folded in the background: what they say, not how many rows say it
+          name === "card_order_counts"
+          ? `(SELECT column_id, bucket, sum(delta) FROM card_order_counts GROUP BY 1, 2 HAVING sum(delta) <> 0)`
+          : `"${name}"`
+    const parts = tables.map(
+      ({ name }) =>
+        `SELECT '${name}' AS name, (SELECT md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '')) FROM ${source(name)} t) AS digest`
     )
     const rows = await server.query<{ name: string; digest: string }>(parts.join(" UNION ALL "))
     return Object.fromEntries(rows.map((r) => [r.name, r.digest]))
@@ -329,12 +396,14 @@ describe.each(backends)("generated requests on %s", (backend) => {
   // ---- the fixture and the cases ----
 
   const intakeCards = async (tokenId: string) =>
-    (await server.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE intake_token_id = $1`, [tokenId]))[0]!.n
+    (
+      await server.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE intake_token_id = $1`, [tokenId])
+    )[0]!.n
   const usedIdempotencyKeys = new Set<string>()
 
   const allProjectLinks = async (projectId: string) => {
     const all: Array<any> = []
-    for (let offset = 0;; offset += 500) {
+    for (let offset = 0; ; offset += 500) {
       const page = await must("GET", `/v1/projects/${projectId}/links?limit=500&offset=${offset}`, undefined, 200)
       all.push(...page.links)
       if (page.links.length < 500) return all
@@ -354,18 +423,24 @@ describe.each(backends)("generated requests on %s", (backend) => {
         // a fresh address each run: a second signup for one email within 5 minutes is SPEC's 429
         pools: { email: fc.emailAddress().map((e) => `gen${++emailCounter}.${e}`) },
         check: async (r, req) => {
-          const body = req.body.kind === "json" ? req.body.value as { email: string; password: string } : undefined
-          const login = await call(base, "POST", "/v1/auth/login", { body: { email: body!.email, password: body!.password } })
+          const body = req.body.kind === "json" ? (req.body.value as { email: string; password: string }) : undefined
+          const login = await call(base, "POST", "/v1/auth/login", {
+            body: { email: body!.email, password: body!.password }
+          })
           expect(login.status, login.text).toBe(200)
           expect(login.body.user.id).toBe(r.body.user.id)
         }
       },
       "POST /v1/auth/login": {
-        pools: { email: fc.constantFrom(A.email, A.email.toUpperCase(), ` ${A.email} `), password: fc.constant(SUITE_PASSWORD) },
+        pools: {
+          email: fc.constantFrom(A.email, A.email.toUpperCase(), ` ${A.email} `),
+          password: fc.constant(SUITE_PASSWORD)
+        },
         check: async (r) => expect(r.body.user.id).toBe(A.userId)
       },
       "POST /v1/api-keys": {
-        check: async (r) => expect((await call(base, "GET", "/v1/workspaces", { headers: key(r.body.rawKey) })).status).toBe(200)
+        check: async (r) =>
+          expect((await call(base, "GET", "/v1/workspaces", { headers: key(r.body.rawKey) })).status).toBe(200)
       },
       "POST /v1/workspaces": {
         check: async (r) => {
@@ -389,7 +464,9 @@ describe.each(backends)("generated requests on %s", (backend) => {
           const b = await board(r.body.project.id)
           expect(b.project).toEqual(r.body.project)
           expect(b.columns).toEqual(r.body.columns)
-          expect(await must("GET", `/v1/workspaces/${ids.workspace}/projects`, undefined, 200)).toContainEqual(r.body.project)
+          expect(await must("GET", `/v1/workspaces/${ids.workspace}/projects`, undefined, 200)).toContainEqual(
+            r.body.project
+          )
         }
       },
       "GET /v1/board/{projectId}": { pools: project },
@@ -431,24 +508,37 @@ describe.each(backends)("generated requests on %s", (backend) => {
         check: async (r) => expect((await board(ids.project!)).columns).toContainEqual(r.body)
       },
       "DELETE /v1/columns/{id}": {
-        setup: async () => ({ fresh: (await must("POST", "/v1/columns", { projectId: ids.project, name: "to be deleted" }, 201)).id }),
+        setup: async () => ({
+          fresh: (await must("POST", "/v1/columns", { projectId: ids.project, name: "to be deleted" }, 201)).id
+        }),
         pools: { id: ref("fresh") },
         check: async (_r, req) => {
           expect((await board(ids.project!)).columns.map((c: any) => c.id)).not.toContain(req.params.id)
-          expect((await call(base, "PATCH", `/v1/columns/${req.params.id}`, { body: { name: "again" }, headers: h() })).status).toBe(404)
+          expect(
+            (await call(base, "PATCH", `/v1/columns/${req.params.id}`, { body: { name: "again" }, headers: h() }))
+              .status
+          ).toBe(404)
           expect((await call(base, "DELETE", `/v1/columns/${req.params.id}`, { headers: h() })).status).toBe(404)
         }
       },
       "POST /v1/labels": {
         // label names are unique per project (README: a duplicate is 409): a fresh board each run
-        setup: async () => ({ freshProject: (await must("POST", "/v1/projects", { workspaceId: ids.workspace, name: "Labels" }, 201)).project.id }),
+        setup: async () => ({
+          freshProject: (await must("POST", "/v1/projects", { workspaceId: ids.workspace, name: "Labels" }, 201))
+            .project.id
+        }),
         pools: { projectId: ref("freshProject") },
-        check: async (r, req) => expect((await board(String((req.body as { value: { projectId: string } }).value.projectId))).labels).toContainEqual(r.body)
+        check: async (r, req) =>
+          expect(
+            (await board(String((req.body as { value: { projectId: string } }).value.projectId))).labels
+          ).toContainEqual(r.body)
       },
       "POST /v1/cards/{id}/labels": {
         pools: { id: ref("card"), labelId: refs("label", "spareLabel") },
         check: async (r, req) => {
-          expect(r.body.labels.map((l: any) => l.id)).toContain((req.body as { value: { labelId: string } }).value.labelId)
+          expect(r.body.labels.map((l: any) => l.id)).toContain(
+            (req.body as { value: { labelId: string } }).value.labelId
+          )
           expect((await getCard(r.body.id)).body).toEqual(r.body)
         }
       },
@@ -461,7 +551,13 @@ describe.each(backends)("generated requests on %s", (backend) => {
         pools: { id: ref("fresh"), labelId: ref("spareLabel") },
         check: async (_r, req) => {
           expect((await getCard(String(req.params.id))).body.labels).toEqual([])
-          expect((await call(base, "DELETE", pathOf(ops.get("DELETE /v1/cards/{id}/labels/{labelId}")!, req.params), { headers: h() })).status).toBe(404)
+          expect(
+            (
+              await call(base, "DELETE", pathOf(ops.get("DELETE /v1/cards/{id}/labels/{labelId}")!, req.params), {
+                headers: h()
+              })
+            ).status
+          ).toBe(404)
         }
       },
       "POST /v1/subtasks": {
@@ -473,7 +569,9 @@ describe.each(backends)("generated requests on %s", (backend) => {
         check: async (r) => expect((await getCard(ids.card!)).body.subtasks).toContainEqual(r.body)
       },
       "DELETE /v1/subtasks/{id}": {
-        setup: async () => ({ fresh: (await must("POST", "/v1/subtasks", { cardId: ids.target, title: "to be deleted" }, 201)).id }),
+        setup: async () => ({
+          fresh: (await must("POST", "/v1/subtasks", { cardId: ids.target, title: "to be deleted" }, 201)).id
+        }),
         pools: { id: ref("fresh") },
         check: async (_r, req) => {
           expect((await getCard(ids.target!)).body.subtasks.map((s: any) => s.id)).not.toContain(req.params.id)
@@ -491,11 +589,18 @@ describe.each(backends)("generated requests on %s", (backend) => {
       "DELETE /v1/links/{id}": {
         setup: async () => {
           const freshCard = await newCard(ids.col2!, "link holder")
-          return { freshCard, fresh: (await must("POST", `/v1/cards/${freshCard}/links`, { targetId: ids.third, linkType: "relates_to" }, 201)).id }
+          return {
+            freshCard,
+            fresh: (
+              await must("POST", `/v1/cards/${freshCard}/links`, { targetId: ids.third, linkType: "relates_to" }, 201)
+            ).id
+          }
         },
         pools: { id: ref("fresh") },
         check: async (_r, req) => {
-          expect(await must("GET", `/v1/cards/${ids.third}/links`, undefined, 200)).not.toContainEqual(expect.objectContaining({ id: req.params.id }))
+          expect(await must("GET", `/v1/cards/${ids.third}/links`, undefined, 200)).not.toContainEqual(
+            expect.objectContaining({ id: req.params.id })
+          )
           expect((await call(base, "DELETE", `/v1/links/${req.params.id}`, { headers: h() })).status).toBe(404)
         }
       },
@@ -510,7 +615,14 @@ describe.each(backends)("generated requests on %s", (backend) => {
       },
       "DELETE /v1/projects/{projectId}/links/{linkId}": {
         setup: async () => ({
-          fresh: (await must("POST", `/v1/projects/${ids.project}/links`, { url: `https://example.org/gone/${++urlCounter}` }, 201)).link.id
+          fresh: (
+            await must(
+              "POST",
+              `/v1/projects/${ids.project}/links`,
+              { url: `https://example.org/gone/${++urlCounter}` },
+              201
+            )
+          ).link.id
         }),
         pools: { ...project, linkId: ref("fresh") },
         check: async (_r, req) => {
@@ -562,12 +674,23 @@ describe.each(backends)("generated requests on %s", (backend) => {
         },
         pools: { id: ref("fresh") },
         check: async (_r, req) => {
-          const listed = (await must("GET", `/v1/projects/${ids.project}/intake-tokens`, undefined, 200)).find((t: any) => t.id === req.params.id)
+          const listed = (await must("GET", `/v1/projects/${ids.project}/intake-tokens`, undefined, 200)).find(
+            (t: any) => t.id === req.params.id
+          )
           expect(listed?.revokedAt).toEqual(expect.any(String))
-          expect((await call(base, "POST", "/v1/intake", { body: { title: "after revoke" }, headers: { "x-intake-key": runIds.freshToken! } })).status).toBe(401)
+          expect(
+            (
+              await call(base, "POST", "/v1/intake", {
+                body: { title: "after revoke" },
+                headers: { "x-intake-key": runIds.freshToken! }
+              })
+            ).status
+          ).toBe(401)
         }
       },
-      "GET /v1/api-keys": { check: async (r) => expect(r.body.filter((k: any) => k.current).length).toBeLessThanOrEqual(1) },
+      "GET /v1/api-keys": {
+        check: async (r) => expect(r.body.filter((k: any) => k.current).length).toBeLessThanOrEqual(1)
+      },
       "DELETE /v1/api-keys/{id}": {
         setup: async () => {
           const fresh = await must("POST", "/v1/api-keys", { name: "to be revoked" }, 201)
@@ -585,16 +708,27 @@ describe.each(backends)("generated requests on %s", (backend) => {
         setup: async () => {
           const flow = await fullFlow(base, A, [ids.workspace!])
           const grants = await must("GET", "/v1/oauth/grants", undefined, 200)
-          return { fresh: grants.find((g: any) => g.clientId === flow.client.client_id).id, freshAccess: flow.tokens.access_token }
+          return {
+            fresh: grants.find((g: any) => g.clientId === flow.client.client_id).id,
+            freshAccess: flow.tokens.access_token
+          }
         },
         pools: { id: ref("fresh") },
         check: async (_r, req) => {
-          expect((await must("GET", "/v1/oauth/grants", undefined, 200)).map((g: any) => g.id)).not.toContain(req.params.id)
+          expect((await must("GET", "/v1/oauth/grants", undefined, 200)).map((g: any) => g.id)).not.toContain(
+            req.params.id
+          )
           expect((await call(base, "DELETE", `/v1/oauth/grants/${req.params.id}`, { headers: h() })).status).toBe(404)
-          expect((await call(base, "GET", "/v1/workspaces", { headers: { authorization: `Bearer ${runIds.freshAccess}` } })).status).toBe(401)
+          expect(
+            (await call(base, "GET", "/v1/workspaces", { headers: { authorization: `Bearer ${runIds.freshAccess}` } }))
+              .status
+          ).toBe(401)
         }
       },
-      "GET /v1/desktop/releases/latest": { pools: { platform: fc.constant("darwin-arm64") }, invalidStatus: { platform: 404 } },
+      "GET /v1/desktop/releases/latest": {
+        pools: { platform: fc.constant("darwin-arm64") },
+        invalidStatus: { platform: 404 }
+      },
       "GET /v1/desktop/download": {
         pools: { platform: fc.constant("darwin-arm64") },
         invalidStatus: { platform: 404 },
@@ -605,7 +739,12 @@ describe.each(backends)("generated requests on %s", (backend) => {
       "GET /v1/desktop/updates/{platform}/{file}": {
         pools: {
           platform: fc.constant("darwin-arm64"),
-          file: fc.constantFrom("latest-mac.yml", "1.2.3/Board-1.2.3-arm64-mac.zip", "1.2.3/Board 1.2.3-arm64.dmg", "1.2.3/Board-1.2.3-arm64-mac.zip.blockmap")
+          file: fc.constantFrom(
+            "latest-mac.yml",
+            "1.2.3/Board-1.2.3-arm64-mac.zip",
+            "1.2.3/Board 1.2.3-arm64.dmg",
+            "1.2.3/Board-1.2.3-arm64-mac.zip.blockmap"
+          )
         },
         invalidStatus: { platform: 404, file: 404 },
         check: async (r) => expect(r.headers.get("location")).toMatch(/^https?:\/\//)
@@ -628,7 +767,7 @@ describe.each(backends)("generated requests on %s", (backend) => {
     B = await bootstrap(base, "peer")
     ids.workspace = A.workspaceId
     ids.project = A.projectId
-    A.columns.forEach((c, i) => (ids[`col${i}`] = c.id))
+    for (const [i, c] of A.columns.entries()) ids[`col${i}`] = c.id
     ids.card = await newCard(ids.col0!, "Fix the login page")
     ids.target = await newCard(ids.col0!, "Target card")
     ids.third = await newCard(ids.col1!, "Third card")
@@ -639,7 +778,14 @@ describe.each(backends)("generated requests on %s", (backend) => {
     ids.subtask = (await must("POST", "/v1/subtasks", { cardId: ids.card, title: "write tests" }, 201)).id
     ids.link = (await must("POST", `/v1/cards/${ids.card}/links`, { targetId: ids.target, linkType: "blocks" }, 201)).id
     ids.spareColumn = (await must("POST", "/v1/columns", { projectId: ids.project, name: "Parked" }, 201)).id
-    ids.projectLink = (await must("POST", `/v1/projects/${ids.project}/links`, { url: "https://docs.example.com/login", title: "Login guide" }, 201)).link.id
+    ids.projectLink = (
+      await must(
+        "POST",
+        `/v1/projects/${ids.project}/links`,
+        { url: "https://docs.example.com/login", title: "Login guide" },
+        201
+      )
+    ).link.id
     const minted = await must("POST", "/v1/intake-tokens", { columnId: ids.col0 }, 201)
     ids.intakeTokenId = minted.id
     intakeToken = minted.token
@@ -647,10 +793,17 @@ describe.each(backends)("generated requests on %s", (backend) => {
     // one desktop release, published in process, for the manifest, the download and the feed
     root = fs.mkdtempSync(path.join(os.tmpdir(), "board-generated-"))
     const build = makeBuild(root, "1.2.3", 64 * 1024)
-    await server.run(Effect.gen(function*() {
-      const blobs = yield* Blobs
-      return yield* publishRelease(blobs, { platform: "darwin-arm64", version: "1.2.3", notes: "First", files: [build.zip, build.dmg, build.blockmap] })
-    }))
+    await server.run(
+      Effect.gen(function* () {
+        const blobs = yield* Blobs
+        return yield* publishRelease(blobs, {
+          platform: "darwin-arm64",
+          version: "1.2.3",
+          notes: "First",
+          files: [build.zip, build.dmg, build.blockmap]
+        })
+      })
+    )
     table = cases()
   })
   afterAll(async () => {
@@ -665,26 +818,36 @@ describe.each(backends)("generated requests on %s", (backend) => {
     expect([...tabledOperations()].sort()).toEqual(documented)
   })
 
-  const eachOperation = (kind: string, body: (o: DocOperation, c: Case, index: number) => Promise<void>, timeout: number) =>
-    it(`${kind} on every operation`, async () => {
-      const failures: Array<string> = []
-      let index = 0
-      for (const [k, o] of ops) {
-        try {
-          await body(o, table[k]!, index++)
-        } catch (e) {
-          failures.push(`${k}: ${e instanceof Error ? e.message : String(e)}`)
+  const eachOperation = (
+    kind: string,
+    body: (o: DocOperation, c: Case, index: number) => Promise<void>,
+    timeout: number
+  ) =>
+    it(
+      `${kind} on every operation`,
+      async () => {
+        const failures: Array<string> = []
+        let index = 0
+        for (const [k, o] of ops) {
+          try {
+            await body(o, table[k]!, index++)
+          } catch (e) {
+            failures.push(`${k}: ${e instanceof Error ? e.message : String(e)}`)
+          }
         }
-      }
-      expect(failures, failures.join("\n\n")).toEqual([])
-    }, timeout)
+        expect(failures, failures.join("\n\n")).toEqual([])
+      },
+      timeout
+    )
 
   /** Runs a property; a failure reads as the check that failed, with the seed and path that replay it. */
   const holds = async <T>(property: fc.IAsyncPropertyWithHooks<T>, params: fc.Parameters<T>) => {
     const details = await fc.check(property, params)
     if (details.failed) {
       const why = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance)
-      throw new Error(`${why.slice(0, 1500)}\n  (after ${details.numRuns} runs; replay with seed ${details.seed}, path "${details.counterexamplePath}")`)
+      throw new Error(
+        `${why.slice(0, 1500)}\n  (after ${details.numRuns} runs; replay with seed ${details.seed}, path "${details.counterexamplePath}")`
+      )
     }
   }
 
@@ -696,26 +859,55 @@ describe.each(backends)("generated requests on %s", (backend) => {
 
     it("a template named like an Object.prototype member is an unknown template (400), not a 500", async () => {
       for (const template of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
-        expectError(await call(base, "POST", "/v1/projects", { body: { workspaceId: ids.workspace, name: "P", template }, headers: h() }), 400)
+        expectError(
+          await call(base, "POST", "/v1/projects", {
+            body: { workspaceId: ids.workspace, name: "P", template },
+            headers: h()
+          }),
+          400
+        )
         // the core itself, as MCP or the CLI would reach it
         const principal: Principal = { userId: A.userId, via: "apiKey", workspaces: "all" }
-        const refused = await server.run(Effect.gen(function*() {
-          return yield* (yield* Workspaces).createProject(principal, { workspaceId: ids.workspace!, name: "P", template })
-        }).pipe(Effect.flip))
+        const refused = await server.run(
+          Effect.gen(function* () {
+            return yield* (yield* Workspaces).createProject(principal, {
+              workspaceId: ids.workspace!,
+              name: "P",
+              template
+            })
+          }).pipe(Effect.flip)
+        )
         expect(refused._tag).toBe("InvalidInput")
       }
     })
 
     it("text limits count code points, as the document's maxLength does: 500 emoji are a 500-character title", async () => {
-      const body = { projectId: ids.project, columnId: ids.col2, title: "😀".repeat(500), description: "𝔘".repeat(10_000) }
+      const body = {
+        projectId: ids.project,
+        columnId: ids.col2,
+        title: "😀".repeat(500),
+        description: "𝔘".repeat(10_000)
+      }
       const created = await call(base, "POST", "/v1/cards", { body, headers: h() })
       expect(created.status, created.text).toBe(201)
       expect(created.body.title).toBe(body.title)
-      expectError(await call(base, "POST", "/v1/cards", { body: { ...body, title: "😀".repeat(501) }, headers: h() }), 400)
+      expectError(
+        await call(base, "POST", "/v1/cards", { body: { ...body, title: "😀".repeat(501) }, headers: h() }),
+        400
+      )
       const tags = ["🏷".repeat(50)]
-      const link = await call(base, "POST", `/v1/projects/${ids.project}/links`, { body: { url: "https://example.net/emoji", title: "é".repeat(200), tags }, headers: h() })
+      const link = await call(base, "POST", `/v1/projects/${ids.project}/links`, {
+        body: { url: "https://example.net/emoji", title: "é".repeat(200), tags },
+        headers: h()
+      })
       expect(link.status, link.text).toBe(201)
-      expectError(await call(base, "POST", `/v1/projects/${ids.project}/links`, { body: { url: "https://example.net/e2", tags: ["🏷".repeat(51)] }, headers: h() }), 400)
+      expectError(
+        await call(base, "POST", `/v1/projects/${ids.project}/links`, {
+          body: { url: "https://example.net/e2", tags: ["🏷".repeat(51)] },
+          headers: h()
+        }),
+        400
+      )
     })
 
     it("a path id longer than 100 characters is a malformed id (400), not an unknown endpoint (404)", async () => {
@@ -727,7 +919,16 @@ describe.each(backends)("generated requests on %s", (backend) => {
     })
 
     it("query integers are digits within their range; other spellings are 400", async () => {
-      for (const q of ["limit=1e2", "limit=%205", "limit=5.0", "offset=1e3", "offset=-0", "offset=0x10", "limit=501", "offset=100000000000000000000"]) {
+      for (const q of [
+        "limit=1e2",
+        "limit=%205",
+        "limit=5.0",
+        "offset=1e3",
+        "offset=-0",
+        "offset=0x10",
+        "limit=501",
+        "offset=100000000000000000000"
+      ]) {
         expectError(await call(base, "GET", `/v1/projects/${ids.project}/links?${q}`, { headers: h() }), 400)
       }
       expectError(await call(base, "GET", "/v1/search?q=x&limit=1e2", { headers: h() }), 400)
@@ -738,9 +939,18 @@ describe.each(backends)("generated requests on %s", (backend) => {
 
     it("a malformed email is a malformed request when adding a member (400), not an unknown account (404)", async () => {
       for (const email of ["no-at-sign", "a@b", "@example.com"]) {
-        expectError(await call(base, "POST", `/v1/workspaces/${ids.workspace}/members`, { body: { email }, headers: h() }), 400)
+        expectError(
+          await call(base, "POST", `/v1/workspaces/${ids.workspace}/members`, { body: { email }, headers: h() }),
+          400
+        )
       }
-      expectError(await call(base, "POST", `/v1/workspaces/${ids.workspace}/members`, { body: { email: "nobody-here@example.com" }, headers: h() }), 404)
+      expectError(
+        await call(base, "POST", `/v1/workspaces/${ids.workspace}/members`, {
+          body: { email: "nobody-here@example.com" },
+          headers: h()
+        }),
+        404
+      )
     })
 
     it("a password signup accepts (NUL included) also logs in", async () => {
@@ -756,10 +966,16 @@ describe.each(backends)("generated requests on %s", (backend) => {
     it("the document states what the server checks", async () => {
       const cardBody = (await getCard(ids.card!)).body
       const body = (key: string) => bodySchema(ops.get(key)!)!
-      const param = (key: string, name: string) => deref(ops.get(key)!.op.parameters!.find((p) => p.name === name)!.schema)
+      const param = (key: string, name: string) =>
+        deref(ops.get(key)!.op.parameters!.find((p) => p.name === name)!.schema)
       const accepts = (schema: JsonSchema, value: unknown) => v.validate(schema, value).ok
       const title = body("POST /v1/cards").properties!.title!
-      expect([accepts(title, "ok"), accepts(title, "   "), accepts(title, "a\u0000b"), accepts(title, "😀".repeat(500))]).toEqual([true, false, false, true])
+      expect([
+        accepts(title, "ok"),
+        accepts(title, "   "),
+        accepts(title, "a\u0000b"),
+        accepts(title, "😀".repeat(500))
+      ]).toEqual([true, false, false, true])
       expect(accepts(body("POST /v1/labels").properties!.color!, "red")).toBe(false)
       expect(accepts(body("POST /v1/projects/{projectId}/links").properties!.url!, "ftp://example.com/x")).toBe(false)
       expect(accepts(body("POST /v1/projects").properties!.template!, "scrum")).toBe(false)
@@ -768,7 +984,11 @@ describe.each(backends)("generated requests on %s", (backend) => {
       expect(accepts(body("POST /v1/intake-tokens").properties!.expiresAt!, "tomorrow")).toBe(false)
       expect(accepts(body("POST /v1/nlu").properties!.command!, "x".repeat(1001))).toBe(false)
       expect(accepts(body("PATCH /v1/projects/{projectId}/links/{linkId}"), { reason: "why" })).toBe(false)
-      expect(param("GET /v1/projects/{projectId}/links", "limit")).toEqual({ type: "integer", minimum: 1, maximum: 500 })
+      expect(param("GET /v1/projects/{projectId}/links", "limit")).toEqual({
+        type: "integer",
+        minimum: 1,
+        maximum: 500
+      })
       expect(param("GET /v1/search", "q").pattern).toBe("\\S")
       expect(accepts(param("GET /v1/desktop/updates/{platform}/{file}", "file"), "1.2.3/notes.txt")).toBe(false)
       // and what its answers hold: ids are uuids, times date-times (checked on every success above)
@@ -779,58 +999,75 @@ describe.each(backends)("generated requests on %s", (backend) => {
     })
   })
 
-  eachOperation("the owner's valid requests are accepted, match the document and read back", async (o, c, index) => {
-    await holds(
-      fc.asyncProperty(validRequest(o, c), async (generated) => {
-        runIds = { ...ids, ...(await c.setup?.()) }
-        const req = resolveReq(generated, runIds)
-        expectValidByDocument(o, req)
-        const r = await send(o, req)
-        const label = `${o.key} (request ${JSON.stringify({ ...req, body: req.body.kind === "json" ? req.body.value : req.body.kind }).slice(0, 400)})`
-        expectDocumented(o, r, label)
-        expect(r.status >= 200 && r.status < 400, `valid request refused: ${o.key} → ${r.status} ${r.text.slice(0, 300)}\n  ${label}`).toBe(true)
-        await c.check?.(r, req, runIds)
-      }),
-      { seed: SEED + index, numRuns: RUNS, endOnFailure: true }
-    )
-  }, 600_000)
+  eachOperation(
+    "the owner's valid requests are accepted, match the document and read back",
+    async (o, c, index) => {
+      await holds(
+        fc.asyncProperty(validRequest(o, c), async (generated) => {
+          runIds = { ...ids, ...(await c.setup?.()) }
+          const req = resolveReq(generated, runIds)
+          expectValidByDocument(o, req)
+          const r = await send(o, req)
+          const label = `${o.key} (request ${JSON.stringify({ ...req, body: req.body.kind === "json" ? req.body.value : req.body.kind }).slice(0, 400)})`
+          expectDocumented(o, r, label)
+          expect(
+            r.status >= 200 && r.status < 400,
+            `valid request refused: ${o.key} → ${r.status} ${r.text.slice(0, 300)}\n  ${label}`
+          ).toBe(true)
+          await c.check?.(r, req, runIds)
+        }),
+        { seed: SEED + index, numRuns: RUNS, endOnFailure: true }
+      )
+    },
+    600_000
+  )
 
-  eachOperation("every credential the operation does not document, in every header, is refused and changes nothing", async (o, c, index) => {
-    const documented = credentialsOf(o)
-    if (documented.includes("none")) return
-    const wrong = placements.filter((p) => !(documented.includes(p.kind) && documentedHeader[p.kind] === p.header))
-    const samples = fc.sample(validRequest(o, c), { seed: SEED + index, numRuns: wrong.length })
-    for (const [i, p] of wrong.entries()) {
-      runIds = { ...ids, ...(await c.setup?.()) }
-      const req = { ...resolveReq(samples[i]!, runIds), credential: `${p.kind} in ${p.header}` }
-      const before = await digest()
-      const r = await send(o, req)
-      const label = `${o.key} with the ${p.kind} credential in ${p.header}`
-      expectDocumented(o, r, label)
-      expect([401, 403], `${label} answered ${r.status} ${r.text.slice(0, 300)}`).toContain(r.status)
-      const after = await digest()
-      const changed = Object.keys(after).filter((t) => after[t] !== before[t])
-      expect(changed, `${label} changed ${changed.join(", ")}`).toEqual([])
-    }
-  }, 600_000)
-
-  eachOperation("invalid requests are refused with SPEC's status and change nothing", async (o, c, index) => {
-    const mutations = mutationsOf(o, c)
-    if (mutations.length === 0) return
-    await holds(
-      fc.asyncProperty(validRequest(o, c), fc.constantFrom(...mutations), async (generated, mutation) => {
+  eachOperation(
+    "every credential the operation does not document, in every header, is refused and changes nothing",
+    async (o, c, index) => {
+      const documented = credentialsOf(o)
+      if (documented.includes("none")) return
+      const wrong = placements.filter((p) => !(documented.includes(p.kind) && documentedHeader[p.kind] === p.header))
+      const samples = fc.sample(validRequest(o, c), { seed: SEED + index, numRuns: wrong.length })
+      for (const [i, p] of wrong.entries()) {
         runIds = { ...ids, ...(await c.setup?.()) }
-        const req = mutation.apply(resolveReq(generated, runIds))
+        const req = { ...resolveReq(samples[i]!, runIds), credential: `${p.kind} in ${p.header}` }
         const before = await digest()
         const r = await send(o, req)
-        const label = `${o.key} with ${mutation.label}`
+        const label = `${o.key} with the ${p.kind} credential in ${p.header}`
         expectDocumented(o, r, label)
-        expect(r.status, `invalid request answered ${r.status} ${r.text.slice(0, 300)}\n  ${label}`).toBe(mutation.status)
+        expect([401, 403], `${label} answered ${r.status} ${r.text.slice(0, 300)}`).toContain(r.status)
         const after = await digest()
         const changed = Object.keys(after).filter((t) => after[t] !== before[t])
         expect(changed, `${label} changed ${changed.join(", ")}`).toEqual([])
-      }),
-      { seed: SEED + index, numRuns: Math.max(RUNS, Math.min(mutations.length, 3 * RUNS)), endOnFailure: true }
-    )
-  }, 600_000)
+      }
+    },
+    600_000
+  )
+
+  eachOperation(
+    "invalid requests are refused with SPEC's status and change nothing",
+    async (o, c, index) => {
+      const mutations = mutationsOf(o, c)
+      if (mutations.length === 0) return
+      await holds(
+        fc.asyncProperty(validRequest(o, c), fc.constantFrom(...mutations), async (generated, mutation) => {
+          runIds = { ...ids, ...(await c.setup?.()) }
+          const req = mutation.apply(resolveReq(generated, runIds))
+          const before = await digest()
+          const r = await send(o, req)
+          const label = `${o.key} with ${mutation.label}`
+          expectDocumented(o, r, label)
+          expect(r.status, `invalid request answered ${r.status} ${r.text.slice(0, 300)}\n  ${label}`).toBe(
+            mutation.status
+          )
+          const after = await digest()
+          const changed = Object.keys(after).filter((t) => after[t] !== before[t])
+          expect(changed, `${label} changed ${changed.join(", ")}`).toEqual([])
+        }),
+        { seed: SEED + index, numRuns: Math.max(RUNS, Math.min(mutations.length, 3 * RUNS)), endOnFailure: true }
+      )
+    },
+    600_000
+  )
 })

@@ -11,12 +11,18 @@ describe.each(backends)("intake on %s", (backend) => {
   let h: Record<string, string>
 
   const mint = async (columnId = a.columns[0]!.id, extra: Record<string, unknown> = {}) => {
-    const r = await call(base, "POST", "/v1/intake-tokens", { body: { columnId, name: "support form", ...extra }, headers: h })
+    const r = await call(base, "POST", "/v1/intake-tokens", {
+      body: { columnId, name: "support form", ...extra },
+      headers: h
+    })
     expect(r.status).toBe(201)
     return r.body as { id: string; token: string; columnId: string }
   }
   const file = (token: string | undefined, body: unknown, headers: Record<string, string> = {}) =>
-    call(base, "POST", "/v1/intake", { body, headers: { ...(token === undefined ? {} : { "x-intake-key": token }), ...headers } })
+    call(base, "POST", "/v1/intake", {
+      body,
+      headers: { ...(token === undefined ? {} : { "x-intake-key": token }), ...headers }
+    })
   const cardsIn = (columnId: string) =>
     server.query<{ title: string; position: number; source: string; intake_token_id: string | null }>(
       `SELECT title, (row_number() OVER (ORDER BY sort_key, id) - 1)::int AS position, source, intake_token_id FROM cards WHERE column_id = $1 ORDER BY sort_key, id`,
@@ -37,7 +43,13 @@ describe.each(backends)("intake on %s", (backend) => {
     it("mints a svc_in_ token shown once, lists without it, stores only a digest", async () => {
       const col = await newColumn("Inbox tokens")
       const t = await mint(col, { expiresAt: "2099-01-01T00:00:00Z" })
-      expect(t).toMatchObject({ columnId: col, projectId: a.projectId, name: "support form", expiresAt: "2099-01-01T00:00:00.000Z", revokedAt: null })
+      expect(t).toMatchObject({
+        columnId: col,
+        projectId: a.projectId,
+        name: "support form",
+        expiresAt: "2099-01-01T00:00:00.000Z",
+        revokedAt: null
+      })
       expect(t.token).toMatch(/^svc_in_[0-9A-Za-z]{36}$/)
       const list = await call(base, "GET", `/v1/projects/${a.projectId}/intake-tokens`, { headers: h })
       expect(list.status).toBe(200)
@@ -49,13 +61,39 @@ describe.each(backends)("intake on %s", (backend) => {
     })
 
     it("a session can mint; bad input is 400; another user's column is 404", async () => {
-      const viaSession = await call(base, "POST", "/v1/intake-tokens", { body: { columnId: a.columns[0]!.id }, headers: bearer(a.session) })
+      const viaSession = await call(base, "POST", "/v1/intake-tokens", {
+        body: { columnId: a.columns[0]!.id },
+        headers: bearer(a.session)
+      })
       expect(viaSession.status).toBe(201)
-      expect((await call(base, "POST", "/v1/intake-tokens", { body: { columnId: a.columns[0]!.id, expiresAt: "tomorrow" }, headers: h })).status).toBe(400)
-      expect((await call(base, "POST", "/v1/intake-tokens", { body: { columnId: a.columns[0]!.id, expiresAt: "2001-01-01T00:00:00Z" }, headers: h })).status).toBe(400)
+      expect(
+        (
+          await call(base, "POST", "/v1/intake-tokens", {
+            body: { columnId: a.columns[0]!.id, expiresAt: "tomorrow" },
+            headers: h
+          })
+        ).status
+      ).toBe(400)
+      expect(
+        (
+          await call(base, "POST", "/v1/intake-tokens", {
+            body: { columnId: a.columns[0]!.id, expiresAt: "2001-01-01T00:00:00Z" },
+            headers: h
+          })
+        ).status
+      ).toBe(400)
       const b = await bootstrap(base, "other-intaker")
-      expect((await call(base, "POST", "/v1/intake-tokens", { body: { columnId: a.columns[0]!.id }, headers: key(b.apiKey) })).status).toBe(404)
-      expect((await call(base, "GET", `/v1/projects/${a.projectId}/intake-tokens`, { headers: key(b.apiKey) })).status).toBe(404)
+      expect(
+        (
+          await call(base, "POST", "/v1/intake-tokens", {
+            body: { columnId: a.columns[0]!.id },
+            headers: key(b.apiKey)
+          })
+        ).status
+      ).toBe(404)
+      expect(
+        (await call(base, "GET", `/v1/projects/${a.projectId}/intake-tokens`, { headers: key(b.apiKey) })).status
+      ).toBe(404)
       const t = await mint()
       expect((await call(base, "DELETE", `/v1/intake-tokens/${t.id}`, { headers: key(b.apiKey) })).status).toBe(404)
       expect((await file(t.token, { title: "still works" })).status).toBe(201)
@@ -63,9 +101,12 @@ describe.each(backends)("intake on %s", (backend) => {
   })
 
   describe("filing", () => {
-    it("answers exactly {\"ok\":true} with 201, no Location, and files at the end of the token's column", async () => {
+    it('answers exactly {"ok":true} with 201, no Location, and files at the end of the token\'s column', async () => {
       const col = await newColumn("Inbox")
-      await call(base, "POST", "/v1/cards", { body: { projectId: a.projectId, columnId: col, title: "already here" }, headers: h })
+      await call(base, "POST", "/v1/cards", {
+        body: { projectId: a.projectId, columnId: col, title: "already here" },
+        headers: h
+      })
       const t = await mint(col)
       const r = await file(t.token, { title: "Printer on fire", description: "3rd floor" })
       expect(r.status).toBe(201)
@@ -76,7 +117,11 @@ describe.each(backends)("intake on %s", (backend) => {
         { title: "Printer on fire", position: 1, source: "intake", intake_token_id: t.id }
       ])
       const board = await call(base, "GET", `/v1/board/${a.projectId}`, { headers: h })
-      expect(board.body.cards.find((c: any) => c.title === "Printer on fire")).toMatchObject({ source: "intake", intakeTokenId: t.id, description: "3rd floor" })
+      expect(board.body.cards.find((c: any) => c.title === "Printer on fire")).toMatchObject({
+        source: "intake",
+        intakeTokenId: t.id,
+        description: "3rd floor"
+      })
     })
 
     it.each([
@@ -95,9 +140,15 @@ describe.each(backends)("intake on %s", (backend) => {
 
     it("malformed JSON is 400, but a bad token with a bad body is 401 (authenticate first)", async () => {
       const t = await mint()
-      const malformed = await call(base, "POST", "/v1/intake", { raw: "{", headers: { "x-intake-key": t.token, "content-type": "application/json" } })
+      const malformed = await call(base, "POST", "/v1/intake", {
+        raw: "{",
+        headers: { "x-intake-key": t.token, "content-type": "application/json" }
+      })
       expect(malformed.status).toBe(400)
-      const both = await call(base, "POST", "/v1/intake", { raw: "{", headers: { "x-intake-key": "svc_in_nope", "content-type": "application/json" } })
+      const both = await call(base, "POST", "/v1/intake", {
+        raw: "{",
+        headers: { "x-intake-key": "svc_in_nope", "content-type": "application/json" }
+      })
       expect(both.status).toBe(401)
     })
 
@@ -111,7 +162,9 @@ describe.each(backends)("intake on %s", (backend) => {
       const utf8Header = (text: string) => Buffer.from(text, "utf8").toString("latin1")
       expect((await file(t.token, { title: "k" }, { "idempotency-key": utf8Header("é".repeat(200)) })).status).toBe(201)
       expect((await file(t.token, { title: "k" }, { "idempotency-key": utf8Header("é".repeat(201)) })).status).toBe(400)
-      expect((await file(t.token, { title: "k" }, { "idempotency-key": utf8Header("🦄".repeat(200)) })).status).toBe(201)
+      expect((await file(t.token, { title: "k" }, { "idempotency-key": utf8Header("🦄".repeat(200)) })).status).toBe(
+        201
+      )
       // and keys differing only in their bytes stay distinct
       const before = (await server.query("SELECT count(*)::int AS n FROM cards"))[0].n
       expect((await file(t.token, { title: "k" }, { "idempotency-key": "\u00c3" })).status).toBe(201)
@@ -125,15 +178,23 @@ describe.each(backends)("intake on %s", (backend) => {
       const revoked = await mint()
       expect((await call(base, "DELETE", `/v1/intake-tokens/${revoked.id}`, { headers: h })).status).toBe(204)
       const expired = await mint()
-      await server.query(`UPDATE intake_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.id])
+      await server.query(`UPDATE intake_tokens SET expires_at = now() - interval '1 second' WHERE id = $1`, [
+        expired.id
+      ])
       const deletedCol = await newColumn("Doomed inbox")
       const deleted = await mint(deletedCol)
       expect((await call(base, "DELETE", `/v1/columns/${deletedCol}`, { headers: h })).status).toBe(204)
       const movedCol = await newColumn("Wandering inbox")
       const moved = await mint(movedCol)
-      const other = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: "Elsewhere" }, headers: h })
-      await server.query(`UPDATE board_columns SET project_id = $1, position = 0 WHERE id = $2`, [other.body.project.id, movedCol])
-      const unknown = "svc_in_" + "A".repeat(30) + "000000"
+      const other = await call(base, "POST", "/v1/projects", {
+        body: { workspaceId: a.workspaceId, name: "Elsewhere" },
+        headers: h
+      })
+      await server.query(`UPDATE board_columns SET project_id = $1, position = 0 WHERE id = $2`, [
+        other.body.project.id,
+        movedCol
+      ])
+      const unknown = `svc_in_${"A".repeat(30)}000000`
       const cases = [unknown, "garbage", revoked.token, expired.token, deleted.token, moved.token, undefined]
       const replies = await Promise.all(cases.map((t) => file(t, { title: "should not land" })))
       const shape = (r: { status: number; headers: Headers; text: string }) => ({
@@ -148,10 +209,22 @@ describe.each(backends)("intake on %s", (backend) => {
 
     it("an intake token is refused on every other endpoint, in any header", async () => {
       const t = await mint()
-      const everyHeader: Array<Record<string, string>> = [{ "x-intake-key": t.token }, { "x-api-key": t.token }, bearer(t.token)]
+      const everyHeader: Array<Record<string, string>> = [
+        { "x-intake-key": t.token },
+        { "x-api-key": t.token },
+        bearer(t.token)
+      ]
       for (const headers of everyHeader) {
-        for (const [method, path] of [["GET", "/v1/workspaces"], ["GET", `/v1/board/${a.projectId}`], ["POST", "/v1/api-keys"], ["POST", "/v1/intake-tokens"]] as const) {
-          const r = await call(base, method, path, { headers, body: method === "POST" ? { name: "x", columnId: a.columns[0]!.id } : undefined })
+        for (const [method, path] of [
+          ["GET", "/v1/workspaces"],
+          ["GET", `/v1/board/${a.projectId}`],
+          ["POST", "/v1/api-keys"],
+          ["POST", "/v1/intake-tokens"]
+        ] as const) {
+          const r = await call(base, method, path, {
+            headers,
+            body: method === "POST" ? { name: "x", columnId: a.columns[0]!.id } : undefined
+          })
           expect(r.status).toBe(401)
         }
       }
@@ -191,7 +264,9 @@ describe.each(backends)("intake on %s", (backend) => {
     it("20 parallel requests with one key file one card and all answer 201", async () => {
       const col = await newColumn("Idem race")
       const t = await mint(col)
-      const replies = await Promise.all(Array.from({ length: 20 }, () => file(t.token, { title: "raced" }, { "idempotency-key": "burst" })))
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, () => file(t.token, { title: "raced" }, { "idempotency-key": "burst" }))
+      )
       expect(replies.map((r) => r.status)).toEqual(Array(20).fill(201))
       expect(await cardsIn(col)).toHaveLength(1)
       const claims = await server.query(`SELECT card_id FROM intake_claims WHERE token_id = $1`, [t.id])

@@ -37,10 +37,15 @@ describe.each(backends)("rate limits on %s", (backend) => {
       expect(retry).toBeGreaterThanOrEqual(1)
       expect(retry).toBeLessThanOrEqual(60)
       // the same user through the session is over budget too
-      const viaSession = await call(tight.baseUrl, "POST", "/v1/workspaces", { body: { name: "x" }, headers: { authorization: `Bearer ${u.session}` } })
+      const viaSession = await call(tight.baseUrl, "POST", "/v1/workspaces", {
+        body: { name: "x" },
+        headers: { authorization: `Bearer ${u.session}` }
+      })
       expect(viaSession.status).toBe(429)
       // another user is not
-      const v = await call(tight.baseUrl, "POST", "/v1/auth/signup", { body: { email: `other-${Date.now()}@example.com`, password: "12345678", full_name: "V" } })
+      const v = await call(tight.baseUrl, "POST", "/v1/auth/signup", {
+        body: { email: `other-${Date.now()}@example.com`, password: "12345678", full_name: "V" }
+      })
       expect(v.status).toBe(201)
       // health is never limited
       const health = await Promise.all(Array.from({ length: 50 }, () => call(tight.baseUrl, "GET", "/v1/health")))
@@ -54,19 +59,30 @@ describe.each(backends)("rate limits on %s", (backend) => {
   it("limits requests without a valid credential per client address, without spending a real user's budget", async () => {
     const tight = await startServer(backend, { RATE_LIMIT: "4/60s" })
     try {
-      const signup = await call(tight.baseUrl, "POST", "/v1/auth/signup", { body: { email: `ip-${Date.now()}@example.com`, password: "12345678", full_name: "I" } })
+      const signup = await call(tight.baseUrl, "POST", "/v1/auth/signup", {
+        body: { email: `ip-${Date.now()}@example.com`, password: "12345678", full_name: "I" }
+      })
       expect(signup.status).toBe(201)
       const session = signup.body.session.access_token
-      const ws = await call(tight.baseUrl, "POST", "/v1/workspaces", { body: { name: "w" }, headers: { authorization: `Bearer ${session}` } })
+      const ws = await call(tight.baseUrl, "POST", "/v1/workspaces", {
+        body: { name: "w" },
+        headers: { authorization: `Bearer ${session}` }
+      })
       expect(ws.status).toBe(201)
       const statuses: Array<number> = []
-      for (let i = 0; i < 6; i++) statuses.push((await call(tight.baseUrl, "GET", "/v1/workspaces", { headers: key("svc_garbage") })).status)
+      for (let i = 0; i < 6; i++)
+        statuses.push((await call(tight.baseUrl, "GET", "/v1/workspaces", { headers: key("svc_garbage") })).status)
       // signup spent one of the address's four: three more 401s, then 429s
       expect(statuses).toEqual([401, 401, 401, 429, 429, 429])
-      const login = await call(tight.baseUrl, "POST", "/v1/auth/login", { body: { email: "x@example.com", password: "12345678" } })
+      const login = await call(tight.baseUrl, "POST", "/v1/auth/login", {
+        body: { email: "x@example.com", password: "12345678" }
+      })
       expect(login.status).toBe(429)
       // the real user's own budget is untouched
-      const own = await call(tight.baseUrl, "POST", "/v1/workspaces", { body: { name: "w2" }, headers: { authorization: `Bearer ${session}` } })
+      const own = await call(tight.baseUrl, "POST", "/v1/workspaces", {
+        body: { name: "w2" },
+        headers: { authorization: `Bearer ${session}` }
+      })
       expect(own.status).toBe(201)
     } finally {
       await tight.stop()
@@ -76,15 +92,30 @@ describe.each(backends)("rate limits on %s", (backend) => {
   it("an intake flood answers 429 for the token while the owner's API key still works", async () => {
     const tight = await startServer(backend, { RATE_LIMIT: "4/60s" })
     try {
-      const signup = await call(tight.baseUrl, "POST", "/v1/auth/signup", { body: { email: `flood2-${Date.now()}@example.com`, password: "12345678", full_name: "F" } })
+      const signup = await call(tight.baseUrl, "POST", "/v1/auth/signup", {
+        body: { email: `flood2-${Date.now()}@example.com`, password: "12345678", full_name: "F" }
+      })
       const session = { authorization: `Bearer ${signup.body.session.access_token}` }
       const ws = await call(tight.baseUrl, "POST", "/v1/workspaces", { body: { name: "w" }, headers: session })
-      const p = await call(tight.baseUrl, "POST", "/v1/projects", { body: { workspaceId: ws.body.workspace.id, name: "P", template: "kanban" }, headers: session })
-      const t = await call(tight.baseUrl, "POST", "/v1/intake-tokens", { body: { columnId: p.body.columns[0].id }, headers: session })
+      const p = await call(tight.baseUrl, "POST", "/v1/projects", {
+        body: { workspaceId: ws.body.workspace.id, name: "P", template: "kanban" },
+        headers: session
+      })
+      const t = await call(tight.baseUrl, "POST", "/v1/intake-tokens", {
+        body: { columnId: p.body.columns[0].id },
+        headers: session
+      })
       expect(t.status).toBe(201)
       const statuses: Array<number> = []
       for (let i = 0; i < 6; i++) {
-        statuses.push((await call(tight.baseUrl, "POST", "/v1/intake", { body: { title: `flood ${i}` }, headers: { "x-intake-key": t.body.token } })).status)
+        statuses.push(
+          (
+            await call(tight.baseUrl, "POST", "/v1/intake", {
+              body: { title: `flood ${i}` },
+              headers: { "x-intake-key": t.body.token }
+            })
+          ).status
+        )
       }
       expect(statuses).toEqual([201, 201, 201, 201, 429, 429])
       const k = await call(tight.baseUrl, "POST", "/v1/api-keys", { body: { name: "k" }, headers: session })
@@ -98,7 +129,9 @@ describe.each(backends)("rate limits on %s", (backend) => {
     const r = await call(base, "GET", `/v1/board/${a.projectId}`, { headers: key(a.apiKey) })
     expect(r.headers.get("ratelimit-policy")).toBe(`"default";q=1000000;w=60`)
     expect(r.headers.get("ratelimit")).toMatch(/^"default";r=\d+;t=\d+$/)
-    const notFound = await call(base, "GET", `/v1/cards/00000000-0000-4000-8000-000000000000`, { headers: key(a.apiKey) })
+    const notFound = await call(base, "GET", `/v1/cards/00000000-0000-4000-8000-000000000000`, {
+      headers: key(a.apiKey)
+    })
     expect(notFound.status).toBe(404)
     expect(notFound.headers.get("ratelimit")).toMatch(/^"default";r=\d+/)
   })
@@ -128,18 +161,34 @@ describe.each(backends)("CORS on %s", (backend) => {
   })
 
   it("answers preflights for allowed origins only, never with *", async () => {
-    const ok = await fetch(`${server.baseUrl}/v1/cards`, { method: "OPTIONS", headers: { origin: allowed, "access-control-request-method": "POST", "access-control-request-headers": "x-api-key, content-type" } })
+    const ok = await fetch(`${server.baseUrl}/v1/cards`, {
+      method: "OPTIONS",
+      headers: {
+        origin: allowed,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "x-api-key, content-type"
+      }
+    })
     expect(ok.status).toBe(204)
     expect(ok.headers.get("access-control-allow-origin")).toBe(allowed)
     expect(ok.headers.get("access-control-allow-headers")).toContain("X-API-Key")
-    const bad = await fetch(`${server.baseUrl}/v1/cards`, { method: "OPTIONS", headers: { origin: "https://evil.example.com", "access-control-request-method": "POST" } })
+    const bad = await fetch(`${server.baseUrl}/v1/cards`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example.com", "access-control-request-method": "POST" }
+    })
     expect(bad.headers.get("access-control-allow-origin")).toBeNull()
   })
 
   it("gives the intake endpoint no CORS at all", async () => {
-    const pre = await fetch(`${server.baseUrl}/v1/intake`, { method: "OPTIONS", headers: { origin: allowed, "access-control-request-method": "POST" } })
+    const pre = await fetch(`${server.baseUrl}/v1/intake`, {
+      method: "OPTIONS",
+      headers: { origin: allowed, "access-control-request-method": "POST" }
+    })
     expect(pre.headers.get("access-control-allow-origin")).toBeNull()
-    const post = await call(server.baseUrl, "POST", "/v1/intake", { body: { title: "x" }, headers: { origin: allowed, "x-intake-key": "svc_in_x" } })
+    const post = await call(server.baseUrl, "POST", "/v1/intake", {
+      body: { title: "x" },
+      headers: { origin: allowed, "x-intake-key": "svc_in_x" }
+    })
     expect(post.headers.get("access-control-allow-origin")).toBeNull()
   })
 
@@ -155,38 +204,53 @@ describe.each(backends)("CORS on %s", (backend) => {
   })
 })
 
-describe.skipIf(postgresUrl === undefined || redisUrl === undefined)("shared budget across two server processes (PostgreSQL + Redis)", () => {
-  it("two `board serve` processes on one database and one Redis spend one budget", async () => {
-    const db = await createTestDatabase()
-    const children: Array<ChildProcess> = []
-    try {
-      const ports = [await freePort(), await freePort()]
-      const env = (port: number) => ({ DATABASE_URL: db.url, REDIS_URL: redisUrl, PORT: String(port), RATE_LIMIT: "10/60s", LOG_LEVEL: "error", SECRET: "shared-secret-for-both-instances-0123456789" })
-      const servers = ports.map((port) => spawnBoard(["serve"], env(port)))
-      children.push(...servers.map((s) => s.child))
-      const bases = ports.map((p) => `http://127.0.0.1:${p}/api`)
-      await Promise.all(bases.map((b) => waitForHealth(b)))
-      const u = await bootstrap(bases[0]!, "shared")
-      // a session and a key minted on one instance work on the other
-      expect((await call(bases[1]!, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status).toBe(200)
-      const statuses: Array<number> = []
-      for (let i = 0; i < 10; i++) statuses.push((await call(bases[i % 2]!, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status)
-      // 3 spent by bootstrap + 1 above: six more succeed across both, then 429 on either
-      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429, 429, 429])
-    } finally {
-      for (const c of children) c.kill("SIGTERM")
-      await new Promise((r) => setTimeout(r, 1500))
-      await db.drop()
-    }
-  })
-})
+describe.skipIf(postgresUrl === undefined || redisUrl === undefined)(
+  "shared budget across two server processes (PostgreSQL + Redis)",
+  () => {
+    it("two `board serve` processes on one database and one Redis spend one budget", async () => {
+      const db = await createTestDatabase()
+      const children: Array<ChildProcess> = []
+      try {
+        const ports = [await freePort(), await freePort()]
+        const env = (port: number) => ({
+          DATABASE_URL: db.url,
+          REDIS_URL: redisUrl,
+          PORT: String(port),
+          RATE_LIMIT: "10/60s",
+          LOG_LEVEL: "error",
+          SECRET: "shared-secret-for-both-instances-0123456789"
+        })
+        const servers = ports.map((port) => spawnBoard(["serve"], env(port)))
+        children.push(...servers.map((s) => s.child))
+        const bases = ports.map((p) => `http://127.0.0.1:${p}/api`)
+        await Promise.all(bases.map((b) => waitForHealth(b)))
+        const u = await bootstrap(bases[0]!, "shared")
+        // a session and a key minted on one instance work on the other
+        expect((await call(bases[1]!, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status).toBe(200)
+        const statuses: Array<number> = []
+        for (let i = 0; i < 10; i++)
+          statuses.push((await call(bases[i % 2]!, "GET", "/v1/workspaces", { headers: key(u.apiKey) })).status)
+        // 3 spent by bootstrap + 1 above: six more succeed across both, then 429 on either
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429, 429, 429])
+      } finally {
+        for (const c of children) c.kill("SIGTERM")
+        await new Promise((r) => setTimeout(r, 1500))
+        await db.drop()
+      }
+    })
+  }
+)
 
 describe("Redis going away mid-run", () => {
   it("keeps answering (fail open) and never 500s", async () => {
     const port = await freePort()
     let redis: ChildProcess | undefined
     try {
-      redis = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" })
+      redis = spawn(
+        "redis-server",
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        { stdio: "ignore" }
+      )
     } catch {
       redis = undefined
     }
@@ -203,7 +267,9 @@ describe("Redis going away mid-run", () => {
       expect(before.headers.get("ratelimit")).not.toBeNull()
       redis.kill("SIGKILL")
       await new Promise((r) => setTimeout(r, 300))
-      const during = await Promise.all(Array.from({ length: 10 }, () => call(server.baseUrl, "GET", "/v1/workspaces", { headers: key(u.apiKey) })))
+      const during = await Promise.all(
+        Array.from({ length: 10 }, () => call(server.baseUrl, "GET", "/v1/workspaces", { headers: key(u.apiKey) }))
+      )
       expect(during.map((r) => r.status)).toEqual(Array(10).fill(200))
     } finally {
       redis.kill("SIGKILL")

@@ -12,10 +12,14 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
   let project: string
 
   const newProject = async (name: string) => {
-    const r = await call(base, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name, template: "kanban" }, headers: h })
+    const r = await call(base, "POST", "/v1/projects", {
+      body: { workspaceId: a.workspaceId, name, template: "kanban" },
+      headers: h
+    })
     return { id: r.body.project.id as string, columns: r.body.columns as Array<{ id: string }> }
   }
-  const submit = (body: Record<string, unknown>, pid = project) => call(base, "POST", `/v1/projects/${pid}/links`, { body, headers: h })
+  const submit = (body: Record<string, unknown>, pid = project) =>
+    call(base, "POST", `/v1/projects/${pid}/links`, { body, headers: h })
 
   beforeAll(async () => {
     server = await startServer(backend)
@@ -28,7 +32,12 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
 
   describe("submit", () => {
     it("stores, evaluates and answers 201 with every field", async () => {
-      const r = await submit({ url: "https://Docs.Example.com:443/Guide/?utm_source=x&b=2&a=1#top", title: "Guide", note: "read me", tags: ["docs", "docs", "api"] })
+      const r = await submit({
+        url: "https://Docs.Example.com:443/Guide/?utm_source=x&b=2&a=1#top",
+        title: "Guide",
+        note: "read me",
+        tags: ["docs", "docs", "api"]
+      })
       expect(r.status).toBe(201)
       expect(r.body.created).toBe(true)
       expect(r.body.link).toEqual({
@@ -73,7 +82,9 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
 
     it("stores one row when the same page is submitted concurrently", async () => {
       const p = await newProject("Race")
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => submit({ url: `https://race.example.com/page?utm_medium=${i}` }, p.id)))
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => submit({ url: `https://race.example.com/page?utm_medium=${i}` }, p.id))
+      )
       expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201])
       expect(new Set(results.map((r) => r.body.link.id)).size).toBe(1)
       expect(await server.query(`SELECT 1 FROM project_links WHERE project_id = $1`, [p.id])).toHaveLength(1)
@@ -98,13 +109,26 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
 
     it("accepts the boundary sizes", async () => {
       const url = `https://e.com/${"a".repeat(2048 - "https://e.com/".length)}`
-      const r = await submit({ url, title: "t".repeat(200), note: "n".repeat(2000), tags: Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(50, "x")) })
+      const r = await submit({
+        url,
+        title: "t".repeat(200),
+        note: "n".repeat(2000),
+        tags: Array.from({ length: 20 }, (_, i) => `${i}`.padEnd(50, "x"))
+      })
       expect(r.status).toBe(201)
     })
 
     it("rates a link whose URL is on a card high, and one sharing nothing none", async () => {
       const p = await newProject("Rated")
-      await call(base, "POST", "/v1/cards", { body: { projectId: p.id, columnId: p.columns[0]!.id, title: "Upgrade payment library", description: "See https://pay.example.com/changelog for breaking changes" }, headers: h })
+      await call(base, "POST", "/v1/cards", {
+        body: {
+          projectId: p.id,
+          columnId: p.columns[0]!.id,
+          title: "Upgrade payment library",
+          description: "See https://pay.example.com/changelog for breaking changes"
+        },
+        headers: h
+      })
       const match = await submit({ url: "https://pay.example.com/changelog?utm_source=mail", title: "Changelog" }, p.id)
       expect(match.body.link.relevance).toBe("high")
       expect(match.body.link.evidence[0]).toMatchObject({ signal: "url_match" })
@@ -118,10 +142,18 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
     const p = await newProject("Changing")
     const first = await submit({ url: "https://cache.example.com/guide", title: "Guide" }, p.id)
     expect(first.body.link.relevance).toBe("none")
-    await call(base, "POST", "/v1/cards", { body: { projectId: p.id, columnId: p.columns[0]!.id, title: "Read https://cache.example.com/guide first" }, headers: h })
+    await call(base, "POST", "/v1/cards", {
+      body: { projectId: p.id, columnId: p.columns[0]!.id, title: "Read https://cache.example.com/guide first" },
+      headers: h
+    })
     const again = await call(base, "POST", `/v1/projects/${p.id}/links/${first.body.link.id}/evaluate`, { headers: h })
     expect(again.body.link.relevance).toBe("high")
-    await call(base, "PATCH", `/v1/cards/${(await call(base, "GET", `/v1/board/${p.id}`, { headers: h })).body.cards[0].id}`, { body: { title: "Nothing here" }, headers: h })
+    await call(
+      base,
+      "PATCH",
+      `/v1/cards/${(await call(base, "GET", `/v1/board/${p.id}`, { headers: h })).body.cards[0].id}`,
+      { body: { title: "Nothing here" }, headers: h }
+    )
     const after = await call(base, "POST", `/v1/projects/${p.id}/links/${first.body.link.id}/evaluate`, { headers: h })
     expect(after.body.link.relevance).toBe("none")
   })
@@ -133,7 +165,9 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
       const all = await call(base, "GET", `/v1/projects/${p.id}/links`, { headers: h })
       expect(all.status).toBe(200)
       expect(all.body).toMatchObject({ total: 7, limit: 50, offset: 0 })
-      expect(all.body.links.map((l: any) => l.url)).toEqual([6, 5, 4, 3, 2, 1, 0].map((i) => `https://pages.example.com/${i}`))
+      expect(all.body.links.map((l: any) => l.url)).toEqual(
+        [6, 5, 4, 3, 2, 1, 0].map((i) => `https://pages.example.com/${i}`)
+      )
       const seen: Array<string> = []
       for (let offset = 0; offset < 7; offset += 3) {
         const page = await call(base, "GET", `/v1/projects/${p.id}/links?limit=3&offset=${offset}`, { headers: h })
@@ -149,16 +183,22 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
       const none = await call(base, "GET", `/v1/projects/${p.id}/links?relevance=none`, { headers: h })
       expect(none.body.total).toBe(1)
       expect((await call(base, "GET", `/v1/projects/${p.id}/links?relevance=high`, { headers: h })).body.total).toBe(0)
-      await server.query(`INSERT INTO project_links (project_id, url, normalized_url, host) VALUES ($1, 'https://x.io/u', 'https://x.io/u', 'x.io')`, [p.id])
+      await server.query(
+        `INSERT INTO project_links (project_id, url, normalized_url, host) VALUES ($1, 'https://x.io/u', 'https://x.io/u', 'x.io')`,
+        [p.id]
+      )
       const unrated = await call(base, "GET", `/v1/projects/${p.id}/links?relevance=unrated`, { headers: h })
       expect(unrated.body.links.map((l: any) => [l.url, l.relevance])).toEqual([["https://x.io/u", null]])
     })
 
-    it.each(["limit=0", "limit=501", "limit=ten", "limit=1.5", "offset=-1", "offset=x", "relevance=great"])("?%s answers 400", async (query) => {
-      const r = await call(base, "GET", `/v1/projects/${project}/links?${query}`, { headers: h })
-      expect(r.status).toBe(400)
-      expect(r.body.error).toMatch(query.split("=")[0]!)
-    })
+    it.each(["limit=0", "limit=501", "limit=ten", "limit=1.5", "offset=-1", "offset=x", "relevance=great"])(
+      "?%s answers 400",
+      async (query) => {
+        const r = await call(base, "GET", `/v1/projects/${project}/links?${query}`, { headers: h })
+        expect(r.status).toBe(400)
+        expect(r.body.error).toMatch(query.split("=")[0]!)
+      }
+    )
 
     it("accepts the bounds limit=1, limit=500, offset=0", async () => {
       for (const q of ["limit=1", "limit=500", "offset=0"]) {
@@ -170,20 +210,49 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
   describe("review, evaluate, delete", () => {
     it("a review with relevance records a human rating, the reviewer and reason, and clears score and evidence", async () => {
       const link = (await submit({ url: "https://review.example.com/doc", title: "Doc", note: "n" })).body.link
-      const r = await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, { body: { relevance: "high", reason: "core reference", title: null, tags: ["ref"] }, headers: h })
+      const r = await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, {
+        body: { relevance: "high", reason: "core reference", title: null, tags: ["ref"] },
+        headers: h
+      })
       expect(r.status).toBe(200)
-      expect(r.body.link).toMatchObject({ id: link.id, relevance: "high", evaluation_source: "human", reviewedBy: a.userId, reviewReason: "core reference", score: null, evidence: null, title: null, note: "n", tags: ["ref"] })
+      expect(r.body.link).toMatchObject({
+        id: link.id,
+        relevance: "high",
+        evaluation_source: "human",
+        reviewedBy: a.userId,
+        reviewReason: "core reference",
+        score: null,
+        evidence: null,
+        title: null,
+        note: "n",
+        tags: ["ref"]
+      })
       expect(r.body.link.reviewedAt).toEqual(expect.any(String))
-      const noRelevance = await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, { body: { reason: "why" }, headers: h })
+      const noRelevance = await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, {
+        body: { reason: "why" },
+        headers: h
+      })
       expect(noRelevance.status).toBe(400)
       expect(noRelevance.body.error).toMatch(/relevance/)
-      const badRelevance = await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, { body: { relevance: "unrated" }, headers: h })
+      const badRelevance = await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, {
+        body: { relevance: "unrated" },
+        headers: h
+      })
       expect(badRelevance.status).toBe(400)
-      const edit = await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, { body: { note: "edited" }, headers: h })
+      const edit = await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, {
+        body: { note: "edited" },
+        headers: h
+      })
       expect(edit.body.link).toMatchObject({ note: "edited", relevance: "high", evaluation_source: "human" })
       const evaluated = await call(base, "POST", `/v1/projects/${project}/links/${link.id}/evaluate`, { headers: h })
       expect(evaluated.status).toBe(200)
-      expect(evaluated.body.link).toMatchObject({ evaluation_source: "heuristic", reviewedBy: null, reviewReason: null, score: expect.any(Number), evidence: expect.any(Array) })
+      expect(evaluated.body.link).toMatchObject({
+        evaluation_source: "heuristic",
+        reviewedBy: null,
+        reviewReason: null,
+        score: expect.any(Number),
+        evidence: expect.any(Array)
+      })
       const stored = await server.query(`SELECT evaluation_source FROM project_links WHERE id = $1`, [link.id])
       expect(stored[0].evaluation_source).toBe("heuristic")
     })
@@ -192,12 +261,17 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
       const link = (await submit({ url: "https://delete.example.com/x" })).body.link
       const other = await newProject("Other links")
       expect((await call(base, "DELETE", `/v1/projects/${other.id}/links/${link.id}`, { headers: h })).status).toBe(404)
-      expect((await call(base, "POST", `/v1/projects/${other.id}/links/${link.id}/evaluate`, { headers: h })).status).toBe(404)
+      expect(
+        (await call(base, "POST", `/v1/projects/${other.id}/links/${link.id}/evaluate`, { headers: h })).status
+      ).toBe(404)
       const r = await call(base, "DELETE", `/v1/projects/${project}/links/${link.id}`, { headers: h })
       expect(r.status).toBe(200)
       expect(r.body).toEqual({ success: true })
       expect((await call(base, "DELETE", `/v1/projects/${project}/links/${link.id}`, { headers: h })).status).toBe(404)
-      expect((await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, { body: { note: "x" }, headers: h })).status).toBe(404)
+      expect(
+        (await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, { body: { note: "x" }, headers: h }))
+          .status
+      ).toBe(404)
     })
 
     it("another user's project and links are 404 and untouched", async () => {
@@ -205,10 +279,26 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
       const b = await bootstrap(base, "snoop")
       const hb = key(b.apiKey)
       expect((await call(base, "GET", `/v1/projects/${project}/links`, { headers: hb })).status).toBe(404)
-      expect((await call(base, "POST", `/v1/projects/${project}/links`, { body: { url: "https://evil.example.com" }, headers: hb })).status).toBe(404)
-      expect((await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, { body: { relevance: "none" }, headers: hb })).status).toBe(404)
+      expect(
+        (
+          await call(base, "POST", `/v1/projects/${project}/links`, {
+            body: { url: "https://evil.example.com" },
+            headers: hb
+          })
+        ).status
+      ).toBe(404)
+      expect(
+        (
+          await call(base, "PATCH", `/v1/projects/${project}/links/${link.id}`, {
+            body: { relevance: "none" },
+            headers: hb
+          })
+        ).status
+      ).toBe(404)
       expect((await call(base, "DELETE", `/v1/projects/${project}/links/${link.id}`, { headers: hb })).status).toBe(404)
-      const after = await server.query(`SELECT relevance, evaluation_source FROM project_links WHERE id = $1`, [link.id])
+      const after = await server.query(`SELECT relevance, evaluation_source FROM project_links WHERE id = $1`, [
+        link.id
+      ])
       expect(after[0]).toEqual({ relevance: link.relevance, evaluation_source: "heuristic" })
       expect(await server.query(`SELECT 1 FROM project_links WHERE url = 'https://evil.example.com'`)).toHaveLength(0)
     })
@@ -219,15 +309,23 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
       const p = await newProject("Prompted")
       const col = p.columns[0]!.id
       const mk = (title: string, extra: Record<string, unknown> = {}) =>
-        call(base, "POST", "/v1/cards", { body: { projectId: p.id, columnId: col, title, ...extra }, headers: h }).then((r) => r.body)
+        call(base, "POST", "/v1/cards", { body: { projectId: p.id, columnId: col, title, ...extra }, headers: h }).then(
+          (r) => r.body
+        )
       const card = await mk("Harden session handling", { description: "Tokens leak into logs", priority: "urgent" })
       const blocker = await mk("Rotate signing keys")
       await call(base, "POST", "/v1/subtasks", { body: { cardId: card.id, title: "scrub logs" }, headers: h })
-      await call(base, "POST", `/v1/cards/${blocker.id}/links`, { body: { targetId: card.id, linkType: "blocks" }, headers: h })
+      await call(base, "POST", `/v1/cards/${blocker.id}/links`, {
+        body: { targetId: card.id, linkType: "blocks" },
+        headers: h
+      })
       const label = await call(base, "POST", "/v1/labels", { body: { projectId: p.id, name: "security" }, headers: h })
       await call(base, "POST", `/v1/cards/${card.id}/labels`, { body: { labelId: label.body.id }, headers: h })
       const ref = await submit({ url: "https://owasp.example.org/logging", title: "Logging cheat sheet" }, p.id)
-      await call(base, "PATCH", `/v1/projects/${p.id}/links/${ref.body.link.id}`, { body: { relevance: "high" }, headers: h })
+      await call(base, "PATCH", `/v1/projects/${p.id}/links/${ref.body.link.id}`, {
+        body: { relevance: "high" },
+        headers: h
+      })
 
       const prompts: Record<string, string> = {}
       for (const variant of ["analysis", "draft", "execute"]) {
@@ -235,7 +333,16 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
         expect(r.status).toBe(200)
         expect(r.body.variant).toBe(variant)
         prompts[variant] = r.body.prompt
-        for (const part of [card.ref, "Harden session handling", "Tokens leak into logs", "urgent", "security", "scrub logs", blocker.ref, "https://owasp.example.org/logging"]) {
+        for (const part of [
+          card.ref,
+          "Harden session handling",
+          "Tokens leak into logs",
+          "urgent",
+          "security",
+          "scrub logs",
+          blocker.ref,
+          "https://owasp.example.org/logging"
+        ]) {
           expect(r.body.prompt).toContain(part)
         }
         expect(r.body.prompt).toMatch(/block/i)
@@ -248,7 +355,12 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
 
       // a bare card in a project without high-rated links: no optional section at all
       const plain = await newProject("Plain")
-      const bare = (await call(base, "POST", "/v1/cards", { body: { projectId: plain.id, columnId: plain.columns[0]!.id, title: "Bare card" }, headers: h })).body
+      const bare = (
+        await call(base, "POST", "/v1/cards", {
+          body: { projectId: plain.id, columnId: plain.columns[0]!.id, title: "Bare card" },
+          headers: h
+        })
+      ).body
       const bareRes = await call(base, "GET", `/v1/cards/${bare.id}/prompt?variant=analysis`, { headers: h })
       expect(bareRes.body.prompt).toContain("Bare card")
       expect(bareRes.body.prompt).not.toMatch(/subtask/i)
@@ -256,11 +368,18 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
     })
 
     it("rejects an unknown variant with 400 and an unknown card with 404", async () => {
-      const card = (await call(base, "POST", "/v1/cards", { body: { projectId: project, columnId: a.columns[0]!.id, title: "v" }, headers: h })).body
+      const card = (
+        await call(base, "POST", "/v1/cards", {
+          body: { projectId: project, columnId: a.columns[0]!.id, title: "v" },
+          headers: h
+        })
+      ).body
       const bad = await call(base, "GET", `/v1/cards/${card.id}/prompt?variant=poem`, { headers: h })
       expect(bad.status).toBe(400)
       expect(bad.body.error).toMatch(/variant/)
-      expect((await call(base, "GET", `/v1/cards/00000000-0000-4000-8000-000000000000/prompt`, { headers: h })).status).toBe(404)
+      expect(
+        (await call(base, "GET", `/v1/cards/00000000-0000-4000-8000-000000000000/prompt`, { headers: h })).status
+      ).toBe(404)
     })
   })
 })

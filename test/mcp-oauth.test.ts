@@ -8,7 +8,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens
+} from "@modelcontextprotocol/sdk/shared/auth.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
@@ -32,7 +36,13 @@ class TestProvider implements OAuthClientProvider {
     return REDIRECT
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "SDK agent", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" }
+    return {
+      client_name: "SDK agent",
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none"
+    }
   }
   clientInformation() {
     return this.info
@@ -56,7 +66,11 @@ class TestProvider implements OAuthClientProvider {
     this.authorizeUrl = url
     const browser = new Browser()
     const page = await browser.get(url.toString())
-    const form: Array<[string, string]> = [...hiddenFields(page.html), ["email", this.person.email], ["password", this.person.password]]
+    const form: Array<[string, string]> = [
+      ...hiddenFields(page.html),
+      ["email", this.person.email],
+      ["password", this.person.password]
+    ]
     for (const w of this.person.workspaces) form.push(["workspace", w])
     form.push(["decision", "allow"])
     const res = await browser.post(new URL("/oauth/authorize", url).toString(), form)
@@ -76,9 +90,15 @@ describe.each(backends)("an MCP client signs in with OAuth on %s", (backend) => 
 
   it("discovers, registers, authorizes with PKCE, and works the board", async () => {
     const mcpUrl = new URL(`${server.baseUrl}/mcp`)
-    const provider = new TestProvider({ email: a.email, password: "correct horse battery", workspaces: [a.workspaceId] })
+    const provider = new TestProvider({
+      email: a.email,
+      password: "correct horse battery",
+      workspaces: [a.workspaceId]
+    })
     const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider })
-    await expect(new Client({ name: "sdk-agent", version: "1.0.0" }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError)
+    await expect(new Client({ name: "sdk-agent", version: "1.0.0" }).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedError
+    )
     // the SDK found everything from the 401 and registered itself
     expect(provider.info?.client_id).toEqual(expect.any(String))
     expect(provider.authorizeUrl?.searchParams.get("code_challenge_method")).toBe("S256")
@@ -93,10 +113,16 @@ describe.each(backends)("an MCP client signs in with OAuth on %s", (backend) => 
     const tools = await client.listTools()
     expect(tools.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["create_card", "move_card", "show_board"]))
 
-    const created = await client.callTool({ name: "create_card", arguments: { projectId: a.projectId, column: "To Do", title: "Filed by an agent" } })
+    const created = await client.callTool({
+      name: "create_card",
+      arguments: { projectId: a.projectId, column: "To Do", title: "Filed by an agent" }
+    })
     expect(created.isError).toBeFalsy()
     const card = (created.structuredContent as any).card ?? created.structuredContent
-    const moved = await client.callTool({ name: "move_card", arguments: { card: card.ref, column: "Done", projectId: a.projectId } })
+    const moved = await client.callTool({
+      name: "move_card",
+      arguments: { card: card.ref, column: "Done", projectId: a.projectId }
+    })
     expect(moved.isError).toBeFalsy()
 
     const board = await call(server.baseUrl, "GET", `/v1/board/${a.projectId}`, { headers: key(a.apiKey) })

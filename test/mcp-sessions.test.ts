@@ -12,7 +12,9 @@ import { type Account, bootstrap, call, key } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 
 const open = async (base: string, apiKey: string) => {
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { "X-API-Key": apiKey } } })
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+    requestInit: { headers: { "X-API-Key": apiKey } }
+  })
   const client = new Client({ name: "session-bounds", version: "1.0.0" })
   await client.connect(transport)
   return { client, sessionId: transport.sessionId!, protocol: transport.protocolVersion ?? "2025-11-25" }
@@ -32,7 +34,10 @@ const listTools = (base: string, apiKey: string, session: { sessionId: string; p
 
 /** Internal DELETEs of /api/mcp the request log shows, by status. */
 const endedInServer = (server: TestServer) =>
-  server.logLines.map((l) => JSON.parse(l)).filter((l) => l.method === "DELETE" && l.path === "/api/mcp" && l.userId === null).map((l) => l.status)
+  server.logLines
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.method === "DELETE" && l.path === "/api/mcp" && l.userId === null)
+    .map((l) => l.status)
 
 const eventually = async (check: () => void) => {
   for (let i = 0; ; i++) {

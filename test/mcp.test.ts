@@ -40,7 +40,9 @@ const HINTS: Record<string, readonly [boolean, boolean, boolean]> = {
 
 const connect = async (baseUrl: string, apiKey: string): Promise<Client> => {
   const client = new Client({ name: "board-tests", version: "1.0.0" })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { "X-API-Key": apiKey } } }))
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { "X-API-Key": apiKey } } })
+  )
   return client
 }
 
@@ -118,7 +120,9 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
       }
       const create = tools.find((t) => t.name === "create_card")!
       expect(create.inputSchema.required).toEqual(expect.arrayContaining(["projectId", "column", "title"]))
-      expect(Object.keys(create.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["description", "priority"]))
+      expect(Object.keys(create.inputSchema.properties ?? {})).toEqual(
+        expect.arrayContaining(["description", "priority"])
+      )
     })
 
     it("lists workspaces and projects as text and structure", async () => {
@@ -143,7 +147,12 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
       expect(text).toContain(data.card.ref)
       const board = await rest(`/v1/board/${a.projectId}`)
       const card = board.cards.find((c: any) => c.id === data.card.id)
-      expect(card).toMatchObject({ title: "Fix the login page", description: "Users get logged out", priority: "high", columnId: column("In Progress") })
+      expect(card).toMatchObject({
+        title: "Fix the login page",
+        description: "Users get logged out",
+        priority: "high",
+        columnId: column("In Progress")
+      })
       expect(card.ref).toMatch(/^WEB-\d+$/)
     })
 
@@ -163,9 +172,17 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
     it("update_card changes only the given fields; an empty description clears it", async () => {
       const card = await newCard("Old title")
       await ok("update_card", { card: card.ref, title: "New title", description: "Some words" })
-      expect(await rest(`/v1/cards/${card.id}`)).toMatchObject({ title: "New title", description: "Some words", priority: "medium" })
+      expect(await rest(`/v1/cards/${card.id}`)).toMatchObject({
+        title: "New title",
+        description: "Some words",
+        priority: "medium"
+      })
       await ok("update_card", { card: card.id, description: "", priority: "urgent" })
-      expect(await rest(`/v1/cards/${card.id}`)).toMatchObject({ title: "New title", description: null, priority: "urgent" })
+      expect(await rest(`/v1/cards/${card.id}`)).toMatchObject({
+        title: "New title",
+        description: null,
+        priority: "urgent"
+      })
       expect(await refused("update_card", { card: card.id })).toMatch(/at least one/)
       expect(await refused("update_card", { card: card.id, title: "   " })).toMatch(/title/)
     })
@@ -192,7 +209,9 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
       const card = await newCard("Has steps")
       const { data } = await ok("add_subtask", { card: card.ref, title: "Write the test" })
       expect(data.subtask).toMatchObject({ cardId: card.id, title: "Write the test", completed: false })
-      expect((await rest(`/v1/cards/${card.id}`)).subtasks).toEqual([expect.objectContaining({ id: data.subtask.id, completed: false })])
+      expect((await rest(`/v1/cards/${card.id}`)).subtasks).toEqual([
+        expect.objectContaining({ id: data.subtask.id, completed: false })
+      ])
       const toggled = await ok("toggle_subtask", { subtaskId: data.subtask.id })
       expect(toggled.data.subtask.completed).toBe(true)
       expect(toggled.text).toMatch(/Done/)
@@ -208,18 +227,33 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
       const blocked = await newCard("Blocked")
       const { data, text } = await ok("link_cards", { card: blocker.ref, target: blocked.ref, linkType: "blocks" })
       expect(text).toContain(`${blocker.ref} blocks ${blocked.ref}`)
-      expect(data.link).toMatchObject({ sourceId: blocker.id, targetId: blocked.id, linkType: "blocks", direction: "outgoing" })
+      expect(data.link).toMatchObject({
+        sourceId: blocker.id,
+        targetId: blocked.id,
+        linkType: "blocks",
+        direction: "outgoing"
+      })
       const again = await ok("link_cards", { card: blocker.id, target: blocked.id, linkType: "blocks" })
       expect(again.data.link.id).toBe(data.link.id)
       const links = await rest(`/v1/cards/${blocked.id}/links`)
       expect(links).toEqual([expect.objectContaining({ id: data.link.id, direction: "incoming", linkType: "blocks" })])
-      expect(await refused("link_cards", { card: blocker.ref, target: blocked.ref, linkType: "causes" })).toMatch(/linkType/)
-      expect(await refused("link_cards", { card: blocker.ref, target: blocker.ref, linkType: "relates_to" })).toMatch(/itself/)
+      expect(await refused("link_cards", { card: blocker.ref, target: blocked.ref, linkType: "causes" })).toMatch(
+        /linkType/
+      )
+      expect(await refused("link_cards", { card: blocker.ref, target: blocker.ref, linkType: "relates_to" })).toMatch(
+        /itself/
+      )
     })
 
     it("submit_link stores a link once and list_links lists it", async () => {
       const url = "https://example.com/docs/login-flow?utm_source=x"
-      const first = await ok("submit_link", { projectId: a.projectId, url, title: "Login flow", note: "How login works", tags: ["auth"] })
+      const first = await ok("submit_link", {
+        projectId: a.projectId,
+        url,
+        title: "Login flow",
+        note: "How login works",
+        tags: ["auth"]
+      })
       expect(first.data).toMatchObject({ created: true, link: { url, title: "Login flow", tags: ["auth"] } })
       const second = await ok("submit_link", { projectId: a.projectId, url })
       expect(second.data).toMatchObject({ created: false, link: { id: first.data.link.id } })
@@ -320,7 +354,7 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
       ] as const) {
         const message = await refused(name, args)
         expect(message.length, name).toBeLessThan(600)
-        expect(message, name).toContain("x".repeat(100) + "…")
+        expect(message, name).toContain(`${"x".repeat(100)}…`)
       }
     })
   })
@@ -340,11 +374,17 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
       expect(none.headers.get("www-authenticate")).toBe(
         `Bearer resource_metadata="${server.config.publicUrl}/.well-known/oauth-protected-resource/api", scope="mcp"`
       )
-      const bogus = await call(base, "POST", "/mcp", { raw: init, headers: { ...headers, "x-api-key": "svc_live_nope" } })
+      const bogus = await call(base, "POST", "/mcp", {
+        raw: init,
+        headers: { ...headers, "x-api-key": "svc_live_nope" }
+      })
       expect(bogus.status).toBe(401)
       expect(bogus.body.error).toMatch(/API key/)
       expect(bogus.headers.get("www-authenticate")).toMatch(/scope="mcp", error="invalid_token"$/)
-      const token = await call(base, "POST", "/mcp", { raw: init, headers: { ...headers, ...bearer("svc_at_0000000000000000000000000000000000000000") } })
+      const token = await call(base, "POST", "/mcp", {
+        raw: init,
+        headers: { ...headers, ...bearer("svc_at_0000000000000000000000000000000000000000") }
+      })
       expect(token.status).toBe(401)
       expect(token.headers.get("www-authenticate")).toMatch(/resource_metadata=.*error="invalid_token"/)
       // a session token is not a credential for MCP
@@ -359,7 +399,9 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
     })
 
     it("binds a session to the user who opened it: another user's key cannot use or end it", async () => {
-      const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { "X-API-Key": a.apiKey } } })
+      const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+        requestInit: { headers: { "X-API-Key": a.apiKey } }
+      })
       const client = new Client({ name: "session-owner", version: "1.0.0" })
       await client.connect(transport)
       const sessionId = transport.sessionId!
@@ -415,7 +457,11 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
         expect(message).not.toContain("Private card")
       }
       // b's own WEB-1 exists once b has a card: a's ref never reaches a's card from b's side
-      const theirs = await ok("create_card", { projectId: b.projectId, column: "To Do", title: "Stranger's own" }, other)
+      const theirs = await ok(
+        "create_card",
+        { projectId: b.projectId, column: "To Do", title: "Stranger's own" },
+        other
+      )
       const own = await ok("show_card", { card: theirs.data.card.ref }, other)
       expect(own.data.card.projectId).toBe(b.projectId)
       expect(await rest(`/v1/cards/${card.id}`)).toEqual(before)
@@ -431,7 +477,9 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
       expect(prompts.map((p) => p.name).sort()).toEqual(["analysis", "draft", "execute"])
       for (const prompt of prompts) {
         expect(prompt.description?.length).toBeGreaterThan(20)
-        expect(prompt.arguments).toEqual(expect.arrayContaining([expect.objectContaining({ name: "card", required: true })]))
+        expect(prompt.arguments).toEqual(
+          expect.arrayContaining([expect.objectContaining({ name: "card", required: true })])
+        )
       }
     })
 
@@ -442,7 +490,10 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
         const expected = (await rest(`/v1/cards/${card.id}/prompt?variant=${variant}`)).prompt
         expect(result.messages).toEqual([{ role: "user", content: { type: "text", text: expected } }])
       }
-      const completion = await mcp.complete({ ref: { type: "ref/prompt", name: "draft" }, argument: { name: "card", value: card.ref } })
+      const completion = await mcp.complete({
+        ref: { type: "ref/prompt", name: "draft" },
+        argument: { name: "card", value: card.ref }
+      })
       expect(completion.completion.values).toContain(card.ref)
       await expect(other.getPrompt({ name: "draft", arguments: { card: card.id } })).rejects.toThrow(/not found/)
       await expect(mcp.getPrompt({ name: "draft", arguments: { card: "WEB-99999" } })).rejects.toThrow(/not found/)

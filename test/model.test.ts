@@ -22,7 +22,8 @@ interface Real {
   word: string
 }
 
-const pick = <T>(list: ReadonlyArray<T>, n: number): T | undefined => (list.length === 0 ? undefined : list[n % list.length])
+const pick = <T>(list: ReadonlyArray<T>, n: number): T | undefined =>
+  list.length === 0 ? undefined : list[n % list.length]
 const allCards = (m: Model) => m.columns.flatMap((c) => c.cards)
 
 class CreateCard implements fc.AsyncCommand<Model, Real> {
@@ -36,7 +37,10 @@ class CreateCard implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const column = pick(m.columns, this.col)!
     const title = `${r.word} card ${this.n} ${m.titles.size}`
-    const res = await call(r.base, "POST", "/v1/cards", { body: { projectId: r.projectId, columnId: column.id, title }, headers: r.headers })
+    const res = await call(r.base, "POST", "/v1/cards", {
+      body: { projectId: r.projectId, columnId: column.id, title },
+      headers: r.headers
+    })
     expect(res.status).toBe(201)
     expect(res.body.position).toBe(column.cards.length)
     expect(m.refs.has(res.body.ref)).toBe(false)
@@ -64,7 +68,10 @@ class MoveCard implements fc.AsyncCommand<Model, Real> {
     from.cards.splice(from.cards.indexOf(id), 1)
     const at = this.pos === undefined ? to.cards.length : Math.min(this.pos, to.cards.length)
     to.cards.splice(at, 0, id)
-    const res = await call(r.base, "POST", `/v1/cards/${id}/move`, { body: { columnId: to.id, ...(this.pos === undefined ? {} : { position: this.pos }) }, headers: r.headers })
+    const res = await call(r.base, "POST", `/v1/cards/${id}/move`, {
+      body: { columnId: to.id, ...(this.pos === undefined ? {} : { position: this.pos }) },
+      headers: r.headers
+    })
     expect(res.status).toBe(200)
     expect(res.body.position).toBe(at)
   }
@@ -95,7 +102,14 @@ class CreateColumn implements fc.AsyncCommand<Model, Real> {
   }
   check = (m: Readonly<Model>) => m.columns.length < 8
   async run(m: Model, r: Real) {
-    const res = await call(r.base, "POST", "/v1/columns", { body: { projectId: r.projectId, name: `col ${m.columns.length}`, ...(this.pos === undefined ? {} : { position: this.pos }) }, headers: r.headers })
+    const res = await call(r.base, "POST", "/v1/columns", {
+      body: {
+        projectId: r.projectId,
+        name: `col ${m.columns.length}`,
+        ...(this.pos === undefined ? {} : { position: this.pos })
+      },
+      headers: r.headers
+    })
     expect(res.status).toBe(201)
     const at = this.pos === undefined ? m.columns.length : Math.min(this.pos, m.columns.length)
     expect(res.body.position).toBe(at)
@@ -136,16 +150,34 @@ class Decorate implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     const id = pick(allCards(m), this.card)!
     if (this.kind === 0) {
-      const label = await call(r.base, "POST", "/v1/labels", { body: { projectId: r.projectId, name: `l${this.other}` }, headers: r.headers })
-      const labelId = label.status === 201 ? label.body.id : (await call(r.base, "GET", `/v1/board/${r.projectId}`, { headers: r.headers })).body.labels.find((l: any) => l.name === `l${this.other}`).id
-      expect((await call(r.base, "POST", `/v1/cards/${id}/labels`, { body: { labelId }, headers: r.headers })).status).toBe(200)
+      const label = await call(r.base, "POST", "/v1/labels", {
+        body: { projectId: r.projectId, name: `l${this.other}` },
+        headers: r.headers
+      })
+      const labelId =
+        label.status === 201
+          ? label.body.id
+          : (await call(r.base, "GET", `/v1/board/${r.projectId}`, { headers: r.headers })).body.labels.find(
+              (l: any) => l.name === `l${this.other}`
+            ).id
+      expect(
+        (await call(r.base, "POST", `/v1/cards/${id}/labels`, { body: { labelId }, headers: r.headers })).status
+      ).toBe(200)
     } else if (this.kind === 1) {
-      const s = await call(r.base, "POST", "/v1/subtasks", { body: { cardId: id, title: `step ${this.other}` }, headers: r.headers })
+      const s = await call(r.base, "POST", "/v1/subtasks", {
+        body: { cardId: id, title: `step ${this.other}` },
+        headers: r.headers
+      })
       expect(s.status).toBe(201)
-      expect((await call(r.base, "POST", `/v1/subtasks/${s.body.id}/toggle`, { headers: r.headers })).body.completed).toBe(true)
+      expect(
+        (await call(r.base, "POST", `/v1/subtasks/${s.body.id}/toggle`, { headers: r.headers })).body.completed
+      ).toBe(true)
     } else {
       const target = pick(allCards(m), this.other)!
-      const res = await call(r.base, "POST", `/v1/cards/${id}/links`, { body: { targetId: target, linkType: "relates_to" }, headers: r.headers })
+      const res = await call(r.base, "POST", `/v1/cards/${id}/links`, {
+        body: { targetId: target, linkType: "relates_to" },
+        headers: r.headers
+      })
       expect(res.status).toBe(target === id ? 400 : 201)
     }
   }
@@ -154,7 +186,9 @@ class Decorate implements fc.AsyncCommand<Model, Real> {
 
 const commands = [
   fc.tuple(fc.nat(), fc.nat()).map(([c, n]) => new CreateCard(c, n)),
-  fc.tuple(fc.nat(), fc.nat(), fc.option(fc.nat({ max: 6 }), { nil: undefined })).map(([c, col, p]) => new MoveCard(c, col, p)),
+  fc
+    .tuple(fc.nat(), fc.nat(), fc.option(fc.nat({ max: 6 }), { nil: undefined }))
+    .map(([c, col, p]) => new MoveCard(c, col, p)),
   fc.nat().map((c) => new DeleteCard(c)),
   fc.option(fc.nat({ max: 6 }), { nil: undefined }).map((p) => new CreateColumn(p)),
   fc.nat().map((c) => new DeleteColumn(c)),
@@ -173,7 +207,9 @@ describe.each(backends)("model-based board on %s", (backend) => {
   const agrees = async (m: Model, r: Real) => {
     const board = await call(r.base, "GET", `/v1/board/${r.projectId}`, { headers: r.headers })
     expect(board.body.columns.map((c: any) => [c.id, c.position])).toEqual(m.columns.map((c, i) => [c.id, i]))
-    expect(board.body.cards.map((c: any) => [c.id, c.columnId, c.position])).toEqual(m.columns.flatMap((c) => c.cards.map((id, i) => [id, c.id, i])))
+    expect(board.body.cards.map((c: any) => [c.id, c.columnId, c.position])).toEqual(
+      m.columns.flatMap((c) => c.cards.map((id, i) => [id, c.id, i]))
+    )
     const refs = board.body.cards.map((c: any) => c.ref)
     expect(new Set(refs).size).toBe(refs.length)
     const found = await call(r.base, "GET", `/v1/search?q=${r.word}&limit=200`, { headers: r.headers })
@@ -185,10 +221,26 @@ describe.each(backends)("model-based board on %s", (backend) => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: 25 }), async (cmds) => {
         const word = `mdl${run++}x${Date.now().toString(36)}`
-        const project = await call(server.baseUrl, "POST", "/v1/projects", { body: { workspaceId: a.workspaceId, name: `Model ${word}`, template: "kanban" }, headers: key(a.apiKey) })
+        const project = await call(server.baseUrl, "POST", "/v1/projects", {
+          body: { workspaceId: a.workspaceId, name: `Model ${word}`, template: "kanban" },
+          headers: key(a.apiKey)
+        })
         const real: Real = { base: server.baseUrl, headers: key(a.apiKey), projectId: project.body.project.id, word }
-        const model: Model = { columns: project.body.columns.map((c: any) => ({ id: c.id, cards: [] })), titles: new Map(), refs: new Set() }
-        await fc.asyncModelRun(() => ({ model, real }), [...cmds].flatMap((c) => [c, { check: () => true, run: (m: Model, r: Real) => agrees(m, r), toString: () => "check" } as fc.AsyncCommand<Model, Real>]))
+        const model: Model = {
+          columns: project.body.columns.map((c: any) => ({ id: c.id, cards: [] })),
+          titles: new Map(),
+          refs: new Set()
+        }
+        await fc.asyncModelRun(
+          () => ({ model, real }),
+          [...cmds].flatMap((c) => [
+            c,
+            { check: () => true, run: (m: Model, r: Real) => agrees(m, r), toString: () => "check" } as fc.AsyncCommand<
+              Model,
+              Real
+            >
+          ])
+        )
       }),
       { seed: Number(process.env.MODEL_SEED ?? 42), numRuns: Number(process.env.MODEL_RUNS ?? 12), endOnFailure: true }
     )

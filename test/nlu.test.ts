@@ -65,7 +65,9 @@ const movedTo = async (t: T, column: ColumnName, position?: number) => {
   const card = await t.card(t.seeded[0].id)
   expect(card.columnId).toBe(t.col(column))
   if (position !== undefined) expect(card.position).toBe(position)
-  expect(t.res.actions).toEqual([{ type: "card.moved", cardId: card.id, ref: card.ref, columnId: t.col(column), position: card.position }])
+  expect(t.res.actions).toEqual([
+    { type: "card.moved", cardId: card.id, ref: card.ref, columnId: t.col(column), position: card.position }
+  ])
   expect(t.res.result).toMatchObject({ id: card.id, columnId: t.col(column), position: card.position })
   return card
 }
@@ -117,7 +119,9 @@ const subtaskState = async (t: T, title: string, completed: boolean) => {
   for (const other of t.seeded[0].subtasks.filter((s: any) => s.title !== title)) {
     expect(card.subtasks.find((s: any) => s.id === other.id).completed).toBe(other.completed)
   }
-  expect(t.res.actions).toEqual([{ type: completed ? "subtask.completed" : "subtask.reopened", subtaskId: subtask.id, cardId: card.id }])
+  expect(t.res.actions).toEqual([
+    { type: completed ? "subtask.completed" : "subtask.reopened", subtaskId: subtask.id, cardId: card.id }
+  ])
   expect(t.res.result).toEqual(card)
 }
 
@@ -129,7 +133,9 @@ const linked = async (t: T, source: any, target: any, linkType: string) => {
   const back = (await t.links(target.id)).filter((l) => l.sourceId === source.id)
   expect(back).toHaveLength(1)
   expect(back[0]).toMatchObject({ id: out[0].id, direction: "incoming" })
-  expect(t.res.actions).toEqual([{ type: "link.created", linkId: out[0].id, sourceId: source.id, targetId: target.id, linkType }])
+  expect(t.res.actions).toEqual([
+    { type: "link.created", linkId: out[0].id, sourceId: source.id, targetId: target.id, linkType }
+  ])
   expect(t.res.result).toMatchObject({ id: out[0].id, sourceId: source.id, targetId: target.id, linkType })
 }
 
@@ -165,18 +171,29 @@ const cases: ReadonlyArray<Case> = [
       const card = await t.created()
       expect(card).toMatchObject({ title: `Fix login ${t.u}`, columnId: t.col("To Do"), priority: "high" })
       expect(names(card.labels)).toEqual([`backend${t.u}`, `bug${t.u}`])
-      expect(types(t.res)).toEqual(["card.created", "label.created", "label.attached", "label.created", "label.attached"])
+      expect(types(t.res)).toEqual([
+        "card.created",
+        "label.created",
+        "label.attached",
+        "label.created",
+        "label.attached"
+      ])
       const boardLabels = names((await t.board()).labels)
       expect(boardLabels).toContain(`bug${t.u}`)
       expect(boardLabels).toContain(`backend${t.u}`)
     }
   },
   {
-    command: "add card \"Write docs {u}\" to Done",
+    command: 'add card "Write docs {u}" to Done',
     intent: "create_card",
     check: async (t) => {
       const card = await t.created()
-      expect(card).toMatchObject({ title: `Write docs ${t.u}`, columnId: t.col("Done"), priority: "medium", labels: [] })
+      expect(card).toMatchObject({
+        title: `Write docs ${t.u}`,
+        columnId: t.col("Done"),
+        priority: "medium",
+        labels: []
+      })
     }
   },
   {
@@ -195,11 +212,13 @@ const cases: ReadonlyArray<Case> = [
     check: async (t) => {
       const card = await t.created()
       expect(card).toMatchObject({ title: `Log in page ${t.u}`, columnId: t.col("To Do"), priority: "medium" })
-      expect(t.res.actions).toEqual([{ type: "card.created", cardId: card.id, ref: card.ref, columnId: card.columnId, position: card.position }])
+      expect(t.res.actions).toEqual([
+        { type: "card.created", cardId: card.id, ref: card.ref, columnId: card.columnId, position: card.position }
+      ])
     }
   },
   {
-    command: "create card \"Add to cart {u}\" in In Progress",
+    command: 'create card "Add to cart {u}" in In Progress',
     intent: "create_card",
     check: async (t) => {
       expect(await t.created()).toMatchObject({ title: `Add to cart ${t.u}`, columnId: t.col("In Progress") })
@@ -275,20 +294,20 @@ const cases: ReadonlyArray<Case> = [
     command: "move {A} to Done",
     intent: "move_card",
     seed: [{ title: "Move me {u}" }],
-    check: async (t) => void await movedTo(t, "Done")
+    check: async (t) => void (await movedTo(t, "Done"))
   },
   {
     command: "move {A} to Done",
     intent: "move_card",
     project: "inferred",
     seed: [{ title: "Move me {u}" }],
-    check: async (t) => void await movedTo(t, "Done")
+    check: async (t) => void (await movedTo(t, "Done"))
   },
   {
-    command: "move \"Quoted move {u}\" into In Progress",
+    command: 'move "Quoted move {u}" into In Progress',
     intent: "move_card",
     seed: [{ title: "Quoted move {u}" }],
-    check: async (t) => void await movedTo(t, "In Progress")
+    check: async (t) => void (await movedTo(t, "In Progress"))
   },
   {
     command: "put {A} in done at top",
@@ -304,26 +323,26 @@ const cases: ReadonlyArray<Case> = [
     command: "move {A} to in progress",
     intent: "move_card",
     seed: [{ title: "Lower column {u}" }],
-    check: async (t) => void await movedTo(t, "In Progress")
+    check: async (t) => void (await movedTo(t, "In Progress"))
   },
   {
     command: "move Unquoted move {u} to In Progress",
     intent: "move_card",
     project: "inferred",
     seed: [{ title: "Unquoted move {u}" }],
-    check: async (t) => void await movedTo(t, "In Progress")
+    check: async (t) => void (await movedTo(t, "In Progress"))
   },
   {
     command: "drag {A} to the Done column",
     intent: "move_card",
     seed: [{ title: "Dragged {u}" }],
-    check: async (t) => void await movedTo(t, "Done")
+    check: async (t) => void (await movedTo(t, "Done"))
   },
   {
     command: "move {A} to the top of Done",
     intent: "move_card",
     seed: [{ title: "Top of done {u}" }, { title: "Below {u}", column: "Done" }],
-    check: async (t) => void await movedTo(t, "Done", 0)
+    check: async (t) => void (await movedTo(t, "Done", 0))
   },
   {
     command: "put {A} in Done at position 2",
@@ -337,31 +356,31 @@ const cases: ReadonlyArray<Case> = [
     command: "move {A} to Done as the second card",
     intent: "move_card",
     seed: [{ title: "Runner up {u}" }, { title: "Winner {u}", column: "Done" }],
-    check: async (t) => void await movedTo(t, "Done", 1)
+    check: async (t) => void (await movedTo(t, "Done", 1))
   },
   {
     command: "mark {A} as done",
     intent: "move_card",
     seed: [{ title: "Finished {u}", column: "In Progress" }],
-    check: async (t) => void await movedTo(t, "Done")
+    check: async (t) => void (await movedTo(t, "Done"))
   },
   {
     command: "Please move {a} to done!",
     intent: "move_card",
     seed: [{ title: "Polite {u}" }],
-    check: async (t) => void await movedTo(t, "Done")
+    check: async (t) => void (await movedTo(t, "Done"))
   },
   {
     command: "MOVE {A} TO DONE",
     intent: "move_card",
     seed: [{ title: "Shouted {u}" }],
-    check: async (t) => void await movedTo(t, "Done")
+    check: async (t) => void (await movedTo(t, "Done"))
   },
   {
     command: "move #{A} to In Progress",
     intent: "move_card",
     seed: [{ title: "Hashed {u}" }],
-    check: async (t) => void await movedTo(t, "In Progress")
+    check: async (t) => void (await movedTo(t, "In Progress"))
   },
   {
     command: "move {A} to Done at the bottom",
@@ -375,13 +394,13 @@ const cases: ReadonlyArray<Case> = [
     }
   },
   {
-    command: "move \"partial thing {u}\" to Done",
+    command: 'move "partial thing {u}" to Done',
     intent: "move_card",
     seed: [{ title: "Refactor the partial thing {u} now" }],
-    check: async (t) => void await movedTo(t, "Done")
+    check: async (t) => void (await movedTo(t, "Done"))
   },
   {
-    command: "move \"CASE TITLE {U}\" to Done",
+    command: 'move "CASE TITLE {U}" to Done',
     intent: "move_card",
     project: "inferred",
     seed: [{ title: "Case title {u}" }, { title: "Case title {u} and more" }],
@@ -395,121 +414,121 @@ const cases: ReadonlyArray<Case> = [
     command: "send {A} back to To Do",
     intent: "move_card",
     seed: [{ title: "Sent back {u}", column: "Done" }],
-    check: async (t) => void await movedTo(t, "To Do")
+    check: async (t) => void (await movedTo(t, "To Do"))
   },
   // --- rename_card -----------------------------------------------------------------------------
   {
     command: "rename {A} to Better title {u}",
     intent: "rename_card",
     seed: [{ title: "Old title {u}" }],
-    check: async (t) => void await updatedField(t, "title", `Better title ${t.u}`)
+    check: async (t) => void (await updatedField(t, "title", `Better title ${t.u}`))
   },
   {
-    command: "rename \"Old name {u}\" to \"New name {u}\"",
+    command: 'rename "Old name {u}" to "New name {u}"',
     intent: "rename_card",
     seed: [{ title: "Old name {u}" }],
-    check: async (t) => void await updatedField(t, "title", `New name ${t.u}`)
+    check: async (t) => void (await updatedField(t, "title", `New name ${t.u}`))
   },
   {
     command: "retitle {A}: Retitled {u}",
     intent: "rename_card",
     project: "inferred",
     seed: [{ title: "Before {u}" }],
-    check: async (t) => void await updatedField(t, "title", `Retitled ${t.u}`)
+    check: async (t) => void (await updatedField(t, "title", `Retitled ${t.u}`))
   },
   {
     command: "change the title of {A} to Go to market {u}",
     intent: "rename_card",
     seed: [{ title: "Launch {u}" }],
-    check: async (t) => void await updatedField(t, "title", `Go to market ${t.u}`)
+    check: async (t) => void (await updatedField(t, "title", `Go to market ${t.u}`))
   },
   {
     command: "set {A}'s title to Better {u}",
     intent: "rename_card",
     seed: [{ title: "Worse {u}" }],
-    check: async (t) => void await updatedField(t, "title", `Better ${t.u}`)
+    check: async (t) => void (await updatedField(t, "title", `Better ${t.u}`))
   },
   // --- set_priority ----------------------------------------------------------------------------
   {
     command: "set priority of {A} to urgent",
     intent: "set_priority",
     seed: [{ title: "Prio {u}" }],
-    check: async (t) => void await updatedField(t, "priority", "urgent")
+    check: async (t) => void (await updatedField(t, "priority", "urgent"))
   },
   {
     command: "make {A} high priority",
     intent: "set_priority",
     seed: [{ title: "Prio {u}" }],
-    check: async (t) => void await updatedField(t, "priority", "high")
+    check: async (t) => void (await updatedField(t, "priority", "high"))
   },
   {
     command: "mark {A} as urgent",
     intent: "set_priority",
     project: "inferred",
     seed: [{ title: "Prio {u}" }],
-    check: async (t) => void await updatedField(t, "priority", "urgent")
+    check: async (t) => void (await updatedField(t, "priority", "urgent"))
   },
   {
     command: "prioritize {A} as low",
     intent: "set_priority",
     seed: [{ title: "Prio {u}", priority: "high" }],
-    check: async (t) => void await updatedField(t, "priority", "low")
+    check: async (t) => void (await updatedField(t, "priority", "low"))
   },
   {
     command: "set priority high on {A}",
     intent: "set_priority",
     seed: [{ title: "Prio {u}" }],
-    check: async (t) => void await updatedField(t, "priority", "high")
+    check: async (t) => void (await updatedField(t, "priority", "high"))
   },
   {
     command: "change {A} priority to critical",
     intent: "set_priority",
     seed: [{ title: "Prio {u}" }],
-    check: async (t) => void await updatedField(t, "priority", "urgent")
+    check: async (t) => void (await updatedField(t, "priority", "urgent"))
   },
   {
     command: "set {A}'s priority to normal",
     intent: "set_priority",
     seed: [{ title: "Prio {u}", priority: "urgent" }],
-    check: async (t) => void await updatedField(t, "priority", "medium")
+    check: async (t) => void (await updatedField(t, "priority", "medium"))
   },
   {
-    command: "set priority of \"Prio by title {u}\" to low",
+    command: 'set priority of "Prio by title {u}" to low',
     intent: "set_priority",
     project: "inferred",
     seed: [{ title: "Prio by title {u}" }],
-    check: async (t) => void await updatedField(t, "priority", "low")
+    check: async (t) => void (await updatedField(t, "priority", "low"))
   },
   // --- set_description -------------------------------------------------------------------------
   {
     command: "set description of {A} to Crashes on save.",
     intent: "set_description",
     seed: [{ title: "Desc {u}" }],
-    check: async (t) => void await updatedField(t, "description", "Crashes on save.")
+    check: async (t) => void (await updatedField(t, "description", "Crashes on save."))
   },
   {
     command: "describe {A} as The login page loops.",
     intent: "set_description",
     seed: [{ title: "Desc {u}", description: "old text" }],
-    check: async (t) => void await updatedField(t, "description", "The login page loops.")
+    check: async (t) => void (await updatedField(t, "description", "The login page loops."))
   },
   {
-    command: "set the description of \"Desc target {u}\" to \"Users loop\"",
+    command: 'set the description of "Desc target {u}" to "Users loop"',
     intent: "set_description",
     seed: [{ title: "Desc target {u}" }],
-    check: async (t) => void await updatedField(t, "description", "Users loop")
+    check: async (t) => void (await updatedField(t, "description", "Users loop"))
   },
   {
-    command: "describe {A}: Steps:\n1. open \"Login\"\n2. loop",
+    command: 'describe {A}: Steps:\n1. open "Login"\n2. loop',
     intent: "set_description",
     seed: [{ title: "Desc {u}" }],
-    check: async (t) => void await updatedField(t, "description", "Steps:\n1. open \"Login\"\n2. loop")
+    check: async (t) => void (await updatedField(t, "description", 'Steps:\n1. open "Login"\n2. loop'))
   },
   {
     command: "clear the description of {A}",
     intent: "set_description",
     seed: [{ title: "Desc {u}", description: "something to clear" }],
-    check: async (t) => void await updatedField(t, "description", null)
+    check: async (t) => void (await updatedField(t, "description", null))
   },
   // --- add_label -------------------------------------------------------------------------------
   {
@@ -540,13 +559,13 @@ const cases: ReadonlyArray<Case> = [
     check: async (t) => labelAdded(t, `ui${t.u}`, false)
   },
   {
-    command: "tag \"Tag me {u}\" as ux{u}",
+    command: 'tag "Tag me {u}" as ux{u}',
     intent: "add_label",
     seed: [{ title: "Tag me {u}" }],
     check: async (t) => labelAdded(t, `ux${t.u}`, true)
   },
   {
-    command: "label {A} with \"needs review {u}\"",
+    command: 'label {A} with "needs review {u}"',
     intent: "add_label",
     seed: [{ title: "Label me {u}" }],
     check: async (t) => labelAdded(t, `needs review ${t.u}`, true)
@@ -587,14 +606,14 @@ const cases: ReadonlyArray<Case> = [
     check: async (t) => labelRemoved(t, `bug${t.u}`)
   },
   {
-    command: "unlabel \"Unlabel by title {u}\" bug{u}",
+    command: 'unlabel "Unlabel by title {u}" bug{u}',
     intent: "remove_label",
     seed: [{ title: "Unlabel by title {u}", labels: ["bug{u}"] }],
     check: async (t) => labelRemoved(t, `bug${t.u}`)
   },
   // --- add_subtask -----------------------------------------------------------------------------
   {
-    command: "add subtask \"write tests {u}\" to {A}",
+    command: 'add subtask "write tests {u}" to {A}',
     intent: "add_subtask",
     seed: [{ title: "Subtasks {u}" }],
     check: async (t) => subtaskAdded(t, `write tests ${t.u}`)
@@ -623,7 +642,7 @@ const cases: ReadonlyArray<Case> = [
     check: async (t) => subtaskAdded(t, `write docs ${t.u}`)
   },
   {
-    command: "add a subtask write tests {u} to \"Subtask by title {u}\"",
+    command: 'add a subtask write tests {u} to "Subtask by title {u}"',
     intent: "add_subtask",
     seed: [{ title: "Subtask by title {u}" }],
     check: async (t) => subtaskAdded(t, `write tests ${t.u}`)
@@ -655,7 +674,7 @@ const cases: ReadonlyArray<Case> = [
     check: async (t) => subtaskState(t, "write tests", true)
   },
   {
-    command: "finish subtask \"deploy\" on \"Checklist by title {u}\"",
+    command: 'finish subtask "deploy" on "Checklist by title {u}"',
     intent: "complete_subtask",
     seed: [{ title: "Checklist by title {u}", subtasks: [{ title: "write tests" }, { title: "deploy" }] }],
     check: async (t) => subtaskState(t, "deploy", true)
@@ -664,7 +683,15 @@ const cases: ReadonlyArray<Case> = [
   {
     command: "reopen subtask write tests on {A}",
     intent: "reopen_subtask",
-    seed: [{ title: "Checklist {u}", subtasks: [{ title: "write tests", completed: true }, { title: "deploy", completed: true }] }],
+    seed: [
+      {
+        title: "Checklist {u}",
+        subtasks: [
+          { title: "write tests", completed: true },
+          { title: "deploy", completed: true }
+        ]
+      }
+    ],
     check: async (t) => subtaskState(t, "write tests", false)
   },
   {
@@ -677,7 +704,15 @@ const cases: ReadonlyArray<Case> = [
   {
     command: "mark subtask write tests as not done on {A}",
     intent: "reopen_subtask",
-    seed: [{ title: "Checklist {u}", subtasks: [{ title: "deploy", completed: true }, { title: "write tests", completed: true }] }],
+    seed: [
+      {
+        title: "Checklist {u}",
+        subtasks: [
+          { title: "deploy", completed: true },
+          { title: "write tests", completed: true }
+        ]
+      }
+    ],
     check: async (t) => subtaskState(t, "write tests", false)
   },
   // --- link_cards ------------------------------------------------------------------------------
@@ -737,7 +772,7 @@ const cases: ReadonlyArray<Case> = [
     check: async (t) => linked(t, t.seeded[1], t.seeded[0], "blocks")
   },
   {
-    command: "\"Link src {u}\" blocks {B}",
+    command: '"Link src {u}" blocks {B}',
     intent: "link_cards",
     project: "inferred",
     seed: [{ title: "Link src {u}" }, { title: "Link dst {u}" }],
@@ -769,7 +804,7 @@ const cases: ReadonlyArray<Case> = [
     check: deleted
   },
   {
-    command: "delete card \"Delete me {u}\"",
+    command: 'delete card "Delete me {u}"',
     intent: "delete_card",
     seed: [{ title: "Delete me {u}" }],
     check: deleted
@@ -819,7 +854,7 @@ const cases: ReadonlyArray<Case> = [
     check: shown
   },
   {
-    command: "show \"Show me {u}\"",
+    command: 'show "Show me {u}"',
     intent: "show_card",
     seed: [{ title: "Show me {u}" }],
     check: shown
@@ -842,7 +877,7 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
 
   const principalOf = (account: Account): Principal => ({ userId: account.userId, via: "apiKey", workspaces: "all" })
   const program = (principal: Principal, command: string, projectId: string | undefined) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const commands = yield* Commands
       return yield* commands.run(principal, { command, projectId })
     }).pipe(Effect.provide(Commands.layer))
@@ -858,7 +893,12 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
     expect(r.status).toBe(200)
     return r.body
   }
-  const newCard = async (account: Account, title: string, column: ColumnName = "To Do", extra: Record<string, unknown> = {}) => {
+  const newCard = async (
+    account: Account,
+    title: string,
+    column: ColumnName = "To Do",
+    extra: Record<string, unknown> = {}
+  ) => {
     const r = await call(base, "POST", "/v1/cards", {
       body: { projectId: account.projectId, columnId: col(account, column), title, ...extra },
       headers: key(account.apiKey)
@@ -882,11 +922,17 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
       ...(seed.description !== undefined ? { description: fill(seed.description) } : {})
     })
     for (const label of seed.labels ?? []) {
-      const r = await call(base, "POST", `/v1/cards/${card.id}/labels`, { body: { labelId: await ensureLabel(fill(label)) }, headers: h })
+      const r = await call(base, "POST", `/v1/cards/${card.id}/labels`, {
+        body: { labelId: await ensureLabel(fill(label)) },
+        headers: h
+      })
       expect(r.status).toBe(200)
     }
     for (const subtask of seed.subtasks ?? []) {
-      const r = await call(base, "POST", "/v1/subtasks", { body: { cardId: card.id, title: subtask.title }, headers: h })
+      const r = await call(base, "POST", "/v1/subtasks", {
+        body: { cardId: card.id, title: subtask.title },
+        headers: h
+      })
       expect(r.status).toBe(201)
       if (subtask.completed === true) {
         expect((await call(base, "POST", `/v1/subtasks/${r.body.id}/toggle`, { headers: h })).status).toBe(200)
@@ -949,7 +995,13 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
         expect(action).toBeDefined()
         const card = await getCard((action as { cardId: string }).cardId)
         expect(card.projectId).toBe(a.projectId)
-        expect(action).toEqual({ type: "card.created", cardId: card.id, ref: card.ref, columnId: card.columnId, position: expect.any(Number) })
+        expect(action).toEqual({
+          type: "card.created",
+          cardId: card.id,
+          ref: card.ref,
+          columnId: card.columnId,
+          position: expect.any(Number)
+        })
         expect(res.result).toEqual(card)
         return card
       }
@@ -967,7 +1019,7 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
     }
 
     it("text it cannot parse, blank text and text over 1000 characters", async () => {
-      expectInvalid(await refuse("do the thing", a.projectId), "could not understand \"do the thing\"", "Try: ")
+      expectInvalid(await refuse("do the thing", a.projectId), 'could not understand "do the thing"', "Try: ")
       expectInvalid(await refuse("move WEB-1", a.projectId), "name the card and the column")
       expectInvalid(await refuse("   ", a.projectId), "blank")
       expectInvalid(await refuse(`create card ${"x".repeat(1000)}`, a.projectId), "1000")
@@ -987,14 +1039,17 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
 
     it("a title nothing matches", async () => {
       const u = token()
-      expectInvalid(await refuse(`move "nothing like ${u}" to Done`, a.projectId), `no card matches "nothing like ${u}"`)
+      expectInvalid(
+        await refuse(`move "nothing like ${u}" to Done`, a.projectId),
+        `no card matches "nothing like ${u}"`
+      )
     })
 
     it("an unknown column, listing the project's columns", async () => {
       const card = await newCard(a, `Stay ${token()}`)
       const err = await refuse(`move ${card.ref} to Review`, a.projectId)
-      expectInvalid(err, "\"Review\"", "\"To Do\"", "\"In Progress\"", "\"Done\"")
-      expectInvalid(await refuse(`create card Somewhere ${token()} in Backlog`, a.projectId), "\"Backlog\"", "\"To Do\"")
+      expectInvalid(err, '"Review"', '"To Do"', '"In Progress"', '"Done"')
+      expectInvalid(await refuse(`create card Somewhere ${token()} in Backlog`, a.projectId), '"Backlog"', '"To Do"')
       expect(await getCard(card.id)).toEqual(card)
     })
 
@@ -1005,9 +1060,20 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
 
     it("a label that is not on the card, a subtask the card does not have, a card linked to itself", async () => {
       const u = token()
-      const card = await seedCard({ title: `Plain ${u}`, labels: [`real${u}`], subtasks: [{ title: "write tests" }] }, (s) => s)
-      expectInvalid(await refuse(`remove label nope${u} from ${card.ref}`, a.projectId), `no label "nope${u}"`, `"real${u}"`)
-      expectInvalid(await refuse(`complete subtask deploy on ${card.ref}`, a.projectId), "no subtask matching \"deploy\"", "\"write tests\"")
+      const card = await seedCard(
+        { title: `Plain ${u}`, labels: [`real${u}`], subtasks: [{ title: "write tests" }] },
+        (s) => s
+      )
+      expectInvalid(
+        await refuse(`remove label nope${u} from ${card.ref}`, a.projectId),
+        `no label "nope${u}"`,
+        `"real${u}"`
+      )
+      expectInvalid(
+        await refuse(`complete subtask deploy on ${card.ref}`, a.projectId),
+        'no subtask matching "deploy"',
+        '"write tests"'
+      )
       expectInvalid(await refuse(`link "Plain ${u}" to ${card.ref}`, a.projectId), "itself")
       expect(await getCard(card.id)).toEqual(card)
       expect((await call(base, "GET", `/v1/cards/${card.id}/links`, { headers: h })).body).toEqual([])
@@ -1015,7 +1081,10 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
 
     it("a malformed or unknown projectId", async () => {
       expectInvalid(await refuse("create card X", "nope"), "projectId")
-      expectInvalid(await refuse("create card X", "00000000-0000-4000-8000-000000000000"), "project 00000000-0000-4000-8000-000000000000 not found")
+      expectInvalid(
+        await refuse("create card X", "00000000-0000-4000-8000-000000000000"),
+        "project 00000000-0000-4000-8000-000000000000 not found"
+      )
     })
 
     it("without projectId: a new card or a title when two projects are visible; a ref in two projects", async () => {
@@ -1032,9 +1101,15 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
       })
       expect(shopCard.body.ref).toBe(inWebsite.ref)
       const pc = principalOf(c)
-      expectInvalid(await refuse("create card Lost", undefined, pc), "projectId", "\"Website\"", "\"Webshop\"")
-      expectInvalid(await refuse("move \"Site card\" to Done", undefined, pc), "projectId", "\"Website\"", "\"Webshop\"")
-      expectInvalid(await refuse(`move ${inWebsite.ref} to Done`, undefined, pc), "ambiguous", "\"Website\"", "\"Webshop\"", "projectId")
+      expectInvalid(await refuse("create card Lost", undefined, pc), "projectId", '"Website"', '"Webshop"')
+      expectInvalid(await refuse('move "Site card" to Done', undefined, pc), "projectId", '"Website"', '"Webshop"')
+      expectInvalid(
+        await refuse(`move ${inWebsite.ref} to Done`, undefined, pc),
+        "ambiguous",
+        '"Website"',
+        '"Webshop"',
+        "projectId"
+      )
       const board = await call(base, "GET", `/v1/board/${c.projectId}`, { headers: key(c.apiKey) })
       expect(board.body.cards.map((x: any) => x.title)).toEqual(["Site card"])
       // with projectId the same ref is the one of that project
@@ -1053,7 +1128,7 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
       expectInvalid(await refuse(`delete ${theirs.ref}`, undefined), "no card MOB-1")
       expectInvalid(await refuse(`${theirs.ref} blocks WEB-1`, undefined), "no card MOB-1")
       expectInvalid(await refuse("create card Intruder", b.projectId), `project ${b.projectId} not found`)
-      expectInvalid(await refuse("move \"Bob's card\" to Done", b.projectId), "not found")
+      expectInvalid(await refuse('move "Bob\'s card" to Done', b.projectId), "not found")
       const search = await exec("search for Bob's card", undefined)
       expect((search.result as any).cards).toEqual([])
       expect(await getCard(theirs.id, key(b.apiKey))).toEqual(theirs)
@@ -1065,7 +1140,11 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
     it("an OAuth grant without the project's workspace: WorkspaceNotGranted, or nothing visible", async () => {
       const ws = await call(base, "POST", "/v1/workspaces", { body: { name: "Elsewhere" }, headers: h })
       expect(ws.status).toBe(201)
-      const oauth: Principal = { userId: a.userId, via: "oauth", workspaces: new Set([ws.body.workspace?.id ?? ws.body.id]) }
+      const oauth: Principal = {
+        userId: a.userId,
+        via: "oauth",
+        workspaces: new Set([ws.body.workspace?.id ?? ws.body.id])
+      }
       const card = await newCard(a, `Granted elsewhere ${token()}`)
       const err = await refuse(`move ${card.ref} to Done`, a.projectId, oauth)
       expect(err._tag).toBe("WorkspaceNotGranted")

@@ -2,7 +2,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
-import { authorizeUrl, Browser, consent, fullFlow, hiddenFields, origin, pkce, registerClient, tokenRequest } from "./support/oauthFlow.ts"
+import {
+  authorizeUrl,
+  Browser,
+  consent,
+  fullFlow,
+  hiddenFields,
+  origin,
+  pkce,
+  registerClient,
+  tokenRequest
+} from "./support/oauthFlow.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 
 describe.each(backends)("OAuth on %s", (backend) => {
@@ -23,7 +33,7 @@ describe.each(backends)("OAuth on %s", (backend) => {
       const res = await fetch(`${site}/.well-known/oauth-authorization-server`)
       expect(res.status).toBe(200)
       expect(res.headers.get("content-type")).toContain("application/json")
-      const m = await res.json() as any
+      const m = (await res.json()) as any
       expect(m).toMatchObject({
         issuer: server.config.publicUrl,
         authorization_endpoint: `${site}/oauth/authorize`,
@@ -41,8 +51,13 @@ describe.each(backends)("OAuth on %s", (backend) => {
     })
 
     it("serves RFC 9728 protected-resource metadata for /api, and nothing at the root or openid path", async () => {
-      const prm = await (await fetch(`${site}/.well-known/oauth-protected-resource/api`)).json() as any
-      expect(prm).toMatchObject({ resource: `${server.config.publicUrl}/api`, authorization_servers: [server.config.publicUrl], scopes_supported: ["mcp"], bearer_methods_supported: ["header"] })
+      const prm = (await (await fetch(`${site}/.well-known/oauth-protected-resource/api`)).json()) as any
+      expect(prm).toMatchObject({
+        resource: `${server.config.publicUrl}/api`,
+        authorization_servers: [server.config.publicUrl],
+        scopes_supported: ["mcp"],
+        bearer_methods_supported: ["header"]
+      })
       for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/openid-configuration"]) {
         const r = await fetch(`${site}${path}`)
         expect(r.status).toBe(404)
@@ -51,7 +66,7 @@ describe.each(backends)("OAuth on %s", (backend) => {
     })
 
     it("every 401 under /api points at the resource metadata", async () => {
-      const r = await call(base, "GET", "/v1/workspaces", { headers: bearer("svc_at_" + "a".repeat(36)) })
+      const r = await call(base, "GET", "/v1/workspaces", { headers: bearer(`svc_at_${"a".repeat(36)}`) })
       expect(r.status).toBe(401)
       expect(r.headers.get("www-authenticate")).toBe(
         `Bearer resource_metadata="${server.config.publicUrl}/.well-known/oauth-protected-resource/api", scope="mcp", error="invalid_token"`
@@ -64,12 +79,22 @@ describe.each(backends)("OAuth on %s", (backend) => {
       const r = await registerClient(base, { application_type: "native", software_id: "x" })
       expect(r.status).toBe(201)
       expect(r.headers.get("cache-control")).toBe("no-store")
-      expect(r.body).toMatchObject({ client_id: expect.any(String), client_id_issued_at: expect.any(Number), redirect_uris: ["http://127.0.0.1/callback"], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], software_id: "x" })
+      expect(r.body).toMatchObject({
+        client_id: expect.any(String),
+        client_id_issued_at: expect.any(Number),
+        redirect_uris: ["http://127.0.0.1/callback"],
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code", "refresh_token"],
+        software_id: "x"
+      })
       expect(r.body.client_secret).toBeUndefined()
     })
 
     it("gives a confidential client a secret, stored only as a digest", async () => {
-      const r = await registerClient(base, { token_endpoint_auth_method: "client_secret_post", redirect_uris: ["https://agent.example/cb"] })
+      const r = await registerClient(base, {
+        token_endpoint_auth_method: "client_secret_post",
+        redirect_uris: ["https://agent.example/cb"]
+      })
       expect(r.status).toBe(201)
       expect(r.body.client_secret).toEqual(expect.any(String))
       const rows = await server.query(`SELECT * FROM oauth_clients WHERE id = $1`, [r.body.client_id])
@@ -108,8 +133,16 @@ describe.each(backends)("OAuth on %s", (backend) => {
       const client = (await registerClient(base, { redirect_uris: ["https://app.example/cb"] })).body
       for (const url of [
         authorizeUrl(base, { clientId: "nobody", challenge: pkce().challenge }),
-        authorizeUrl(base, { clientId: client.client_id, redirectUri: "https://app.example/cb/", challenge: pkce().challenge }),
-        authorizeUrl(base, { clientId: client.client_id, redirectUri: "https://evil.example/cb", challenge: pkce().challenge })
+        authorizeUrl(base, {
+          clientId: client.client_id,
+          redirectUri: "https://app.example/cb/",
+          challenge: pkce().challenge
+        }),
+        authorizeUrl(base, {
+          clientId: client.client_id,
+          redirectUri: "https://evil.example/cb",
+          challenge: pkce().challenge
+        })
       ]) {
         const r = await new Browser().get(url)
         expect(r.status).toBe(400)
@@ -137,14 +170,28 @@ describe.each(backends)("OAuth on %s", (backend) => {
 
     it("allow redirects (303) with code, state and iss; deny with access_denied", async () => {
       const client = (await registerClient(base)).body
-      const ok = await consent(base, { clientId: client.client_id, challenge: pkce().challenge, state: "s-1&2", email: a.email, password: "correct horse battery", workspaces: [a.workspaceId] })
+      const ok = await consent(base, {
+        clientId: client.client_id,
+        challenge: pkce().challenge,
+        state: "s-1&2",
+        email: a.email,
+        password: "correct horse battery",
+        workspaces: [a.workspaceId]
+      })
       expect(ok.res.status).toBe(303)
       const loc = new URL(ok.location!)
       expect(`${loc.origin}${loc.pathname}`).toBe("http://127.0.0.1:47001/callback")
       expect(loc.searchParams.get("code")).toMatch(/^svc_ac_/)
       expect(loc.searchParams.get("state")).toBe("s-1&2")
       expect(loc.searchParams.get("iss")).toBe(server.config.publicUrl)
-      const denied = await consent(base, { clientId: client.client_id, challenge: pkce().challenge, email: a.email, password: "correct horse battery", workspaces: [], decision: "deny" })
+      const denied = await consent(base, {
+        clientId: client.client_id,
+        challenge: pkce().challenge,
+        email: a.email,
+        password: "correct horse battery",
+        workspaces: [],
+        decision: "deny"
+      })
       const d = new URL(denied.location!)
       expect(d.searchParams.get("error")).toBe("access_denied")
       expect(d.searchParams.get("state")).toBe("xyz-state")
@@ -156,22 +203,35 @@ describe.each(backends)("OAuth on %s", (backend) => {
       const client = (await registerClient(base)).body
       const browser = new Browser()
       const page = await browser.get(authorizeUrl(base, { clientId: client.client_id, challenge: pkce().challenge }))
-      const signedIn = await browser.post(`${site}/oauth/authorize`, [...hiddenFields(page.html), ["email", a.email], ["password", "correct horse battery"]])
+      const signedIn = await browser.post(`${site}/oauth/authorize`, [
+        ...hiddenFields(page.html),
+        ["email", a.email],
+        ["password", "correct horse battery"]
+      ])
       expect(signedIn.status).toBe(200)
       expect(signedIn.html).toContain(`name="workspace" value="${a.workspaceId}"`)
       expect(signedIn.html).not.toContain(`name="password"`)
-      const none = await browser.post(`${site}/oauth/authorize`, [...hiddenFields(signedIn.html), ["decision", "allow"]])
+      const none = await browser.post(`${site}/oauth/authorize`, [
+        ...hiddenFields(signedIn.html),
+        ["decision", "allow"]
+      ])
       expect(none.status).toBe(400)
       expect(none.headers.get("location")).toBeNull()
       expect(none.html).toMatch(/at least one workspace/)
-      const allowed = await browser.post(`${site}/oauth/authorize`, [...hiddenFields(signedIn.html), ["workspace", a.workspaceId], ["decision", "allow"]])
+      const allowed = await browser.post(`${site}/oauth/authorize`, [
+        ...hiddenFields(signedIn.html),
+        ["workspace", a.workspaceId],
+        ["decision", "allow"]
+      ])
       expect(allowed.status).toBe(303)
     })
 
     it("Deny works before signing in (no email or password needed), and the form lets a browser submit it", async () => {
       const client = (await registerClient(base)).body
       const browser = new Browser()
-      const page = await browser.get(authorizeUrl(base, { clientId: client.client_id, challenge: pkce().challenge, state: "st" }))
+      const page = await browser.get(
+        authorizeUrl(base, { clientId: client.client_id, challenge: pkce().challenge, state: "st" })
+      )
       expect(page.html).toMatch(/value="deny" formnovalidate/)
       const denied = await browser.post(`${site}/oauth/authorize`, [...hiddenFields(page.html), ["decision", "deny"]])
       expect(denied.status).toBe(303)
@@ -181,7 +241,10 @@ describe.each(backends)("OAuth on %s", (backend) => {
       expect(d.searchParams.get("state")).toBe("st")
       expect(d.searchParams.get("iss")).toBe(server.config.publicUrl)
       // without the form's CSRF token it is not a decision
-      const forged = await new Browser().post(`${site}/oauth/authorize`, [...hiddenFields(page.html), ["decision", "deny"]])
+      const forged = await new Browser().post(`${site}/oauth/authorize`, [
+        ...hiddenFields(page.html),
+        ["decision", "deny"]
+      ])
       expect(forged.status).toBe(400)
       expect(forged.headers.get("location")).toBeNull()
     })
@@ -190,7 +253,12 @@ describe.each(backends)("OAuth on %s", (backend) => {
       const client = (await registerClient(base)).body
       const browser = new Browser()
       const page = await browser.get(authorizeUrl(base, { clientId: client.client_id, challenge: pkce().challenge }))
-      const signedIn = await browser.post(`${site}/oauth/authorize`, [...hiddenFields(page.html), ["email", a.email], ["password", "correct horse battery"], ["decision", "allow"]])
+      const signedIn = await browser.post(`${site}/oauth/authorize`, [
+        ...hiddenFields(page.html),
+        ["email", a.email],
+        ["password", "correct horse battery"],
+        ["decision", "allow"]
+      ])
       expect(signedIn.status).toBe(200)
       expect(signedIn.html).toContain(`name="workspace" value="${a.workspaceId}"`)
       expect(signedIn.html).not.toMatch(/at least one workspace/)
@@ -198,20 +266,40 @@ describe.each(backends)("OAuth on %s", (backend) => {
 
     it("wrong password stays on the page; a tampered workspace id is refused", async () => {
       const client = (await registerClient(base)).body
-      const wrong = await consent(base, { clientId: client.client_id, challenge: pkce().challenge, email: a.email, password: "nope nope", workspaces: [a.workspaceId] })
+      const wrong = await consent(base, {
+        clientId: client.client_id,
+        challenge: pkce().challenge,
+        email: a.email,
+        password: "nope nope",
+        workspaces: [a.workspaceId]
+      })
       expect(wrong.location).toBeNull()
       expect(wrong.res.html).toMatch(/Wrong email or password/)
       const b = await bootstrap(base, "not-mine")
-      const forged = await consent(base, { clientId: client.client_id, challenge: pkce().challenge, email: a.email, password: "correct horse battery", workspaces: [a.workspaceId, b.workspaceId] })
+      const forged = await consent(base, {
+        clientId: client.client_id,
+        challenge: pkce().challenge,
+        email: a.email,
+        password: "correct horse battery",
+        workspaces: [a.workspaceId, b.workspaceId]
+      })
       expect(forged.res.status).toBe(400)
       expect(forged.location).toBeNull()
     })
 
     it("refuses a post without the browser's CSRF cookie or with a foreign token", async () => {
       const client = (await registerClient(base)).body
-      const page = await new Browser().get(authorizeUrl(base, { clientId: client.client_id, challenge: pkce().challenge }))
+      const page = await new Browser().get(
+        authorizeUrl(base, { clientId: client.client_id, challenge: pkce().challenge })
+      )
       const stranger = new Browser()
-      const r = await stranger.post(`${site}/oauth/authorize`, [...hiddenFields(page.html), ["email", a.email], ["password", "correct horse battery"], ["workspace", a.workspaceId], ["decision", "allow"]])
+      const r = await stranger.post(`${site}/oauth/authorize`, [
+        ...hiddenFields(page.html),
+        ["email", a.email],
+        ["password", "correct horse battery"],
+        ["workspace", a.workspaceId],
+        ["decision", "allow"]
+      ])
       expect(r.status).toBe(400)
       expect(r.headers.get("location")).toBeNull()
     })
@@ -225,11 +313,21 @@ describe.each(backends)("OAuth on %s", (backend) => {
     ])("after sign-in, %j redirects back with error %s, state and iss", async (override, error) => {
       const client = (await registerClient(base)).body
       const browser = new Browser()
-      const url = authorizeUrl(base, { clientId: client.client_id, challenge: "challenge" in override ? undefined : pkce().challenge, extra: (override as any).extra })
+      const url = authorizeUrl(base, {
+        clientId: client.client_id,
+        challenge: "challenge" in override ? undefined : pkce().challenge,
+        extra: (override as any).extra
+      })
       const page = await browser.get(url)
       expect(page.status).toBe(200)
       expect(page.headers.get("location")).toBeNull()
-      const r = await browser.post(`${site}/oauth/authorize`, [...hiddenFields(page.html), ["email", a.email], ["password", "correct horse battery"], ["workspace", a.workspaceId], ["decision", "allow"]])
+      const r = await browser.post(`${site}/oauth/authorize`, [
+        ...hiddenFields(page.html),
+        ["email", a.email],
+        ["password", "correct horse battery"],
+        ["workspace", a.workspaceId],
+        ["decision", "allow"]
+      ])
       expect(r.status).toBe(303)
       const loc = new URL(r.headers.get("location")!)
       expect(loc.searchParams.get("error")).toBe(error)
@@ -239,10 +337,24 @@ describe.each(backends)("OAuth on %s", (backend) => {
 
     it("accepts any port for a loopback redirect, and the resource parameter naming this API", async () => {
       const client = (await registerClient(base)).body
-      const r = await consent(base, { clientId: client.client_id, redirectUri: "http://127.0.0.1:61234/callback", challenge: pkce().challenge, email: a.email, password: "correct horse battery", workspaces: [a.workspaceId], extra: { resource: `${server.config.publicUrl}/api` } })
+      const r = await consent(base, {
+        clientId: client.client_id,
+        redirectUri: "http://127.0.0.1:61234/callback",
+        challenge: pkce().challenge,
+        email: a.email,
+        password: "correct horse battery",
+        workspaces: [a.workspaceId],
+        extra: { resource: `${server.config.publicUrl}/api` }
+      })
       expect(new URL(r.location!).port).toBe("61234")
       expect(new URL(r.location!).searchParams.get("code")).not.toBeNull()
-      const other = await new Browser().get(authorizeUrl(base, { clientId: client.client_id, redirectUri: "http://localhost:61234/callback", challenge: pkce().challenge }))
+      const other = await new Browser().get(
+        authorizeUrl(base, {
+          clientId: client.client_id,
+          redirectUri: "http://localhost:61234/callback",
+          challenge: pkce().challenge
+        })
+      )
       expect(other.status).toBe(400)
     })
   })
@@ -251,13 +363,31 @@ describe.each(backends)("OAuth on %s", (backend) => {
     it("redeems a code once for a bearer access token and a refresh token, no-store", async () => {
       const client = (await registerClient(base)).body
       const { verifier, challenge } = pkce()
-      const { location } = await consent(base, { clientId: client.client_id, challenge, email: a.email, password: "correct horse battery", workspaces: [a.workspaceId] })
+      const { location } = await consent(base, {
+        clientId: client.client_id,
+        challenge,
+        email: a.email,
+        password: "correct horse battery",
+        workspaces: [a.workspaceId]
+      })
       const code = new URL(location!).searchParams.get("code")!
-      const form = { grant_type: "authorization_code", code, client_id: client.client_id, redirect_uri: "http://127.0.0.1:47001/callback", code_verifier: verifier }
+      const form = {
+        grant_type: "authorization_code",
+        code,
+        client_id: client.client_id,
+        redirect_uri: "http://127.0.0.1:47001/callback",
+        code_verifier: verifier
+      }
       const t = await tokenRequest(base, form)
       expect(t.status).toBe(200)
       expect(t.headers.get("cache-control")).toBe("no-store")
-      expect(t.body).toMatchObject({ access_token: expect.stringMatching(/^svc_at_/), token_type: "Bearer", expires_in: 3600, refresh_token: expect.stringMatching(/^svc_rt_/), scope: "mcp" })
+      expect(t.body).toMatchObject({
+        access_token: expect.stringMatching(/^svc_at_/),
+        token_type: "Bearer",
+        expires_in: 3600,
+        refresh_token: expect.stringMatching(/^svc_rt_/),
+        scope: "mcp"
+      })
       const works = await call(base, "GET", "/v1/workspaces", { headers: bearer(t.body.access_token) })
       expect(works.status).toBe(200)
       // a second redemption fails and revokes what the first issued
@@ -278,8 +408,19 @@ describe.each(backends)("OAuth on %s", (backend) => {
     ])("refuses %s", async (_label, override) => {
       const client = (await registerClient(base)).body
       const { verifier, challenge } = pkce()
-      const { location } = await consent(base, { clientId: client.client_id, challenge, email: a.email, password: "correct horse battery", workspaces: [a.workspaceId] })
-      const form: Record<string, string> = { grant_type: "authorization_code", code: new URL(location!).searchParams.get("code")!, client_id: client.client_id, code_verifier: verifier }
+      const { location } = await consent(base, {
+        clientId: client.client_id,
+        challenge,
+        email: a.email,
+        password: "correct horse battery",
+        workspaces: [a.workspaceId]
+      })
+      const form: Record<string, string> = {
+        grant_type: "authorization_code",
+        code: new URL(location!).searchParams.get("code")!,
+        client_id: client.client_id,
+        code_verifier: verifier
+      }
       for (const [k, v] of Object.entries(override)) {
         if (v === undefined) delete form[k]
         else form[k] = v
@@ -294,41 +435,87 @@ describe.each(backends)("OAuth on %s", (backend) => {
 
     it("rotates refresh tokens; replaying a rotated one revokes the grant", async () => {
       const { client, tokens } = await fullFlow(base, a, [a.workspaceId])
-      const r1 = await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id })
+      const r1 = await tokenRequest(base, {
+        grant_type: "refresh_token",
+        refresh_token: tokens.refresh_token,
+        client_id: client.client_id
+      })
       expect(r1.status).toBe(200)
       expect(r1.body.refresh_token).not.toBe(tokens.refresh_token)
-      const replay = await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id })
+      const replay = await tokenRequest(base, {
+        grant_type: "refresh_token",
+        refresh_token: tokens.refresh_token,
+        client_id: client.client_id
+      })
       expect(replay.body.error).toBe("invalid_grant")
-      const r2 = await tokenRequest(base, { grant_type: "refresh_token", refresh_token: r1.body.refresh_token, client_id: client.client_id })
+      const r2 = await tokenRequest(base, {
+        grant_type: "refresh_token",
+        refresh_token: r1.body.refresh_token,
+        client_id: client.client_id
+      })
       expect(r2.body.error).toBe("invalid_grant")
       expect((await call(base, "GET", "/v1/workspaces", { headers: bearer(r1.body.access_token) })).status).toBe(401)
     })
 
     it("parallel refreshes with one token: exactly one succeeds", async () => {
       const { client, tokens } = await fullFlow(base, a, [a.workspaceId])
-      const results = await Promise.all(Array.from({ length: 5 }, () => tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id })))
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          tokenRequest(base, {
+            grant_type: "refresh_token",
+            refresh_token: tokens.refresh_token,
+            client_id: client.client_id
+          })
+        )
+      )
       expect(results.filter((r) => r.status === 200)).toHaveLength(1)
     })
 
     it("refuses a wider scope on refresh, another client's refresh token, and unknown grant types", async () => {
       const { client, tokens } = await fullFlow(base, a, [a.workspaceId])
-      const wider = await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id, scope: "mcp offline_access" })
+      const wider = await tokenRequest(base, {
+        grant_type: "refresh_token",
+        refresh_token: tokens.refresh_token,
+        client_id: client.client_id,
+        scope: "mcp offline_access"
+      })
       expect(wider.body.error).toBe("invalid_scope")
       const other = (await registerClient(base)).body
-      const stolen = await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: other.client_id })
+      const stolen = await tokenRequest(base, {
+        grant_type: "refresh_token",
+        refresh_token: tokens.refresh_token,
+        client_id: other.client_id
+      })
       expect(stolen.body.error).toBe("invalid_grant")
-      const pw = await tokenRequest(base, { grant_type: "password", username: a.email, password: "correct horse battery", client_id: client.client_id })
+      const pw = await tokenRequest(base, {
+        grant_type: "password",
+        username: a.email,
+        password: "correct horse battery",
+        client_id: client.client_id
+      })
       expect(pw.body.error).toBe("unsupported_grant_type")
     })
   })
 
   describe("tokens at the API", () => {
     it("are bound to the workspaces ticked at consent: 403 outside, later workspaces not added, search scoped", async () => {
-      const w2 = (await call(base, "POST", "/v1/workspaces", { body: { name: "Second" }, headers: bearer(a.session) })).body.workspace.id
-      const p2 = (await call(base, "POST", "/v1/projects", { body: { workspaceId: w2, name: "Hidden", template: "kanban" }, headers: bearer(a.session) })).body
+      const w2 = (await call(base, "POST", "/v1/workspaces", { body: { name: "Second" }, headers: bearer(a.session) }))
+        .body.workspace.id
+      const p2 = (
+        await call(base, "POST", "/v1/projects", {
+          body: { workspaceId: w2, name: "Hidden", template: "kanban" },
+          headers: bearer(a.session)
+        })
+      ).body
       const word = `oauthscope${Date.now()}`
-      await call(base, "POST", "/v1/cards", { body: { projectId: a.projectId, columnId: a.columns[0]!.id, title: `${word} visible` }, headers: key(a.apiKey) })
-      await call(base, "POST", "/v1/cards", { body: { projectId: p2.project.id, columnId: p2.columns[0].id, title: `${word} hidden` }, headers: key(a.apiKey) })
+      await call(base, "POST", "/v1/cards", {
+        body: { projectId: a.projectId, columnId: a.columns[0]!.id, title: `${word} visible` },
+        headers: key(a.apiKey)
+      })
+      await call(base, "POST", "/v1/cards", {
+        body: { projectId: p2.project.id, columnId: p2.columns[0].id, title: `${word} hidden` },
+        headers: key(a.apiKey)
+      })
       const { tokens } = await fullFlow(base, a, [a.workspaceId])
       const h = bearer(tokens.access_token)
       const list = await call(base, "GET", "/v1/workspaces", { headers: h })
@@ -341,7 +528,10 @@ describe.each(backends)("OAuth on %s", (backend) => {
       expect(found.body.map((c: any) => c.title)).toEqual([`${word} visible`])
       await call(base, "POST", "/v1/workspaces", { body: { name: "Third" }, headers: bearer(a.session) })
       expect((await call(base, "GET", "/v1/workspaces", { headers: h })).body).toHaveLength(1)
-      const created = await call(base, "POST", "/v1/cards", { body: { projectId: a.projectId, columnId: a.columns[0]!.id, title: "by agent" }, headers: h })
+      const created = await call(base, "POST", "/v1/cards", {
+        body: { projectId: a.projectId, columnId: a.columns[0]!.id, title: "by agent" },
+        headers: h
+      })
       expect(created.status).toBe(201)
     })
 
@@ -349,18 +539,44 @@ describe.each(backends)("OAuth on %s", (backend) => {
       const { tokens } = await fullFlow(base, a, [a.workspaceId])
       const h = bearer(tokens.access_token)
       expect((await call(base, "POST", "/v1/api-keys", { body: { name: "x" }, headers: h })).status).toBe(401)
-      const minted = await call(base, "POST", "/v1/intake-tokens", { body: { columnId: a.columns[0]!.id, name: "agent's form" }, headers: h })
+      const minted = await call(base, "POST", "/v1/intake-tokens", {
+        body: { columnId: a.columns[0]!.id, name: "agent's form" },
+        headers: h
+      })
       expect(minted.status).toBe(201)
       expect(minted.body.token).toMatch(/^svc_in_/)
       const listed = await call(base, "GET", `/v1/projects/${a.projectId}/intake-tokens`, { headers: h })
       expect(listed.body.map((t: any) => t.id)).toContain(minted.body.id)
-      expect((await call(base, "POST", "/v1/intake", { body: { title: "via the agent's token" }, headers: { "x-intake-key": minted.body.token } })).status).toBe(201)
+      expect(
+        (
+          await call(base, "POST", "/v1/intake", {
+            body: { title: "via the agent's token" },
+            headers: { "x-intake-key": minted.body.token }
+          })
+        ).status
+      ).toBe(201)
       expect((await call(base, "DELETE", `/v1/intake-tokens/${minted.body.id}`, { headers: h })).status).toBe(204)
-      expect((await call(base, "POST", "/v1/intake", { body: { title: "after revoking" }, headers: { "x-intake-key": minted.body.token } })).status).toBe(401)
+      expect(
+        (
+          await call(base, "POST", "/v1/intake", {
+            body: { title: "after revoking" },
+            headers: { "x-intake-key": minted.body.token }
+          })
+        ).status
+      ).toBe(401)
       // outside the grant: 403, as everywhere else
-      const w2 = (await call(base, "POST", "/v1/workspaces", { body: { name: "Not granted" }, headers: bearer(a.session) })).body.workspace.id
-      const p2 = (await call(base, "POST", "/v1/projects", { body: { workspaceId: w2, name: "Elsewhere", template: "kanban" }, headers: bearer(a.session) })).body
-      expect((await call(base, "POST", "/v1/intake-tokens", { body: { columnId: p2.columns[0].id }, headers: h })).status).toBe(403)
+      const w2 = (
+        await call(base, "POST", "/v1/workspaces", { body: { name: "Not granted" }, headers: bearer(a.session) })
+      ).body.workspace.id
+      const p2 = (
+        await call(base, "POST", "/v1/projects", {
+          body: { workspaceId: w2, name: "Elsewhere", template: "kanban" },
+          headers: bearer(a.session)
+        })
+      ).body
+      expect(
+        (await call(base, "POST", "/v1/intake-tokens", { body: { columnId: p2.columns[0].id }, headers: h })).status
+      ).toBe(403)
       expect((await call(base, "GET", `/v1/projects/${p2.project.id}/intake-tokens`, { headers: h })).status).toBe(403)
     })
 
@@ -372,9 +588,15 @@ describe.each(backends)("OAuth on %s", (backend) => {
       expect(grant).toMatchObject({ clientName: "Test Agent", workspaces: [a.workspaceId], scope: "mcp" })
       const b = await bootstrap(base, "grant-thief")
       expect((await call(base, "DELETE", `/v1/oauth/grants/${grant.id}`, { headers: key(b.apiKey) })).status).toBe(404)
-      expect((await call(base, "DELETE", `/v1/oauth/grants/${grant.id}`, { headers: bearer(a.session) })).status).toBe(204)
+      expect((await call(base, "DELETE", `/v1/oauth/grants/${grant.id}`, { headers: bearer(a.session) })).status).toBe(
+        204
+      )
       expect((await call(base, "GET", "/v1/workspaces", { headers: bearer(tokens.access_token) })).status).toBe(401)
-      const refresh = await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id })
+      const refresh = await tokenRequest(base, {
+        grant_type: "refresh_token",
+        refresh_token: tokens.refresh_token,
+        client_id: client.client_id
+      })
       expect(refresh.body.error).toBe("invalid_grant")
     })
 

@@ -21,12 +21,25 @@ describe.each(backends)("secrets on %s", (backend) => {
   it("stores and logs digests only", async () => {
     const base = server.baseUrl
     const a = await bootstrap(base, "secretive")
-    const intake = await call(base, "POST", "/v1/intake-tokens", { body: { columnId: a.columns[0]!.id }, headers: key(a.apiKey) })
-    await call(base, "POST", "/v1/intake", { body: { title: "via intake" }, headers: { "x-intake-key": intake.body.token } })
+    const intake = await call(base, "POST", "/v1/intake-tokens", {
+      body: { columnId: a.columns[0]!.id },
+      headers: key(a.apiKey)
+    })
+    await call(base, "POST", "/v1/intake", {
+      body: { title: "via intake" },
+      headers: { "x-intake-key": intake.body.token }
+    })
     const { client, tokens, code } = await fullFlow(base, a, [a.workspaceId])
     await call(base, "GET", "/v1/workspaces", { headers: { authorization: `Bearer ${tokens.access_token}` } })
-    const refreshed = await tokenRequest(base, { grant_type: "refresh_token", refresh_token: tokens.refresh_token, client_id: client.client_id })
-    const confidential = await registerClient(base, { token_endpoint_auth_method: "client_secret_post", redirect_uris: ["https://agent.example/cb"] })
+    const refreshed = await tokenRequest(base, {
+      grant_type: "refresh_token",
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id
+    })
+    const confidential = await registerClient(base, {
+      token_endpoint_auth_method: "client_secret_post",
+      redirect_uris: ["https://agent.example/cb"]
+    })
     await call(base, "POST", "/v1/auth/login", { body: { email: a.email, password: "correct horse battery" } })
     // a client that pastes a credential into a path by mistake: the request log masks it
     expect((await call(base, "GET", `/v1/cards/${a.apiKey}`, { headers: key(a.apiKey) })).status).toBe(400)
@@ -78,7 +91,10 @@ describe.each(backends)("secrets on %s", (backend) => {
     await expect(leaky.stop()).rejects.toThrow(/raw secrets leaked/)
     const stored = await startServer(backend)
     const b = await bootstrap(stored.baseUrl, "stored")
-    await call(stored.baseUrl, "POST", "/v1/cards", { body: { projectId: b.projectId, columnId: b.columns[0]!.id, title: `pasted ${b.apiKey}` }, headers: key(b.apiKey) })
+    await call(stored.baseUrl, "POST", "/v1/cards", {
+      body: { projectId: b.projectId, columnId: b.columns[0]!.id, title: `pasted ${b.apiKey}` },
+      headers: key(b.apiKey)
+    })
     await expect(stored.stop()).rejects.toThrow(/table cards/)
   })
 })

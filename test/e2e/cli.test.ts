@@ -32,22 +32,41 @@ const freshHome = () => {
   return dir
 }
 
-const board = (args: ReadonlyArray<string>, options: { env?: Record<string, string | undefined>; input?: string } = {}) =>
-  runBoard(args, { ...options, env: { ...env, ...options.env } })
+const board = (
+  args: ReadonlyArray<string>,
+  options: { env?: Record<string, string | undefined>; input?: string } = {}
+) => runBoard(args, { ...options, env: { ...env, ...options.env } })
 
-const ok = async (args: ReadonlyArray<string>, options: { env?: Record<string, string | undefined>; input?: string } = {}) => {
+const ok = async (
+  args: ReadonlyArray<string>,
+  options: { env?: Record<string, string | undefined>; input?: string } = {}
+) => {
   const run = await board(args, options)
   expect(run.code, `board ${args.join(" ")}\n${run.stderr}`).toBe(0)
   return run
 }
 
-const json = async <T = any>(args: ReadonlyArray<string>, options: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<T> =>
-  JSON.parse((await ok([...args, "--json"], options)).stdout) as T
+const json = async <T = any>(
+  args: ReadonlyArray<string>,
+  options: { env?: Record<string, string | undefined>; input?: string } = {}
+): Promise<T> => JSON.parse((await ok([...args, "--json"], options)).stdout) as T
 
 describe("board, the command line, against a real server", { timeout: 180_000 }, () => {
   it("auth signup bootstraps an account and saves the key (mode 0600); the next command uses it", async () => {
     const signup = await ok(
-      ["auth", "signup", "--email", email, "--full-name", "Ada Lovelace", "--workspace", "Acme", "--project", "Website", "--password-stdin"],
+      [
+        "auth",
+        "signup",
+        "--email",
+        email,
+        "--full-name",
+        "Ada Lovelace",
+        "--workspace",
+        "Acme",
+        "--project",
+        "Website",
+        "--password-stdin"
+      ],
       { input: `${password}\n` }
     )
     expect(signup.stderr).toContain(`Signed up as ${email}`)
@@ -71,7 +90,9 @@ describe("board, the command line, against a real server", { timeout: 180_000 },
     const created = await ok(["card", "create", "Fix login bug", "--priority", "high"])
     expect(created.stdout.trim()).toBe("WEB-1")
     expect(created.stderr).toContain("Created WEB-1 in To Do")
-    const second = await json(["card", "create", "Write docs", "--column", "done", "--description", "-"], { input: "The README\n" })
+    const second = await json(["card", "create", "Write docs", "--column", "done", "--description", "-"], {
+      input: "The README\n"
+    })
     expect(second).toMatchObject({ ref: "WEB-2", title: "Write docs", description: "The README" })
 
     const moved = await json(["card", "move", "WEB-1", "in progress"])
@@ -106,10 +127,14 @@ describe("board, the command line, against a real server", { timeout: 180_000 },
       "SELECT title, description, source FROM cards WHERE source = 'intake' ORDER BY created_at, title"
     )
     expect(rows.filter((r) => r.title === "Printer on fire")).toHaveLength(2)
-    expect(rows.filter((r) => r.title.startsWith("Disk full"))).toEqual([{ title: "Disk full", description: null, source: "intake" }])
+    expect(rows.filter((r) => r.title.startsWith("Disk full"))).toEqual([
+      { title: "Disk full", description: null, source: "intake" }
+    ])
     expect(rows[0]).toMatchObject({ title: "Printer on fire", description: "3rd floor" })
 
-    const refused = await board(["intake", "Nope"], { env: { BOARD_INTAKE_KEY: "svc_in_nonsense", XDG_CONFIG_HOME: intake.env.XDG_CONFIG_HOME } })
+    const refused = await board(["intake", "Nope"], {
+      env: { BOARD_INTAKE_KEY: "svc_in_nonsense", XDG_CONFIG_HOME: intake.env.XDG_CONFIG_HOME }
+    })
     expect(refused.code).toBe(4)
     expect(refused.stderr).toContain("BOARD_INTAKE_KEY")
   })
@@ -160,13 +185,19 @@ describe("board, the command line, against a real server", { timeout: 180_000 },
 
   it("auth login saves a new key; logout forgets it", async () => {
     const loginHome = freshHome()
-    const login = await ok(["auth", "login", "--email", email, "--password-stdin"], { env: { XDG_CONFIG_HOME: loginHome }, input: password })
+    const login = await ok(["auth", "login", "--email", email, "--password-stdin"], {
+      env: { XDG_CONFIG_HOME: loginHome },
+      input: password
+    })
     expect(login.stderr).toContain(`Signed in as ${email}`)
     const file = path.join(loginHome, "board", "config.json")
     expect(fs.statSync(file).mode & 0o777).toBe(0o600)
     expect((await json(["workspace", "list"], { env: { XDG_CONFIG_HOME: loginHome } }))[0].name).toBe("Acme")
 
-    const wrong = await board(["auth", "login", "--email", email, "--password-stdin"], { env: { XDG_CONFIG_HOME: loginHome }, input: "wrong password" })
+    const wrong = await board(["auth", "login", "--email", email, "--password-stdin"], {
+      env: { XDG_CONFIG_HOME: loginHome },
+      input: "wrong password"
+    })
     expect(wrong.code).toBe(4)
 
     const savedKey = JSON.parse(fs.readFileSync(file, "utf8")).apiKey as string
@@ -185,23 +216,48 @@ describe("board, the command line, against a real server", { timeout: 180_000 },
   it("board signup and board login (CONTRACT.md's names) are the auth commands at the top level", async () => {
     const home = freshHome()
     const other = `top-${Date.now()}@example.com`
-    await ok(["signup", "--email", other, "--full-name", "Top Level", "--workspace", "Top", "--project", "Website", "--password-stdin"], { env: { XDG_CONFIG_HOME: home }, input: password })
+    await ok(
+      [
+        "signup",
+        "--email",
+        other,
+        "--full-name",
+        "Top Level",
+        "--workspace",
+        "Top",
+        "--project",
+        "Website",
+        "--password-stdin"
+      ],
+      { env: { XDG_CONFIG_HOME: home }, input: password }
+    )
     expect((await json(["workspace", "list"], { env: { XDG_CONFIG_HOME: home } }))[0].name).toBe("Top")
     const loginHome = freshHome()
-    const login = await ok(["login", "--email", other, "--password-stdin"], { env: { XDG_CONFIG_HOME: loginHome }, input: password })
+    const login = await ok(["login", "--email", other, "--password-stdin"], {
+      env: { XDG_CONFIG_HOME: loginHome },
+      input: password
+    })
     expect(login.stderr).toContain(`Signed in as ${other}`)
     expect((await json(["workspace", "list"], { env: { XDG_CONFIG_HOME: loginHome } }))[0].name).toBe("Top")
   })
 
   it("auth revoke revokes another of your keys by id", async () => {
     const home = freshHome()
-    await ok(["auth", "login", "--email", email, "--password-stdin"], { env: { XDG_CONFIG_HOME: home }, input: password })
+    await ok(["auth", "login", "--email", email, "--password-stdin"], {
+      env: { XDG_CONFIG_HOME: home },
+      input: password
+    })
     const spareHome = freshHome()
-    await ok(["auth", "login", "--email", email, "--password-stdin"], { env: { XDG_CONFIG_HOME: spareHome }, input: password })
+    await ok(["auth", "login", "--email", email, "--password-stdin"], {
+      env: { XDG_CONFIG_HOME: spareHome },
+      input: password
+    })
     const spare = (await json(["auth", "keys"], { env: { XDG_CONFIG_HOME: spareHome } })).find((k: any) => k.current)
     await ok(["auth", "revoke", spare.id], { env: { XDG_CONFIG_HOME: home } })
     expect((await board(["auth", "status"], { env: { XDG_CONFIG_HOME: spareHome } })).code).toBe(4)
-    expect((await json(["auth", "keys"], { env: { XDG_CONFIG_HOME: home } })).map((k: any) => k.id)).not.toContain(spare.id)
+    expect((await json(["auth", "keys"], { env: { XDG_CONFIG_HOME: home } })).map((k: any) => k.id)).not.toContain(
+      spare.id
+    )
     const bad = await board(["auth", "revoke", "svc_not_an_id"], { env: { XDG_CONFIG_HOME: home } })
     expect(bad.code).not.toBe(0)
     expect(bad.stderr).toContain("not the key itself")

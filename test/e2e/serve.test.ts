@@ -18,7 +18,12 @@ afterAll(() => {
   for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true })
 })
 
-const env = (extra: Record<string, string>) => ({ DATABASE_URL: undefined, REDIS_URL: undefined, LOG_FORMAT: "json", ...extra })
+const env = (extra: Record<string, string>) => ({
+  DATABASE_URL: undefined,
+  REDIS_URL: undefined,
+  LOG_FORMAT: "json",
+  ...extra
+})
 
 describe("board serve (spawned)", () => {
   it.each([
@@ -44,19 +49,33 @@ describe("board serve (spawned)", () => {
     try {
       const cases: Array<[Record<string, string>, RegExp]> = [
         [{ PORT: takenPort }, new RegExp(`^board serve: PORT: port ${takenPort} is already in use`)],
-        [{ HOST: "10.255.255.1", PORT: String(await freePort()) }, /^board serve: HOST: cannot listen on 10\.255\.255\.1/],
-        [{ PORT: String(await freePort()), REDIS_URL: "redis://127.0.0.1:1" }, /^board serve: REDIS_URL: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 \(.+\)/],
-        [{ PORT: String(await freePort()), DATA_DIR: "/etc/passwd" }, /DATA_DIR: cannot use \/etc\/passwd as the data directory \(.+\)/],
-        [{ PORT: String(await freePort()), DATABASE_URL: "postgres://postgres:hunter2@127.0.0.1:1/x" }, /^board serve: DATABASE_URL: cannot use PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/x \(.+\)/]
+        [
+          { HOST: "10.255.255.1", PORT: String(await freePort()) },
+          /^board serve: HOST: cannot listen on 10\.255\.255\.1/
+        ],
+        [
+          { PORT: String(await freePort()), REDIS_URL: "redis://127.0.0.1:1" },
+          /^board serve: REDIS_URL: cannot reach Redis at redis:\/\/127\.0\.0\.1:1 \(.+\)/
+        ],
+        [
+          { PORT: String(await freePort()), DATA_DIR: "/etc/passwd" },
+          /DATA_DIR: cannot use \/etc\/passwd as the data directory \(.+\)/
+        ],
+        [
+          { PORT: String(await freePort()), DATABASE_URL: "postgres://postgres:hunter2@127.0.0.1:1/x" },
+          /^board serve: DATABASE_URL: cannot use PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/x \(.+\)/
+        ]
       ]
-      await Promise.all(cases.map(async ([bad, line]) => {
-        const p = spawnBoard(["serve"], env({ DATA_DIR: "memory:", ...bad }))
-        const { code } = await p.exited
-        expect(code, p.output()).toBe(1)
-        const last = p.output().trim().split("\n").at(-1)!
-        expect(last).toMatch(line)
-        expect(p.output()).not.toContain("hunter2")
-      }))
+      await Promise.all(
+        cases.map(async ([bad, line]) => {
+          const p = spawnBoard(["serve"], env({ DATA_DIR: "memory:", ...bad }))
+          const { code } = await p.exited
+          expect(code, p.output()).toBe(1)
+          const last = p.output().trim().split("\n").at(-1)!
+          expect(last).toMatch(line)
+          expect(p.output()).not.toContain("hunter2")
+        })
+      )
     } finally {
       taken.close()
     }
@@ -69,7 +88,9 @@ describe("board serve (spawned)", () => {
     const first = spawnBoard(["serve"], env({ DATA_DIR: dataDir, PORT: String(port) }))
     await waitForHealth(base)
     expect((await call(base, "GET", "/v1/health")).text).toBe(`{"status":"ok","service":"service-api"}`)
-    const signup = await call(base, "POST", "/v1/auth/signup", { body: { email: "keep@example.com", password: "12345678", full_name: "K" } })
+    const signup = await call(base, "POST", "/v1/auth/signup", {
+      body: { email: "keep@example.com", password: "12345678", full_name: "K" }
+    })
     expect(signup.status).toBe(201)
 
     const started = Date.now()
@@ -92,7 +113,9 @@ describe("board serve (spawned)", () => {
 
     const again = spawnBoard(["serve"], env({ DATA_DIR: dataDir, PORT: String(port) }))
     await waitForHealth(base)
-    const login = await call(base, "POST", "/v1/auth/login", { body: { email: "keep@example.com", password: "12345678" } })
+    const login = await call(base, "POST", "/v1/auth/login", {
+      body: { email: "keep@example.com", password: "12345678" }
+    })
     expect(login.status).toBe(200)
     again.child.kill("SIGINT")
     expect((await again.exited).code).toBe(0)
@@ -124,7 +147,8 @@ describe("board serve (spawned)", () => {
     const deadline = Date.now() + 30_000
     while (Date.now() < deadline && (await isListening(base))) await new Promise((r) => setTimeout(r, 200))
     const lockDeadline = Date.now() + 10_000
-    while (Date.now() < lockDeadline && fs.existsSync(path.join(dataDir, "board.lock"))) await new Promise((r) => setTimeout(r, 200))
+    while (Date.now() < lockDeadline && fs.existsSync(path.join(dataDir, "board.lock")))
+      await new Promise((r) => setTimeout(r, 200))
     expect(await isListening(base)).toBe(false)
     expect(fs.existsSync(path.join(dataDir, "board.lock"))).toBe(false)
   })

@@ -39,7 +39,28 @@ const codePoint: fc.Arbitrary<string> = fc.oneof(
   { weight: 5, arbitrary: fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 1 }) },
   { weight: 2, arbitrary: fc.string({ unit: "grapheme-composite", minLength: 1, maxLength: 1 }) },
   { weight: 2, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) },
-  { weight: 1, arbitrary: fc.constantFrom("😀", "𝔘", "ñ", "Ω", "\u202e", "\u200b", "\ufeff", "\u00a0", " ", "\t", "\n", "'", "\"", "\\", "%", "<", "\u0000") }
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "😀",
+      "𝔘",
+      "ñ",
+      "Ω",
+      "\u202e",
+      "\u200b",
+      "\ufeff",
+      "\u00a0",
+      " ",
+      "\t",
+      "\n",
+      "'",
+      '"',
+      "\\",
+      "%",
+      "<",
+      "\u0000"
+    )
+  }
 )
 
 /** Header values must be visible ASCII (fetch refuses the rest), and HTTP trims their ends. */
@@ -99,7 +120,10 @@ const stringArbitrary = (s: JsonSchema, o: ArbitraryOptions): fc.Arbitrary<strin
       break
     default: {
       const strict = patternsOf(s).filter((p) => !isFilterPattern(p))
-      base = strict.length > 0 ? fc.stringMatching(new RegExp(strict[0]!, "u")) : text(min, max, o.header ? headerChar : codePoint)
+      base =
+        strict.length > 0
+          ? fc.stringMatching(new RegExp(strict[0]!, "u"))
+          : text(min, max, o.header ? headerChar : codePoint)
     }
   }
   return (o.header ? base.map((v) => v.trim()) : base).filter(fits)
@@ -150,13 +174,18 @@ const objectArbitrary = (s: JsonSchema, o: ArbitraryOptions): fc.Arbitrary<Recor
   const pools = o.pools ?? {}
   const properties = s.properties ?? {}
   const model: Record<string, fc.Arbitrary<unknown>> = {}
-  for (const [name, schema] of Object.entries(properties)) model[name] = pools[name] ?? arbitraryOf(schema, { ...o, pools: {} })
+  for (const [name, schema] of Object.entries(properties))
+    model[name] = pools[name] ?? arbitraryOf(schema, { ...o, pools: {} })
   const required = s.required ?? []
   const record = fc.record(model, { requiredKeys: [...required] }) as fc.Arbitrary<Record<string, unknown>>
   const dependent = Object.entries(s.dependentRequired ?? {})
   const closed = record.filter((v) => dependent.every(([k, needs]) => !(k in v) || needs.every((n) => n in v)))
   if (o.extras !== true) return closed
-  const extra = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).map((k) => `zz_${k}`), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 })
+  const extra = fc.dictionary(
+    fc.string({ minLength: 1, maxLength: 8 }).map((k) => `zz_${k}`),
+    fc.jsonValue({ maxDepth: 2 }),
+    { maxKeys: 2 }
+  )
   return fc.tuple(closed, fc.option(extra, { freq: 3 })).map(([v, x]) => (x === null ? v : { ...x, ...v }))
 }
 
@@ -167,7 +196,25 @@ const objectArbitrary = (s: JsonSchema, o: ArbitraryOptions): fc.Arbitrary<Recor
  */
 export const invalidValuesFor = (s: JsonSchema, rejects: (v: unknown) => boolean): Array<unknown> => {
   const all = [s, ...(s.anyOf ?? []), ...(s.allOf ?? [])]
-  const out: Array<unknown> = [null, true, false, 0, -1, 1.5, 2 ** 53, "x", "", "   ", "\u0000", "a\u0000b", "nope", [], {}, ["x"], { a: 1 }]
+  const out: Array<unknown> = [
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    2 ** 53,
+    "x",
+    "",
+    "   ",
+    "\u0000",
+    "a\u0000b",
+    "nope",
+    [],
+    {},
+    ["x"],
+    { a: 1 }
+  ]
   for (const x of all) {
     if (x.maxLength !== undefined) out.push("a".repeat(x.maxLength + 1), "😀".repeat(x.maxLength + 1))
     if (x.minLength !== undefined && x.minLength > 0) out.push("a".repeat(x.minLength - 1))
@@ -179,13 +226,20 @@ export const invalidValuesFor = (s: JsonSchema, rejects: (v: unknown) => boolean
     if (x.type === "integer") out.push(0.5, "1")
     const format = [x, ...(x.allOf ?? [])].map((y) => y.format).find((f) => f !== undefined)
     if (format === "uuid") {
-      out.push("not-a-uuid", "00000000-0000-4000-8000-00000000000g", "00000000000040008000000000000000", "{00000000-0000-4000-8000-000000000000}", "00000000-0000-4000-8000-0000000000001")
+      out.push(
+        "not-a-uuid",
+        "00000000-0000-4000-8000-00000000000g",
+        "00000000000040008000000000000000",
+        "{00000000-0000-4000-8000-000000000000}",
+        "00000000-0000-4000-8000-0000000000001"
+      )
     }
     if (format === "uri") out.push("not a url", "ftp://example.com/x", "javascript:alert(1)", "/relative/path")
     if (format === "email") out.push("no-at-sign", "a@b", "@example.com")
     if (format === "date-time") out.push("tomorrow", "2027-13-45T99:99:99Z", "2027-01-01")
     if (x.pattern !== undefined) out.push("#12345", "#gggggg", "UPPER", "a b", "../x")
-    if (x.enum !== undefined) out.push(...x.enum.filter((e): e is string => typeof e === "string").map((e) => e.toUpperCase()), "unknown_value")
+    if (x.enum !== undefined)
+      out.push(...x.enum.filter((e): e is string => typeof e === "string").map((e) => e.toUpperCase()), "unknown_value")
   }
   return out.filter(rejects)
 }

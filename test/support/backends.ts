@@ -16,14 +16,20 @@ export const postgresUrl = process.env.DATABASE_URL
 export const backends: ReadonlyArray<Backend> = postgresUrl === undefined ? ["pglite"] : ["pglite", "postgres"]
 
 if (postgresUrl === undefined && process.env.BOARD_TEST_QUIET === undefined) {
-  process.stderr.write("note: DATABASE_URL is not set; PostgreSQL runs of the HTTP suites are skipped (embedded database only)\n")
+  process.stderr.write(
+    "note: DATABASE_URL is not set; PostgreSQL runs of the HTTP suites are skipped (embedded database only)\n"
+  )
 }
 
 const admin = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
-  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const sql = yield* PgClient.make({ url: Redacted.make(postgresUrl!), maxConnections: 1 })
-    return yield* f(sql)
-  })).pipe(Effect.provide(Reactivity.layer), Effect.orDie))
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const sql = yield* PgClient.make({ url: Redacted.make(postgresUrl!), maxConnections: 1 })
+        return yield* f(sql)
+      })
+    ).pipe(Effect.provide(Reactivity.layer), Effect.orDie)
+  )
 
 /** A fresh database on the PostgreSQL server of DATABASE_URL; returns its URL and a dropper. */
 export const createTestDatabase = async (): Promise<{ url: string; drop: () => Promise<void> }> => {

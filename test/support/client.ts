@@ -12,7 +12,12 @@ export interface CallOptions {
   readonly headers?: Record<string, string>
 }
 
-export const call = async <T = any>(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> => {
+export const call = async <T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: CallOptions = {}
+): Promise<Reply<T>> => {
   const headers: Record<string, string> = { ...options.headers }
   let body: string | undefined
   if (options.raw !== undefined) body = options.raw
@@ -22,7 +27,7 @@ export const call = async <T = any>(baseUrl: string, method: string, path: strin
   }
   const res = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: "manual" })
   const text = await res.text()
-  let parsed: unknown = undefined
+  let parsed: unknown
   try {
     parsed = text === "" ? undefined : JSON.parse(text)
   } catch {
@@ -38,7 +43,8 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 export const SUITE_PASSWORD = "correct horse battery"
 
 let counter = 0
-export const uniqueEmail = (label = "user") => `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}@example.com`
+export const uniqueEmail = (label = "user") =>
+  `${label}-${Date.now().toString(36)}-${(counter++).toString(36)}@example.com`
 
 export interface Account {
   readonly email: string
@@ -53,10 +59,15 @@ export interface Account {
 /** SPEC.md's bootstrap sequence: signup, workspace, kanban project, API key. */
 export const bootstrap = async (baseUrl: string, label = "user", projectName = "Website"): Promise<Account> => {
   const email = uniqueEmail(label)
-  const signup = await call(baseUrl, "POST", "/v1/auth/signup", { body: { email, password: SUITE_PASSWORD, full_name: label } })
+  const signup = await call(baseUrl, "POST", "/v1/auth/signup", {
+    body: { email, password: SUITE_PASSWORD, full_name: label }
+  })
   if (signup.status !== 201) throw new Error(`signup failed: ${signup.status} ${signup.text}`)
   const session = signup.body.session.access_token as string
-  const ws = await call(baseUrl, "POST", "/v1/workspaces", { body: { name: `${label}'s workspace` }, headers: bearer(session) })
+  const ws = await call(baseUrl, "POST", "/v1/workspaces", {
+    body: { name: `${label}'s workspace` },
+    headers: bearer(session)
+  })
   const project = await call(baseUrl, "POST", "/v1/projects", {
     body: { workspaceId: ws.body.workspace.id, name: projectName, template: "kanban" },
     headers: bearer(session)

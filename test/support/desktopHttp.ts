@@ -15,7 +15,12 @@ export interface RawReply {
 }
 
 /** GET `origin` + `target` with the target untouched. */
-export const rawGet = (origin: string, target: string, headers: Record<string, string> = {}, method = "GET"): Promise<RawReply> =>
+export const rawGet = (
+  origin: string,
+  target: string,
+  headers: Record<string, string> = {},
+  method = "GET"
+): Promise<RawReply> =>
   new Promise((resolve, reject) => {
     const u = new URL(origin)
     const req = http.request({ host: u.hostname, port: u.port, method, path: target, headers }, (res) => {
@@ -23,7 +28,7 @@ export const rawGet = (origin: string, target: string, headers: Record<string, s
       res.on("data", (c: Buffer) => chunks.push(c))
       res.on("end", () => {
         const body = Buffer.concat(chunks)
-        let json: any = undefined
+        let json: any
         try {
           json = JSON.parse(body.toString("utf8"))
         } catch {

@@ -15,7 +15,13 @@ export interface TestS3 {
 
 export const startS3 = async (bucket = "desktop-builds"): Promise<TestS3> => {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "board-s3-"))
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] })
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }]
+  })
   const { address, port } = await server.run()
   const endpoint = `http://${address}:${port}`
   return {
@@ -37,7 +43,8 @@ export const startS3 = async (bucket = "desktop-builds"): Promise<TestS3> => {
   }
 }
 
-const rfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+const rfc3986 = (s: string) =>
+  encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
 const hmac = (key: crypto.BinaryLike, data: string) => crypto.createHmac("sha256", key).update(data).digest()
 
 /**
@@ -51,7 +58,8 @@ export const presignedSignatureValid = (url: string, secretAccessKey: string): b
   const signature = q.get("X-Amz-Signature")
   const credential = q.get("X-Amz-Credential")
   const amzDate = q.get("X-Amz-Date")
-  if (signature === null || credential === null || amzDate === null || q.get("X-Amz-SignedHeaders") !== "host") return false
+  if (signature === null || credential === null || amzDate === null || q.get("X-Amz-SignedHeaders") !== "host")
+    return false
   const query = [...q.entries()]
     .filter(([k]) => k !== "X-Amz-Signature")
     .map(([k, v]) => [rfc3986(k), rfc3986(v)] as const)
@@ -61,7 +69,12 @@ export const presignedSignatureValid = (url: string, secretAccessKey: string): b
   const canonical = ["GET", u.pathname, query, `host:${u.host}`, "", "host", "UNSIGNED-PAYLOAD"].join("\n")
   const [, date, region, service, terminal] = credential.split("/")
   const scope = [date, region, service, terminal].join("/")
-  const toSign = ["AWS4-HMAC-SHA256", amzDate, scope, crypto.createHash("sha256").update(canonical).digest("hex")].join("\n")
+  const toSign = ["AWS4-HMAC-SHA256", amzDate, scope, crypto.createHash("sha256").update(canonical).digest("hex")].join(
+    "\n"
+  )
   const key = hmac(hmac(hmac(hmac(`AWS4${secretAccessKey}`, date!), region!), service!), terminal!)
-  return crypto.timingSafeEqual(Buffer.from(hmac(key, toSign).toString("hex")), Buffer.from(signature.padEnd(64, "0").slice(0, 64)))
+  return crypto.timingSafeEqual(
+    Buffer.from(hmac(key, toSign).toString("hex")),
+    Buffer.from(signature.padEnd(64, "0").slice(0, 64))
+  )
 }

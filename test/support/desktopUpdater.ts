@@ -15,9 +15,12 @@ import * as path from "node:path"
 
 const require = createRequire(import.meta.url)
 const runtime = require("builder-util-runtime") as typeof import("builder-util-runtime")
-const { GenericProvider } = require("electron-updater/out/providers/GenericProvider.js") as typeof import("electron-updater/out/providers/GenericProvider.js")
-const { findFile } = require("electron-updater/out/providers/Provider.js") as typeof import("electron-updater/out/providers/Provider.js")
-const { MacUpdater } = require("electron-updater/out/MacUpdater.js") as typeof import("electron-updater/out/MacUpdater.js")
+const { GenericProvider } =
+  require("electron-updater/out/providers/GenericProvider.js") as typeof import("electron-updater/out/providers/GenericProvider.js")
+const { findFile } =
+  require("electron-updater/out/providers/Provider.js") as typeof import("electron-updater/out/providers/Provider.js")
+const { MacUpdater } =
+  require("electron-updater/out/MacUpdater.js") as typeof import("electron-updater/out/MacUpdater.js")
 
 /** ElectronHttpExecutor with Node's http instead of Electron's net (its `download` is copied as is). */
 class NodeHttpExecutor extends runtime.HttpExecutor<http.ClientRequest> {
@@ -26,18 +29,24 @@ class NodeHttpExecutor extends runtime.HttpExecutor<http.ClientRequest> {
   }
 
   download(url: URL, destination: string, options: any): Promise<string> {
-    return options.cancellationToken.createPromise((resolve: (v: string) => void, reject: (e: Error) => void, onCancel: (f: () => void) => void) => {
-      const requestOptions: any = { headers: options.headers || undefined, redirect: "manual" }
-      runtime.configureRequestUrl(url, requestOptions)
-      runtime.configureRequestOptions(requestOptions)
-      this.doDownload(requestOptions, {
-        destination,
-        options,
-        onCancel,
-        callback: (error: Error | null) => (error == null ? resolve(destination) : reject(error)),
-        responseHandler: null
-      }, 0)
-    })
+    return options.cancellationToken.createPromise(
+      (resolve: (v: string) => void, reject: (e: Error) => void, onCancel: (f: () => void) => void) => {
+        const requestOptions: any = { headers: options.headers || undefined, redirect: "manual" }
+        runtime.configureRequestUrl(url, requestOptions)
+        runtime.configureRequestOptions(requestOptions)
+        this.doDownload(
+          requestOptions,
+          {
+            destination,
+            options,
+            onCancel,
+            callback: (error: Error | null) => (error == null ? resolve(destination) : reject(error)),
+            responseHandler: null
+          },
+          0
+        )
+      }
+    )
   }
 }
 
@@ -68,7 +77,10 @@ export const readFeed = async (feedUrl: string, headers: Record<string, string>)
   const info = await provider.getLatestVersion()
   const files = provider.resolveFiles(info) as unknown as ReadonlyArray<ResolvedFile>
   // filterFilesForArch is protected in the typings only
-  const zipForArm64 = findFile((MacUpdater as any).filterFilesForArch(files, true), "zip", ["pkg", "dmg"]) as unknown as ResolvedFile | null | undefined
+  const zipForArm64 = findFile((MacUpdater as any).filterFilesForArch(files, true), "zip", ["pkg", "dmg"]) as unknown as
+    | ResolvedFile
+    | null
+    | undefined
   const download = async (file: ResolvedFile) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "board-updater-"))
     try {

@@ -6,5 +6,7 @@ import { execFileSync } from "node:child_process"
 import * as path from "node:path"
 
 export default function setup() {
-  execFileSync(process.execPath, [path.join(import.meta.dirname, "../../scripts/build.mjs"), "--if-stale"], { stdio: "inherit" })
+  execFileSync(process.execPath, [path.join(import.meta.dirname, "../../scripts/build.mjs"), "--if-stale"], {
+    stdio: "inherit"
+  })
 }

@@ -13,9 +13,14 @@ export const registerClient = async (baseUrl: string, metadata: Record<string, u
   const res = await fetch(`${origin(baseUrl)}/oauth/register`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ client_name: "Test Agent", redirect_uris: ["http://127.0.0.1/callback"], token_endpoint_auth_method: "none", ...metadata })
+    body: JSON.stringify({
+      client_name: "Test Agent",
+      redirect_uris: ["http://127.0.0.1/callback"],
+      token_endpoint_auth_method: "none",
+      ...metadata
+    })
   })
-  return { status: res.status, headers: res.headers, body: await res.json() as any }
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
 /** A tiny cookie jar: what a browser would send back. */
@@ -65,7 +70,10 @@ export interface FlowOptions {
   readonly extra?: Record<string, string>
 }
 
-export const authorizeUrl = (baseUrl: string, o: { clientId: string; redirectUri?: string; challenge?: string; state?: string; extra?: Record<string, string> }) => {
+export const authorizeUrl = (
+  baseUrl: string,
+  o: { clientId: string; redirectUri?: string; challenge?: string; state?: string; extra?: Record<string, string> }
+) => {
   const u = new URL(`${origin(baseUrl)}/oauth/authorize`)
   u.searchParams.set("response_type", "code")
   u.searchParams.set("client_id", o.clientId)
@@ -96,14 +104,20 @@ export const tokenRequest = async (baseUrl: string, form: Record<string, string>
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(form).toString()
   })
-  return { status: res.status, headers: res.headers, body: await res.json() as any }
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
 /** Register, consent, redeem: an access and refresh token for these workspaces. */
 export const fullFlow = async (baseUrl: string, account: { email: string }, workspaces: ReadonlyArray<string>) => {
   const client = (await registerClient(baseUrl)).body
   const { verifier, challenge } = pkce()
-  const { location } = await consent(baseUrl, { clientId: client.client_id, challenge, email: account.email, password: SUITE_PASSWORD, workspaces })
+  const { location } = await consent(baseUrl, {
+    clientId: client.client_id,
+    challenge,
+    email: account.email,
+    password: SUITE_PASSWORD,
+    workspaces
+  })
   const code = new URL(location!).searchParams.get("code")!
   const tokens = await tokenRequest(baseUrl, {
     grant_type: "authorization_code",

@@ -41,7 +41,10 @@ export interface Parameter {
 
 export interface Operation {
   readonly parameters?: ReadonlyArray<Parameter>
-  readonly requestBody?: { readonly required?: boolean; readonly content: Record<string, { readonly schema: JsonSchema }> }
+  readonly requestBody?: {
+    readonly required?: boolean
+    readonly content: Record<string, { readonly schema: JsonSchema }>
+  }
   readonly responses: Record<string, { readonly content?: Record<string, { readonly schema: JsonSchema }> }>
   readonly security?: ReadonlyArray<Record<string, ReadonlyArray<string>>>
 }
@@ -67,16 +70,23 @@ export const loadDocument = async (baseUrl: string): Promise<Document> => {
 
 export const operationsOf = (doc: Document): Array<DocOperation> =>
   Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, op }))
+    Object.entries(methods).map(([method, op]) => ({
+      key: `${method.toUpperCase()} ${path}`,
+      method: method.toUpperCase(),
+      path,
+      op
+    }))
   )
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020
+) => Ajv2020
 
 const DOC_ID = "https://board.test/openapi.json"
 
 /** The document's schemas as one JSON Schema resource: components under `$defs`. */
 const rebase = (schema: JsonSchema): JsonSchema =>
-  JSON.parse(JSON.stringify(schema).replaceAll("\"#/components/schemas/", `"${DOC_ID}#/$defs/`))
+  JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${DOC_ID}#/$defs/`))
 
 export interface Validators {
   /** Validates `value` against a schema of the document (a request or response schema, or part of one). */
@@ -102,7 +112,8 @@ export const makeValidators = (doc: Document): Validators => {
     const ok = fn(value) as boolean
     return { ok, errors: ok ? "" : ajv.errorsText(fn.errors, { separator: "; " }) }
   }
-  const responseSchema = (op: Operation, status: number) => op.responses[String(status)]?.content?.["application/json"]?.schema
+  const responseSchema = (op: Operation, status: number) =>
+    op.responses[String(status)]?.content?.["application/json"]?.schema
   return { validate, responseSchema }
 }
 

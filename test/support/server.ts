@@ -51,36 +51,46 @@ export const startServer = async (
     ...env
   })
   const logLines: Array<string> = []
-  const logger = makeRequestLogger({ level: config.logLevel, format: "json", write: (line) => void logLines.push(line) })
-  const runtime = ManagedRuntime.make(serverLayer(config, { hasher: testHasher, logger, ...(extraRoutes ? { extraRoutes } : {}) }).pipe(
+  const logger = makeRequestLogger({
+    level: config.logLevel,
+    format: "json",
+    write: (line) => void logLines.push(line)
+  })
+  const runtime = ManagedRuntime.make(
+    serverLayer(config, { hasher: testHasher, logger, ...(extraRoutes ? { extraRoutes } : {}) }).pipe(
       Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")),
       Layer.orDie
-    ))
+    )
+  )
   await runtime.runPromise(Effect.void)
   const databaseLeaks = () =>
-    runtime.runPromise(Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const tables = yield* sql<{ name: string }>`
+    runtime.runPromise(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        const tables = yield* sql<{ name: string }>`
         SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
-      const leaks: Array<string> = []
-      for (const { name } of tables) {
-        // only rows that could hold one: a token prefix, a JWT header or the suites' password
-        const rows = yield* sql.unsafe<{ row: string }>(
-          `SELECT t::text AS row FROM "${name}" t WHERE t::text ~ 'svc_|eyJ|correct horse battery'`
-        )
-        for (const { row } of rows) if (findSecrets(row).length > 0) leaks.push(`table ${name}: ${row.slice(0, 300)}`)
-      }
-      return leaks
-    }).pipe(Effect.orDie))
+        const leaks: Array<string> = []
+        for (const { name } of tables) {
+          // only rows that could hold one: a token prefix, a JWT header or the suites' password
+          const rows = yield* sql.unsafe<{ row: string }>(
+            `SELECT t::text AS row FROM "${name}" t WHERE t::text ~ 'svc_|eyJ|correct horse battery'`
+          )
+          for (const { row } of rows) if (findSecrets(row).length > 0) leaks.push(`table ${name}: ${row.slice(0, 300)}`)
+        }
+        return leaks
+      }).pipe(Effect.orDie)
+    )
   return {
     baseUrl: `http://127.0.0.1:${port}/api`,
     config,
     logLines,
     query: (text, params = []) =>
-      runtime.runPromise(Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        return yield* sql.unsafe(text, params as Array<any>)
-      }).pipe(Effect.orDie)) as any,
+      runtime.runPromise(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          return yield* sql.unsafe(text, params as Array<any>)
+        }).pipe(Effect.orDie)
+      ) as any,
     run: (effect) => runtime.runPromise(effect as Effect.Effect<any, any, never>),
     stop: async () => {
       // issue 9 part 6, after every suite: no raw secret in a log line or in the database

@@ -12,13 +12,22 @@ export interface Spawned {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-export const spawnProcess = (command: string, args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}): Spawned => {
-  const child = spawn(command, [...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+export const spawnProcess = (
+  command: string,
+  args: ReadonlyArray<string>,
+  env: Record<string, string | undefined> = {}
+): Spawned => {
+  const child = spawn(command, [...args], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
   let out = ""
   child.stdout!.on("data", (d) => (out += d))
   child.stderr!.on("data", (d) => (out += d))
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("exit", (code, signal) => resolve({ code, signal })))
+    child.on("exit", (code, signal) => resolve({ code, signal }))
+  )
   return { child, output: () => out, exited }
 }
 

@@ -25,15 +25,17 @@ import { CliExit, exitCodes } from "./support/runtime.ts"
 import { globalOptions } from "./support/settings.ts"
 import cliPackage from "../package.json" with { type: "json" }
 
-const programHelp = examples(
-  "board auth signup                              # account, workspace, project and API key",
-  "board card create \"Fix login\" --priority high",
-  "board board show",
-  "board card move WEB-1 \"In Progress\"",
-  "board search login --json",
-  "board do \"move WEB-1 to Done\"",
-  "BOARD_INTAKE_KEY=svc_in_… board intake \"Printer on fire\""
-) + `
+const programHelp =
+  examples(
+    "board auth signup                              # account, workspace, project and API key",
+    'board card create "Fix login" --priority high',
+    "board board show",
+    'board card move WEB-1 "In Progress"',
+    "board search login --json",
+    'board do "move WEB-1 to Done"',
+    'BOARD_INTAKE_KEY=svc_in_… board intake "Printer on fire"'
+  ) +
+  `
 Server and credentials:
   The API URL is --api-url, else BOARD_API_URL, else the saved one, else http://127.0.0.1:8080/api.
   The API key is --api-key, else BOARD_API_KEY, else the one \`board auth signup|login\` saved in

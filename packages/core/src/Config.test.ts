@@ -89,7 +89,12 @@ describe("parseConfig", () => {
   })
 
   it("never quotes a password from a URL it refuses", () => {
-    for (const [variable, value] of [["DATABASE_URL", "mysql://admin:hunter2@db/x"], ["REDIS_URL", "http://u:hunter2@r:6379"], ["PUBLIC_URL", "https://u:hunter2@x.example/p"], ["DATABASE_URL", "not a url :hunter2@"]]) {
+    for (const [variable, value] of [
+      ["DATABASE_URL", "mysql://admin:hunter2@db/x"],
+      ["REDIS_URL", "http://u:hunter2@r:6379"],
+      ["PUBLIC_URL", "https://u:hunter2@x.example/p"],
+      ["DATABASE_URL", "not a url :hunter2@"]
+    ]) {
       let message = ""
       try {
         parseConfig({ [variable!]: value })

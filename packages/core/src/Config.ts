@@ -86,10 +86,16 @@ const parseUrl = (variable: string, value: string, protocols: ReadonlyArray<stri
   try {
     url = new URL(value)
   } catch {
-    throw new ConfigInvalid(variable, `expected a URL (${protocols.join(" or ")}), got ${JSON.stringify(maskUrlPassword(value))}`)
+    throw new ConfigInvalid(
+      variable,
+      `expected a URL (${protocols.join(" or ")}), got ${JSON.stringify(maskUrlPassword(value))}`
+    )
   }
   if (!protocols.includes(url.protocol)) {
-    throw new ConfigInvalid(variable, `expected a ${protocols.join(" or ")} URL, got ${JSON.stringify(maskUrlPassword(value))}`)
+    throw new ConfigInvalid(
+      variable,
+      `expected a ${protocols.join(" or ")} URL, got ${JSON.stringify(maskUrlPassword(value))}`
+    )
   }
   return value
 }
@@ -114,9 +120,18 @@ export const parseConfig = (
   let publicUrl: string
   if (publicUrlRaw !== undefined) {
     const u = new URL(parseUrl("PUBLIC_URL", publicUrlRaw, ["http:", "https:"]))
-    if (u.search !== "" || u.hash !== "" || u.pathname.replace(/\/+$/, "") !== "" || u.username !== "" || u.password !== "") {
+    if (
+      u.search !== "" ||
+      u.hash !== "" ||
+      u.pathname.replace(/\/+$/, "") !== "" ||
+      u.username !== "" ||
+      u.password !== ""
+    ) {
       // the API lives at /api and OAuth at /oauth and /.well-known of this origin, so a path could not work
-      throw new ConfigInvalid("PUBLIC_URL", `expected an origin such as https://board.example.com (no path, query, fragment, user or password), got ${JSON.stringify(maskUrlPassword(publicUrlRaw))}`)
+      throw new ConfigInvalid(
+        "PUBLIC_URL",
+        `expected an origin such as https://board.example.com (no path, query, fragment, user or password), got ${JSON.stringify(maskUrlPassword(publicUrlRaw))}`
+      )
     }
     publicUrl = publicUrlRaw.replace(/\/+$/, "")
   } else {
@@ -158,19 +173,31 @@ export const parseConfig = (
   const rateText = get("RATE_LIMIT") ?? "600/60s"
   const rateLimit = parseRateLimit(rateText)
   if (rateLimit === undefined) {
-    throw new ConfigInvalid("RATE_LIMIT", `expected N/window with a window of at least 1s, e.g. 600/60s, got ${JSON.stringify(rateText)}`)
+    throw new ConfigInvalid(
+      "RATE_LIMIT",
+      `expected N/window with a window of at least 1s, e.g. 600/60s, got ${JSON.stringify(rateText)}`
+    )
   }
   const registrationText = get("REGISTRATION_LIMIT") ?? "20/1h"
   const registrationLimit = parseRateLimit(registrationText)
   if (registrationLimit === undefined) {
-    throw new ConfigInvalid("REGISTRATION_LIMIT", `expected N/window, e.g. 20/1h, got ${JSON.stringify(registrationText)}`)
+    throw new ConfigInvalid(
+      "REGISTRATION_LIMIT",
+      `expected N/window, e.g. 20/1h, got ${JSON.stringify(registrationText)}`
+    )
   }
   const intervalText = get("SIGNUP_INTERVAL") ?? "5m"
   const signupIntervalMs = parseDurationMs(intervalText)
   if (signupIntervalMs === undefined) {
-    throw new ConfigInvalid("SIGNUP_INTERVAL", `expected a duration such as 5m, 30s or 1h, got ${JSON.stringify(intervalText)}`)
+    throw new ConfigInvalid(
+      "SIGNUP_INTERVAL",
+      `expected a duration such as 5m, 30s or 1h, got ${JSON.stringify(intervalText)}`
+    )
   }
-  const corsOrigins = (get("CORS_ORIGINS") ?? "").split(",").map((s) => s.trim()).filter((s) => s !== "")
+  const corsOrigins = (get("CORS_ORIGINS") ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
   for (const origin of corsOrigins) {
     let ok = false
     try {
@@ -180,7 +207,10 @@ export const parseConfig = (
       ok = false
     }
     if (!ok) {
-      throw new ConfigInvalid("CORS_ORIGINS", `each entry must be an exact origin like https://app.example.com, got ${JSON.stringify(origin)}`)
+      throw new ConfigInvalid(
+        "CORS_ORIGINS",
+        `each entry must be an exact origin like https://app.example.com, got ${JSON.stringify(origin)}`
+      )
     }
   }
   const logLevel = (get("LOG_LEVEL") ?? "info").toLowerCase()
@@ -204,7 +234,10 @@ export const parseConfig = (
   const perUserText = get("MCP_SESSIONS_PER_USER") ?? "32"
   const mcpSessionsPerUser = /^\d{1,4}$/.test(perUserText) ? Number(perUserText) : NaN
   if (!(mcpSessionsPerUser >= 1 && mcpSessionsPerUser <= 1000)) {
-    throw new ConfigInvalid("MCP_SESSIONS_PER_USER", `expected a whole number from 1 to 1000, got ${JSON.stringify(perUserText)}`)
+    throw new ConfigInvalid(
+      "MCP_SESSIONS_PER_USER",
+      `expected a whole number from 1 to 1000, got ${JSON.stringify(perUserText)}`
+    )
   }
   return {
     host,

@@ -29,30 +29,40 @@ import { runMigrations } from "./infra/Migrations.ts"
 import { deriveKeys, resolveSecret, ServerSecret } from "./infra/Secret.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
-  runMigrations().pipe(Effect.tap((ran) => ran.length > 0 ? Effect.logInfo(`applied migrations: ${ran.map(([id, name]) => `${id}_${name}`).join(", ")}`) : Effect.void))
+  runMigrations().pipe(
+    Effect.tap((ran) =>
+      ran.length > 0
+        ? Effect.logInfo(`applied migrations: ${ran.map(([id, name]) => `${id}_${name}`).join(", ")}`)
+        : Effect.void
+    )
+  )
 ).pipe(Layer.provide(NodeServices.layer))
 
 export const ServicesLive = (hasher?: PasswordHasher) =>
   // natural-language commands act through the other services, so they sit on top
-  Commands.layer.pipe(Layer.provideMerge(Layer.mergeAll(
-    hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
-    Credentials.layer,
-    Workspaces.layer,
-    Columns.layer,
-    Labels.layer,
-    Subtasks.layer,
-    Boards.layer,
-    Search.layer,
-    Prompts.layer,
-    IntakeTokens.layer,
-    Intake.layer,
-    RateBudgetLive,
-    DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
-  ).pipe(
-    Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer)),
-    Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer)),
-    Layer.provideMerge(CredentialCache.layer)
-  )))
+  Commands.layer.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
+        Credentials.layer,
+        Workspaces.layer,
+        Columns.layer,
+        Labels.layer,
+        Subtasks.layer,
+        Boards.layer,
+        Search.layer,
+        Prompts.layer,
+        IntakeTokens.layer,
+        Intake.layer,
+        RateBudgetLive,
+        DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
+      ).pipe(
+        Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer)),
+        Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer)),
+        Layer.provideMerge(CredentialCache.layer)
+      )
+    )
+  )
 
 /** Everything the front ends need, for one configuration. */
 export const coreLayer = (config: AppConfigValues, options: { readonly hasher?: PasswordHasher } = {}) => {
@@ -65,4 +75,4 @@ export const coreLayer = (config: AppConfigValues, options: { readonly hasher?: 
 }
 
 /** Every service the core provides: what front ends and extra routes may require. */
-export type CoreServices = ReturnType<typeof coreLayer> extends Layer.Layer<infer A, any, any> ? A : never
+export type CoreServices = ReturnType<typeof coreLayer> extends Layer.Layer<infer A, infer _E, infer _R> ? A : never

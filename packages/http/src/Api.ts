@@ -23,9 +23,11 @@ export class Api extends HttpApi.make("board")
   .add(DesktopGroup)
   .middleware(RequestErrors)
   .prefix("/api")
-  .annotateMerge(OpenApi.annotations({
-    title: "Board Service API",
-    version: "1.0",
-    description: "A board for human and agent teams: workspaces, projects, columns, cards, labels, subtasks and links."
-  }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Board Service API",
+      version: "1.0",
+      description:
+        "A board for human and agent teams: workspaces, projects, columns, cards, labels, subtasks and links."
+    })
+  ) {}

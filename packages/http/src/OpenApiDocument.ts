@@ -4,13 +4,24 @@
  */
 import { OpenApi } from "effect/http-api"
 import { Api } from "./Api.ts"
+import { escapeHtml } from "./html.ts"
 import { AnyUserAuth, BootstrapAuth, IntakeAuth, UserAuth } from "./middleware/Authentication.ts"
 
 const schemes = {
   apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "API key (prefix svc_)." },
   oauth: { type: "http", scheme: "bearer", description: "OAuth 2.1 access token (prefix svc_at_), scope mcp." },
-  session: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Session token from signup or login; account bootstrap only." },
-  intake: { type: "apiKey", in: "header", name: "X-Intake-Key", description: "Intake token (prefix svc_in_); POST /v1/intake only." }
+  session: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description: "Session token from signup or login; account bootstrap only."
+  },
+  intake: {
+    type: "apiKey",
+    in: "header",
+    name: "X-Intake-Key",
+    description: "Intake token (prefix svc_in_); POST /v1/intake only."
+  }
 } as const
 
 const securityFor = (middlewares: ReadonlySet<unknown>): Array<Record<string, Array<string>>> | undefined => {
@@ -24,7 +35,10 @@ const securityFor = (middlewares: ReadonlySet<unknown>): Array<Record<string, Ar
 // Unknown body fields are ignored (Effect's decoding default), so the document must not claim
 // `additionalProperties: false`: a client that sends an extra field is not refused.
 const dropClosedObjects = (node: unknown): void => {
-  if (Array.isArray(node)) return node.forEach(dropClosedObjects)
+  if (Array.isArray(node)) {
+    for (const item of node) dropClosedObjects(item)
+    return
+  }
   if (node === null || typeof node !== "object") return
   const record = node as Record<string, unknown>
   if (record.additionalProperties === false) delete record.additionalProperties
@@ -33,7 +47,10 @@ const dropClosedObjects = (node: unknown): void => {
 
 type Operation = { security?: unknown; operationId?: string; summary?: string; [k: string]: unknown }
 
-export const makeOpenApiDocument = (publicUrl: string, extraSecurity: Record<string, Array<Record<string, Array<string>>>> = {}) => {
+export const makeOpenApiDocument = (
+  publicUrl: string,
+  extraSecurity: Record<string, Array<Record<string, Array<string>>>> = {}
+) => {
   const spec = OpenApi.fromApi(Api) as unknown as {
     paths: Record<string, Record<string, Operation>>
     components: { securitySchemes: Record<string, unknown> }
@@ -62,7 +79,10 @@ export const makeOpenApiDocument = (publicUrl: string, extraSecurity: Record<str
         if (!params.some((p) => p.name === "file")) {
           // SPEC.md: at most `<version>/<file>` deep, ending .yml, .zip, .blockmap or .dmg (anything else is 404)
           const schema = { type: "string", pattern: "^([^/]+/)?[^/]+\\.(yml|zip|blockmap|dmg)$" }
-          op.parameters = [...params, { name: "file", in: "path", required: true, schema, description: "latest-mac.yml, or <version>/<artifact>" }]
+          op.parameters = [
+            ...params,
+            { name: "file", in: "path", required: true, schema, description: "latest-mac.yml, or <version>/<artifact>" }
+          ]
         }
       }
     }
@@ -73,29 +93,30 @@ export const makeOpenApiDocument = (publicUrl: string, extraSecurity: Record<str
   return spec
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-
 /** A self-contained page (no scripts, no CDN) listing every operation. */
 export const renderDocsPage = (spec: ReturnType<typeof makeOpenApiDocument>): string => {
   const rows: Array<string> = []
   for (const [path, ops] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(ops)) {
-      const security = Array.isArray(op.security) && op.security.length > 0
-        ? (op.security as Array<Record<string, unknown>>).map((s) => Object.keys(s).join("+")).join(" or ")
-        : "none"
+      const security =
+        Array.isArray(op.security) && op.security.length > 0
+          ? (op.security as Array<Record<string, unknown>>).map((s) => Object.keys(s).join("+")).join(" or ")
+          : "none"
       const responses = Object.keys((op.responses ?? {}) as object).join(", ")
-      const body = (op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.["application/json"]?.schema
-      rows.push(`<section><h3><code>${method.toUpperCase()} ${escape(path)}</code></h3>
-<p>${escape(String(op.summary ?? op.description ?? op.operationId ?? ""))}</p>
-<p><b>Credential:</b> ${escape(security)} · <b>Responses:</b> ${escape(responses)}</p>
-${body ? `<details><summary>Request body schema</summary><pre>${escape(JSON.stringify(body, null, 2))}</pre></details>` : ""}</section>`)
+      const body = (op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.[
+        "application/json"
+      ]?.schema
+      rows.push(`<section><h3><code>${method.toUpperCase()} ${escapeHtml(path)}</code></h3>
+<p>${escapeHtml(String(op.summary ?? op.description ?? op.operationId ?? ""))}</p>
+<p><b>Credential:</b> ${escapeHtml(security)} · <b>Responses:</b> ${escapeHtml(responses)}</p>
+${body ? `<details><summary>Request body schema</summary><pre>${escapeHtml(JSON.stringify(body, null, 2))}</pre></details>` : ""}</section>`)
     }
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Board Service API</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code,pre{background:#f4f4f4;padding:.1rem .3rem}section{border-top:1px solid #ddd}</style>
 </head><body><h1>Board Service API 1.0</h1>
-<p>Base URL: <code>${escape(spec.servers?.[0]?.url ?? "")}</code>. Every failure body is <code>{"error": string}</code>.
+<p>Base URL: <code>${escapeHtml(spec.servers?.[0]?.url ?? "")}</code>. Every failure body is <code>{"error": string}</code>.
 Machine-readable: <a href="openapi.json">openapi.json</a>.</p>
 ${rows.join("\n")}</body></html>`
 }

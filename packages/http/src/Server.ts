@@ -41,7 +41,17 @@ const docsRoutes = (publicUrl: string) => {
 export const routesLayer = (config: AppConfigValues, logger: RequestLogger, routes: RouteTable) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(Api).pipe(
-      Layer.provide([SystemHandlers, AccountsHandlers, WorkspacesHandlers, BoardHandlers, LinksHandlers, CommandsHandlers, IntakeHandlers, GrantsHandlers, DesktopHandlers]),
+      Layer.provide([
+        SystemHandlers,
+        AccountsHandlers,
+        WorkspacesHandlers,
+        BoardHandlers,
+        LinksHandlers,
+        CommandsHandlers,
+        IntakeHandlers,
+        GrantsHandlers,
+        DesktopHandlers
+      ]),
       Layer.provide(AuthenticationLive),
       Layer.provide(RequestErrorsLive)
     ),
@@ -65,7 +75,9 @@ export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}
   // 404 or 405: told apart by the routes as registered, tests' extra routes included
   const { table, recording } = makeRouteTable()
   const service = routesLayer(config, logger, table)
-  const routes = (options.extraRoutes === undefined ? service : Layer.merge(service, options.extraRoutes)).pipe(Layer.provide(recording))
+  const routes = (options.extraRoutes === undefined ? service : Layer.merge(service, options.extraRoutes)).pipe(
+    Layer.provide(recording)
+  )
   // A path parameter longer than the router's default limit (100) made it miss the route: a
   // 300-character id answered 404 "no such endpoint". The HTTP server's header limit bounds the
   // URL anyway, so every parameter reaches its schema (400 for a malformed id).
@@ -76,8 +88,15 @@ export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}
   // into each handler's once per request, so keeping it to the few HTTP services (instead of the
   // whole core) is measurably cheaper. The listener still opens only once the core (database,
   // migrations) is up, and the core (one instance, memoised) stays visible to embedders and tests.
-  const listener = NodeHttpServer.layer(() => createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }), { port: config.port, host: config.host })
-  return HttpRouter.serve(Layer.provide(routes, core), { disableLogger: true, disableListenLog: true, routerConfig }).pipe(
+  const listener = NodeHttpServer.layer(() => createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }), {
+    port: config.port,
+    host: config.host
+  })
+  return HttpRouter.serve(Layer.provide(routes, core), {
+    disableLogger: true,
+    disableListenLog: true,
+    routerConfig
+  }).pipe(
     // the body limit for every request, set once rather than per request (a 413 beyond it)
     Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limits.bodyBytes))),
     // Nothing exports spans (there is no tracer configured), so the spans of Effect.fn and the

@@ -36,8 +36,10 @@ export const toHttpError = (e: DomainError): HttpError => statusOf[e._tag](e.mes
 export const failDomain = (e: DomainError) =>
   e._tag === "TooManyRequests"
     ? HttpEffect.appendPreResponseHandler((_req, res) =>
-      Effect.succeed(HttpServerResponse.setHeader(res, "retry-after", String(Math.max(1, Math.ceil(e.retryAfterSeconds)))))
-    ).pipe(Effect.andThen(Effect.fail(toHttpError(e))))
+        Effect.succeed(
+          HttpServerResponse.setHeader(res, "retry-after", String(Math.max(1, Math.ceil(e.retryAfterSeconds))))
+        )
+      ).pipe(Effect.andThen(Effect.fail(toHttpError(e))))
     : Effect.fail(toHttpError(e))
 
 /** Runs a core call, answering its domain errors with their statuses. */

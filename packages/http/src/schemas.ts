@@ -17,11 +17,7 @@ const noNul = Schema.isPattern(/^[^\u0000]*$/u, { message: "must not contain NUL
 const maxChars = (max: number) => Schema.isMaxCodePoints(max, { message: `must be at most ${max} characters` })
 
 export const NonBlank = (max: number) =>
-  Schema.String.check(
-    maxChars(max),
-    Schema.isPattern(/\S/u, { message: "must not be blank" }),
-    noNul
-  )
+  Schema.String.check(maxChars(max), Schema.isPattern(/\S/u, { message: "must not be blank" }), noNul)
 
 export const MaxString = (max: number) => Schema.String.check(maxChars(max), noNul)
 
@@ -178,33 +174,43 @@ const bounded = (r: IntRange) => ({ minimum: r.minimum, maximum: r.maximum ?? Nu
 /** A whole number in a query string: digits only (no sign, exponent, fraction or spaces), within its range. */
 export const QueryInt = (range: IntRange) => {
   const { minimum, maximum } = bounded(range)
-  const message = range.maximum === undefined ? `must be a whole number from ${minimum}` : `must be a whole number from ${minimum} to ${maximum}`
+  const message =
+    range.maximum === undefined
+      ? `must be a whole number from ${minimum}`
+      : `must be a whole number from ${minimum} to ${maximum}`
   return Schema.String.check(Schema.isPattern(/^[0-9]+$/u, { message })).pipe(
-    Schema.decodeTo(Schema.Number.check(Schema.isBetween({ minimum, maximum }, { message })), SchemaTransformation.numberFromString)
+    Schema.decodeTo(
+      Schema.Number.check(Schema.isBetween({ minimum, maximum }, { message })),
+      SchemaTransformation.numberFromString
+    )
   )
 }
 
 /** The OpenAPI schema of a QueryInt parameter. */
 export const integerSchema = (range: IntRange) => ({ type: "integer", ...bounded(range) })
 
-type OpenApiOperation = { parameters?: Array<{ name: string; in: string; schema?: Record<string, unknown> }>; [k: string]: unknown }
+type OpenApiOperation = {
+  parameters?: Array<{ name: string; in: string; schema?: Record<string, unknown> }>
+  [k: string]: unknown
+}
 
 /**
  * OpenAPI transform of an endpoint: states what its parameters accept where Effect's encoded
  * schema cannot (a query string that is an integer; a path or query value the handler answers
  * with SPEC's 404 rather than refusing as malformed). `replace` swaps the schema, `merge` adds to it.
  */
-export const documentParameters = (changes: {
-  readonly replace?: Readonly<Record<string, Record<string, unknown>>>
-  readonly merge?: Readonly<Record<string, Record<string, unknown>>>
-}) =>
-(op: Record<string, any>): Record<string, any> => ({
-  ...op,
-  parameters: ((op as OpenApiOperation).parameters ?? []).map((p) => {
-    const replaced = changes.replace?.[p.name]
-    const merged = changes.merge?.[p.name]
-    if (replaced !== undefined) return { ...p, schema: replaced }
-    if (merged !== undefined) return { ...p, schema: { ...p.schema, ...merged } }
-    return p
+export const documentParameters =
+  (changes: {
+    readonly replace?: Readonly<Record<string, Record<string, unknown>>>
+    readonly merge?: Readonly<Record<string, Record<string, unknown>>>
+  }) =>
+  (op: Record<string, unknown>): Record<string, unknown> => ({
+    ...op,
+    parameters: ((op as OpenApiOperation).parameters ?? []).map((p) => {
+      const replaced = changes.replace?.[p.name]
+      const merged = changes.merge?.[p.name]
+      if (replaced !== undefined) return { ...p, schema: replaced }
+      if (merged !== undefined) return { ...p, schema: { ...p.schema, ...merged } }
+      return p
+    })
   })
-})

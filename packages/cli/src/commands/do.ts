@@ -13,7 +13,7 @@ export interface DoOptions {
   readonly project?: string
 }
 
-export const runDo = Effect.fn("do")(function*(options: DoOptions) {
+export const runDo = Effect.fn("do")(function* (options: DoOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -23,14 +23,23 @@ export const runDo = Effect.fn("do")(function*(options: DoOptions) {
     client.commands.run({ payload: { command: options.command, ...(projectId !== undefined ? { projectId } : {}) } })
   // the server infers the board from card refs; only when it cannot is the saved project used,
   // since naming one up front would hide cards of other projects
-  const saved = options.project === undefined && settings.apiKeySource === "config" ? settings.config.project : undefined
+  const saved =
+    options.project === undefined && settings.apiKeySource === "config" ? settings.config.project : undefined
   const needsProject = (e: unknown) => apiStatus(e) === 400 && /pass projectId/.test((e as { error: string }).error)
   const result = yield* run(project?.id).pipe(
-    Effect.catchIf((e) => saved !== undefined && needsProject(e), () => run(saved)),
+    Effect.catchIf(
+      (e) => saved !== undefined && needsProject(e),
+      () => run(saved)
+    ),
     // the server speaks of its body field; here the board is chosen with --project
-    Effect.catchIf((e) => apiStatus(e) === 400, failWithHint((m) => m.replace(/pass projectId/g, "pass --project NAME")))
+    Effect.catchIf(
+      (e) => apiStatus(e) === 400,
+      failWithHint((m) => m.replace(/pass projectId/g, "pass --project NAME"))
+    )
   )
-  yield* out.message(`Understood as ${result.intent.replace(/_/g, " ")}${result.actions.length > 0 ? `: ${result.actions.map((a) => a.type).join(", ")}` : ""}.`)
+  yield* out.message(
+    `Understood as ${result.intent.replace(/_/g, " ")}${result.actions.length > 0 ? `: ${result.actions.map((a) => a.type).join(", ")}` : ""}.`
+  )
   yield* out.result(result, () => commandResultText(result, out.style))
 })
 
@@ -38,17 +47,23 @@ export const registerDo = (program: Command, app: App) =>
   program
     .command("do")
     .description("run a plain-English board command (an offline, fixed grammar; see the README)")
-    .argument("<command...>", "the command; quote it, or titles that contain \"in\" or \"to\"")
-    .addOption(new Option("-p, --project <project>", "the board to act on: name, ref prefix or id (default: inferred from card refs, else the saved or only project)"))
+    .argument("<command...>", 'the command; quote it, or titles that contain "in" or "to"')
+    .addOption(
+      new Option(
+        "-p, --project <project>",
+        "the board to act on: name, ref prefix or id (default: inferred from card refs, else the saved or only project)"
+      )
+    )
     .addHelpText(
       "after",
       examples(
         "board do 'create card \"Fix login\" in To Do with priority high labelled bug'",
-        "board do \"move WEB-12 to Done\"",
+        'board do "move WEB-12 to Done"',
         "board do \"add subtask 'write tests' to WEB-4\"",
-        "board do \"WEB-4 blocks WEB-5\"",
-        "board do \"search for login bug\" --json"
+        'board do "WEB-4 blocks WEB-5"',
+        'board do "search for login bug" --json'
       )
     )
     .action((words: Array<string>, flags: Omit<DoOptions, "command">, cmd: Command) =>
-      app.run(cmd, { command: words.join(" "), ...flags }, runDo))
+      app.run(cmd, { command: words.join(" "), ...flags }, runDo)
+    )

@@ -13,7 +13,7 @@ export interface IntakeOptions {
 }
 
 /** Files a card with the intake token in BOARD_INTAKE_KEY; succeeds only on the server's 201. */
-export const runIntake = Effect.fn("intake")(function*(options: IntakeOptions) {
+export const runIntake = Effect.fn("intake")(function* (options: IntakeOptions) {
   const { client } = yield* BoardApi
   const out = yield* Output
   const description = yield* textOrStdin(options.description)
@@ -34,9 +34,11 @@ export const registerIntake = (program: Command, app: App) =>
     .option("-k, --idempotency-key <key>", "the same key files one card however often it is sent (kept 7 days)")
     .addHelpText(
       "after",
-      examples(
-        "BOARD_INTAKE_KEY=svc_in_… board intake \"Printer on fire\" --description \"3rd floor\"",
-        "df -h | board intake \"Disk almost full on $(hostname)\" --description - --idempotency-key \"disk-$(date +%F)\""
-      ) + "\nNeeds BOARD_INTAKE_KEY (a token from `board intake-token create`) and the API URL; no API key.\n"
+      `${examples(
+        'BOARD_INTAKE_KEY=svc_in_… board intake "Printer on fire" --description "3rd floor"',
+        'df -h | board intake "Disk almost full on $(hostname)" --description - --idempotency-key "disk-$(date +%F)"'
+      )}\nNeeds BOARD_INTAKE_KEY (a token from \`board intake-token create\`) and the API URL; no API key.\n`
     )
-    .action((title: string, flags: Omit<IntakeOptions, "title">, cmd: Command) => app.run(cmd, { title, ...flags }, runIntake, "intakeKey"))
+    .action((title: string, flags: Omit<IntakeOptions, "title">, cmd: Command) =>
+      app.run(cmd, { title, ...flags }, runIntake, "intakeKey")
+    )

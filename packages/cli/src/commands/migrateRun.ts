@@ -10,5 +10,7 @@ export const runMigrate = async (): Promise<void> => {
   const ran = await Effect.runPromise(
     runMigrations().pipe(Effect.provide(Layer.mergeAll(layerShared(config), NodeServices.layer)))
   )
-  process.stderr.write(ran.length === 0 ? "database is up to date\n" : `applied: ${ran.map(([id, name]) => `${id}_${name}`).join(", ")}\n`)
+  process.stderr.write(
+    ran.length === 0 ? "database is up to date\n" : `applied: ${ran.map(([id, name]) => `${id}_${name}`).join(", ")}\n`
+  )
 }

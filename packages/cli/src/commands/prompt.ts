@@ -13,12 +13,15 @@ export interface PromptOptions {
   readonly project?: string
 }
 
-export const runPrompt = Effect.fn("prompt")(function*(options: PromptOptions) {
+export const runPrompt = Effect.fn("prompt")(function* (options: PromptOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   const card = yield* lookup.card(options.card, options.project)
-  const answer = yield* client.links.prompt({ params: { id: card.id }, query: options.variant !== undefined ? { variant: options.variant } : {} })
+  const answer = yield* client.links.prompt({
+    params: { id: card.id },
+    query: options.variant !== undefined ? { variant: options.variant } : {}
+  })
   yield* out.result(answer, () => answer.prompt)
 })
 
@@ -27,7 +30,22 @@ export const registerPrompt = (program: Command, app: App) =>
     .command("prompt")
     .description("print a Markdown prompt for an agent to work on a card (its subtasks, links and references)")
     .argument("<card>", "the card's ref (WEB-12), id or title")
-    .addOption(new Option("--variant <variant>", "analysis, draft or execute (default)").choices(["analysis", "draft", "execute"] as const))
+    .addOption(
+      new Option("--variant <variant>", "analysis, draft or execute (default)").choices([
+        "analysis",
+        "draft",
+        "execute"
+      ] as const)
+    )
     .addOption(projectOption())
-    .addHelpText("after", examples("board prompt WEB-12", "board prompt WEB-12 --variant analysis | pbcopy", "board prompt WEB-12 | claude -p"))
-    .action((card: string, flags: Omit<PromptOptions, "card">, cmd: Command) => app.run(cmd, { card, ...flags }, runPrompt))
+    .addHelpText(
+      "after",
+      examples(
+        "board prompt WEB-12",
+        "board prompt WEB-12 --variant analysis | pbcopy",
+        "board prompt WEB-12 | claude -p"
+      )
+    )
+    .action((card: string, flags: Omit<PromptOptions, "card">, cmd: Command) =>
+      app.run(cmd, { card, ...flags }, runPrompt)
+    )

@@ -5,7 +5,10 @@ import { InvalidArgumentError, Option } from "commander"
 import { readStdin } from "../support/prompt.ts"
 
 export const projectOption = () =>
-  new Option("-p, --project <project>", "project name, ref prefix (WEB) or id; default: the saved project, else your only one")
+  new Option(
+    "-p, --project <project>",
+    "project name, ref prefix (WEB) or id; default: the saved project, else your only one"
+  )
 
 /** "a, b or c" */
 const oneOf = (values: ReadonlyArray<string>) => `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`
@@ -16,15 +19,24 @@ export const linkTypeOption = () => new Option("-t, --type <type>", oneOf(linkTy
 
 export const relevances = ["none", "low", "medium", "high"] as const
 
-export const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) => (value: string): number => {
-  const n = Number(value)
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `must be a whole number from ${min}` : `must be a whole number from ${min} to ${max}`)
+export const wholeNumber =
+  (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  (value: string): number => {
+    const n = Number(value)
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER
+          ? `must be a whole number from ${min}`
+          : `must be a whole number from ${min} to ${max}`
+      )
+    }
+    return n
   }
-  return n
-}
 
-export const collect = (value: string, previous: ReadonlyArray<string> | undefined): Array<string> => [...(previous ?? []), value]
+export const collect = (value: string, previous: ReadonlyArray<string> | undefined): Array<string> => [
+  ...(previous ?? []),
+  value
+]
 
 /** `--description -` reads the description from stdin. */
 export const textOrStdin = (value: string | undefined) =>

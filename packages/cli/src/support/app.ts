@@ -7,7 +7,7 @@ import type { Command } from "commander"
 import { BoardApi, layer as clientLayer } from "./client.ts"
 import { CliFailure, describeFailure, signInHint } from "./failure.ts"
 import { Lookup } from "./lookup.ts"
-import { layer as outputLayer, Output } from "./output.ts"
+import { layer as outputLayer, type Output } from "./output.ts"
 import { CliExit, exitCodes } from "./runtime.ts"
 import { resolveSettings, Settings, type SettingsValues } from "./settings.ts"
 
@@ -25,7 +25,8 @@ export interface App {
   ) => Promise<void>
 }
 
-const intakeHint = "set BOARD_INTAKE_KEY to an intake token (svc_in_…); a member mints one with `board intake-token create`"
+const intakeHint =
+  "set BOARD_INTAKE_KEY to an intake token (svc_in_…); a member mints one with `board intake-token create`"
 
 const check = (settings: SettingsValues, needs: Needs) => {
   if (needs === "apiKey" && settings.apiKey === undefined) {
@@ -38,11 +39,7 @@ const check = (settings: SettingsValues, needs: Needs) => {
 
 export const servicesLayer = (settings: SettingsValues) => {
   const base = Layer.succeed(Settings, settings)
-  return Lookup.layer.pipe(
-    Layer.provideMerge(clientLayer),
-    Layer.provideMerge(outputLayer),
-    Layer.provideMerge(base)
-  )
+  return Lookup.layer.pipe(Layer.provideMerge(clientLayer), Layer.provideMerge(outputLayer), Layer.provideMerge(base))
 }
 
 export const liveApp: App = {
@@ -51,11 +48,14 @@ export const liveApp: App = {
     check(settings, needs)
     const onUnauthorized = needs === "intakeKey" ? intakeHint : signInHint
     const exit = await Effect.runPromiseExit(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const api = yield* BoardApi
         return yield* program(options).pipe(
           Effect.catch((e) =>
-            Effect.flatMap(describeFailure(e, { apiUrl: settings.apiUrl, retryAfter: api.retryAfter, onUnauthorized }), Effect.fail)
+            Effect.flatMap(
+              describeFailure(e, { apiUrl: settings.apiUrl, retryAfter: api.retryAfter, onUnauthorized }),
+              Effect.fail
+            )
           )
         )
       }).pipe(Effect.provide(servicesLayer(settings)))

@@ -40,24 +40,35 @@ const clip = (lines: Array<string>, max: number, width: number): Array<string> =
   if (lines.length <= max) return lines
   const kept = lines.slice(0, max)
   const last = [...kept[max - 1]]
-  kept[max - 1] = (last.length >= width ? last.slice(0, width - 1).join("") : last.join("")) + "…"
+  kept[max - 1] = `${last.length >= width ? last.slice(0, width - 1).join("") : last.join("")}…`
   return kept
 }
 
 export const priorityTag = (priority: Card["priority"], style: Style): string =>
-  priority === "urgent" ? style.red("urgent") : priority === "high" ? style.yellow("high") : priority === "low" ? style.dim("low") : ""
+  priority === "urgent"
+    ? style.red("urgent")
+    : priority === "high"
+      ? style.yellow("high")
+      : priority === "low"
+        ? style.dim("low")
+        : ""
 
 const cardBlock = (card: Card, width: number, style: Style): Array<string> => {
   const head = `${card.ref} ${card.title}`
   const lines = clip(wrap(head, width), 3, width)
   // the ref is the first word of the first line unless it had to be cut
-  if (lines[0].startsWith(`${card.ref} `) || lines[0] === card.ref) lines[0] = style.bold(style.cyan(card.ref)) + lines[0].slice(card.ref.length)
-  const extras = [priorityTag(card.priority, style), ...card.labels.map((l) => style.magenta(`#${l.name}`))].filter((s) => s !== "")
+  if (lines[0].startsWith(`${card.ref} `) || lines[0] === card.ref)
+    lines[0] = style.bold(style.cyan(card.ref)) + lines[0].slice(card.ref.length)
+  const extras = [priorityTag(card.priority, style), ...card.labels.map((l) => style.magenta(`#${l.name}`))].filter(
+    (s) => s !== ""
+  )
   const done = card.subtasks.filter((s) => s.completed).length
   if (card.subtasks.length > 0) extras.push(style.dim(`☑ ${done}/${card.subtasks.length}`))
   if (extras.length > 0) {
     const plain = extras.join(" ")
-    lines.push(visibleLength(plain) <= width ? plain : clip(wrap(plain.replace(/\u001b\[[0-9;]*m/g, ""), width), 1, width)[0])
+    lines.push(
+      visibleLength(plain) <= width ? plain : clip(wrap(plain.replace(/\u001b\[[0-9;]*m/g, ""), width), 1, width)[0]
+    )
   }
   return lines
 }
@@ -75,7 +86,9 @@ export const renderStacked = (board: BoardView, style: Style = noColors): string
     const cards = cardsOf(board, column.id)
     out.push("", style.bold(`${column.name} (${cards.length})`))
     for (const card of cards) {
-      const extras = [priorityTag(card.priority, style), ...card.labels.map((l) => style.magenta(`#${l.name}`))].filter((s) => s !== "")
+      const extras = [priorityTag(card.priority, style), ...card.labels.map((l) => style.magenta(`#${l.name}`))].filter(
+        (s) => s !== ""
+      )
       out.push(`  ${style.cyan(card.ref)}  ${card.title}${extras.length > 0 ? `  ${extras.join(" ")}` : ""}`)
     }
   }
@@ -102,7 +115,12 @@ export const renderColumns = (board: BoardView, width: number, style: Style = no
   const height = Math.max(...blocks.map((b) => b.length))
   const rows: Array<string> = [style.bold(`${board.project.name} (${board.project.refPrefix})`), ""]
   for (let i = 0; i < height; i++) {
-    rows.push(blocks.map((b, j) => (j === n - 1 ? b[i] ?? "" : pad(b[i] ?? "", columnWidth))).join(style.dim(gap)).trimEnd())
+    rows.push(
+      blocks
+        .map((b, j) => (j === n - 1 ? (b[i] ?? "") : pad(b[i] ?? "", columnWidth)))
+        .join(style.dim(gap))
+        .trimEnd()
+    )
   }
   return rows.join("\n")
 }

@@ -17,15 +17,19 @@ export interface Credentials {
   intakeKey: string | undefined
 }
 
-export class BoardApi extends Context.Service<BoardApi, {
-  readonly client: BoardClient
-  readonly credentials: Credentials
-  /** Retry-After of the last 429, in seconds. */
-  readonly retryAfter: () => string | undefined
-}>()("board/cli/BoardApi") {}
+export class BoardApi extends Context.Service<
+  BoardApi,
+  {
+    readonly client: BoardClient
+    readonly credentials: Credentials
+    /** Retry-After of the last 429, in seconds. */
+    readonly retryAfter: () => string | undefined
+  }
+>()("board/cli/BoardApi") {}
 
 type Request = HttpClientRequest.HttpClientRequest
-const withKey = (request: Request, key: string | undefined) => key === undefined ? request : HttpClientRequest.setHeader(request, "x-api-key", key)
+const withKey = (request: Request, key: string | undefined) =>
+  key === undefined ? request : HttpClientRequest.setHeader(request, "x-api-key", key)
 
 /**
  * What each credential middleware of the contract sends. A missing credential sends nothing:
@@ -36,9 +40,13 @@ const headersFor: Record<string, (creds: Credentials, request: Request) => Reque
   "board/http/UserAuth": (creds, request) => withKey(request, creds.apiKey),
   // session token or API key: the bootstrap steps use the session while there is one
   "board/http/BootstrapAuth": (creds, request) =>
-    creds.session !== undefined ? HttpClientRequest.bearerToken(request, creds.session) : withKey(request, creds.apiKey),
+    creds.session !== undefined
+      ? HttpClientRequest.bearerToken(request, creds.session)
+      : withKey(request, creds.apiKey),
   "board/http/AnyUserAuth": (creds, request) =>
-    creds.session !== undefined ? HttpClientRequest.bearerToken(request, creds.session) : withKey(request, creds.apiKey),
+    creds.session !== undefined
+      ? HttpClientRequest.bearerToken(request, creds.session)
+      : withKey(request, creds.apiKey),
   "board/http/IntakeAuth": (creds, request) =>
     creds.intakeKey === undefined ? request : HttpClientRequest.setHeader(request, "x-intake-key", creds.intakeKey)
 }
@@ -63,31 +71,39 @@ const credentialClients = (credentials: Credentials) => {
   const layers = Object.entries(headersFor).map(([key, addHeaders]) => {
     const tag = tags.get(key)
     // a renamed middleware would silently send requests without credentials
-    if (tag === undefined) throw new Error(`the API contract has no middleware ${key}; update packages/cli/src/client.ts`)
-    return HttpApiMiddleware.layerClient(tag as any, ({ request, next }) => next(addHeaders(credentials, request))) as Layer.Layer<never>
+    if (tag === undefined)
+      throw new Error(`the API contract has no middleware ${key}; update packages/cli/src/client.ts`)
+    // biome-ignore lint/suspicious/noExplicitAny: the middleware tags are looked up by key; each has its own type
+    return HttpApiMiddleware.layerClient(tag as any, ({ request, next }) =>
+      next(addHeaders(credentials, request))
+    ) as Layer.Layer<never>
   })
   return Layer.mergeAll(layers[0], ...layers.slice(1))
 }
 
-export const layer = Layer.unwrap(Effect.gen(function*() {
-  const settings = yield* Settings
-  const credentials: Credentials = { apiKey: settings.apiKey, session: undefined, intakeKey: settings.intakeKey }
-  return Layer.effect(
-    BoardApi,
-    Effect.gen(function*() {
-      let lastRetryAfter: string | undefined
-      const client = yield* HttpApiClient.make(Api, {
-        transformClient: (c) =>
-          c.pipe(
-            HttpClient.mapRequest((r) => HttpClientRequest.setHeader(HttpClientRequest.prependUrl(r, settings.origin), "user-agent", "board-cli")),
-            HttpClient.tap((response) =>
-              Effect.sync(() => {
-                if (response.status === 429) lastRetryAfter = response.headers["retry-after"]
-              })
+export const layer = Layer.unwrap(
+  Effect.gen(function* () {
+    const settings = yield* Settings
+    const credentials: Credentials = { apiKey: settings.apiKey, session: undefined, intakeKey: settings.intakeKey }
+    return Layer.effect(
+      BoardApi,
+      Effect.gen(function* () {
+        let lastRetryAfter: string | undefined
+        const client = yield* HttpApiClient.make(Api, {
+          transformClient: (c) =>
+            c.pipe(
+              HttpClient.mapRequest((r) =>
+                HttpClientRequest.setHeader(HttpClientRequest.prependUrl(r, settings.origin), "user-agent", "board-cli")
+              ),
+              HttpClient.tap((response) =>
+                Effect.sync(() => {
+                  if (response.status === 429) lastRetryAfter = response.headers["retry-after"]
+                })
+              )
             )
-          )
+        })
+        return BoardApi.of({ client, credentials, retryAfter: () => lastRetryAfter })
       })
-      return BoardApi.of({ client, credentials, retryAfter: () => lastRetryAfter })
-    })
-  ).pipe(Layer.provide(credentialClients(credentials)), Layer.provide(FetchHttpClient.layer))
-}))
+    ).pipe(Layer.provide(credentialClients(credentials)), Layer.provide(FetchHttpClient.layer))
+  })
+)

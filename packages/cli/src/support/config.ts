@@ -46,7 +46,9 @@ export const readConfig = (file: string): ConfigFile => {
     throw new ConfigUnreadable(`${file} is not valid JSON; fix it or delete it and sign in again (board auth login)`)
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new ConfigUnreadable(`${file} must hold a JSON object; fix it or delete it and sign in again (board auth login)`)
+    throw new ConfigUnreadable(
+      `${file} must hold a JSON object; fix it or delete it and sign in again (board auth login)`
+    )
   }
   const out: { -readonly [K in keyof ConfigFile]: ConfigFile[K] } = {}
   for (const key of ["apiUrl", "apiKey", "email", "project"] as const) {

@@ -13,7 +13,8 @@ export class CliFailure extends Data.TaggedError("CliFailure")<{ readonly code: 
 export const usageError = (message: string) => new CliFailure({ code: exitCodes.usage, message })
 export const failure = (message: string) => new CliFailure({ code: exitCodes.error, message })
 
-export const signInHint = "sign in with `board auth login` (or `board auth signup` for a new account), or pass --api-key / set BOARD_API_KEY"
+export const signInHint =
+  "sign in with `board auth login` (or `board auth signup` for a new account), or pass --api-key / set BOARD_API_KEY"
 
 export interface FailureContext {
   readonly apiUrl: string
@@ -23,7 +24,14 @@ export interface FailureContext {
   readonly onUnauthorized: string
 }
 
-const statuses = { BadRequest: 400, Unauthorized: 401, Forbidden: 403, NotFound: 404, Conflict: 409, TooManyRequests: 429 } as const
+const statuses = {
+  BadRequest: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  Conflict: 409,
+  TooManyRequests: 429
+} as const
 
 /**
  * The status of one of the contract's error classes (`{error}` bodies). They are `Schema.Error`
@@ -47,7 +55,10 @@ const retryText = (message: string, ctx: FailureContext) => {
 const schemaMessage = (message: string): string => {
   const m = /^([\s\S]*?)\n\s*at \[(.*)\]\s*$/.exec(message)
   if (m === null) return message.replace(/\s+/g, " ").trim()
-  const path = m[2].split(",").map((p) => p.trim().replace(/^"|"$/g, "")).join(".")
+  const path = m[2]
+    .split(",")
+    .map((p) => p.trim().replace(/^"|"$/g, ""))
+    .join(".")
   return `${path}: ${m[1].replace(/\s+/g, " ").trim()}`
 }
 
@@ -62,7 +73,7 @@ const bodyError = (text: string): string | undefined => {
 
 /** The exit code and message of a failed command. */
 export const describeFailure = (e: unknown, ctx: FailureContext): Effect.Effect<CliFailure> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (e instanceof CliFailure) return e
     const status = apiStatus(e)
     if (status !== undefined) {
@@ -81,7 +92,8 @@ export const describeFailure = (e: unknown, ctx: FailureContext): Effect.Effect<
         const status = reason.response.status
         const text = yield* reason.response.text.pipe(Effect.orElseSucceed(() => ""))
         const message = bodyError(text) ?? `the server answered ${status}`
-        if (status === 401) return new CliFailure({ code: exitCodes.auth, message: `${message}\n${ctx.onUnauthorized}` })
+        if (status === 401)
+          return new CliFailure({ code: exitCodes.auth, message: `${message}\n${ctx.onUnauthorized}` })
         if (status === 429) return new CliFailure({ code: exitCodes.error, message: retryText(message, ctx) })
         return new CliFailure({ code: exitCodes.error, message })
       }
@@ -98,10 +110,14 @@ export const describeFailure = (e: unknown, ctx: FailureContext): Effect.Effect<
 
 /** Inside a command: a client failure as the CliFailure the user would see, to add to it. */
 export const explain = (e: unknown) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const api = yield* BoardApi
     const settings = yield* Settings
-    return yield* describeFailure(e, { apiUrl: settings.apiUrl, retryAfter: api.retryAfter, onUnauthorized: signInHint })
+    return yield* describeFailure(e, {
+      apiUrl: settings.apiUrl,
+      retryAfter: api.retryAfter,
+      onUnauthorized: signInHint
+    })
   })
 
 /** Fails with the explained failure, its message extended by `more`. */

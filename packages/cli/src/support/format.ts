@@ -30,20 +30,26 @@ export const linkPhrase = (link: CardLink) => {
   return link.direction === "outgoing" ? verb[0] : verb[1]
 }
 
-export const cardDetails = (card: Card, board: BoardView | undefined, links: ReadonlyArray<CardLink>, style: Style): string => {
+export const cardDetails = (
+  card: Card,
+  board: BoardView | undefined,
+  links: ReadonlyArray<CardLink>,
+  style: Style
+): string => {
   const out = [
     `${style.bold(style.cyan(card.ref))}  ${style.bold(card.title)}`,
     `${style.dim("column")}    ${columnName(board, card.columnId)} (position ${card.position})`,
     `${style.dim("priority")}  ${priorityTag(card.priority, style) || card.priority}`
   ]
   if (board !== undefined) out.push(`${style.dim("project")}   ${board.project.name}`)
-  if (card.labels.length > 0) out.push(`${style.dim("labels")}    ${card.labels.map((l) => style.magenta(l.name)).join(", ")}`)
+  if (card.labels.length > 0)
+    out.push(`${style.dim("labels")}    ${card.labels.map((l) => style.magenta(l.name)).join(", ")}`)
   if (card.source !== "api" && card.source !== "") out.push(`${style.dim("source")}    ${card.source}`)
   out.push(`${style.dim("id")}        ${card.id}`)
   if (card.description !== null && card.description !== "") out.push("", card.description)
   if (card.subtasks.length > 0) {
     out.push("", style.bold("Subtasks"))
-    card.subtasks.forEach((s, i) => out.push(`  ${i + 1}. [${s.completed ? "x" : " "}] ${s.title}`))
+    for (const [i, s] of card.subtasks.entries()) out.push(`  ${i + 1}. [${s.completed ? "x" : " "}] ${s.title}`)
   }
   if (links.length > 0) {
     out.push("", style.bold("Links"))
@@ -87,9 +93,12 @@ export const commandResultText = (r: CommandResult, style: Style): string => {
   const result = r.result as Record<string, unknown> | null
   if (isCard(result)) return `${style.cyan(result.ref)}  ${result.title}`
   if (result !== null && typeof result === "object") {
-    if (Array.isArray(result.cards)) return (result.cards as Array<Card>).length === 0 ? "" : cardRows(result.cards as Array<Card>, style)
-    if (typeof result.deleted === "object" && result.deleted !== null) return `deleted ${(result.deleted as { ref: string }).ref}`
-    if ("linkType" in result && "card" in result) return `${linkPhrase(result as unknown as CardLink)} ${(result.card as { ref: string }).ref}`
+    if (Array.isArray(result.cards))
+      return (result.cards as Array<Card>).length === 0 ? "" : cardRows(result.cards as Array<Card>, style)
+    if (typeof result.deleted === "object" && result.deleted !== null)
+      return `deleted ${(result.deleted as { ref: string }).ref}`
+    if ("linkType" in result && "card" in result)
+      return `${linkPhrase(result as unknown as CardLink)} ${(result.card as { ref: string }).ref}`
   }
   return JSON.stringify(r.result, null, 2)
 }

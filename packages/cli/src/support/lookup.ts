@@ -23,23 +23,26 @@ export const listOf = (items: ReadonlyArray<string>): string =>
 export type ProjectInfo = Project & { readonly workspaceName: string }
 type E = CliFailure | ApiError
 
-export class Lookup extends Context.Service<Lookup, {
-  readonly workspaces: () => Effect.Effect<ReadonlyArray<Workspace>, E>
-  /** By name or id; none named: the only workspace. */
-  readonly workspace: (spec: string | undefined) => Effect.Effect<Workspace, E>
-  /** Every project the key can see, across workspaces. */
-  readonly projects: () => Effect.Effect<ReadonlyArray<ProjectInfo>, E>
-  /** By name, ref prefix or id; none named: the saved default, else the only project. */
-  readonly project: (spec: string | undefined) => Effect.Effect<Project, E>
-  readonly board: (projectId: string) => Effect.Effect<BoardView, E>
-  /** By ref (`WEB-12`), id or title; `project` narrows where a ref or title is looked for. */
-  readonly card: (spec: string, project?: string | undefined) => Effect.Effect<Card, E>
-  readonly column: (board: BoardView, spec: string) => Effect.Effect<Column, CliFailure>
-  readonly label: (board: BoardView, spec: string) => Effect.Effect<Label, CliFailure>
-}>()("board/cli/Lookup") {
+export class Lookup extends Context.Service<
+  Lookup,
+  {
+    readonly workspaces: () => Effect.Effect<ReadonlyArray<Workspace>, E>
+    /** By name or id; none named: the only workspace. */
+    readonly workspace: (spec: string | undefined) => Effect.Effect<Workspace, E>
+    /** Every project the key can see, across workspaces. */
+    readonly projects: () => Effect.Effect<ReadonlyArray<ProjectInfo>, E>
+    /** By name, ref prefix or id; none named: the saved default, else the only project. */
+    readonly project: (spec: string | undefined) => Effect.Effect<Project, E>
+    readonly board: (projectId: string) => Effect.Effect<BoardView, E>
+    /** By ref (`WEB-12`), id or title; `project` narrows where a ref or title is looked for. */
+    readonly card: (spec: string, project?: string | undefined) => Effect.Effect<Card, E>
+    readonly column: (board: BoardView, spec: string) => Effect.Effect<Column, CliFailure>
+    readonly label: (board: BoardView, spec: string) => Effect.Effect<Label, CliFailure>
+  }
+>()("board/cli/Lookup") {
   static readonly layer = Layer.effect(
     Lookup,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { client } = yield* BoardApi
       const settings = yield* Settings
       const boards = new Map<string, BoardView>()
@@ -49,14 +52,21 @@ export class Lookup extends Context.Service<Lookup, {
       const workspaces = () =>
         workspaceList !== undefined
           ? Effect.succeed(workspaceList)
-          : Effect.tap(client.workspaces.list(), (list) => Effect.sync(() => void (workspaceList = list)))
+          : Effect.tap(client.workspaces.list(), (list) =>
+              Effect.sync(() => {
+                workspaceList = list
+              })
+            )
 
-      const workspace = Effect.fnUntraced(function*(spec: string | undefined) {
+      const workspace = Effect.fnUntraced(function* (spec: string | undefined) {
         const all = yield* workspaces()
         if (spec === undefined) {
           if (all.length === 1) return all[0]
-          if (all.length === 0) return yield* failure("you have no workspace yet; create one with `board workspace create NAME`")
-          return yield* usageError(`you have ${all.length} workspaces (${listOf(all.map((w) => q(w.name)))}); say which with --workspace NAME`)
+          if (all.length === 0)
+            return yield* failure("you have no workspace yet; create one with `board workspace create NAME`")
+          return yield* usageError(
+            `you have ${all.length} workspaces (${listOf(all.map((w) => q(w.name)))}); say which with --workspace NAME`
+          )
         }
         const hits = all.filter((w) => w.id === spec.toLowerCase() || sameName(w.name, spec))
         if (hits.length === 1) return hits[0]
@@ -64,11 +74,12 @@ export class Lookup extends Context.Service<Lookup, {
         return yield* failure(`${hits.length} workspaces are named ${q(spec)}; use its id (\`board workspace list\`)`)
       })
 
-      const projects = Effect.fnUntraced(function*() {
+      const projects = Effect.fnUntraced(function* () {
         if (projectList !== undefined) return projectList
         const list: Array<ProjectInfo> = []
         for (const w of yield* workspaces()) {
-          for (const p of yield* client.workspaces.projects({ params: { id: w.id } })) list.push({ ...p, workspaceName: w.name })
+          for (const p of yield* client.workspaces.projects({ params: { id: w.id } }))
+            list.push({ ...p, workspaceName: w.name })
         }
         projectList = list
         return list
@@ -78,23 +89,31 @@ export class Lookup extends Context.Service<Lookup, {
         const cached = boards.get(projectId)
         return cached !== undefined
           ? Effect.succeed(cached)
-          : Effect.tap(client.board.board({ params: { projectId } }), (b) => Effect.sync(() => void boards.set(projectId, b)))
+          : Effect.tap(client.board.board({ params: { projectId } }), (b) =>
+              Effect.sync(() => void boards.set(projectId, b))
+            )
       }
 
-      const defaultProject = Effect.fnUntraced(function*() {
+      const defaultProject = Effect.fnUntraced(function* () {
         // the saved default belongs to the saved key; another key sees other projects
         const saved = settings.apiKeySource === "config" ? settings.config.project : undefined
         if (saved !== undefined && isUuid(saved)) {
-          const found = yield* board(saved).pipe(Effect.map((b) => b.project), Effect.catchIf(isNotFound, () => Effect.succeed(undefined)))
+          const found = yield* board(saved).pipe(
+            Effect.map((b) => b.project),
+            Effect.catchIf(isNotFound, () => Effect.succeed(undefined))
+          )
           if (found !== undefined) return found
         }
         const all = yield* projects()
         if (all.length === 1) return all[0] as Project
-        if (all.length === 0) return yield* failure("you have no project yet; create one with `board project create NAME`")
-        return yield* usageError(`you have ${all.length} projects (${listOf(all.map((p) => q(p.name)))}); say which with --project NAME`)
+        if (all.length === 0)
+          return yield* failure("you have no project yet; create one with `board project create NAME`")
+        return yield* usageError(
+          `you have ${all.length} projects (${listOf(all.map((p) => q(p.name)))}); say which with --project NAME`
+        )
       })
 
-      const project = Effect.fnUntraced(function*(spec: string | undefined) {
+      const project = Effect.fnUntraced(function* (spec: string | undefined) {
         if (spec === undefined) return yield* defaultProject()
         if (isUuid(spec)) return (yield* board(spec)).project
         const all = yield* projects()
@@ -107,28 +126,37 @@ export class Lookup extends Context.Service<Lookup, {
         )
       })
 
-      const cardByRef = Effect.fnUntraced(function*(spec: string, prefix: string, projectSpec: string | undefined) {
-        const candidates = projectSpec !== undefined
-          ? [yield* project(projectSpec)]
-          : (yield* projects()).filter((p) => p.refPrefix.toUpperCase() === prefix.toUpperCase())
-        if (candidates.length === 0) return yield* failure(`no card ${spec.toUpperCase()}: none of your projects uses the prefix ${prefix.toUpperCase()}`)
+      const cardByRef = Effect.fnUntraced(function* (spec: string, prefix: string, projectSpec: string | undefined) {
+        const candidates =
+          projectSpec !== undefined
+            ? [yield* project(projectSpec)]
+            : (yield* projects()).filter((p) => p.refPrefix.toUpperCase() === prefix.toUpperCase())
+        if (candidates.length === 0)
+          return yield* failure(
+            `no card ${spec.toUpperCase()}: none of your projects uses the prefix ${prefix.toUpperCase()}`
+          )
         const hits: Array<{ card: Card; project: Project }> = []
         for (const p of candidates) {
           const b = yield* board(p.id)
-          for (const c of b.cards) if (c.ref.toUpperCase() === spec.toUpperCase()) hits.push({ card: c, project: b.project })
+          for (const c of b.cards)
+            if (c.ref.toUpperCase() === spec.toUpperCase()) hits.push({ card: c, project: b.project })
         }
         if (hits.length === 1) return hits[0].card
-        if (hits.length === 0) return yield* failure(`no card ${spec.toUpperCase()}${projectSpec !== undefined ? ` in ${q(candidates[0].name)}` : ""}`)
+        if (hits.length === 0)
+          return yield* failure(
+            `no card ${spec.toUpperCase()}${projectSpec !== undefined ? ` in ${q(candidates[0].name)}` : ""}`
+          )
         return yield* usageError(
           `${spec.toUpperCase()} is a card in ${hits.length} projects (${listOf(hits.map((h) => q(h.project.name)))}); say which with --project NAME`
         )
       })
 
-      const cardByTitle = Effect.fnUntraced(function*(spec: string, projectSpec: string | undefined) {
+      const cardByTitle = Effect.fnUntraced(function* (spec: string, projectSpec: string | undefined) {
         if (spec.trim() === "") return yield* usageError("name a card by its ref (WEB-12), id or title")
         const scope = projectSpec === undefined ? undefined : yield* project(projectSpec)
-        const found = (yield* client.board.search({ query: { q: spec.slice(0, 200), limit: 50 } }))
-          .filter((c) => scope === undefined || c.projectId === scope.id)
+        const found = (yield* client.board.search({ query: { q: spec.slice(0, 200), limit: 50 } })).filter(
+          (c) => scope === undefined || c.projectId === scope.id
+        )
         const exact = found.filter((c) => sameName(c.title, spec))
         const hits = exact.length > 0 ? exact : found
         if (hits.length === 1) return hits[0]
@@ -138,7 +166,7 @@ export class Lookup extends Context.Service<Lookup, {
         )
       })
 
-      const card = Effect.fnUntraced(function*(spec: string, projectSpec?: string | undefined) {
+      const card = Effect.fnUntraced(function* (spec: string, projectSpec?: string | undefined) {
         const s = spec.trim()
         if (isUuid(s)) return yield* client.board.getCard({ params: { id: s } })
         const ref = cardRef.exec(s)
@@ -149,20 +177,24 @@ export class Lookup extends Context.Service<Lookup, {
       const column = (b: BoardView, spec: string) => {
         const hit = b.columns.find((c) => c.id === spec.toLowerCase()) ?? b.columns.find((c) => sameName(c.name, spec))
         if (hit !== undefined) return Effect.succeed(hit)
-        return Effect.fail(failure(
-          b.columns.length === 0
-            ? `${q(b.project.name)} has no columns`
-            : `no column ${q(spec)} in ${q(b.project.name)}; its columns are ${listOf(b.columns.map((c) => q(c.name)))}`
-        ))
+        return Effect.fail(
+          failure(
+            b.columns.length === 0
+              ? `${q(b.project.name)} has no columns`
+              : `no column ${q(spec)} in ${q(b.project.name)}; its columns are ${listOf(b.columns.map((c) => q(c.name)))}`
+          )
+        )
       }
 
       const label = (b: BoardView, spec: string) => {
         const hit = b.labels.find((l) => l.id === spec.toLowerCase()) ?? b.labels.find((l) => sameName(l.name, spec))
         if (hit !== undefined) return Effect.succeed(hit)
-        return Effect.fail(failure(
-          `no label ${q(spec)} in ${q(b.project.name)}${b.labels.length > 0 ? ` (its labels: ${listOf(b.labels.map((l) => q(l.name)))})` : ""}; ` +
-            `create it with \`board label create ${q(spec)} --project ${q(b.project.name)}\``
-        ))
+        return Effect.fail(
+          failure(
+            `no label ${q(spec)} in ${q(b.project.name)}${b.labels.length > 0 ? ` (its labels: ${listOf(b.labels.map((l) => q(l.name)))})` : ""}; ` +
+              `create it with \`board label create ${q(spec)} --project ${q(b.project.name)}\``
+          )
+        )
       }
 
       return Lookup.of({ workspaces, workspace, projects, project, board, card, column, label })

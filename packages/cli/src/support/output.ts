@@ -18,8 +18,24 @@ export interface Style {
 const sgr = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`
 const plain = (s: string) => s
 
-export const colors: Style = { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), cyan: sgr(36, 39), magenta: sgr(35, 39) }
-export const noColors: Style = { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain, magenta: plain }
+export const colors: Style = {
+  bold: sgr(1, 22),
+  dim: sgr(2, 22),
+  red: sgr(31, 39),
+  green: sgr(32, 39),
+  yellow: sgr(33, 39),
+  cyan: sgr(36, 39),
+  magenta: sgr(35, 39)
+}
+export const noColors: Style = {
+  bold: plain,
+  dim: plain,
+  red: plain,
+  green: plain,
+  yellow: plain,
+  cyan: plain,
+  magenta: plain
+}
 
 /** https://no-color.org: present and not empty disables colour. */
 export const useColor = (stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean =>
@@ -31,30 +47,39 @@ export interface Writable {
   readonly columns?: number
 }
 
-export class Output extends Context.Service<Output, {
-  readonly json: boolean
-  /** Styles for stdout. */
-  readonly style: Style
-  /** The terminal's width when stdout is one; undefined when it is a pipe or a file. */
-  readonly width: number | undefined
-  /** Lines of data on stdout. */
-  readonly data: (text: string) => Effect.Effect<void>
-  /** A progress or confirmation message on stderr; suppressed by --quiet. */
-  readonly message: (text: string) => Effect.Effect<void>
-  /** With --json the value as JSON; otherwise the human text (if any). */
-  readonly result: (value: unknown, human: () => string | undefined) => Effect.Effect<void>
-}>()("board/cli/Output") {}
+export class Output extends Context.Service<
+  Output,
+  {
+    readonly json: boolean
+    /** Styles for stdout. */
+    readonly style: Style
+    /** The terminal's width when stdout is one; undefined when it is a pipe or a file. */
+    readonly width: number | undefined
+    /** Lines of data on stdout. */
+    readonly data: (text: string) => Effect.Effect<void>
+    /** A progress or confirmation message on stderr; suppressed by --quiet. */
+    readonly message: (text: string) => Effect.Effect<void>
+    /** With --json the value as JSON; otherwise the human text (if any). */
+    readonly result: (value: unknown, human: () => string | undefined) => Effect.Effect<void>
+  }
+>()("board/cli/Output") {}
 
-export const makeOutput = (options: { json: boolean; quiet: boolean; env: NodeJS.ProcessEnv; stdout: Writable; stderr: Writable }) => {
+export const makeOutput = (options: {
+  json: boolean
+  quiet: boolean
+  env: NodeJS.ProcessEnv
+  stdout: Writable
+  stderr: Writable
+}) => {
   const style = useColor(options.stdout, options.env) ? colors : noColors
   const line = (text: string) => (text.endsWith("\n") ? text : `${text}\n`)
   const data = (text: string) => Effect.sync(() => void options.stdout.write(line(text)))
   return Output.of({
     json: options.json,
     style,
-    width: options.stdout.isTTY === true ? options.stdout.columns ?? 80 : undefined,
+    width: options.stdout.isTTY === true ? (options.stdout.columns ?? 80) : undefined,
     data,
-    message: (text) => options.quiet ? Effect.void : Effect.sync(() => void options.stderr.write(line(text))),
+    message: (text) => (options.quiet ? Effect.void : Effect.sync(() => void options.stderr.write(line(text)))),
     result: (value, human) => {
       if (options.json) return data(JSON.stringify(value, null, 2))
       const text = human()
@@ -65,20 +90,26 @@ export const makeOutput = (options: { json: boolean; quiet: boolean; env: NodeJS
 
 export const layer = Layer.effect(
   Output,
-  Effect.map(Settings, (s) => makeOutput({ json: s.json, quiet: s.quiet, env: s.env, stdout: process.stdout, stderr: process.stderr }))
+  Effect.map(Settings, (s) =>
+    makeOutput({ json: s.json, quiet: s.quiet, env: s.env, stdout: process.stdout, stderr: process.stderr })
+  )
 )
 
 /** Plain columns, padded to the widest cell; the last column is never padded. */
-export const table = (rows: ReadonlyArray<ReadonlyArray<string>>, style: Style, header?: ReadonlyArray<string>): string => {
+export const table = (
+  rows: ReadonlyArray<ReadonlyArray<string>>,
+  style: Style,
+  header?: ReadonlyArray<string>
+): string => {
   const all = header === undefined ? rows : [header, ...rows]
   if (all.length === 0) return ""
   const widths = all[0].map((_, i) => Math.max(...all.map((r) => visibleLength(r[i] ?? ""))))
   const render = (r: ReadonlyArray<string>) =>
-    r.map((cell, i) => (i === r.length - 1 ? cell : cell + " ".repeat(widths[i] - visibleLength(cell)))).join("  ").trimEnd()
-  return [
-    ...(header === undefined ? [] : [style.bold(render(header))]),
-    ...rows.map(render)
-  ].join("\n")
+    r
+      .map((cell, i) => (i === r.length - 1 ? cell : cell + " ".repeat(widths[i] - visibleLength(cell))))
+      .join("  ")
+      .trimEnd()
+  return [...(header === undefined ? [] : [style.bold(render(header))]), ...rows.map(render)].join("\n")
 }
 
 // eslint-disable-next-line no-control-regex

@@ -71,8 +71,10 @@ export const askSecret = (question: string) =>
           return resume(Effect.fail(cancelled()))
         }
         if (ch === "\u007f" || ch === "\b") value = [...value].slice(0, -1).join("")
-        else if (ch === "\u0015") value = "" // Ctrl-U
-        else if (ch === "\u001b") return // an escape sequence (arrow keys): drop the rest of it
+        else if (ch === "\u0015")
+          value = "" // Ctrl-U
+        else if (ch === "\u001b")
+          return // an escape sequence (arrow keys): drop the rest of it
         else if (ch >= " ") value += ch
       }
     }

@@ -38,8 +38,18 @@ export class Settings extends Context.Service<Settings, SettingsValues>()("board
 
 export const globalOptions = (program: Command) =>
   program
-    .addOption(new Option("--api-url <url>", `the server's API root; else BOARD_API_URL, else the saved one, else ${defaultApiUrl}`).env("BOARD_API_URL"))
-    .addOption(new Option("--api-key <key>", "API key (svc_…); else BOARD_API_KEY, else the one saved by `board auth signup|login`").env("BOARD_API_KEY"))
+    .addOption(
+      new Option(
+        "--api-url <url>",
+        `the server's API root; else BOARD_API_URL, else the saved one, else ${defaultApiUrl}`
+      ).env("BOARD_API_URL")
+    )
+    .addOption(
+      new Option(
+        "--api-key <key>",
+        "API key (svc_…); else BOARD_API_KEY, else the one saved by `board auth signup|login`"
+      ).env("BOARD_API_KEY")
+    )
     .option("--json", "print data as JSON (stdout), for scripts")
     .option("-q, --quiet", "print no progress messages on stderr (data and errors still print)")
 
@@ -81,7 +91,8 @@ export const resolveSettings = (cmd: Command, env: NodeJS.ProcessEnv = process.e
   const nonEmpty = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim())
   const flagUrl = nonEmpty(globals.apiUrl)
   const rawUrl = flagUrl ?? config.apiUrl ?? defaultApiUrl
-  const apiUrlSource: Source = flagUrl !== undefined ? sourceOf(cmd, "apiUrl") : config.apiUrl !== undefined ? "config" : "default"
+  const apiUrlSource: Source =
+    flagUrl !== undefined ? sourceOf(cmd, "apiUrl") : config.apiUrl !== undefined ? "config" : "default"
   const flagKey = nonEmpty(globals.apiKey)
   return {
     ...normalizeApiUrl(rawUrl),

@@ -4,7 +4,7 @@ import type { HttpClientResponse } from "effect/http"
 import type { BoardClient } from "./client.ts"
 
 // a client method is generic in its response mode; ReturnType sees every mode at once
-type Ok<F extends (...args: any) => any> = Exclude<
+type Ok<F extends (...args: never) => unknown> = Exclude<
   Effect.Success<ReturnType<F>>,
   HttpClientResponse.HttpClientResponse | readonly [unknown, HttpClientResponse.HttpClientResponse]
 >

@@ -49,30 +49,37 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 /** Whether a normalised email has the shape of an address (signup's check, and adding a member's). */
 export const isEmailAddress = (email: string): boolean => charCount(email) <= 254 && EMAIL.test(email)
 
-export class Accounts extends Context.Service<Accounts, {
-  readonly signup: (input: { email: string; password: string; full_name: string }) => Effect.Effect<
-    AuthSession,
-    InvalidInput | Conflict | Forbidden | TooManyRequests
-  >
-  readonly login: (input: { email: string; password: string }) => Effect.Effect<AuthSession, Unauthenticated>
-  readonly createApiKey: (principal: Principal, name: string) => Effect.Effect<CreatedApiKey, InvalidInput | Forbidden>
-  /** The caller's live API keys, oldest first. */
-  readonly apiKeys: (principal: Principal) => Effect.Effect<ReadonlyArray<ApiKeyInfo>, Forbidden>
-  /** Revokes one of the caller's keys at once (the calling key included); NotFound for any other id. */
-  readonly revokeApiKey: (principal: Principal, keyId: string) => Effect.Effect<void, NotFound | Forbidden>
-  /** The account's id and email, or nothing when it is gone. */
-  readonly profile: (userId: string) => Effect.Effect<ReadonlyArray<{ id: string; email: string }>>
-}>()("board/core/Accounts") {
+export class Accounts extends Context.Service<
+  Accounts,
+  {
+    readonly signup: (input: {
+      email: string
+      password: string
+      full_name: string
+    }) => Effect.Effect<AuthSession, InvalidInput | Conflict | Forbidden | TooManyRequests>
+    readonly login: (input: { email: string; password: string }) => Effect.Effect<AuthSession, Unauthenticated>
+    readonly createApiKey: (
+      principal: Principal,
+      name: string
+    ) => Effect.Effect<CreatedApiKey, InvalidInput | Forbidden>
+    /** The caller's live API keys, oldest first. */
+    readonly apiKeys: (principal: Principal) => Effect.Effect<ReadonlyArray<ApiKeyInfo>, Forbidden>
+    /** Revokes one of the caller's keys at once (the calling key included); NotFound for any other id. */
+    readonly revokeApiKey: (principal: Principal, keyId: string) => Effect.Effect<void, NotFound | Forbidden>
+    /** The account's id and email, or nothing when it is gone. */
+    readonly profile: (userId: string) => Effect.Effect<ReadonlyArray<{ id: string; email: string }>>
+  }
+>()("board/core/Accounts") {
   static readonly layerWith = (hasher: PasswordHasher) =>
     Layer.effect(
       Accounts,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const cache = yield* CredentialCache
         const config = yield* AppConfig
         const keys = yield* ServerSecret
 
-        const issue = Effect.fnUntraced(function*(user: { id: string; email: string; full_name: string }) {
+        const issue = Effect.fnUntraced(function* (user: { id: string; email: string; full_name: string }) {
           const now = yield* Clock.currentTimeMillis
           const token = yield* signSession(keys.session, config.publicUrl, user.id, now)
           return {
@@ -86,7 +93,11 @@ export class Accounts extends Context.Service<Accounts, {
           }
         })
 
-        const signup = Effect.fn("Accounts.signup")(function*(input: { email: string; password: string; full_name: string }) {
+        const signup = Effect.fn("Accounts.signup")(function* (input: {
+          email: string
+          password: string
+          full_name: string
+        }) {
           if (!config.signupsOpen) return yield* new Forbidden({ message: "signups are closed on this server" })
           const email = normalizeEmail(input.email)
           if (!isEmailAddress(email)) {
@@ -117,19 +128,21 @@ export class Accounts extends Context.Service<Accounts, {
             })
           }
           const existing = yield* sql`SELECT 1 FROM users WHERE email = ${email}`.pipe(Effect.orDie)
-          if (existing.length > 0) return yield* new Conflict({ message: "an account with this email already exists; log in instead" })
+          if (existing.length > 0)
+            return yield* new Conflict({ message: "an account with this email already exists; log in instead" })
           const passwordHash = yield* hasher.hash(input.password)
           const rows = yield* sql<{ id: string; email: string; full_name: string }>`
             INSERT INTO users (email, full_name, password_hash) VALUES (${email}, ${fullName}, ${passwordHash})
             ON CONFLICT (email) DO NOTHING
             RETURNING id, email, full_name`.pipe(Effect.orDie)
-          if (rows.length === 0) return yield* new Conflict({ message: "an account with this email already exists; log in instead" })
+          if (rows.length === 0)
+            return yield* new Conflict({ message: "an account with this email already exists; log in instead" })
           return yield* issue(rows[0]!)
         })
 
         const wrongCredentials = new Unauthenticated({ message: "wrong email or password", invalidToken: false })
 
-        const login = Effect.fn("Accounts.login")(function*(input: { email: string; password: string }) {
+        const login = Effect.fn("Accounts.login")(function* (input: { email: string; password: string }) {
           const email = normalizeEmail(input.email)
           const [user] = yield* sql<{ id: string; email: string; full_name: string; password_hash: string }>`
             SELECT id, email, full_name, password_hash FROM users WHERE email = ${email}`.pipe(Effect.orDie)
@@ -146,9 +159,11 @@ export class Accounts extends Context.Service<Accounts, {
         const keyManager = (principal: Principal, action: string) =>
           principal.via === "session" || principal.via === "apiKey"
             ? Effect.void
-            : Effect.fail(new Forbidden({ message: `API keys can only be ${action} with a session token or an API key` }))
+            : Effect.fail(
+                new Forbidden({ message: `API keys can only be ${action} with a session token or an API key` })
+              )
 
-        const createApiKey = Effect.fn("Accounts.createApiKey")(function*(principal: Principal, name: string) {
+        const createApiKey = Effect.fn("Accounts.createApiKey")(function* (principal: Principal, name: string) {
           yield* keyManager(principal, "created")
           const trimmed = name.trim()
           if (trimmed === "" || charCount(trimmed) > 200) {
@@ -158,10 +173,16 @@ export class Accounts extends Context.Service<Accounts, {
           const [row] = yield* sql<{ id: string; created_at: Date; updated_at: Date }>`
             INSERT INTO api_keys (user_id, name, digest) VALUES (${principal.userId}, ${trimmed}, ${digestToken(rawKey)})
             RETURNING id, created_at, updated_at`.pipe(Effect.orDie)
-          return { id: row!.id, name: trimmed, rawKey, createdAt: iso(row!.created_at), updatedAt: iso(row!.updated_at) }
+          return {
+            id: row!.id,
+            name: trimmed,
+            rawKey,
+            createdAt: iso(row!.created_at),
+            updatedAt: iso(row!.updated_at)
+          }
         })
 
-        const apiKeys = Effect.fn("Accounts.apiKeys")(function*(principal: Principal) {
+        const apiKeys = Effect.fn("Accounts.apiKeys")(function* (principal: Principal) {
           yield* keyManager(principal, "listed")
           const rows = yield* sql<{ id: string; name: string; created_at: Date; updated_at: Date }>`
             SELECT id, name, created_at, updated_at FROM api_keys
@@ -175,13 +196,15 @@ export class Accounts extends Context.Service<Accounts, {
           }))
         })
 
-        const revokeApiKey = Effect.fn("Accounts.revokeApiKey")(function*(principal: Principal, keyId: string) {
+        const revokeApiKey = Effect.fn("Accounts.revokeApiKey")(function* (principal: Principal, keyId: string) {
           yield* keyManager(principal, "revoked")
           const missing = new NotFound({ message: isUuid(keyId) ? `API key ${keyId} not found` : "API key not found" })
           if (!isUuid(keyId)) return yield* missing
           const rows = yield* sql`
             UPDATE api_keys SET revoked_at = now(), updated_at = now()
-            WHERE id = ${keyId} AND user_id = ${principal.userId} AND revoked_at IS NULL RETURNING id`.pipe(Effect.orDie)
+            WHERE id = ${keyId} AND user_id = ${principal.userId} AND revoked_at IS NULL RETURNING id`.pipe(
+            Effect.orDie
+          )
           if (rows.length === 0) return yield* missing
           yield* cache.invalidate(keyId)
         })

@@ -42,21 +42,24 @@ interface Entry {
   readonly until: number
 }
 
-export class CredentialCache extends Context.Service<CredentialCache, {
-  /**
-   * The value cached under `digest` (a SHA-256 of the secret: raw secrets are never held), or
-   * what `load` resolves, cached when it resolved to something.
-   */
-  readonly resolve: <A, E, R>(
-    digest: string,
-    load: Effect.Effect<Resolved<A> | undefined, E, R>
-  ) => Effect.Effect<A | undefined, E, R>
-  /** Forgets every entry of a credential (after its revoke committed). */
-  readonly invalidate: (credentialId: string) => Effect.Effect<void>
-}>()("board/core/CredentialCache") {
+export class CredentialCache extends Context.Service<
+  CredentialCache,
+  {
+    /**
+     * The value cached under `digest` (a SHA-256 of the secret: raw secrets are never held), or
+     * what `load` resolves, cached when it resolved to something.
+     */
+    readonly resolve: <A, E, R>(
+      digest: string,
+      load: Effect.Effect<Resolved<A> | undefined, E, R>
+    ) => Effect.Effect<A | undefined, E, R>
+    /** Forgets every entry of a credential (after its revoke committed). */
+    readonly invalidate: (credentialId: string) => Effect.Effect<void>
+  }
+>()("board/core/CredentialCache") {
   static readonly layer = Layer.effect(
     CredentialCache,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       const entries = new Map<string, Entry>()
       // the embedded database has one owning process: every revoke happens here
@@ -70,7 +73,7 @@ export class CredentialCache extends Context.Service<CredentialCache, {
       }
 
       const resolve = <A, E, R>(digest: string, load: Effect.Effect<Resolved<A> | undefined, E, R>) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
           const hit = entries.get(digest)
           if (hit !== undefined && hit.until > now && live) return hit.value as A
@@ -93,30 +96,36 @@ export class CredentialCache extends Context.Service<CredentialCache, {
 
       if (config.databaseUrl !== undefined) {
         const pg = yield* PgClient.PgClient
-        const listenOnce = Effect.scoped(Effect.gen(function*() {
-          const queue = yield* pg.listen(REVOCATION_CHANNEL)
-          // a LISTEN connection can die without a word (a partition, a failover): each instance
-          // says it is alive on the channel every second, and 3 s of silence ends this listener
-          yield* pg.notify(REVOCATION_CHANNEL, HEARTBEAT).pipe(
-            Effect.catchCause(() => Effect.void),
-            Effect.repeat(Schedule.spaced("1 second")),
-            Effect.forkScoped
-          )
-          entries.clear()
-          revocations++
-          live = true
-          for (;;) {
-            const { payload } = yield* Queue.take(queue).pipe(Effect.timeout("3 seconds"))
-            if (payload !== HEARTBEAT) dropCredential(payload)
-          }
-        })).pipe(
-          Effect.ensuring(Effect.sync(() => {
-            live = false
-            revocations++
+        const listenOnce = Effect.scoped(
+          Effect.gen(function* () {
+            const queue = yield* pg.listen(REVOCATION_CHANNEL)
+            // a LISTEN connection can die without a word (a partition, a failover): each instance
+            // says it is alive on the channel every second, and 3 s of silence ends this listener
+            yield* pg.notify(REVOCATION_CHANNEL, HEARTBEAT).pipe(
+              Effect.catchCause(() => Effect.void),
+              Effect.repeat(Schedule.spaced("1 second")),
+              Effect.forkScoped
+            )
             entries.clear()
-          })),
+            revocations++
+            live = true
+            for (;;) {
+              const { payload } = yield* Queue.take(queue).pipe(Effect.timeout("3 seconds"))
+              if (payload !== HEARTBEAT) dropCredential(payload)
+            }
+          })
+        ).pipe(
+          Effect.ensuring(
+            Effect.sync(() => {
+              live = false
+              revocations++
+              entries.clear()
+            })
+          ),
           Effect.catchCause((cause) =>
-            Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logWarning("credential cache: the revocation feed dropped; not caching until it is back", cause)
+            Cause.hasInterruptsOnly(cause)
+              ? Effect.interrupt
+              : Effect.logWarning("credential cache: the revocation feed dropped; not caching until it is back", cause)
           )
         )
         yield* listenOnce.pipe(Effect.repeat(Schedule.spaced("1 second")), Effect.forkScoped)

@@ -37,37 +37,52 @@ const bearerOf = (authorization: string): string | undefined => {
   return m?.[1]
 }
 
-export class Credentials extends Context.Service<Credentials, {
-  readonly resolve: (
-    presented: PresentedCredentials,
-    accepts: ReadonlyArray<UserCredentialKind>
-  ) => Effect.Effect<Principal, Unauthenticated>
-}>()("board/core/Credentials") {
+export class Credentials extends Context.Service<
+  Credentials,
+  {
+    readonly resolve: (
+      presented: PresentedCredentials,
+      accepts: ReadonlyArray<UserCredentialKind>
+    ) => Effect.Effect<Principal, Unauthenticated>
+  }
+>()("board/core/Credentials") {
   static readonly layer = Layer.effect(
     Credentials,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const config = yield* AppConfig
       const keys = yield* ServerSecret
       const oauth = yield* OAuth
       const cache = yield* CredentialCache
 
-      const apiKeyPrincipal = Effect.fnUntraced(function*(key: string) {
+      const apiKeyPrincipal = Effect.fnUntraced(function* (key: string) {
         if (!isWellFormed("apiKey", key)) return yield* refuse("invalid API key: it is malformed or mistyped")
         const digest = digestToken(key)
-        const principal = yield* cache.resolve(digest, sql<{ id: string; user_id: string }>`
+        const principal = yield* cache.resolve(
+          digest,
+          sql<{ id: string; user_id: string }>`
           SELECT id, user_id FROM api_keys WHERE digest = ${digest} AND revoked_at IS NULL`.pipe(
-          Effect.orDie,
-          Effect.map(([row]) => row === undefined ? undefined : {
-            value: { userId: row.user_id, via: "apiKey", workspaces: "all", credentialId: row.id } satisfies Principal,
-            credentialId: row.id
-          })
-        ))
+            Effect.orDie,
+            Effect.map(([row]) =>
+              row === undefined
+                ? undefined
+                : {
+                    value: {
+                      userId: row.user_id,
+                      via: "apiKey",
+                      workspaces: "all",
+                      credentialId: row.id
+                    } satisfies Principal,
+                    credentialId: row.id
+                  }
+            )
+          )
+        )
         if (principal === undefined) return yield* refuse("invalid API key: unknown or revoked")
         return principal
       })
 
-      const resolve = Effect.fnUntraced(function*(
+      const resolve = Effect.fnUntraced(function* (
         presented: PresentedCredentials,
         accepts: ReadonlyArray<UserCredentialKind>
       ) {
@@ -89,17 +104,25 @@ export class Credentials extends Context.Service<Credentials, {
           const kind = tokenKindOf(token)
           const claimed = kind ?? (token.includes(".") ? undefined : claimedKindOf(token))
           if (claimed === "apiKey") {
-            return yield* refuse("API keys are not accepted as Authorization: Bearer; send the key in the X-API-Key header")
+            return yield* refuse(
+              "API keys are not accepted as Authorization: Bearer; send the key in the X-API-Key header"
+            )
           }
           if (claimed === "oauthRefresh" || claimed === "authCode") {
-            return yield* refuse(`a ${claimed === "authCode" ? "authorization code" : "refresh token"} is not an access token: exchange it at /oauth/token`)
+            return yield* refuse(
+              `a ${claimed === "authCode" ? "authorization code" : "refresh token"} is not an access token: exchange it at /oauth/token`
+            )
           }
-          if (kind === undefined && claimed === "oauthAccess") return yield* refuse("invalid OAuth access token: it is malformed or mistyped")
+          if (kind === undefined && claimed === "oauthAccess")
+            return yield* refuse("invalid OAuth access token: it is malformed or mistyped")
           if (kind === undefined && claimed === "intake") return yield* refuse(intakeOnly)
           if (kind === "intake") return yield* refuse(intakeOnly)
           if (kind === "oauthAccess") {
             if (!accepts.includes("oauth")) {
-              return yield* refuse(`this endpoint does not accept OAuth access tokens; send ${describe(accepts)}`, false)
+              return yield* refuse(
+                `this endpoint does not accept OAuth access tokens; send ${describe(accepts)}`,
+                false
+              )
             }
             const principal = yield* oauth.accessPrincipal(token)
             if (principal === undefined) return yield* refuse("invalid OAuth access token: unknown, expired or revoked")
@@ -107,7 +130,8 @@ export class Credentials extends Context.Service<Credentials, {
           }
           const now = yield* Clock.currentTimeMillis
           const session = yield* verifySession(keys.session, config.publicUrl, token, now)
-          if (session === undefined) return yield* refuse("invalid bearer token: not a live session or OAuth access token")
+          if (session === undefined)
+            return yield* refuse("invalid bearer token: not a live session or OAuth access token")
           if (!accepts.includes("session")) {
             return yield* refuse(
               `session tokens only work on the account bootstrap endpoints; create an API key (POST /v1/api-keys) and send it in X-API-Key`,

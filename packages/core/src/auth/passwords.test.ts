@@ -16,14 +16,19 @@ describe("passwords", () => {
   it("never truncates: two 100-character passwords differing at character 90 differ", async () => {
     const hasher = makePasswordHasher({ logN: 10, r: 8, p: 1 })
     const a = "a".repeat(100)
-    const b = "a".repeat(89) + "b" + "a".repeat(10)
+    const b = `${"a".repeat(89)}b${"a".repeat(10)}`
     const stored = await Effect.runPromise(hasher.hash(a))
     expect(await Effect.runPromise(hasher.verify(b, stored))).toBe(false)
   })
 
   it("bounds concurrent hashes: 12 parallel production hashes all succeed", async () => {
     const hasher = makePasswordHasher()
-    const results = await Effect.runPromise(Effect.all(Array.from({ length: 12 }, (_, i) => hasher.hash(`password ${i}`)), { concurrency: "unbounded" }))
+    const results = await Effect.runPromise(
+      Effect.all(
+        Array.from({ length: 12 }, (_, i) => hasher.hash(`password ${i}`)),
+        { concurrency: "unbounded" }
+      )
+    )
     expect(new Set(results).size).toBe(12)
   })
 

@@ -37,26 +37,30 @@ export interface PasswordHasher {
 export const makePasswordHasher = (params: ScryptParams = OWASP_SCRYPT, concurrency = 2): PasswordHasher => {
   const permits = Semaphore.makeUnsafe(concurrency)
   const hash = (password: string) =>
-    permits.withPermits(1)(Effect.gen(function*() {
-      const salt = crypto.randomBytes(16)
-      const key = yield* scrypt(password, salt, params)
-      return `$scrypt$ln=${params.logN},r=${params.r},p=${params.p}$${salt.toString("base64")}$${key.toString("base64")}`
-    }))
-  const verify = (password: string, stored: string) =>
-    permits.withPermits(1)(Effect.gen(function*() {
-      const m = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([^$]+)\$([^$]+)$/.exec(stored)
-      if (!m) return false
-      const expected = Buffer.from(m[5]!, "base64")
-      const key = yield* scrypt(password, Buffer.from(m[4]!, "base64"), {
-        logN: Number(m[1]),
-        r: Number(m[2]),
-        p: Number(m[3])
+    permits.withPermits(1)(
+      Effect.gen(function* () {
+        const salt = crypto.randomBytes(16)
+        const key = yield* scrypt(password, salt, params)
+        return `$scrypt$ln=${params.logN},r=${params.r},p=${params.p}$${salt.toString("base64")}$${key.toString("base64")}`
       })
-      return key.length === expected.length && crypto.timingSafeEqual(key, expected)
-    }))
+    )
+  const verify = (password: string, stored: string) =>
+    permits.withPermits(1)(
+      Effect.gen(function* () {
+        const m = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([^$]+)\$([^$]+)$/.exec(stored)
+        if (!m) return false
+        const expected = Buffer.from(m[5]!, "base64")
+        const key = yield* scrypt(password, Buffer.from(m[4]!, "base64"), {
+          logN: Number(m[1]),
+          r: Number(m[2]),
+          p: Number(m[3])
+        })
+        return key.length === expected.length && crypto.timingSafeEqual(key, expected)
+      })
+    )
   let dummy: string | undefined
   const verifyDummy = (password: string) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       dummy ??= yield* hash("dummy password for timing")
       yield* verify(password, dummy)
       return false as const

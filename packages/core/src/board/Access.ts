@@ -33,8 +33,8 @@ export const checkGrant = (
   role === undefined
     ? Effect.fail(new NotFound({ message: `${what} not found` }))
     : principal.workspaces !== "all" && !principal.workspaces.has(workspaceId)
-    ? Effect.fail(new WorkspaceNotGranted({ message: grantMissing(what) }))
-    : Effect.succeed(role)
+      ? Effect.fail(new WorkspaceNotGranted({ message: grantMissing(what) }))
+      : Effect.succeed(role)
 
 const grantMissing = (what: string) => {
   const kind = what.split(" ")[0]
@@ -59,32 +59,39 @@ const resolveSql = (kind: Exclude<ResourceKind, "workspace">) => `
   JOIN projects p ON p.id = r.project_id
   LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $2`
 
-export class Access extends Context.Service<Access, {
-  /** Resolves any resource to its workspace and checks the caller may act there. */
-  readonly resolve: (
-    principal: Principal,
-    kind: ResourceKind,
-    id: string,
-    what?: string
-  ) => Effect.Effect<Resolved, NotFound | WorkspaceNotGranted>
-}>()("board/core/Access") {
+export class Access extends Context.Service<
+  Access,
+  {
+    /** Resolves any resource to its workspace and checks the caller may act there. */
+    readonly resolve: (
+      principal: Principal,
+      kind: ResourceKind,
+      id: string,
+      what?: string
+    ) => Effect.Effect<Resolved, NotFound | WorkspaceNotGranted>
+  }
+>()("board/core/Access") {
   static readonly layer = Layer.effect(
     Access,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const resolve = (principal: Principal, kind: ResourceKind, id: string, what = `${kind} ${id}`) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (!isUuid(id)) return yield* new NotFound({ message: `${what} not found` })
           if (kind === "workspace") {
             const rows = yield* sql<{ role: Role }>`
-              SELECT role FROM workspace_members WHERE workspace_id = ${id} AND user_id = ${principal.userId}`.pipe(Effect.orDie)
+              SELECT role FROM workspace_members WHERE workspace_id = ${id} AND user_id = ${principal.userId}`.pipe(
+              Effect.orDie
+            )
             const role = yield* checkGrant(principal, id, rows[0]?.role, what)
             return { workspaceId: id, projectId: undefined, role }
           }
-          const rows = yield* sql.unsafe<{ workspace_id: string; project_id: string; role: Role | null }>(
-            resolveSql(kind),
-            [id, principal.userId]
-          ).pipe(Effect.orDie)
+          const rows = yield* sql
+            .unsafe<{ workspace_id: string; project_id: string; role: Role | null }>(resolveSql(kind), [
+              id,
+              principal.userId
+            ])
+            .pipe(Effect.orDie)
           const row = rows[0]
           const role = yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)
           return { workspaceId: row!.workspace_id, projectId: row!.project_id, role }

@@ -24,53 +24,90 @@ export interface BoardView {
   readonly labels: ReadonlyArray<LabelView>
 }
 
-export class Boards extends Context.Service<Boards, {
-  readonly get: (principal: Principal, projectId: string) => Effect.Effect<BoardView, NotFound | WorkspaceNotGranted>
-  /**
-   * The BoardView as JSON text, exactly as the HTTP API's Board schema and JSON.stringify write
-   * it, in parts to be written in order (their concatenation is the document). Parts, not one
-   * string: a joined board is one large object that goes straight to the old generation, and a
-   * 1,000-card board per request set off a full collection every hundred or so requests.
-   */
-  readonly json: (principal: Principal, projectId: string) => Effect.Effect<ReadonlyArray<string>, NotFound | WorkspaceNotGranted>
-}>()("board/core/Boards") {
+export class Boards extends Context.Service<
+  Boards,
+  {
+    readonly get: (principal: Principal, projectId: string) => Effect.Effect<BoardView, NotFound | WorkspaceNotGranted>
+    /**
+     * The BoardView as JSON text, exactly as the HTTP API's Board schema and JSON.stringify write
+     * it, in parts to be written in order (their concatenation is the document). Parts, not one
+     * string: a joined board is one large object that goes straight to the old generation, and a
+     * 1,000-card board per request set off a full collection every hundred or so requests.
+     */
+    readonly json: (
+      principal: Principal,
+      projectId: string
+    ) => Effect.Effect<ReadonlyArray<string>, NotFound | WorkspaceNotGranted>
+  }
+>()("board/core/Boards") {
   static readonly layer = Layer.effect(
     Boards,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
 
-      const get = Effect.fn("Boards.get")(function*(principal: Principal, projectId: string) {
+      const get = Effect.fn("Boards.get")(function* (principal: Principal, projectId: string) {
         yield* access.resolve(principal, "project", projectId)
-        const [[project], columns, cards, labels] = yield* Effect.all([
-          sql<{ id: string; workspace_id: string; name: string; ref_prefix: string; created_at: Date; updated_at: Date }>`
+        const [[project], columns, cards, labels] = yield* Effect.all(
+          [
+            sql<{
+              id: string
+              workspace_id: string
+              name: string
+              ref_prefix: string
+              created_at: Date
+              updated_at: Date
+            }>`
             SELECT id, workspace_id, name, ref_prefix, created_at, updated_at FROM projects WHERE id = ${projectId}`,
-          sql<{ id: string; project_id: string; name: string; position: number; created_at: Date; updated_at: Date }>`
+            sql<{ id: string; project_id: string; name: string; position: number; created_at: Date; updated_at: Date }>`
             SELECT id, project_id, name, position, created_at, updated_at FROM board_columns
             WHERE project_id = ${projectId} ORDER BY position`,
-          sql.unsafe<CardRow>(`
+            sql.unsafe<CardRow>(
+              `
             SELECT ${cardColumns("(row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key) - 1)::int")}
             FROM cards c JOIN board_columns col ON col.id = c.column_id
-            WHERE c.project_id = $1 ORDER BY col.position, c.sort_key`, [projectId]),
-          sql<{ id: string; project_id: string; name: string; color: string | null; created_at: Date; updated_at: Date }>`
+            WHERE c.project_id = $1 ORDER BY col.position, c.sort_key`,
+              [projectId]
+            ),
+            sql<{
+              id: string
+              project_id: string
+              name: string
+              color: string | null
+              created_at: Date
+              updated_at: Date
+            }>`
             SELECT id, project_id, name, color, created_at, updated_at FROM labels
             WHERE project_id = ${projectId} ORDER BY lower(name), id`
-        ], { concurrency: "unbounded" }).pipe(Effect.orDie)
+          ],
+          { concurrency: "unbounded" }
+        ).pipe(Effect.orDie)
         return {
           project: toProject(project!),
           columns: columns.map(toColumn),
           cards: cards.map(toCard),
-          labels: labels.map((l) => toLabel({ id: l.id, projectId: l.project_id, name: l.name, color: l.color, createdAt: l.created_at, updatedAt: l.updated_at }))
+          labels: labels.map((l) =>
+            toLabel({
+              id: l.id,
+              projectId: l.project_id,
+              name: l.name,
+              color: l.color,
+              createdAt: l.created_at,
+              updatedAt: l.updated_at
+            })
+          )
         }
       })
 
-      const json = Effect.fn("Boards.json")(function*(principal: Principal, projectId: string) {
+      const json = Effect.fn("Boards.json")(function* (principal: Principal, projectId: string) {
         yield* access.resolve(principal, "project", projectId)
-        const rows = yield* sql.unsafe<{ head: string | null; card: string | null; tail: string | null }>(boardJsonSql, [projectId])
+        const rows = yield* sql
+          .unsafe<{ head: string | null; card: string | null; tail: string | null }>(boardJsonSql, [projectId])
           .pipe(Effect.orDie)
         const first = rows[0]
         // the project went between the access check and the read
-        if (first === undefined || first.head === null || first.tail === null) return yield* new NotFound({ message: "project not found" })
+        if (first === undefined || first.head === null || first.tail === null)
+          return yield* new NotFound({ message: "project not found" })
         const parts = [first.head]
         for (const row of rows) if (row.card !== null) parts.push(row.card)
         parts.push(first.tail)

@@ -45,14 +45,21 @@ const view = (r: Row, cardId: string): CardLinkView => ({
   updatedAt: iso(r.updated_at)
 })
 
-export class CardLinks extends Context.Service<CardLinks, {
-  readonly list: (principal: Principal, cardId: string) => Effect.Effect<ReadonlyArray<CardLinkView>, AccessError>
-  readonly create: (principal: Principal, cardId: string, input: { targetId: string; linkType: LinkType }) => Effect.Effect<CardLinkView, InvalidInput | AccessError>
-  readonly remove: (principal: Principal, linkId: string) => Effect.Effect<void, AccessError>
-}>()("board/core/CardLinks") {
+export class CardLinks extends Context.Service<
+  CardLinks,
+  {
+    readonly list: (principal: Principal, cardId: string) => Effect.Effect<ReadonlyArray<CardLinkView>, AccessError>
+    readonly create: (
+      principal: Principal,
+      cardId: string,
+      input: { targetId: string; linkType: LinkType }
+    ) => Effect.Effect<CardLinkView, InvalidInput | AccessError>
+    readonly remove: (principal: Principal, linkId: string) => Effect.Effect<void, AccessError>
+  }
+>()("board/core/CardLinks") {
   static readonly layer = Layer.effect(
     CardLinks,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
 
@@ -65,18 +72,23 @@ export class CardLinks extends Context.Service<CardLinks, {
           WHERE ${where}
           ORDER BY l.created_at, l.id`.pipe(Effect.orDie)
 
-      const list = Effect.fn("CardLinks.list")(function*(principal: Principal, cardId: string) {
+      const list = Effect.fn("CardLinks.list")(function* (principal: Principal, cardId: string) {
         yield* access.resolve(principal, "card", cardId)
         const rows = yield* select(cardId, sql`(l.source_id = ${cardId} OR l.target_id = ${cardId})`)
         return rows.map((r) => view(r, cardId))
       })
 
-      const create = Effect.fn("CardLinks.create")(function*(principal: Principal, cardId: string, input: { targetId: string; linkType: LinkType }) {
+      const create = Effect.fn("CardLinks.create")(function* (
+        principal: Principal,
+        cardId: string,
+        input: { targetId: string; linkType: LinkType }
+      ) {
         if (!(linkTypes as ReadonlyArray<string>).includes(input.linkType)) {
           return yield* new InvalidInput({ message: `linkType: must be one of ${linkTypes.join(", ")}` })
         }
         const source = yield* access.resolve(principal, "card", cardId)
-        if (input.targetId === cardId) return yield* new InvalidInput({ message: "targetId: a card cannot link to itself" })
+        if (input.targetId === cardId)
+          return yield* new InvalidInput({ message: "targetId: a card cannot link to itself" })
         const target = yield* access.resolve(principal, "card", input.targetId)
         if (target.workspaceId !== source.workspaceId) {
           return yield* new InvalidInput({ message: "targetId: the target card must be in the same workspace" })
@@ -87,14 +99,21 @@ export class CardLinks extends Context.Service<CardLinks, {
           VALUES (${cardId}, ${input.targetId}, ${input.linkType}, ${principal.userId})
           ON CONFLICT (source_id, target_id, link_type) DO NOTHING`.pipe(
           // a card deleted between the access check and the insert: the foreign key says so
-          Effect.catchTag("SqlError", (e) => e.reason._tag === "ConstraintError" ? Effect.fail(new NotFound({ message: "card not found" })) : Effect.die(e))
+          Effect.catchTag("SqlError", (e) =>
+            e.reason._tag === "ConstraintError"
+              ? Effect.fail(new NotFound({ message: "card not found" }))
+              : Effect.die(e)
+          )
         )
-        const rows = yield* select(cardId, sql`l.source_id = ${cardId} AND l.target_id = ${input.targetId} AND l.link_type = ${input.linkType}`)
+        const rows = yield* select(
+          cardId,
+          sql`l.source_id = ${cardId} AND l.target_id = ${input.targetId} AND l.link_type = ${input.linkType}`
+        )
         if (rows[0] === undefined) return yield* new NotFound({ message: "card not found" })
         return view(rows[0], cardId)
       })
 
-      const remove = Effect.fn("CardLinks.remove")(function*(principal: Principal, linkId: string) {
+      const remove = Effect.fn("CardLinks.remove")(function* (principal: Principal, linkId: string) {
         yield* access.resolve(principal, "link", linkId)
         yield* sql`DELETE FROM card_links WHERE id = ${linkId}`.pipe(Effect.orDie)
       })

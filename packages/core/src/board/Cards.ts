@@ -16,7 +16,14 @@ import { checkDescription, checkPriority, checkTitle, firstFailure } from "./car
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 import { createSql, fileOnceSql, fileSql, grantsOf, moveSql, visibleTo, type WrittenRow } from "./cardStatements.ts"
 import { startOrderCountCompaction } from "./orderCounts.ts"
-import { rebalance, REBALANCE_BUCKET_SIZE, REBALANCE_COOLDOWN_MS, REBALANCE_SCALE, retryRaces, StaleOrder } from "./orderKeys.ts"
+import {
+  rebalance,
+  REBALANCE_BUCKET_SIZE,
+  REBALANCE_COOLDOWN_MS,
+  REBALANCE_SCALE,
+  retryRaces,
+  StaleOrder
+} from "./orderKeys.ts"
 
 export interface CardInput {
   readonly projectId: string
@@ -46,24 +53,35 @@ export interface Filing {
 
 type AccessError = NotFound | WorkspaceNotGranted
 
-export class Cards extends Context.Service<Cards, {
-  readonly create: (principal: Principal, input: CardInput) => Effect.Effect<CardView, InvalidInput | AccessError>
-  readonly get: (principal: Principal, id: string) => Effect.Effect<CardView, AccessError>
-  readonly update: (principal: Principal, id: string, patch: CardPatch) => Effect.Effect<CardView, InvalidInput | AccessError>
-  readonly remove: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
-  readonly move: (principal: Principal, id: string, to: { columnId: string; position?: number | undefined }) => Effect.Effect<CardView, InvalidInput | AccessError>
-  /**
-   * Files a card at the end of a column without a member's access check (intake tokens), and
-   * says whether it did or its idempotency key had already filed one (the channel is blind:
-   * nothing about the card is answered).
-   */
-  readonly file: (input: Filing) => Effect.Effect<"filed" | "replayed", NotFound>
-  /** Reads cards by id, in the given order, with labels and subtasks. */
-  readonly load: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CardView>>
-}>()("board/core/Cards") {
+export class Cards extends Context.Service<
+  Cards,
+  {
+    readonly create: (principal: Principal, input: CardInput) => Effect.Effect<CardView, InvalidInput | AccessError>
+    readonly get: (principal: Principal, id: string) => Effect.Effect<CardView, AccessError>
+    readonly update: (
+      principal: Principal,
+      id: string,
+      patch: CardPatch
+    ) => Effect.Effect<CardView, InvalidInput | AccessError>
+    readonly remove: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
+    readonly move: (
+      principal: Principal,
+      id: string,
+      to: { columnId: string; position?: number | undefined }
+    ) => Effect.Effect<CardView, InvalidInput | AccessError>
+    /**
+     * Files a card at the end of a column without a member's access check (intake tokens), and
+     * says whether it did or its idempotency key had already filed one (the channel is blind:
+     * nothing about the card is answered).
+     */
+    readonly file: (input: Filing) => Effect.Effect<"filed" | "replayed", NotFound>
+    /** Reads cards by id, in the given order, with labels and subtasks. */
+    readonly load: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CardView>>
+  }
+>()("board/core/Cards") {
   static readonly layer = Layer.effect(
     Cards,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const reads = yield* ReadSql
       const access = yield* Access
@@ -76,31 +94,41 @@ export class Cards extends Context.Service<Cards, {
       const load = (ids: ReadonlyArray<string>) =>
         ids.length === 0
           ? Effect.succeed([])
-          : sql.unsafe<CardRow>(`SELECT ${cardColumns()} FROM cards c WHERE c.id = ANY($1::uuid[])`, [ids as Array<string>]).pipe(
-            Effect.orDie,
-            Effect.map((rows) => {
-              const byId = new Map(rows.map((r) => [r.id, toCard(r)]))
-              return ids.flatMap((id) => byId.get(id) ?? [])
-            })
-          )
+          : sql
+              .unsafe<CardRow>(`SELECT ${cardColumns()} FROM cards c WHERE c.id = ANY($1::uuid[])`, [
+                ids as Array<string>
+              ])
+              .pipe(
+                Effect.orDie,
+                Effect.map((rows) => {
+                  const byId = new Map(rows.map((r) => [r.id, toCard(r)]))
+                  return ids.flatMap((id) => byId.get(id) ?? [])
+                })
+              )
 
       const loadOne = (id: string) =>
-        Effect.flatMap(load([id]), (cards) => cards[0] !== undefined ? Effect.succeed(cards[0]) : Effect.fail(new NotFound({ message: `card ${id} not found` })))
+        Effect.flatMap(load([id]), (cards) =>
+          cards[0] !== undefined
+            ? Effect.succeed(cards[0])
+            : Effect.fail(new NotFound({ message: `card ${id} not found` }))
+        )
 
       /**
        * Runs a one-statement write. `undefined`: the statement found nothing to write (the
        * caller names why); a stale snapshot or a lost race runs it again.
        */
       const write = (text: string, params: ReadonlyArray<unknown>) =>
-        sql.unsafe<WrittenRow>(text, params as Array<any>).pipe(
+        sql.unsafe<WrittenRow>(text, params).pipe(
           Effect.flatMap(([row]) =>
-            row === undefined || row.found === 0 ? Effect.succeed(undefined)
-            : row.id === null ? Effect.fail(new StaleOrder())
-            : Effect.succeed(row)
+            row === undefined || row.found === 0
+              ? Effect.succeed(undefined)
+              : row.id === null
+                ? Effect.fail(new StaleOrder())
+                : Effect.succeed(row)
           ),
           retryRaces,
           Effect.orDie,
-          Effect.tap((row) => row === undefined ? Effect.void : written(row))
+          Effect.tap((row) => (row === undefined ? Effect.void : written(row)))
         )
 
       // a write leaves count rows to fold, and a key long enough to rebalance its column
@@ -119,31 +147,52 @@ export class Cards extends Context.Service<Cards, {
       }
 
       const startRebalance = (columnId: string) =>
-        rebalancing.has(columnId) ? Effect.void : Effect.forkDetach(Effect.suspend(() => {
-          rebalancing.add(columnId)
-          return rebalance(sql, columnId).pipe(Effect.ensuring(Effect.sync(() => {
-            rebalancing.delete(columnId)
-            counts.touched(columnId)
-          })))
-        }), { startImmediately: true }).pipe(Effect.asVoid)
+        rebalancing.has(columnId)
+          ? Effect.void
+          : Effect.forkDetach(
+              Effect.suspend(() => {
+                rebalancing.add(columnId)
+                return rebalance(sql, columnId).pipe(
+                  Effect.ensuring(
+                    Effect.sync(() => {
+                      rebalancing.delete(columnId)
+                      counts.touched(columnId)
+                    })
+                  )
+                )
+              }),
+              { startImmediately: true }
+            ).pipe(Effect.asVoid)
 
       /** The column must be visible (else 404) and belong to the project (else 400). */
       const columnOfProject = (principal: Principal, columnId: string, projectId: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const column = yield* access.resolve(principal, "column", columnId)
           if (column.projectId !== projectId) {
             return yield* new InvalidInput({ message: `columnId: column ${columnId} belongs to another project` })
           }
         })
 
-      const create = Effect.fn("Cards.create")(function*(principal: Principal, input: CardInput) {
-        const invalid = firstFailure(checkTitle(input.title), checkDescription(input.description), checkPriority(input.priority))
+      const create = Effect.fn("Cards.create")(function* (principal: Principal, input: CardInput) {
+        const invalid = firstFailure(
+          checkTitle(input.title),
+          checkDescription(input.description),
+          checkPriority(input.priority)
+        )
         if (invalid) return yield* invalid
         for (let attempt = 0; ; attempt++) {
           if (isUuid(input.projectId) && isUuid(input.columnId)) {
             const row = yield* write(createSql, [
-              input.columnId, input.title, input.description ?? null, input.priority ?? "medium", "api", null,
-              principal.userId, input.projectId, principal.userId, grantsOf(principal)
+              input.columnId,
+              input.title,
+              input.description ?? null,
+              input.priority ?? "medium",
+              "api",
+              null,
+              principal.userId,
+              input.projectId,
+              principal.userId,
+              grantsOf(principal)
             ])
             if (row !== undefined) return toCard(row)
           }
@@ -155,19 +204,32 @@ export class Cards extends Context.Service<Cards, {
         }
       })
 
-      const file = Effect.fn("Cards.file")(function*(input: Filing) {
+      const file = Effect.fn("Cards.file")(function* (input: Filing) {
         if (!isUuid(input.columnId)) return yield* new NotFound({ message: `column ${input.columnId} not found` })
         const claim = input.idempotencyKey !== undefined
         for (;;) {
-          const [row] = yield* sql.unsafe<WrittenRow>(claim ? fileOnceSql : fileSql, [
-            input.columnId, input.title, input.description ?? null, "medium", input.source, input.intakeTokenId,
-            input.createdBy, ...(claim ? [input.idempotencyKey] : [])
-          ]).pipe(
-            Effect.flatMap((rows) => rows[0]?.found === 1 && rows[0].id === null && !claim ? Effect.fail(new StaleOrder()) : Effect.succeed(rows)),
-            retryRaces,
-            Effect.orDie
-          )
-          if (row === undefined || row.found === 0) return yield* new NotFound({ message: `column ${input.columnId} not found` })
+          const [row] = yield* sql
+            .unsafe<WrittenRow>(claim ? fileOnceSql : fileSql, [
+              input.columnId,
+              input.title,
+              input.description ?? null,
+              "medium",
+              input.source,
+              input.intakeTokenId,
+              input.createdBy,
+              ...(claim ? [input.idempotencyKey] : [])
+            ])
+            .pipe(
+              Effect.flatMap((rows) =>
+                rows[0]?.found === 1 && rows[0].id === null && !claim
+                  ? Effect.fail(new StaleOrder())
+                  : Effect.succeed(rows)
+              ),
+              retryRaces,
+              Effect.orDie
+            )
+          if (row === undefined || row.found === 0)
+            return yield* new NotFound({ message: `column ${input.columnId} not found` })
           if (row.id !== null) {
             yield* written(row)
             return "filed" as const
@@ -175,25 +237,32 @@ export class Cards extends Context.Service<Cards, {
           // with a key, "nothing written" in a column that exists is a replay, or (rarely) a stale
           // snapshot, which wrote no claim either: then the filing runs again
           const [replayed] = yield* sql<{ n: number }>`
-            SELECT 1 AS n FROM intake_claims WHERE token_id = ${input.intakeTokenId} AND idempotency_key = ${input.idempotencyKey!}`.pipe(Effect.orDie)
+            SELECT 1 AS n FROM intake_claims WHERE token_id = ${input.intakeTokenId} AND idempotency_key = ${input.idempotencyKey!}`.pipe(
+            Effect.orDie
+          )
           if (replayed !== undefined) return "replayed" as const
         }
       })
 
       // the hottest read: access and the card in one statement (one round trip, not two)
-      const get = Effect.fn("Cards.get")(function*(principal: Principal, id: string) {
+      const get = Effect.fn("Cards.get")(function* (principal: Principal, id: string) {
         const what = `card ${id}`
         if (!isUuid(id)) return yield* new NotFound({ message: `${what} not found` })
-        const [row] = yield* reads.unsafe<CardRow & { workspace_id: string; role: Role | null }>(`
+        const [row] = yield* reads
+          .unsafe<CardRow & { workspace_id: string; role: Role | null }>(
+            `
           SELECT ${cardColumns()}, p.workspace_id, m.role FROM cards c
           JOIN projects p ON p.id = c.project_id
           LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $2
-          WHERE c.id = $1`, [id, principal.userId]).pipe(Effect.orDie)
+          WHERE c.id = $1`,
+            [id, principal.userId]
+          )
+          .pipe(Effect.orDie)
         yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)
         return toCard(row!)
       })
 
-      const update = Effect.fn("Cards.update")(function*(principal: Principal, id: string, patch: CardPatch) {
+      const update = Effect.fn("Cards.update")(function* (principal: Principal, id: string, patch: CardPatch) {
         const invalid = firstFailure(
           patch.title !== undefined ? checkTitle(patch.title) : undefined,
           checkDescription(patch.description),
@@ -212,19 +281,28 @@ export class Cards extends Context.Service<Cards, {
       })
 
       // nothing else moves: the cards after it keep their keys, and their ordinals follow
-      const remove = Effect.fn("Cards.remove")(function*(principal: Principal, id: string) {
+      const remove = Effect.fn("Cards.remove")(function* (principal: Principal, id: string) {
         if (isUuid(id)) {
-          const deleted = yield* sql.unsafe<{ column_id: string }>(`
+          const deleted = yield* sql
+            .unsafe<{ column_id: string }>(
+              `
             DELETE FROM cards c USING projects p
             WHERE c.id = $1::uuid AND p.id = c.project_id AND ${visibleTo("p.workspace_id", "$2::uuid", "$3")}
-            RETURNING c.column_id`, [id, principal.userId, grantsOf(principal)]).pipe(Effect.orDie)
+            RETURNING c.column_id`,
+              [id, principal.userId, grantsOf(principal)]
+            )
+            .pipe(Effect.orDie)
           if (deleted[0] !== undefined) return counts.touched(deleted[0].column_id)
         }
         yield* access.resolve(principal, "card", id)
         return yield* new NotFound({ message: `card ${id} not found` })
       })
 
-      const move = Effect.fn("Cards.move")(function*(principal: Principal, id: string, to: { columnId: string; position?: number | undefined }) {
+      const move = Effect.fn("Cards.move")(function* (
+        principal: Principal,
+        id: string,
+        to: { columnId: string; position?: number | undefined }
+      ) {
         if (to.position !== undefined && (!Number.isInteger(to.position) || to.position < 0)) {
           return yield* new InvalidInput({ message: "position: must be a whole number from 0" })
         }

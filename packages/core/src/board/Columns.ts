@@ -16,14 +16,24 @@ const checkPosition = (position: number | undefined) =>
     ? new InvalidInput({ message: "position: must be a whole number from 0" })
     : undefined
 
-export class Columns extends Context.Service<Columns, {
-  readonly create: (principal: Principal, input: { projectId: string; name: string; position?: number | undefined }) => Effect.Effect<ColumnView, InvalidInput | AccessError>
-  readonly update: (principal: Principal, id: string, patch: { name?: string | undefined; position?: number | undefined }) => Effect.Effect<ColumnView, InvalidInput | AccessError>
-  readonly remove: (principal: Principal, id: string) => Effect.Effect<void, Conflict | AccessError>
-}>()("board/core/Columns") {
+export class Columns extends Context.Service<
+  Columns,
+  {
+    readonly create: (
+      principal: Principal,
+      input: { projectId: string; name: string; position?: number | undefined }
+    ) => Effect.Effect<ColumnView, InvalidInput | AccessError>
+    readonly update: (
+      principal: Principal,
+      id: string,
+      patch: { name?: string | undefined; position?: number | undefined }
+    ) => Effect.Effect<ColumnView, InvalidInput | AccessError>
+    readonly remove: (principal: Principal, id: string) => Effect.Effect<void, Conflict | AccessError>
+  }
+>()("board/core/Columns") {
   static readonly layer = Layer.effect(
     Columns,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
 
@@ -33,63 +43,91 @@ export class Columns extends Context.Service<Columns, {
       // holds its column FOR KEY SHARE; see orderKeys.ts)
       const lockProject = (projectId: string) => sql`SELECT id FROM projects WHERE id = ${projectId} FOR NO KEY UPDATE`
 
-      const create = Effect.fn("Columns.create")(function*(principal: Principal, input: { projectId: string; name: string; position?: number | undefined }) {
+      const create = Effect.fn("Columns.create")(function* (
+        principal: Principal,
+        input: { projectId: string; name: string; position?: number | undefined }
+      ) {
         const invalid = checkName(input.name) ?? checkPosition(input.position)
         if (invalid) return yield* invalid
         yield* access.resolve(principal, "project", input.projectId)
-        const row = yield* sql.withTransaction(Effect.gen(function*() {
-          yield* lockProject(input.projectId)
-          const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM board_columns WHERE project_id = ${input.projectId}`
-          const position = clampPosition(input.position, n)
-          yield* sql`UPDATE board_columns SET position = position + 1 WHERE project_id = ${input.projectId} AND position >= ${position}`
-          const [row] = yield* sql<Row>`
+        const row = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              yield* lockProject(input.projectId)
+              const [{ n }] = yield* sql<{
+                n: number
+              }>`SELECT count(*)::int AS n FROM board_columns WHERE project_id = ${input.projectId}`
+              const position = clampPosition(input.position, n)
+              yield* sql`UPDATE board_columns SET position = position + 1 WHERE project_id = ${input.projectId} AND position >= ${position}`
+              const [row] = yield* sql<Row>`
             INSERT INTO board_columns (project_id, name, position) VALUES (${input.projectId}, ${input.name.trim()}, ${position})
             RETURNING id, project_id, name, position, created_at, updated_at`
-          return row!
-        })).pipe(retryConflicts, Effect.orDie)
+              return row!
+            })
+          )
+          .pipe(retryConflicts, Effect.orDie)
         return toColumn(row)
       })
 
-      const update = Effect.fn("Columns.update")(function*(principal: Principal, id: string, patch: { name?: string | undefined; position?: number | undefined }) {
+      const update = Effect.fn("Columns.update")(function* (
+        principal: Principal,
+        id: string,
+        patch: { name?: string | undefined; position?: number | undefined }
+      ) {
         const invalid = (patch.name !== undefined ? checkName(patch.name) : undefined) ?? checkPosition(patch.position)
         if (invalid) return yield* invalid
         const column = yield* access.resolve(principal, "column", id)
-        const row = yield* sql.withTransaction(Effect.gen(function*() {
-          yield* lockProject(column.projectId!)
-          const [current] = yield* sql<{ position: number }>`SELECT position FROM board_columns WHERE id = ${id} FOR UPDATE`
-          if (current === undefined) return undefined
-          if (patch.position !== undefined) {
-            const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM board_columns WHERE project_id = ${column.projectId!}`
-            const target = clampPosition(patch.position, n - 1)
-            if (target < current.position) {
-              yield* sql`UPDATE board_columns SET position = position + 1 WHERE project_id = ${column.projectId!} AND position >= ${target} AND position < ${current.position}`
-            } else if (target > current.position) {
-              yield* sql`UPDATE board_columns SET position = position - 1 WHERE project_id = ${column.projectId!} AND position > ${current.position} AND position <= ${target}`
-            }
-            yield* sql`UPDATE board_columns SET position = ${target} WHERE id = ${id}`
-          }
-          if (patch.name !== undefined) yield* sql`UPDATE board_columns SET name = ${patch.name.trim()} WHERE id = ${id}`
-          const [row] = yield* sql<Row>`
+        const row = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              yield* lockProject(column.projectId!)
+              const [current] = yield* sql<{
+                position: number
+              }>`SELECT position FROM board_columns WHERE id = ${id} FOR UPDATE`
+              if (current === undefined) return undefined
+              if (patch.position !== undefined) {
+                const [{ n }] = yield* sql<{
+                  n: number
+                }>`SELECT count(*)::int AS n FROM board_columns WHERE project_id = ${column.projectId!}`
+                const target = clampPosition(patch.position, n - 1)
+                if (target < current.position) {
+                  yield* sql`UPDATE board_columns SET position = position + 1 WHERE project_id = ${column.projectId!} AND position >= ${target} AND position < ${current.position}`
+                } else if (target > current.position) {
+                  yield* sql`UPDATE board_columns SET position = position - 1 WHERE project_id = ${column.projectId!} AND position > ${current.position} AND position <= ${target}`
+                }
+                yield* sql`UPDATE board_columns SET position = ${target} WHERE id = ${id}`
+              }
+              if (patch.name !== undefined)
+                yield* sql`UPDATE board_columns SET name = ${patch.name.trim()} WHERE id = ${id}`
+              const [row] = yield* sql<Row>`
             UPDATE board_columns SET updated_at = now() WHERE id = ${id}
             RETURNING id, project_id, name, position, created_at, updated_at`
-          return row
-        })).pipe(retryConflicts, Effect.orDie)
+              return row
+            })
+          )
+          .pipe(retryConflicts, Effect.orDie)
         if (row === undefined) return yield* new NotFound({ message: `column ${id} not found` })
         return toColumn(row)
       })
 
-      const remove = Effect.fn("Columns.remove")(function*(principal: Principal, id: string) {
+      const remove = Effect.fn("Columns.remove")(function* (principal: Principal, id: string) {
         const column = yield* access.resolve(principal, "column", id)
-        const outcome = yield* sql.withTransaction(Effect.gen(function*() {
-          yield* lockProject(column.projectId!)
-          const [current] = yield* sql<{ position: number }>`SELECT position FROM board_columns WHERE id = ${id} FOR UPDATE`
-          if (current === undefined) return "gone" as const
-          const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM cards WHERE column_id = ${id}`
-          if (n > 0) return n
-          yield* sql`DELETE FROM board_columns WHERE id = ${id}`
-          yield* sql`UPDATE board_columns SET position = position - 1 WHERE project_id = ${column.projectId!} AND position > ${current.position}`
-          return "deleted" as const
-        })).pipe(retryConflicts, Effect.orDie)
+        const outcome = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              yield* lockProject(column.projectId!)
+              const [current] = yield* sql<{
+                position: number
+              }>`SELECT position FROM board_columns WHERE id = ${id} FOR UPDATE`
+              if (current === undefined) return "gone" as const
+              const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM cards WHERE column_id = ${id}`
+              if (n > 0) return n
+              yield* sql`DELETE FROM board_columns WHERE id = ${id}`
+              yield* sql`UPDATE board_columns SET position = position - 1 WHERE project_id = ${column.projectId!} AND position > ${current.position}`
+              return "deleted" as const
+            })
+          )
+          .pipe(retryConflicts, Effect.orDie)
         if (outcome === "gone") return yield* new NotFound({ message: `column ${id} not found` })
         if (typeof outcome === "number") {
           return yield* new Conflict({

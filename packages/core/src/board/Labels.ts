@@ -16,23 +16,39 @@ export interface EnsuredLabel {
 
 const COLOR = /^#[0-9a-fA-F]{6}$/
 
-export class Labels extends Context.Service<Labels, {
-  readonly create: (principal: Principal, input: { projectId: string; name: string; color?: string | undefined }) => Effect.Effect<LabelView, InvalidInput | Conflict | AccessError>
-  readonly attach: (principal: Principal, cardId: string, labelId: string) => Effect.Effect<void, InvalidInput | AccessError>
-  readonly detach: (principal: Principal, cardId: string, labelId: string) => Effect.Effect<void, AccessError>
-  /**
-   * The project's label of this name (names compare case-insensitively), created when it does
-   * not exist yet (`created` says which), so "add label bug" works on a board without one.
-   */
-  readonly ensure: (principal: Principal, input: { projectId: string; name: string }) => Effect.Effect<{ readonly label: EnsuredLabel; readonly created: boolean }, InvalidInput | AccessError>
-}>()("board/core/Labels") {
+export class Labels extends Context.Service<
+  Labels,
+  {
+    readonly create: (
+      principal: Principal,
+      input: { projectId: string; name: string; color?: string | undefined }
+    ) => Effect.Effect<LabelView, InvalidInput | Conflict | AccessError>
+    readonly attach: (
+      principal: Principal,
+      cardId: string,
+      labelId: string
+    ) => Effect.Effect<void, InvalidInput | AccessError>
+    readonly detach: (principal: Principal, cardId: string, labelId: string) => Effect.Effect<void, AccessError>
+    /**
+     * The project's label of this name (names compare case-insensitively), created when it does
+     * not exist yet (`created` says which), so "add label bug" works on a board without one.
+     */
+    readonly ensure: (
+      principal: Principal,
+      input: { projectId: string; name: string }
+    ) => Effect.Effect<{ readonly label: EnsuredLabel; readonly created: boolean }, InvalidInput | AccessError>
+  }
+>()("board/core/Labels") {
   static readonly layer = Layer.effect(
     Labels,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
 
-      const create = Effect.fn("Labels.create")(function*(principal: Principal, input: { projectId: string; name: string; color?: string | undefined }) {
+      const create = Effect.fn("Labels.create")(function* (
+        principal: Principal,
+        input: { projectId: string; name: string; color?: string | undefined }
+      ) {
         const invalid = checkName(input.name)
         if (invalid) return yield* invalid
         if (input.color !== undefined && !COLOR.test(input.color)) {
@@ -40,31 +56,57 @@ export class Labels extends Context.Service<Labels, {
         }
         yield* access.resolve(principal, "project", input.projectId)
         const name = input.name.trim()
-        const rows = yield* sql<{ id: string; project_id: string; name: string; color: string | null; created_at: Date; updated_at: Date }>`
+        const rows = yield* sql<{
+          id: string
+          project_id: string
+          name: string
+          color: string | null
+          created_at: Date
+          updated_at: Date
+        }>`
           INSERT INTO labels (project_id, name, color) VALUES (${input.projectId}, ${name}, ${input.color?.toLowerCase() ?? null})
           ON CONFLICT (project_id, lower(name)) DO NOTHING
           RETURNING id, project_id, name, color, created_at, updated_at`.pipe(Effect.orDie)
         const row = rows[0]
-        if (row === undefined) return yield* new Conflict({ message: `a label named ${JSON.stringify(name)} already exists in this project` })
-        return toLabel({ id: row.id, projectId: row.project_id, name: row.name, color: row.color, createdAt: row.created_at, updatedAt: row.updated_at })
+        if (row === undefined)
+          return yield* new Conflict({
+            message: `a label named ${JSON.stringify(name)} already exists in this project`
+          })
+        return toLabel({
+          id: row.id,
+          projectId: row.project_id,
+          name: row.name,
+          color: row.color,
+          createdAt: row.created_at,
+          updatedAt: row.updated_at
+        })
       })
 
-      const attach = Effect.fn("Labels.attach")(function*(principal: Principal, cardId: string, labelId: string) {
+      const attach = Effect.fn("Labels.attach")(function* (principal: Principal, cardId: string, labelId: string) {
         const card = yield* access.resolve(principal, "card", cardId)
         const label = yield* access.resolve(principal, "label", labelId)
         if (label.projectId !== card.projectId) {
-          return yield* new InvalidInput({ message: `labelId: label ${labelId} belongs to another project than the card` })
+          return yield* new InvalidInput({
+            message: `labelId: label ${labelId} belongs to another project than the card`
+          })
         }
         yield* sql`INSERT INTO card_labels (card_id, label_id) VALUES (${cardId}, ${labelId}) ON CONFLICT DO NOTHING`.pipe(
           // the card or label deleted since the access check
-          Effect.catchTag("SqlError", (e) => e.reason._tag === "ConstraintError" ? Effect.fail(new NotFound({ message: "card or label not found" })) : Effect.die(e))
+          Effect.catchTag("SqlError", (e) =>
+            e.reason._tag === "ConstraintError"
+              ? Effect.fail(new NotFound({ message: "card or label not found" }))
+              : Effect.die(e)
+          )
         )
         yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${cardId}`.pipe(Effect.orDie)
       })
 
-      const detach = Effect.fn("Labels.detach")(function*(principal: Principal, cardId: string, labelId: string) {
+      const detach = Effect.fn("Labels.detach")(function* (principal: Principal, cardId: string, labelId: string) {
         yield* access.resolve(principal, "card", cardId)
-        const removed = yield* sql`DELETE FROM card_labels WHERE card_id = ${cardId} AND label_id = ${labelId} RETURNING label_id`.pipe(Effect.orDie)
+        const removed =
+          yield* sql`DELETE FROM card_labels WHERE card_id = ${cardId} AND label_id = ${labelId} RETURNING label_id`.pipe(
+            Effect.orDie
+          )
         if (removed.length === 0) return yield* new NotFound({ message: `label ${labelId} is not on card ${cardId}` })
         yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${cardId}`.pipe(Effect.orDie)
       })
@@ -75,7 +117,10 @@ export class Labels extends Context.Service<Labels, {
           Effect.map((rows) => rows[0])
         )
 
-      const ensure = Effect.fn("Labels.ensure")(function*(principal: Principal, input: { projectId: string; name: string }) {
+      const ensure = Effect.fn("Labels.ensure")(function* (
+        principal: Principal,
+        input: { projectId: string; name: string }
+      ) {
         yield* access.resolve(principal, "project", input.projectId)
         const existing = yield* byName(input.projectId, input.name)
         if (existing !== undefined) return { label: existing, created: false }
@@ -86,7 +131,10 @@ export class Labels extends Context.Service<Labels, {
         )
         if (created !== undefined) return { label: created, created: true }
         const raced = yield* byName(input.projectId, input.name)
-        if (raced === undefined) return yield* new InvalidInput({ message: `label ${JSON.stringify(input.name)} could not be created; try again` })
+        if (raced === undefined)
+          return yield* new InvalidInput({
+            message: `label ${JSON.stringify(input.name)} could not be created; try again`
+          })
         return { label: raced, created: false }
       })
 

@@ -21,7 +21,14 @@ import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 
 /** Words of a query, as ILIKE patterns with %, _ and \ escaped. */
 export const searchPatterns = (q: string): Array<string> =>
-  [...new Set(q.toLowerCase().split(/\s+/).filter((w) => w !== ""))].map((w) => `%${w.replace(/[\\%_]/g, "\\$&")}%`)
+  [
+    ...new Set(
+      q
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((w) => w !== "")
+    )
+  ].map((w) => `%${w.replace(/[\\%_]/g, "\\$&")}%`)
 
 /**
  * Whether pg_trgm can narrow an ILIKE pattern by it: it takes trigrams only from runs of three
@@ -29,22 +36,35 @@ export const searchPatterns = (q: string): Array<string> =>
  */
 const hasTrigram = (pattern: string): boolean => /[\p{L}\p{N}]{3}/u.test(pattern)
 
-export class Search extends Context.Service<Search, {
-  readonly cards: (principal: Principal, input: { q: string; limit?: number | undefined; projectId?: string | undefined }) => Effect.Effect<ReadonlyArray<CardView>, InvalidInput>
-}>()("board/core/Search") {
+export class Search extends Context.Service<
+  Search,
+  {
+    readonly cards: (
+      principal: Principal,
+      input: { q: string; limit?: number | undefined; projectId?: string | undefined }
+    ) => Effect.Effect<ReadonlyArray<CardView>, InvalidInput>
+  }
+>()("board/core/Search") {
   static readonly layer = Layer.effect(
     Search,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
 
-      const cards = Effect.fn("Search.cards")(function*(principal: Principal, input: { q: string; limit?: number | undefined; projectId?: string | undefined }) {
+      const cards = Effect.fn("Search.cards")(function* (
+        principal: Principal,
+        input: { q: string; limit?: number | undefined; projectId?: string | undefined }
+      ) {
         const q = input.q.trim()
         if (q === "") return yield* new InvalidInput({ message: "q: must not be blank" })
-        if (q.includes("\u0000")) return yield* new InvalidInput({ message: "q: must not contain NUL (\\u0000) characters" })
-        if (charCount(input.q) > limits.searchQuery) return yield* new InvalidInput({ message: `q: must be at most ${limits.searchQuery} characters` })
+        if (q.includes("\u0000"))
+          return yield* new InvalidInput({ message: "q: must not contain NUL (\\u0000) characters" })
+        if (charCount(input.q) > limits.searchQuery)
+          return yield* new InvalidInput({ message: `q: must be at most ${limits.searchQuery} characters` })
         const limit = input.limit ?? limits.searchDefaultLimit
         if (!Number.isInteger(limit) || limit < 1 || limit > limits.searchMaxLimit) {
-          return yield* new InvalidInput({ message: `limit: must be a whole number from 1 to ${limits.searchMaxLimit}` })
+          return yield* new InvalidInput({
+            message: `limit: must be a whole number from 1 to ${limits.searchMaxLimit}`
+          })
         }
         if (input.projectId !== undefined && !isUuid(input.projectId)) return []
         const patterns = searchPatterns(q)
@@ -93,11 +113,16 @@ export class Search extends Context.Service<Search, {
               WHERE ${slots.map((s) => `(c.title ILIKE ${s} OR c.description ILIKE ${s})`).join(" AND ")} AND ${scope}
               ORDER BY rank, c.created_at DESC, c.id DESC LIMIT $2
             )`
-        const rows = yield* sql.unsafe<CardRow>(`
+        const rows = yield* sql
+          .unsafe<CardRow>(
+            `
           WITH ${hits}
           SELECT ${cardColumns()}
           FROM hits h JOIN cards c ON c.id = h.id
-          ORDER BY h.rank, h.created_at DESC, h.id DESC`, params as Array<any>).pipe(Effect.orDie)
+          ORDER BY h.rank, h.created_at DESC, h.id DESC`,
+            params
+          )
+          .pipe(Effect.orDie)
         return rows.map(toCard)
       })
 

@@ -10,42 +10,77 @@ import { type SubtaskView, toSubtask } from "./cardView.ts"
 import { clampPosition } from "./positions.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
-type Row = { id: string; card_id: string; title: string; completed: boolean; position: number; created_at: Date; updated_at: Date }
+type Row = {
+  id: string
+  card_id: string
+  title: string
+  completed: boolean
+  position: number
+  created_at: Date
+  updated_at: Date
+}
 const view = (r: Row): SubtaskView =>
-  toSubtask({ id: r.id, cardId: r.card_id, title: r.title, completed: r.completed, position: r.position, createdAt: r.created_at, updatedAt: r.updated_at })
+  toSubtask({
+    id: r.id,
+    cardId: r.card_id,
+    title: r.title,
+    completed: r.completed,
+    position: r.position,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at
+  })
 
-export class Subtasks extends Context.Service<Subtasks, {
-  readonly create: (principal: Principal, input: { cardId: string; title: string; position?: number | undefined }) => Effect.Effect<SubtaskView, InvalidInput | AccessError>
-  readonly toggle: (principal: Principal, id: string) => Effect.Effect<SubtaskView, AccessError>
-  /** Sets the state explicitly (natural-language "complete" and "reopen"). */
-  readonly setCompleted: (principal: Principal, id: string, completed: boolean) => Effect.Effect<SubtaskView, AccessError>
-  readonly remove: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
-}>()("board/core/Subtasks") {
+export class Subtasks extends Context.Service<
+  Subtasks,
+  {
+    readonly create: (
+      principal: Principal,
+      input: { cardId: string; title: string; position?: number | undefined }
+    ) => Effect.Effect<SubtaskView, InvalidInput | AccessError>
+    readonly toggle: (principal: Principal, id: string) => Effect.Effect<SubtaskView, AccessError>
+    /** Sets the state explicitly (natural-language "complete" and "reopen"). */
+    readonly setCompleted: (
+      principal: Principal,
+      id: string,
+      completed: boolean
+    ) => Effect.Effect<SubtaskView, AccessError>
+    readonly remove: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
+  }
+>()("board/core/Subtasks") {
   static readonly layer = Layer.effect(
     Subtasks,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
 
-      const create = Effect.fn("Subtasks.create")(function*(principal: Principal, input: { cardId: string; title: string; position?: number | undefined }) {
+      const create = Effect.fn("Subtasks.create")(function* (
+        principal: Principal,
+        input: { cardId: string; title: string; position?: number | undefined }
+      ) {
         const invalid = checkTitle(input.title)
         if (invalid) return yield* invalid
         if (input.position !== undefined && (!Number.isInteger(input.position) || input.position < 0)) {
           return yield* new InvalidInput({ message: "position: must be a whole number from 0" })
         }
         yield* access.resolve(principal, "card", input.cardId)
-        const row = yield* sql.withTransaction(Effect.gen(function*() {
-          const [card] = yield* sql`SELECT id FROM cards WHERE id = ${input.cardId} FOR UPDATE`
-          if (card === undefined) return undefined
-          const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM subtasks WHERE card_id = ${input.cardId}`
-          const position = clampPosition(input.position, n)
-          yield* sql`UPDATE subtasks SET position = position + 1 WHERE card_id = ${input.cardId} AND position >= ${position}`
-          const [row] = yield* sql<Row>`
+        const row = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [card] = yield* sql`SELECT id FROM cards WHERE id = ${input.cardId} FOR UPDATE`
+              if (card === undefined) return undefined
+              const [{ n }] = yield* sql<{
+                n: number
+              }>`SELECT count(*)::int AS n FROM subtasks WHERE card_id = ${input.cardId}`
+              const position = clampPosition(input.position, n)
+              yield* sql`UPDATE subtasks SET position = position + 1 WHERE card_id = ${input.cardId} AND position >= ${position}`
+              const [row] = yield* sql<Row>`
             INSERT INTO subtasks (card_id, title, position) VALUES (${input.cardId}, ${input.title}, ${position})
             RETURNING id, card_id, title, completed, position, created_at, updated_at`
-          yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${input.cardId}`
-          return row
-        })).pipe(retryConflicts, Effect.orDie)
+              yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${input.cardId}`
+              return row
+            })
+          )
+          .pipe(retryConflicts, Effect.orDie)
         if (row === undefined) return yield* new NotFound({ message: `card ${input.cardId} not found` })
         return view(row)
       })
@@ -55,29 +90,44 @@ export class Subtasks extends Context.Service<Subtasks, {
           UPDATE subtasks SET completed = ${completed === "flip" ? sql`NOT completed` : completed}, updated_at = now() WHERE id = ${id}
           RETURNING id, card_id, title, completed, position, created_at, updated_at`.pipe(
           Effect.orDie,
-          Effect.flatMap((rows) => rows[0] !== undefined ? Effect.succeed(view(rows[0])) : Effect.fail(new NotFound({ message: `subtask ${id} not found` }))),
+          Effect.flatMap((rows) =>
+            rows[0] !== undefined
+              ? Effect.succeed(view(rows[0]))
+              : Effect.fail(new NotFound({ message: `subtask ${id} not found` }))
+          ),
           Effect.tap((s) => sql`UPDATE cards SET updated_at = now() WHERE id = ${s.cardId}`.pipe(Effect.orDie))
         )
 
-      const toggle = Effect.fn("Subtasks.toggle")(function*(principal: Principal, id: string) {
+      const toggle = Effect.fn("Subtasks.toggle")(function* (principal: Principal, id: string) {
         yield* access.resolve(principal, "subtask", id)
         return yield* write(id, "flip")
       })
 
-      const setCompleted = Effect.fn("Subtasks.setCompleted")(function*(principal: Principal, id: string, completed: boolean) {
+      const setCompleted = Effect.fn("Subtasks.setCompleted")(function* (
+        principal: Principal,
+        id: string,
+        completed: boolean
+      ) {
         yield* access.resolve(principal, "subtask", id)
         return yield* write(id, completed)
       })
 
-      const remove = Effect.fn("Subtasks.remove")(function*(principal: Principal, id: string) {
+      const remove = Effect.fn("Subtasks.remove")(function* (principal: Principal, id: string) {
         yield* access.resolve(principal, "subtask", id)
-        yield* sql.withTransaction(Effect.gen(function*() {
-          const [row] = yield* sql<{ card_id: string; position: number }>`DELETE FROM subtasks WHERE id = ${id} RETURNING card_id, position`
-          if (row !== undefined) {
-            yield* sql`UPDATE subtasks SET position = position - 1 WHERE card_id = ${row.card_id} AND position > ${row.position}`
-            yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${row.card_id}`
-          }
-        })).pipe(retryConflicts, Effect.orDie)
+        yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [row] = yield* sql<{
+                card_id: string
+                position: number
+              }>`DELETE FROM subtasks WHERE id = ${id} RETURNING card_id, position`
+              if (row !== undefined) {
+                yield* sql`UPDATE subtasks SET position = position - 1 WHERE card_id = ${row.card_id} AND position > ${row.position}`
+                yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${row.card_id}`
+              }
+            })
+          )
+          .pipe(retryConflicts, Effect.orDie)
       })
 
       return Subtasks.of({ create, toggle, setCompleted, remove })

@@ -18,38 +18,64 @@ import {
   type WorkspaceView
 } from "./rows.ts"
 
-export class Workspaces extends Context.Service<Workspaces, {
-  readonly create: (principal: Principal, name: string) => Effect.Effect<WorkspaceView, Forbidden>
-  readonly list: (principal: Principal) => Effect.Effect<ReadonlyArray<WorkspaceView>>
-  readonly projects: (principal: Principal, workspaceId: string) => Effect.Effect<ReadonlyArray<ProjectView>, NotFound | WorkspaceNotGranted>
-  readonly members: (principal: Principal, workspaceId: string) => Effect.Effect<ReadonlyArray<MemberView>, NotFound | WorkspaceNotGranted>
-  readonly addMember: (principal: Principal, workspaceId: string, email: string) => Effect.Effect<MemberView, InvalidInput | NotFound | WorkspaceNotGranted>
-  readonly createProject: (
-    principal: Principal,
-    input: { workspaceId: string; name: string; template?: string | undefined }
-  ) => Effect.Effect<{ project: ProjectView; columns: ReadonlyArray<ColumnView> }, InvalidInput | NotFound | WorkspaceNotGranted>
-}>()("board/core/Workspaces") {
+export class Workspaces extends Context.Service<
+  Workspaces,
+  {
+    readonly create: (principal: Principal, name: string) => Effect.Effect<WorkspaceView, Forbidden>
+    readonly list: (principal: Principal) => Effect.Effect<ReadonlyArray<WorkspaceView>>
+    readonly projects: (
+      principal: Principal,
+      workspaceId: string
+    ) => Effect.Effect<ReadonlyArray<ProjectView>, NotFound | WorkspaceNotGranted>
+    readonly members: (
+      principal: Principal,
+      workspaceId: string
+    ) => Effect.Effect<ReadonlyArray<MemberView>, NotFound | WorkspaceNotGranted>
+    readonly addMember: (
+      principal: Principal,
+      workspaceId: string,
+      email: string
+    ) => Effect.Effect<MemberView, InvalidInput | NotFound | WorkspaceNotGranted>
+    readonly createProject: (
+      principal: Principal,
+      input: { workspaceId: string; name: string; template?: string | undefined }
+    ) => Effect.Effect<
+      { project: ProjectView; columns: ReadonlyArray<ColumnView> },
+      InvalidInput | NotFound | WorkspaceNotGranted
+    >
+  }
+>()("board/core/Workspaces") {
   static readonly layer = Layer.effect(
     Workspaces,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
 
-      const create = Effect.fn("Workspaces.create")(function*(principal: Principal, name: string) {
+      const create = Effect.fn("Workspaces.create")(function* (principal: Principal, name: string) {
         if (principal.via === "oauth" || principal.via === "intake") {
           return yield* new Forbidden({ message: "workspaces are created with a session token or an API key" })
         }
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          const [ws] = yield* sql<{ id: string; name: string; created_at: Date; updated_at: Date }>`
+        return yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [ws] = yield* sql<{ id: string; name: string; created_at: Date; updated_at: Date }>`
             INSERT INTO workspaces (name, created_by) VALUES (${name.trim()}, ${principal.userId})
             RETURNING id, name, created_at, updated_at`
-          yield* sql`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (${ws!.id}, ${principal.userId}, 'owner')`
-          return toWorkspace({ ...ws!, role: "owner" })
-        })).pipe(Effect.orDie)
+              yield* sql`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (${ws!.id}, ${principal.userId}, 'owner')`
+              return toWorkspace({ ...ws!, role: "owner" })
+            })
+          )
+          .pipe(Effect.orDie)
       })
 
-      const list = Effect.fn("Workspaces.list")(function*(principal: Principal) {
-        const rows = yield* sql<{ id: string; name: string; role: "owner" | "member"; created_at: Date; updated_at: Date }>`
+      const list = Effect.fn("Workspaces.list")(function* (principal: Principal) {
+        const rows = yield* sql<{
+          id: string
+          name: string
+          role: "owner" | "member"
+          created_at: Date
+          updated_at: Date
+        }>`
           SELECT w.id, w.name, m.role, w.created_at, w.updated_at
           FROM workspaces w JOIN workspace_members m ON m.workspace_id = w.id
           WHERE m.user_id = ${principal.userId}
@@ -58,47 +84,78 @@ export class Workspaces extends Context.Service<Workspaces, {
         return rows.filter((r) => granted === "all" || granted.has(r.id)).map(toWorkspace)
       })
 
-      const projects = Effect.fn("Workspaces.projects")(function*(principal: Principal, workspaceId: string) {
+      const projects = Effect.fn("Workspaces.projects")(function* (principal: Principal, workspaceId: string) {
         yield* access.resolve(principal, "workspace", workspaceId)
-        const rows = yield* sql<{ id: string; workspace_id: string; name: string; ref_prefix: string; created_at: Date; updated_at: Date }>`
+        const rows = yield* sql<{
+          id: string
+          workspace_id: string
+          name: string
+          ref_prefix: string
+          created_at: Date
+          updated_at: Date
+        }>`
           SELECT id, workspace_id, name, ref_prefix, created_at, updated_at FROM projects
           WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`.pipe(Effect.orDie)
         return rows.map(toProject)
       })
 
-      const members = Effect.fn("Workspaces.members")(function*(principal: Principal, workspaceId: string) {
+      const members = Effect.fn("Workspaces.members")(function* (principal: Principal, workspaceId: string) {
         yield* access.resolve(principal, "workspace", workspaceId)
-        const rows = yield* sql<{ user_id: string; email: string; full_name: string; role: "owner" | "member"; joined_at: Date }>`
+        const rows = yield* sql<{
+          user_id: string
+          email: string
+          full_name: string
+          role: "owner" | "member"
+          joined_at: Date
+        }>`
           SELECT m.user_id, u.email, u.full_name, m.role, m.joined_at
           FROM workspace_members m JOIN users u ON u.id = m.user_id
           WHERE m.workspace_id = ${workspaceId} ORDER BY m.joined_at, u.email`.pipe(Effect.orDie)
         return rows.map(toMember)
       })
 
-      const addMember = Effect.fn("Workspaces.addMember")(function*(principal: Principal, workspaceId: string, email: string) {
+      const addMember = Effect.fn("Workspaces.addMember")(function* (
+        principal: Principal,
+        workspaceId: string,
+        email: string
+      ) {
         yield* access.resolve(principal, "workspace", workspaceId)
         // a malformed address is a malformed request (400), not an account that does not exist
         if (!isEmailAddress(normalizeEmail(email))) {
           return yield* new InvalidInput({ message: "email: expected an email address such as ada@example.com" })
         }
-        const [user] = yield* sql<{ id: string }>`SELECT id FROM users WHERE email = ${normalizeEmail(email)}`.pipe(Effect.orDie)
-        if (user === undefined) return yield* new NotFound({ message: "no account with this email; they must sign up first" })
+        const [user] = yield* sql<{ id: string }>`SELECT id FROM users WHERE email = ${normalizeEmail(email)}`.pipe(
+          Effect.orDie
+        )
+        if (user === undefined)
+          return yield* new NotFound({ message: "no account with this email; they must sign up first" })
         yield* sql`
           INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (${workspaceId}, ${user.id}, 'member')
           ON CONFLICT (workspace_id, user_id) DO NOTHING`.pipe(Effect.orDie)
-        const [row] = yield* sql<{ user_id: string; email: string; full_name: string; role: "owner" | "member"; joined_at: Date }>`
+        const [row] = yield* sql<{
+          user_id: string
+          email: string
+          full_name: string
+          role: "owner" | "member"
+          joined_at: Date
+        }>`
           SELECT m.user_id, u.email, u.full_name, m.role, m.joined_at
           FROM workspace_members m JOIN users u ON u.id = m.user_id
           WHERE m.workspace_id = ${workspaceId} AND m.user_id = ${user.id}`.pipe(Effect.orDie)
         return toMember(row!)
       })
 
-      const createProject = Effect.fn("Workspaces.createProject")(function*(
+      const createProject = Effect.fn("Workspaces.createProject")(function* (
         principal: Principal,
         input: { workspaceId: string; name: string; template?: string | undefined }
       ) {
         // own keys only: "constructor" or "toString" is an unknown template, not Object's prototype
-        const columns = input.template === undefined ? [] : Object.hasOwn(projectTemplates, input.template) ? projectTemplates[input.template] : undefined
+        const columns =
+          input.template === undefined
+            ? []
+            : Object.hasOwn(projectTemplates, input.template)
+              ? projectTemplates[input.template]
+              : undefined
         if (columns === undefined) {
           return yield* new InvalidInput({
             message: `template: unknown template ${JSON.stringify(input.template)}; use one of: ${Object.keys(projectTemplates).join(", ")}, or omit it for a blank board`
@@ -106,19 +163,37 @@ export class Workspaces extends Context.Service<Workspaces, {
         }
         yield* access.resolve(principal, "workspace", input.workspaceId)
         const name = input.name.trim()
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          const [project] = yield* sql<{ id: string; workspace_id: string; name: string; ref_prefix: string; created_at: Date; updated_at: Date }>`
+        return yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [project] = yield* sql<{
+                id: string
+                workspace_id: string
+                name: string
+                ref_prefix: string
+                created_at: Date
+                updated_at: Date
+              }>`
             INSERT INTO projects (workspace_id, name, ref_prefix) VALUES (${input.workspaceId}, ${name}, ${refPrefixFor(name)})
             RETURNING id, workspace_id, name, ref_prefix, created_at, updated_at`
-          const created: Array<ColumnView> = []
-          for (const [position, columnName] of columns.entries()) {
-            const [col] = yield* sql<{ id: string; project_id: string; name: string; position: number; created_at: Date; updated_at: Date }>`
+              const created: Array<ColumnView> = []
+              for (const [position, columnName] of columns.entries()) {
+                const [col] = yield* sql<{
+                  id: string
+                  project_id: string
+                  name: string
+                  position: number
+                  created_at: Date
+                  updated_at: Date
+                }>`
               INSERT INTO board_columns (project_id, name, position) VALUES (${project!.id}, ${columnName}, ${position})
               RETURNING id, project_id, name, position, created_at, updated_at`
-            created.push(toColumn(col!))
-          }
-          return { project: toProject(project!), columns: created }
-        })).pipe(Effect.orDie)
+                created.push(toColumn(col!))
+              }
+              return { project: toProject(project!), columns: created }
+            })
+          )
+          .pipe(Effect.orDie)
       })
 
       return Workspaces.of({ create, list, projects, members, addMember, createProject })

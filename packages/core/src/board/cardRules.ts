@@ -4,18 +4,29 @@ import { charCount, limits, priorities, type Priority } from "../domain/limits.t
 
 /** PostgreSQL text cannot hold NUL characters; every text field refuses them the same way. */
 export const checkNoNul = (value: string | null | undefined, field: string): InvalidInput | undefined =>
-  value != null && value.includes("\u0000") ? new InvalidInput({ message: `${field}: must not contain NUL (\\u0000) characters` }) : undefined
+  value?.includes("\u0000")
+    ? new InvalidInput({ message: `${field}: must not contain NUL (\\u0000) characters` })
+    : undefined
 
 export const checkTitle = (title: string, field = "title"): InvalidInput | undefined =>
-  checkNoNul(title, field) ?? (title.trim() === ""
+  checkNoNul(title, field) ??
+  (title.trim() === ""
     ? new InvalidInput({ message: `${field}: must not be blank` })
     : charCount(title) > limits.cardTitle
-    ? new InvalidInput({ message: `${field}: must be at most ${limits.cardTitle} characters (got ${charCount(title)})` })
-    : undefined)
+      ? new InvalidInput({
+          message: `${field}: must be at most ${limits.cardTitle} characters (got ${charCount(title)})`
+        })
+      : undefined)
 
-export const checkDescription = (description: string | null | undefined, field = "description"): InvalidInput | undefined =>
-  checkNoNul(description, field) ?? (description != null && charCount(description) > limits.cardDescription
-    ? new InvalidInput({ message: `${field}: must be at most ${limits.cardDescription} characters (got ${charCount(description)})` })
+export const checkDescription = (
+  description: string | null | undefined,
+  field = "description"
+): InvalidInput | undefined =>
+  checkNoNul(description, field) ??
+  (description != null && charCount(description) > limits.cardDescription
+    ? new InvalidInput({
+        message: `${field}: must be at most ${limits.cardDescription} characters (got ${charCount(description)})`
+      })
     : undefined)
 
 export const checkPriority = (priority: string | undefined): InvalidInput | undefined =>
@@ -24,11 +35,12 @@ export const checkPriority = (priority: string | undefined): InvalidInput | unde
     : undefined
 
 export const checkName = (name: string, field = "name"): InvalidInput | undefined =>
-  checkNoNul(name, field) ?? (name.trim() === ""
+  checkNoNul(name, field) ??
+  (name.trim() === ""
     ? new InvalidInput({ message: `${field}: must not be blank` })
     : charCount(name) > limits.name
-    ? new InvalidInput({ message: `${field}: must be at most ${limits.name} characters` })
-    : undefined)
+      ? new InvalidInput({ message: `${field}: must be at most ${limits.name} characters` })
+      : undefined)
 
 /** The first failure among the checks, if any. */
 export const firstFailure = (...checks: ReadonlyArray<InvalidInput | undefined>): InvalidInput | undefined =>

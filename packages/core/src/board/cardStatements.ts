@@ -23,12 +23,20 @@ export const grantsOf = (principal: Principal): Array<string> | null =>
 // version of a created card and the old version of a moved one (`moved` subtracts it).
 const writtenCard = (found: string, count: "created" | "moved" | "none") => `
   SELECT (SELECT count(*) FROM ${found})::int AS found,
-    ${cardColumns(count === "none" ? "NULL::int" : count === "created" ? "(b.before + b.within)::int"
-      : "(b.before + b.within - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int)::int")},
+    ${cardColumns(
+      count === "none"
+        ? "NULL::int"
+        : count === "created"
+          ? "(b.before + b.within)::int"
+          : "(b.before + b.within - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int)::int"
+    )},
     scale(c.sort_key) AS key_scale, ${count === "none" ? "NULL::int" : `${bucketSize("c")}::int`} AS bucket_size,
     ${count === "moved" ? "c.old_column_id" : "NULL::uuid"} AS old_column_id
-  FROM written c CROSS JOIN LATERAL (SELECT ${count === "none" ? "NULL::bigint AS before, NULL::bigint AS within"
-    : `${bucketsBefore("c")} AS before, ${withinBucket("c")} AS within`}) b`
+  FROM written c CROSS JOIN LATERAL (SELECT ${
+    count === "none"
+      ? "NULL::bigint AS before, NULL::bigint AS within"
+      : `${bucketsBefore("c")} AS before, ${withinBucket("c")} AS within`
+  }) b`
 
 // The "nothing written" row: the columns of writtenCard(), NULL but for `found`.
 const nothingWritten = (found: string) => `
@@ -42,17 +50,23 @@ const insertSql = (mode: "member" | "filing", claim: boolean) => `
   WITH target AS (
     SELECT col.id, col.project_id, col.order_epoch, p.ref_prefix
     FROM board_columns col JOIN projects p ON p.id = col.project_id
-    WHERE col.id = $1::uuid AND ${mode === "member"
-      ? `col.project_id = $8::uuid AND ${visibleTo("p.workspace_id", "$9::uuid", "$10")}`
-      : "col.project_id = (SELECT project_id FROM intake_tokens WHERE id = $6::uuid)"}
+    WHERE col.id = $1::uuid AND ${
+      mode === "member"
+        ? `col.project_id = $8::uuid AND ${visibleTo("p.workspace_id", "$9::uuid", "$10")}`
+        : "col.project_id = (SELECT project_id FROM intake_tokens WHERE id = $6::uuid)"
+    }
     FOR KEY SHARE OF col
   ), ready AS (
     SELECT * FROM target t WHERE ${epochUnchanged("t")}
-  )${claim ? `, claim AS (
+  )${
+    claim
+      ? `, claim AS (
     INSERT INTO intake_claims (token_id, idempotency_key, card_id)
     SELECT $6::uuid, $8, gen_random_uuid() FROM ready
     ON CONFLICT DO NOTHING RETURNING card_id
-  )` : ""}, written AS (
+  )`
+      : ""
+  }, written AS (
     INSERT INTO cards (${claim ? "id, " : ""}project_id, column_id, sort_key, ref_number, ref, title, description, priority, source, intake_token_id, created_by)
     SELECT ${claim ? "claim.card_id, " : ""}t.project_id, t.id, ${keyAtEnd("t.id")}, r.n, t.ref_prefix || '-' || r.n,
       $2, $3, $4, $5, $6::uuid, $7::uuid
@@ -84,4 +98,9 @@ export const createSql = insertSql("member", false)
 export const fileSql = insertSql("filing", false)
 export const fileOnceSql = insertSql("filing", true)
 
-export type WrittenRow = CardRow & { found: number; key_scale: number | null; bucket_size: number | null; old_column_id: string | null }
+export type WrittenRow = CardRow & {
+  found: number
+  key_scale: number | null
+  bucket_size: number | null
+  old_column_id: string | null
+}

@@ -51,8 +51,7 @@ export const ORDER_BUCKET = 128
  * summed from card_order_counts (kept by triggers in every writing transaction, so it agrees with
  * the statement's snapshot); those of its own bucket are counted, an index-only range scan.
  */
-export const ordinalOf = (alias: string): string =>
-  `(${bucketsBefore(alias)} + ${withinBucket(alias)})::int`
+export const ordinalOf = (alias: string): string => `(${bucketsBefore(alias)} + ${withinBucket(alias)})::int`
 
 /** The bucket of a key, exactly: a whole number divided by 128 needs no rounding. */
 const bucketOf = (alias: string) => `floor(floor(${alias}.sort_key) / ${ORDER_BUCKET})`
@@ -100,7 +99,14 @@ export interface CardRow {
 
 const parseJson = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T
 
-export const toLabel = (l: { id: string; projectId: string; name: string; color: string | null; createdAt: string | Date; updatedAt: string | Date }): LabelView => ({
+export const toLabel = (l: {
+  id: string
+  projectId: string
+  name: string
+  color: string | null
+  createdAt: string | Date
+  updatedAt: string | Date
+}): LabelView => ({
   id: l.id,
   projectId: l.projectId,
   name: l.name,
@@ -109,7 +115,15 @@ export const toLabel = (l: { id: string; projectId: string; name: string; color:
   updatedAt: iso(l.updatedAt)
 })
 
-export const toSubtask = (s: { id: string; cardId: string; title: string; completed: boolean; position: number; createdAt: string | Date; updatedAt: string | Date }): SubtaskView => ({
+export const toSubtask = (s: {
+  id: string
+  cardId: string
+  title: string
+  completed: boolean
+  position: number
+  createdAt: string | Date
+  updatedAt: string | Date
+}): SubtaskView => ({
   id: s.id,
   cardId: s.cardId,
   title: s.title,

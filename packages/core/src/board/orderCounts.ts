@@ -42,14 +42,17 @@ const forever = (round: Effect.Effect<void, unknown>, every: "250 millis" | "1 m
  * to, to be folded in the next quarter second.
  */
 export const startOrderCountCompaction = (sql: SqlClient.SqlClient) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     let touched = new Set<string>()
-    yield* forever(Effect.suspend(() => {
-      if (touched.size === 0) return Effect.void
-      const columns = [...touched]
-      touched = new Set()
-      return compactOrderCounts(sql, columns)
-    }), COMPACT_TOUCHED_EVERY)
+    yield* forever(
+      Effect.suspend(() => {
+        if (touched.size === 0) return Effect.void
+        const columns = [...touched]
+        touched = new Set()
+        return compactOrderCounts(sql, columns)
+      }),
+      COMPACT_TOUCHED_EVERY
+    )
     yield* forever(compactOrderCounts(sql), COMPACT_ALL_EVERY)
     return { touched: (columnId: string) => void touched.add(columnId) }
   })

@@ -23,9 +23,11 @@ describe("orderKeys: which failures a one-statement write runs again", () => {
     let attempts = 0
     const write = Effect.suspend((): Effect.Effect<string, unknown> => {
       attempts++
-      return attempts === 1 ? Effect.fail(sqlError("23505", "cards_order_unique"))
-        : attempts === 2 ? Effect.fail(new StaleOrder())
-        : Effect.succeed("written")
+      return attempts === 1
+        ? Effect.fail(sqlError("23505", "cards_order_unique"))
+        : attempts === 2
+          ? Effect.fail(new StaleOrder())
+          : Effect.succeed("written")
     })
     expect(await Effect.runPromise(retryRaces(write))).toBe("written")
     expect(attempts).toBe(3)

@@ -46,9 +46,12 @@ const sqlFields = (e: unknown): { code?: unknown; constraint?: unknown } => {
  */
 export const isRaceLost = (e: unknown): boolean => {
   const { code, constraint } = sqlFields(e)
-  return (code === "23505" && constraint === "cards_order_unique") ||
+  return (
+    (code === "23505" && constraint === "cards_order_unique") ||
     (code === "23503" && constraint === "cards_column_id_fkey") ||
-    code === "40P01" || code === "40001"
+    code === "40P01" ||
+    code === "40001"
+  )
 }
 
 /** Thrown (as a failure) by a writer whose snapshot predates a rebalance of its column. */
@@ -88,12 +91,16 @@ export const epochUnchanged = (col: string): string =>
 
 /** Renumbers a column's keys 1..n in their order. See the module comment for the locking. */
 export const rebalance = (sql: SqlClient.SqlClient, columnId: string) =>
-  sql.withTransaction(Effect.gen(function*() {
-    const [column] = yield* sql`SELECT id FROM board_columns WHERE id = ${columnId} FOR UPDATE`
-    if (column === undefined) return
-    yield* sql`
+  sql
+    .withTransaction(
+      Effect.gen(function* () {
+        const [column] = yield* sql`SELECT id FROM board_columns WHERE id = ${columnId} FOR UPDATE`
+        if (column === undefined) return
+        yield* sql`
       UPDATE cards c SET sort_key = r.n
       FROM (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS n FROM cards WHERE column_id = ${columnId}) r
       WHERE c.id = r.id AND c.column_id = ${columnId}`
-    yield* sql`UPDATE board_columns SET order_epoch = order_epoch + 1 WHERE id = ${columnId}`
-  })).pipe(retryRaces, Effect.orDie)
+        yield* sql`UPDATE board_columns SET order_epoch = order_epoch + 1 WHERE id = ${columnId}`
+      })
+    )
+    .pipe(retryRaces, Effect.orDie)

@@ -10,9 +10,13 @@ export const refPrefixFor = (projectName: string): string => {
     .replace(/[^A-Za-z0-9\s]/g, " ")
     .split(/\s+/)
     .filter((w) => w !== "")
-  const letters = words.length > 1
-    ? words.map((w) => w[0]).join("").slice(0, 4)
-    : (words[0] ?? "").slice(0, 3)
+  const letters =
+    words.length > 1
+      ? words
+          .map((w) => w[0])
+          .join("")
+          .slice(0, 4)
+      : (words[0] ?? "").slice(0, 3)
   const prefix = letters.toUpperCase().replace(/^[0-9]+/, "")
   return prefix.length === 0 ? "CARD" : prefix
 }

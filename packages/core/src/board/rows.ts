@@ -9,7 +9,13 @@ export interface WorkspaceView {
   readonly updatedAt: string
 }
 
-export const toWorkspace = (r: { id: string; name: string; role: "owner" | "member"; created_at: Date; updated_at: Date }): WorkspaceView => ({
+export const toWorkspace = (r: {
+  id: string
+  name: string
+  role: "owner" | "member"
+  created_at: Date
+  updated_at: Date
+}): WorkspaceView => ({
   id: r.id,
   name: r.name,
   role: r.role,
@@ -26,7 +32,14 @@ export interface ProjectView {
   readonly updatedAt: string
 }
 
-export const toProject = (r: { id: string; workspace_id: string; name: string; ref_prefix: string; created_at: Date; updated_at: Date }): ProjectView => ({
+export const toProject = (r: {
+  id: string
+  workspace_id: string
+  name: string
+  ref_prefix: string
+  created_at: Date
+  updated_at: Date
+}): ProjectView => ({
   id: r.id,
   workspaceId: r.workspace_id,
   name: r.name,
@@ -44,7 +57,14 @@ export interface ColumnView {
   readonly updatedAt: string
 }
 
-export const toColumn = (r: { id: string; project_id: string; name: string; position: number; created_at: Date; updated_at: Date }): ColumnView => ({
+export const toColumn = (r: {
+  id: string
+  project_id: string
+  name: string
+  position: number
+  created_at: Date
+  updated_at: Date
+}): ColumnView => ({
   id: r.id,
   projectId: r.project_id,
   name: r.name,
@@ -65,7 +85,13 @@ export interface MemberView {
   readonly updatedAt: string
 }
 
-export const toMember = (r: { user_id: string; email: string; full_name: string; role: "owner" | "member"; joined_at: Date }): MemberView => ({
+export const toMember = (r: {
+  user_id: string
+  email: string
+  full_name: string
+  role: "owner" | "member"
+  joined_at: Date
+}): MemberView => ({
   id: r.user_id,
   userId: r.user_id,
   email: r.email,

@@ -30,6 +30,8 @@ export const digestFile = (file: string, onProgress?: (bytesRead: number) => voi
       onProgress?.(size)
     })
     stream.once("error", (e) => resume(Effect.die(e)))
-    stream.once("end", () => resume(Effect.succeed({ sha256: sha256.digest("hex"), sha512: sha512.digest("base64"), size })))
+    stream.once("end", () =>
+      resume(Effect.succeed({ sha256: sha256.digest("hex"), sha512: sha512.digest("base64"), size }))
+    )
     return Effect.sync(() => stream.destroy())
   })

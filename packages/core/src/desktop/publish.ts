@@ -69,13 +69,15 @@ const invalid = (message: string) => Effect.fail(new InvalidInput({ message }))
 /** darwin: the dmg people download, else the zip; elsewhere the first file given. */
 const mainArtifact = (platform: string, names: ReadonlyArray<string>): string =>
   isDarwin(platform)
-    ? names.find((n) => extensionOf(n) === ".dmg") ?? names.find((n) => extensionOf(n) === ".zip")!
-    : names.find((n) => extensionOf(n) !== ".blockmap") ?? names[0]!
+    ? (names.find((n) => extensionOf(n) === ".dmg") ?? names.find((n) => extensionOf(n) === ".zip")!)
+    : (names.find((n) => extensionOf(n) !== ".blockmap") ?? names[0]!)
 
 /** Everything that can be refused before touching the database or storage. */
-export const checkPublishInput = Effect.fnUntraced(function*(input: PublishInput) {
+export const checkPublishInput = Effect.fnUntraced(function* (input: PublishInput) {
   if (!isPlatform(input.platform)) {
-    return yield* invalid(`--platform must be lowercase letters, digits, - and _ (e.g. darwin-arm64), got ${JSON.stringify(input.platform)}`)
+    return yield* invalid(
+      `--platform must be lowercase letters, digits, - and _ (e.g. darwin-arm64), got ${JSON.stringify(input.platform)}`
+    )
   }
   if (!isVersion(input.version)) {
     return yield* invalid(
@@ -91,9 +93,14 @@ export const checkPublishInput = Effect.fnUntraced(function*(input: PublishInput
     const name = path.basename(file)
     const stat = yield* Effect.sync(() => fs.statSync(file, { throwIfNoEntry: false }))
     if (stat === undefined || !stat.isFile()) return yield* invalid(`${file}: no such file`)
-    yield* Effect.try({ try: () => fs.accessSync(file, fs.constants.R_OK), catch: () => new InvalidInput({ message: `${file}: not readable` }) })
+    yield* Effect.try({
+      try: () => fs.accessSync(file, fs.constants.R_OK),
+      catch: () => new InvalidInput({ message: `${file}: not readable` })
+    })
     if (!isArtifactName(name)) {
-      return yield* invalid(`${name}: file names may hold letters, digits, spaces, ".", "_" and "-", and must not start with "." or a space`)
+      return yield* invalid(
+        `${name}: file names may hold letters, digits, spaces, ".", "_" and "-", and must not start with "." or a space`
+      )
     }
     if (files.some((f) => f.name === name)) return yield* invalid(`${name} is given twice`)
     if (darwin && !(DARWIN_EXTENSIONS as ReadonlyArray<string>).includes(extensionOf(name))) {
@@ -103,12 +110,14 @@ export const checkPublishInput = Effect.fnUntraced(function*(input: PublishInput
     files.push({ path: file, name, size: stat.size })
   }
   if (darwin && !files.some((f) => extensionOf(f.name) === ".zip")) {
-    return yield* invalid(`a ${input.platform} release needs a .zip: macOS updates install from it (a .dmg is optional)`)
+    return yield* invalid(
+      `a ${input.platform} release needs a .zip: macOS updates install from it (a .dmg is optional)`
+    )
   }
   return files
 })
 
-export const publishRelease = Effect.fnUntraced(function*(blobs: BlobStore, input: PublishInput) {
+export const publishRelease = Effect.fnUntraced(function* (blobs: BlobStore, input: PublishInput) {
   const sql = yield* SqlClient.SqlClient
   const files = yield* checkPublishInput(input)
   const { platform, version } = input
@@ -123,7 +132,9 @@ export const publishRelease = Effect.fnUntraced(function*(blobs: BlobStore, inpu
 
   const digested: Array<ReleaseFile> = []
   for (const f of files) {
-    const d = yield* digestFile(f.path, (done) => input.onProgress?.({ phase: "hash", file: f.name, done, total: f.size }))
+    const d = yield* digestFile(f.path, (done) =>
+      input.onProgress?.({ phase: "hash", file: f.name, done, total: f.size })
+    )
     digested.push({ name: f.name, sha256: d.sha256, sha512: d.sha512, size: d.size })
   }
   for (const f of files) {
@@ -136,11 +147,19 @@ export const publishRelease = Effect.fnUntraced(function*(blobs: BlobStore, inpu
   const publishedAt = new Date(yield* Clock.currentTimeMillis)
   const feed = isDarwin(platform) ? releaseKey(platform, version, CHANNEL_FILE) : null
   if (feed !== null) {
-    const yml = renderUpdateInfo({ version, files: digested, releaseDate: publishedAt.toISOString(), releaseNotes: input.notes })
+    const yml = renderUpdateInfo({
+      version,
+      files: digested,
+      releaseDate: publishedAt.toISOString(),
+      releaseNotes: input.notes
+    })
     yield* blobs.putBytes(feed, new TextEncoder().encode(yml), contentTypeOf(CHANNEL_FILE))
   }
 
-  const artifact = mainArtifact(platform, digested.map((f) => f.name))
+  const artifact = mainArtifact(
+    platform,
+    digested.map((f) => f.name)
+  )
   const main = digested.find((f) => f.name === artifact)!
   // one statement: a concurrent publish of the same version without --force meets the constraint
   const written = yield* sql<{ id: string }>`

@@ -15,7 +15,10 @@ export interface FeedFile {
 
 // JSON leaves C1 controls, line/paragraph separators and BOM raw; YAML wants them escaped
 const str = (s: string) =>
-  JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+  JSON.stringify(s).replace(
+    /[\u007f-\u009f\u2028\u2029\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  )
 
 /** Requires at least one `.zip` (checked by the publisher); blockmaps are fetched beside their file, not listed. */
 export const renderUpdateInfo = (input: {
@@ -39,5 +42,5 @@ export const renderUpdateInfo = (input: {
     `releaseDate: ${str(input.releaseDate)}`,
     `releaseNotes: ${str(input.releaseNotes)}`
   ]
-  return lines.join("\n") + "\n"
+  return `${lines.join("\n")}\n`
 }

@@ -50,7 +50,7 @@ export const limits = {
 } as const
 
 export const priorities = ["low", "medium", "high", "urgent"] as const
-export type Priority = typeof priorities[number]
+export type Priority = (typeof priorities)[number]
 
 export const linkTypes = ["relates_to", "blocks", "duplicates", "is_part_of"] as const
-export type LinkType = typeof linkTypes[number]
+export type LinkType = (typeof linkTypes)[number]

@@ -24,7 +24,12 @@ export interface LocalFileStore {
   /** Absolute path of a stored key, or undefined when the key is not a safe storage key. */
   readonly pathOf: (key: string) => string | undefined
   /** Checks a link's signature and expiry (constant time). */
-  readonly verify: (key: string, expires: string | undefined, signature: string | undefined, nowMs: number) => "ok" | "expired" | "invalid"
+  readonly verify: (
+    key: string,
+    expires: string | undefined,
+    signature: string | undefined,
+    nowMs: number
+  ) => "ok" | "expired" | "invalid"
 }
 
 export interface BlobStore {

@@ -36,7 +36,12 @@ export const verifyLocalLink = (
   signature: string | undefined,
   nowMs: number
 ): "ok" | "expired" | "invalid" => {
-  if (expires === undefined || signature === undefined || !/^\d{1,12}$/.test(expires) || !/^[A-Za-z0-9_-]{43}$/.test(signature)) {
+  if (
+    expires === undefined ||
+    signature === undefined ||
+    !/^\d{1,12}$/.test(expires) ||
+    !/^[A-Za-z0-9_-]{43}$/.test(signature)
+  ) {
     return "invalid"
   }
   const given = Buffer.from(signature, "base64url")
@@ -49,9 +54,11 @@ export const verifyLocalLink = (
 const filesRoot = (dataDir: string) =>
   dataDir === "memory:"
     ? Effect.acquireRelease(
-      Effect.sync(() => path.join(os.tmpdir(), `board-files-${process.pid}-${crypto.randomBytes(6).toString("hex")}`)),
-      (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
-    )
+        Effect.sync(() =>
+          path.join(os.tmpdir(), `board-files-${process.pid}-${crypto.randomBytes(6).toString("hex")}`)
+        ),
+        (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+      )
     : Effect.succeed(path.resolve(dataDir, "files"))
 
 /** Writes into a hidden staging file beside the target, then renames: readers see old or new, never half. */
@@ -73,7 +80,7 @@ const writeAtomically = (target: string, write: (staging: string) => Promise<voi
 
 export const layerLocal = Layer.effect(
   Blobs,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const keys = yield* ServerSecret
     const root = yield* filesRoot(config.dataDir)
@@ -101,14 +108,20 @@ export const layerLocal = Layer.effect(
               done(null, chunk)
             }
           })
-          await pipeline(fs.createReadStream(file), counter, fs.createWriteStream(staging, { flags: "wx", mode: 0o644 }))
+          await pipeline(
+            fs.createReadStream(file),
+            counter,
+            fs.createWriteStream(staging, { flags: "wx", mode: 0o644 })
+          )
         })
       )
 
     const putBytes = (key: string, bytes: Uint8Array, _contentType: string) =>
-      Effect.suspend(() => writeAtomically(target(key), (staging) => fs.promises.writeFile(staging, bytes, { flag: "wx", mode: 0o644 })))
+      Effect.suspend(() =>
+        writeAtomically(target(key), (staging) => fs.promises.writeFile(staging, bytes, { flag: "wx", mode: 0o644 }))
+      )
 
-    const signedUrl = Effect.fn("Blobs.signedUrl")(function*(key: string) {
+    const signedUrl = Effect.fn("Blobs.signedUrl")(function* (key: string) {
       const now = yield* Clock.currentTimeMillis
       // rounded up, so the link lives at least `ttl` seconds: expiresIn states the truth
       const expiresAt = Math.ceil(now / 1000) + ttl

@@ -24,25 +24,26 @@ const checkedKey = (key: string) =>
 export const layerS3 = (s3: S3Settings) =>
   Layer.effect(
     Blobs,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       const ttl = config.downloadUrlTtlSeconds
       const client = yield* Effect.acquireRelease(
-        Effect.sync(() =>
-          new S3Client({
-            region: s3.region,
-            ...(s3.endpoint === undefined ? {} : { endpoint: s3.endpoint }),
-            forcePathStyle: s3.forcePathStyle,
-            ...(s3.accessKeyId !== undefined && s3.secretAccessKey !== undefined
-              ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
-              : {}),
-            // S3-compatible servers often lack the SDK's default trailing CRC32 checksums
-            // (aws-chunked uploads); send and check them only where S3 requires them
-            requestChecksumCalculation: "WHEN_REQUIRED",
-            responseChecksumValidation: "WHEN_REQUIRED",
-            // failures are reported by the caller; the SDK would also warn on the console
-            logger: quiet
-          })
+        Effect.sync(
+          () =>
+            new S3Client({
+              region: s3.region,
+              ...(s3.endpoint === undefined ? {} : { endpoint: s3.endpoint }),
+              forcePathStyle: s3.forcePathStyle,
+              ...(s3.accessKeyId !== undefined && s3.secretAccessKey !== undefined
+                ? { credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } }
+                : {}),
+              // S3-compatible servers often lack the SDK's default trailing CRC32 checksums
+              // (aws-chunked uploads); send and check them only where S3 requires them
+              requestChecksumCalculation: "WHEN_REQUIRED",
+              responseChecksumValidation: "WHEN_REQUIRED",
+              // failures are reported by the caller; the SDK would also warn on the console
+              logger: quiet
+            })
         ),
         (c) => Effect.sync(() => c.destroy())
       )
@@ -62,29 +63,50 @@ export const layerS3 = (s3: S3Settings) =>
               // a read error destroys the body, which fails the request
               pipeline(fs.createReadStream(file), body, () => {})
               return client.send(
-                new PutObjectCommand({ Bucket: s3.bucket, Key, Body: body, ContentLength: options.size, ContentType: options.contentType }),
+                new PutObjectCommand({
+                  Bucket: s3.bucket,
+                  Key,
+                  Body: body,
+                  ContentLength: options.size,
+                  ContentType: options.contentType
+                }),
                 { abortSignal: signal }
               )
             },
             catch: failure(`upload of ${key} to bucket ${s3.bucket}`)
-          })).pipe(Effect.orDie, Effect.asVoid)
+          })
+        ).pipe(Effect.orDie, Effect.asVoid)
 
       const putBytes = (key: string, bytes: Uint8Array, contentType: string) =>
         Effect.flatMap(checkedKey(key), (Key) =>
           Effect.tryPromise({
             try: (signal) =>
-              client.send(new PutObjectCommand({ Bucket: s3.bucket, Key, Body: bytes, ContentLength: bytes.byteLength, ContentType: contentType }), {
-                abortSignal: signal
-              }),
+              client.send(
+                new PutObjectCommand({
+                  Bucket: s3.bucket,
+                  Key,
+                  Body: bytes,
+                  ContentLength: bytes.byteLength,
+                  ContentType: contentType
+                }),
+                {
+                  abortSignal: signal
+                }
+              ),
             catch: failure(`upload of ${key} to bucket ${s3.bucket}`)
-          })).pipe(Effect.orDie, Effect.asVoid)
+          })
+        ).pipe(Effect.orDie, Effect.asVoid)
 
       const signedUrl = (key: string) =>
         Effect.flatMap(checkedKey(key), (Key) =>
           Effect.tryPromise({
             try: () => getSignedUrl(client, new GetObjectCommand({ Bucket: s3.bucket, Key }), { expiresIn: ttl }),
             catch: failure(`presigning ${key}`)
-          })).pipe(Effect.orDie, Effect.map((url) => ({ url, expiresIn: ttl })))
+          })
+        ).pipe(
+          Effect.orDie,
+          Effect.map((url) => ({ url, expiresIn: ttl }))
+        )
 
       return Blobs.of({ kind: "s3", putFile, putBytes, signedUrl, local: undefined })
     })

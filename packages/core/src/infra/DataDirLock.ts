@@ -37,7 +37,9 @@ export const readLiveLock = (dataDir: string): LockInfo | undefined => {
 export class DataDirLocked extends Error {
   readonly owner: LockInfo
   constructor(dataDir: string, owner: LockInfo) {
-    super(`DATA_DIR ${dataDir} is in use by another board process (pid ${owner.pid}); stop it or choose another DATA_DIR`)
+    super(
+      `DATA_DIR ${dataDir} is in use by another board process (pid ${owner.pid}); stop it or choose another DATA_DIR`
+    )
     this.owner = owner
   }
 }
@@ -55,7 +57,7 @@ export const ensureDataDir = (dataDir: string): void => {
 }
 
 /** Takes the lock or throws `DataDirLocked`; returns the release function. */
-export const acquireDataDirLock = (dataDir: string, socket: string): () => void => {
+export const acquireDataDirLock = (dataDir: string, socket: string): (() => void) => {
   ensureDataDir(dataDir)
   const file = lockPath(dataDir)
   const info: LockInfo = { pid: process.pid, socket, startedAt: new Date().toISOString() }

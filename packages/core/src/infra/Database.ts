@@ -47,9 +47,10 @@ export const startEmbedded = (dataDir: string) =>
         const releaseLock = dataDir === "memory:" ? () => {} : acquireDataDirLock(dataDir, socket)
         try {
           fs.rmSync(socket, { force: true })
-          const db = dataDir === "memory:"
-            ? await PGlite.create({ extensions: { pg_trgm } })
-            : await PGlite.create(path.join(path.resolve(dataDir), "pgdata"), { extensions: { pg_trgm } })
+          const db =
+            dataDir === "memory:"
+              ? await PGlite.create({ extensions: { pg_trgm } })
+              : await PGlite.create(path.join(path.resolve(dataDir), "pgdata"), { extensions: { pg_trgm } })
           const server = new PGLiteSocketServer({ db, path: socket, maxConnections: EMBEDDED_CONNECTIONS + 4 })
           await server.start()
           return { socket, db, server, releaseLock }
@@ -58,7 +59,7 @@ export const startEmbedded = (dataDir: string) =>
           throw e
         }
       },
-      catch: (cause) => cause instanceof Error ? cause : new Error(String(cause))
+      catch: (cause) => (cause instanceof Error ? cause : new Error(String(cause)))
     }),
     ({ db, releaseLock, server, socket }) =>
       Effect.promise(async () => {
@@ -114,7 +115,7 @@ const coalescingSocket = (host: string, port: number) => (): net.Socket => {
 }
 
 /** The read pool's connection: coalescing for a TCP URL; sql-pg's own for a unix socket. */
-const readStream = (databaseUrl: string): { stream: () => net.Socket } | {} => {
+const readStream = (databaseUrl: string): { stream: () => net.Socket } | Record<string, never> => {
   const url = new URL(databaseUrl)
   if (url.hostname === "" || url.searchParams.has("host")) return {}
   return { stream: coalescingSocket(url.hostname.replace(/^\[|\]$/g, ""), url.port === "" ? 5432 : Number(url.port)) }
@@ -125,12 +126,16 @@ const readsFromMain = Layer.effect(ReadSql, Effect.service(SqlClient.SqlClient))
 /** The server's database: it owns the embedded one when DATABASE_URL is unset. */
 export const layerOwner = (config: AppConfigValues) => {
   if (config.databaseUrl === undefined) {
-    const embedded = PgClient.layerFrom(Effect.flatMap(startEmbedded(config.dataDir), ({ socket }) => clientOverSocket(socket)))
+    const embedded = PgClient.layerFrom(
+      Effect.flatMap(startEmbedded(config.dataDir), ({ socket }) => clientOverSocket(socket))
+    )
     return Layer.provideMerge(readsFromMain, embedded)
   }
   const url = Redacted.make(config.databaseUrl)
-  const reads = Layer.effect(ReadSql, PgClient.make({ url, maxConnections: READ_CONNECTIONS, multiplex: true, ...readStream(config.databaseUrl) }))
-    .pipe(Layer.provide(Reactivity.layer))
+  const reads = Layer.effect(
+    ReadSql,
+    PgClient.make({ url, maxConnections: READ_CONNECTIONS, multiplex: true, ...readStream(config.databaseUrl) })
+  ).pipe(Layer.provide(Reactivity.layer))
   return Layer.merge(PgClient.layerFrom(PgClient.make({ url, maxConnections: 20 })), reads)
 }
 
@@ -141,7 +146,8 @@ export const layerOwner = (config: AppConfigValues) => {
 export const layerShared = (config: AppConfigValues) => {
   if (config.databaseUrl === undefined && config.dataDir !== "memory:") {
     const owner = readLiveLock(config.dataDir)
-    if (owner !== undefined) return Layer.provideMerge(readsFromMain, PgClient.layerFrom(clientOverSocket(owner.socket)))
+    if (owner !== undefined)
+      return Layer.provideMerge(readsFromMain, PgClient.layerFrom(clientOverSocket(owner.socket)))
   }
   return layerOwner(config)
 }

@@ -9,7 +9,7 @@ const consume = (limiter: RateLimiter.RateLimiter, key: string, limit = 3) =>
 
 describe("in-process rate store", () => {
   it.effect("counts a fixed window like Effect's store: the limit holds, then the window passes", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { store } = yield* makeMemoryRateStore
       const limiter = yield* RateLimiter.make.pipe(Effect.provideService(RateLimiter.RateLimiterStore, store))
       for (let i = 0; i < 3; i++) expect((yield* consume(limiter, "ip:a"))._tag).toBe("Success")
@@ -17,10 +17,11 @@ describe("in-process rate store", () => {
       expect((yield* consume(limiter, "ip:b"))._tag).toBe("Success")
       yield* TestClock.adjust(Duration.minutes(1))
       expect((yield* consume(limiter, "ip:a"))._tag).toBe("Success")
-    }))
+    })
+  )
 
   it.effect("forgets counters whose window has passed, so distinct clients do not pile up", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const memory = yield* makeMemoryRateStore
       const limiter = yield* RateLimiter.make.pipe(Effect.provideService(RateLimiter.RateLimiterStore, memory.store))
       yield* TestClock.adjust(Duration.hours(1))
@@ -31,10 +32,11 @@ describe("in-process rate store", () => {
       yield* TestClock.adjust(Duration.minutes(2))
       yield* consume(limiter, "ip:late")
       expect(memory.size()).toBe(1)
-    }))
+    })
+  )
 
   it.effect("keeps a counter whose window is still open through a sweep", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const memory = yield* makeMemoryRateStore
       const limiter = yield* RateLimiter.make.pipe(Effect.provideService(RateLimiter.RateLimiterStore, memory.store))
       yield* TestClock.adjust(Duration.hours(1))
@@ -46,5 +48,6 @@ describe("in-process rate store", () => {
       yield* consume(limiter, "ip:other")
       expect(memory.size()).toBe(2)
       expect((yield* consume(limiter, "ip:busy"))._tag).toBe("Failure")
-    }))
+    })
+  )
 })

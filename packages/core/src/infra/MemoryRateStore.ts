@@ -18,7 +18,7 @@ export interface MemoryRateStore {
   readonly size: () => number
 }
 
-export const makeMemoryRateStore: Effect.Effect<MemoryRateStore> = Effect.gen(function*() {
+export const makeMemoryRateStore: Effect.Effect<MemoryRateStore> = Effect.gen(function* () {
   const fallback = yield* RateLimiter.RateLimiterStore.pipe(Effect.provide(RateLimiter.layerStoreMemory))
   const counters = new Map<string, { count: number; expiresAt: number }>()
   let nextSweep = 0

@@ -19,62 +19,89 @@ export interface BudgetState {
   readonly windowSeconds: number
 }
 
-export class RateBudget extends Context.Service<RateBudget, {
-  /**
-   * Spends one request from `key`'s budget (RATE_LIMIT unless another is given);
-   * `undefined` when the store could not be asked.
-   */
-  readonly charge: (key: string, budget?: { readonly limit: number; readonly windowMs: number }) => Effect.Effect<BudgetState | undefined, TooManyRequests>
-  readonly setting: RateLimitSetting
-}>()("board/core/RateBudget") {}
+export class RateBudget extends Context.Service<
+  RateBudget,
+  {
+    /**
+     * Spends one request from `key`'s budget (RATE_LIMIT unless another is given);
+     * `undefined` when the store could not be asked.
+     */
+    readonly charge: (
+      key: string,
+      budget?: { readonly limit: number; readonly windowMs: number }
+    ) => Effect.Effect<BudgetState | undefined, TooManyRequests>
+    readonly setting: RateLimitSetting
+  }
+>()("board/core/RateBudget") {}
 
 const STORE_TIMEOUT = Duration.millis(250)
 
 const make = (prefix: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const limiter = yield* RateLimiter.RateLimiter
     const config = yield* AppConfig
     const setting = config.rateLimit
     let lastWarning = 0
     const charge = (key: string, budget: { readonly limit: number; readonly windowMs: number } = setting) => {
       const windowSeconds = Math.ceil(budget.windowMs / 1000)
-      return limiter.consume({ key: `${prefix}${key}`, limit: budget.limit, window: Duration.millis(budget.windowMs), onExceeded: "fail" }).pipe(
-        Effect.timeoutOrElse({ duration: STORE_TIMEOUT, orElse: () => Effect.fail("timeout" as const) }),
-        Effect.map((r): BudgetState | undefined => ({
-          limit: r.limit,
-          remaining: Math.max(0, r.remaining),
-          resetSeconds: Math.max(0, Math.ceil(Duration.toMillis(r.resetAfter) / 1000)),
-          windowSeconds
-        })),
-        Effect.catch((e) => {
-          if (e !== "timeout" && e.reason._tag === "RateLimitExceeded") {
-            const retry = Math.max(1, Math.ceil(Duration.toMillis(e.reason.retryAfter) / 1000))
-            return Effect.fail(new TooManyRequests({ message: `rate limit exceeded: ${budget.limit} requests per ${windowSeconds}s; retry in ${retry}s`, retryAfterSeconds: retry }))
-          }
-          const now = Date.now()
-          if (now - lastWarning < 60_000) return Effect.succeed(undefined)
-          lastWarning = now
-          return Effect.logWarning(`rate-limit store unavailable, allowing requests (fail open): ${e === "timeout" ? "timed out" : e.reason.message}`).pipe(Effect.as(undefined))
+      return limiter
+        .consume({
+          key: `${prefix}${key}`,
+          limit: budget.limit,
+          window: Duration.millis(budget.windowMs),
+          onExceeded: "fail"
         })
-      )
+        .pipe(
+          Effect.timeoutOrElse({ duration: STORE_TIMEOUT, orElse: () => Effect.fail("timeout" as const) }),
+          Effect.map((r): BudgetState | undefined => ({
+            limit: r.limit,
+            remaining: Math.max(0, r.remaining),
+            resetSeconds: Math.max(0, Math.ceil(Duration.toMillis(r.resetAfter) / 1000)),
+            windowSeconds
+          })),
+          Effect.catch((e) => {
+            if (e !== "timeout" && e.reason._tag === "RateLimitExceeded") {
+              const retry = Math.max(1, Math.ceil(Duration.toMillis(e.reason.retryAfter) / 1000))
+              return Effect.fail(
+                new TooManyRequests({
+                  message: `rate limit exceeded: ${budget.limit} requests per ${windowSeconds}s; retry in ${retry}s`,
+                  retryAfterSeconds: retry
+                })
+              )
+            }
+            const now = Date.now()
+            if (now - lastWarning < 60_000) return Effect.succeed(undefined)
+            lastWarning = now
+            return Effect.logWarning(
+              `rate-limit store unavailable, allowing requests (fail open): ${e === "timeout" ? "timed out" : e.reason.message}`
+            ).pipe(Effect.as(undefined))
+          })
+        )
     }
     return RateBudget.of({ charge, setting })
   })
 
 /** In-process counters (one process) or Redis (every instance), per configuration. */
-export const RateBudgetLive = Layer.unwrap(Effect.gen(function*() {
-  const config = yield* AppConfig
-  if (config.redisUrl === undefined) {
-    return Layer.effect(RateBudget, make("")).pipe(Layer.provide(RateLimiter.layer), Layer.provide(layerMemoryRateStore))
-  }
-  const sql = yield* SqlClient.SqlClient
-  const [row] = yield* sql<{ value: string }>`SELECT value FROM board_settings WHERE key = 'install_id'`.pipe(Effect.orDie)
-  const prefix = `board:${row?.value ?? "default"}:`
-  // the Redis client is loaded only when REDIS_URL is set
-  const NodeRedis = yield* Effect.promise(() => import("@effect/platform-node/NodeRedis"))
-  return Layer.effect(RateBudget, make("")).pipe(
-    Layer.provide(RateLimiter.layer),
-    Layer.provide(RateLimiter.layerStoreRedis({ prefix: `${prefix}rl:` })),
-    Layer.provide(NodeRedis.layer({ url: config.redisUrl, disableOfflineQueue: true }))
-  )
-}))
+export const RateBudgetLive = Layer.unwrap(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    if (config.redisUrl === undefined) {
+      return Layer.effect(RateBudget, make("")).pipe(
+        Layer.provide(RateLimiter.layer),
+        Layer.provide(layerMemoryRateStore)
+      )
+    }
+    const sql = yield* SqlClient.SqlClient
+    const [row] = yield* sql<{ value: string }>`SELECT value FROM board_settings WHERE key = 'install_id'`.pipe(
+      Effect.orDie
+    )
+    const prefix = `board:${row?.value ?? "default"}:`
+    // the Redis client is loaded only when REDIS_URL is set
+    const NodeRedis = yield* Effect.promise(() => import("@effect/platform-node/NodeRedis"))
+    return Layer.effect(RateBudget, make("")).pipe(
+      Layer.provide(RateLimiter.layer),
+      Layer.provide(RateLimiter.layerStoreRedis({ prefix: `${prefix}rl:` })),
+      Layer.provide(NodeRedis.layer({ url: config.redisUrl, disableOfflineQueue: true }))
+    )
+  })
+)

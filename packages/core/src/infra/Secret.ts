@@ -38,6 +38,7 @@ export const resolveSecret = (configured: string | undefined, dataDir: string): 
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
   }
   const secret = fs.readFileSync(file, "utf8").trim()
-  if (Buffer.byteLength(secret) < 32) throw new Error(`${file}: the stored secret is shorter than 32 bytes; delete it to regenerate`)
+  if (Buffer.byteLength(secret) < 32)
+    throw new Error(`${file}: the stored secret is shorter than 32 bytes; delete it to regenerate`)
   return secret
 }

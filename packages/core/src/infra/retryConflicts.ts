@@ -10,6 +10,7 @@ export const retryConflicts = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Ef
     times: 5,
     schedule: Schedule.exponential("5 millis"),
     while: (e) =>
-      Predicate.hasProperty(e, "reason") && Predicate.hasProperty(e.reason, "_tag") &&
+      Predicate.hasProperty(e, "reason") &&
+      Predicate.hasProperty(e.reason, "_tag") &&
       (e.reason._tag === "DeadlockError" || e.reason._tag === "SerializationError")
   })

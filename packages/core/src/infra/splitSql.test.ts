@@ -9,7 +9,7 @@ describe("splitSql", () => {
     ["SELECT 'it''s;'; SELECT 3", ["SELECT 'it''s;'", "SELECT 3"]],
     ["DO $$ BEGIN PERFORM 1; END $$; SELECT 4", ["DO $$ BEGIN PERFORM 1; END $$", "SELECT 4"]],
     ["SELECT 1 /* ; */ ; -- ;\nSELECT 5", ["SELECT 1 /* ; */", "-- ;\nSELECT 5"]],
-    ["CREATE TABLE \"a;b\" (x int);", ["CREATE TABLE \"a;b\" (x int)"]]
+    ['CREATE TABLE "a;b" (x int);', ['CREATE TABLE "a;b" (x int)']]
   ])("splits %j", (input, expected) => {
     expect(splitSql(input)).toEqual(expected)
   })

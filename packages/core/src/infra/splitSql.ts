@@ -22,7 +22,7 @@ export const splitSql = (text: string): Array<string> => {
       i = end + 2
       continue
     }
-    if (c === "'" || c === "\"") {
+    if (c === "'" || c === '"') {
       let j = text.indexOf(c, i + 1)
       while (j >= 0 && text[j + 1] === c) j = text.indexOf(c, j + 2)
       if (j < 0) break
@@ -47,5 +47,11 @@ export const splitSql = (text: string): Array<string> => {
   out.push(text.slice(start))
   return out
     .map((s) => s.trim())
-    .filter((s) => s.replace(/--.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, "").trim() !== "")
+    .filter(
+      (s) =>
+        s
+          .replace(/--.*$/gm, "")
+          .replace(/\/\*[\s\S]*?\*\//g, "")
+          .trim() !== ""
+    )
 }

@@ -24,53 +24,82 @@ export const IDEMPOTENCY_RETENTION_DAYS = 7
 
 export const intakeRefusal = () => new Unauthenticated({ message: "invalid intake token", invalidToken: false })
 
-export class Intake extends Context.Service<Intake, {
-  readonly authenticate: (token: string | undefined) => Effect.Effect<IntakeCredential, Unauthenticated>
-  readonly file: (credential: IntakeCredential, input: { title: string; description?: string | undefined }, idempotencyKey: string | undefined) => Effect.Effect<void, InvalidInput | Unauthenticated>
-}>()("board/core/Intake") {
+export class Intake extends Context.Service<
+  Intake,
+  {
+    readonly authenticate: (token: string | undefined) => Effect.Effect<IntakeCredential, Unauthenticated>
+    readonly file: (
+      credential: IntakeCredential,
+      input: { title: string; description?: string | undefined },
+      idempotencyKey: string | undefined
+    ) => Effect.Effect<void, InvalidInput | Unauthenticated>
+  }
+>()("board/core/Intake") {
   static readonly layer = Layer.effect(
     Intake,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const cache = yield* CredentialCache
       const cards = yield* Cards
 
-      const authenticate = Effect.fn("Intake.authenticate")(function*(token: string | undefined) {
+      const authenticate = Effect.fn("Intake.authenticate")(function* (token: string | undefined) {
         if (token === undefined || !isWellFormed("intake", token.trim())) return yield* intakeRefusal()
         const digest = digestToken(token.trim())
         // the filing itself checks that the column is still in the token's project
-        const credential = yield* cache.resolve(digest, sql<{ id: string; column_id: string; created_by: string | null; expires_at: Date | null }>`
+        const credential = yield* cache.resolve(
+          digest,
+          sql<{ id: string; column_id: string; created_by: string | null; expires_at: Date | null }>`
           SELECT t.id, t.column_id, t.created_by, t.expires_at FROM intake_tokens t
           JOIN board_columns c ON c.id = t.column_id AND c.project_id = t.project_id
           WHERE t.digest = ${digest} AND t.revoked_at IS NULL
             AND (t.expires_at IS NULL OR t.expires_at > now())`.pipe(
-          Effect.orDie,
-          Effect.map(([row]) => row === undefined ? undefined : {
-            value: { tokenId: row.id, columnId: row.column_id, createdBy: row.created_by } satisfies IntakeCredential,
-            credentialId: row.id,
-            expiresAt: row.expires_at === null ? undefined : new Date(row.expires_at).getTime()
-          })
-        ))
+            Effect.orDie,
+            Effect.map(([row]) =>
+              row === undefined
+                ? undefined
+                : {
+                    value: {
+                      tokenId: row.id,
+                      columnId: row.column_id,
+                      createdBy: row.created_by
+                    } satisfies IntakeCredential,
+                    credentialId: row.id,
+                    expiresAt: row.expires_at === null ? undefined : new Date(row.expires_at).getTime()
+                  }
+            )
+          )
+        )
         if (credential === undefined) return yield* intakeRefusal()
         return credential
       })
 
-      const file = Effect.fn("Intake.file")(function*(credential: IntakeCredential, input: { title: string; description?: string | undefined }, idempotencyKey: string | undefined) {
+      const file = Effect.fn("Intake.file")(function* (
+        credential: IntakeCredential,
+        input: { title: string; description?: string | undefined },
+        idempotencyKey: string | undefined
+      ) {
         const invalid = firstFailure(checkTitle(input.title), checkDescription(input.description))
         if (invalid) return yield* invalid
-        if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || headerCharCount(idempotencyKey) > limits.idempotencyKey)) {
-          return yield* new InvalidInput({ message: `Idempotency-Key: must be 1 to ${limits.idempotencyKey} characters` })
+        if (
+          idempotencyKey !== undefined &&
+          (idempotencyKey.length === 0 || headerCharCount(idempotencyKey) > limits.idempotencyKey)
+        ) {
+          return yield* new InvalidInput({
+            message: `Idempotency-Key: must be 1 to ${limits.idempotencyKey} characters`
+          })
         }
         // one statement: the claim and the card commit together, so a key files at most one card
-        yield* cards.file({
-          columnId: credential.columnId,
-          title: input.title,
-          description: input.description,
-          source: "intake",
-          intakeTokenId: credential.tokenId,
-          createdBy: credential.createdBy,
-          idempotencyKey
-        }).pipe(Effect.catchTag("NotFound", () => Effect.fail(intakeRefusal())))
+        yield* cards
+          .file({
+            columnId: credential.columnId,
+            title: input.title,
+            description: input.description,
+            source: "intake",
+            intakeTokenId: credential.tokenId,
+            createdBy: credential.createdBy,
+            idempotencyKey
+          })
+          .pipe(Effect.catchTag("NotFound", () => Effect.fail(intakeRefusal())))
       })
 
       // claims older than the retention go in a sweep, off the filing's path

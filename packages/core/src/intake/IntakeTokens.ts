@@ -25,7 +25,16 @@ export interface IntakeTokenView {
   readonly updatedAt: string
 }
 
-type Row = { id: string; column_id: string; project_id: string; name: string | null; expires_at: Date | null; revoked_at: Date | null; created_at: Date; updated_at: Date }
+type Row = {
+  id: string
+  column_id: string
+  project_id: string
+  name: string | null
+  expires_at: Date | null
+  revoked_at: Date | null
+  created_at: Date
+  updated_at: Date
+}
 const view = (r: Row): IntakeTokenView => ({
   id: r.id,
   columnId: r.column_id,
@@ -37,19 +46,31 @@ const view = (r: Row): IntakeTokenView => ({
   updatedAt: iso(r.updated_at)
 })
 
-export class IntakeTokens extends Context.Service<IntakeTokens, {
-  readonly mint: (principal: Principal, input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }) => Effect.Effect<IntakeTokenView & { token: string }, InvalidInput | AccessError>
-  readonly list: (principal: Principal, projectId: string) => Effect.Effect<ReadonlyArray<IntakeTokenView>, AccessError>
-  readonly revoke: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
-}>()("board/core/IntakeTokens") {
+export class IntakeTokens extends Context.Service<
+  IntakeTokens,
+  {
+    readonly mint: (
+      principal: Principal,
+      input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }
+    ) => Effect.Effect<IntakeTokenView & { token: string }, InvalidInput | AccessError>
+    readonly list: (
+      principal: Principal,
+      projectId: string
+    ) => Effect.Effect<ReadonlyArray<IntakeTokenView>, AccessError>
+    readonly revoke: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
+  }
+>()("board/core/IntakeTokens") {
   static readonly layer = Layer.effect(
     IntakeTokens,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const cache = yield* CredentialCache
       const access = yield* Access
 
-      const mint = Effect.fn("IntakeTokens.mint")(function*(principal: Principal, input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }) {
+      const mint = Effect.fn("IntakeTokens.mint")(function* (
+        principal: Principal,
+        input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }
+      ) {
         if (input.name !== undefined && charCount(input.name) > limits.name) {
           return yield* new InvalidInput({ message: `name: must be at most ${limits.name} characters` })
         }
@@ -57,9 +78,12 @@ export class IntakeTokens extends Context.Service<IntakeTokens, {
         if (input.expiresAt !== undefined) {
           expiresAt = new Date(input.expiresAt)
           if (Number.isNaN(expiresAt.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(input.expiresAt)) {
-            return yield* new InvalidInput({ message: "expiresAt: must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z" })
+            return yield* new InvalidInput({
+              message: "expiresAt: must be an ISO 8601 date-time such as 2027-01-31T00:00:00Z"
+            })
           }
-          if (expiresAt.getTime() <= (yield* Clock.currentTimeMillis)) return yield* new InvalidInput({ message: "expiresAt: must be in the future" })
+          if (expiresAt.getTime() <= (yield* Clock.currentTimeMillis))
+            return yield* new InvalidInput({ message: "expiresAt: must be in the future" })
         }
         const column = yield* access.resolve(principal, "column", input.columnId)
         const token = mintToken("intake")
@@ -70,7 +94,7 @@ export class IntakeTokens extends Context.Service<IntakeTokens, {
         return { ...view(row!), token }
       })
 
-      const list = Effect.fn("IntakeTokens.list")(function*(principal: Principal, projectId: string) {
+      const list = Effect.fn("IntakeTokens.list")(function* (principal: Principal, projectId: string) {
         yield* access.resolve(principal, "project", projectId)
         const rows = yield* sql<Row>`
           SELECT id, column_id, project_id, name, expires_at, revoked_at, created_at, updated_at FROM intake_tokens
@@ -78,11 +102,15 @@ export class IntakeTokens extends Context.Service<IntakeTokens, {
         return rows.map(view)
       })
 
-      const revoke = Effect.fn("IntakeTokens.revoke")(function*(principal: Principal, id: string) {
-        const [row] = yield* sql<{ project_id: string }>`SELECT project_id FROM intake_tokens WHERE id = ${id}`.pipe(Effect.orDie)
+      const revoke = Effect.fn("IntakeTokens.revoke")(function* (principal: Principal, id: string) {
+        const [row] = yield* sql<{ project_id: string }>`SELECT project_id FROM intake_tokens WHERE id = ${id}`.pipe(
+          Effect.orDie
+        )
         if (row === undefined) return yield* new NotFound({ message: `intake token ${id} not found` })
         yield* access.resolve(principal, "project", row.project_id, `intake token ${id}`)
-        yield* sql`UPDATE intake_tokens SET revoked_at = COALESCE(revoked_at, now()), updated_at = now() WHERE id = ${id}`.pipe(Effect.orDie)
+        yield* sql`UPDATE intake_tokens SET revoked_at = COALESCE(revoked_at, now()), updated_at = now() WHERE id = ${id}`.pipe(
+          Effect.orDie
+        )
         yield* cache.invalidate(id)
       })
 

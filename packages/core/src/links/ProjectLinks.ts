@@ -53,9 +53,23 @@ export interface LinkReview {
 }
 
 type Row = {
-  id: string; project_id: string; url: string; normalized_url: string; host: string; title: string | null; note: string | null
-  tags: Array<string>; relevance: Relevance | null; score: number | null; evidence: unknown; evaluation_source: "heuristic" | "human" | null
-  reviewed_by: string | null; reviewed_at: Date | null; review_reason: string | null; created_at: Date; updated_at: Date
+  id: string
+  project_id: string
+  url: string
+  normalized_url: string
+  host: string
+  title: string | null
+  note: string | null
+  tags: Array<string>
+  relevance: Relevance | null
+  score: number | null
+  evidence: unknown
+  evaluation_source: "heuristic" | "human" | null
+  reviewed_by: string | null
+  reviewed_at: Date | null
+  review_reason: string | null
+  created_at: Date
+  updated_at: Date
 }
 
 const columns = `id, project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source,
@@ -71,7 +85,10 @@ const view = (r: Row): ProjectLinkView => ({
   tags: r.tags,
   relevance: r.relevance,
   score: r.score,
-  evidence: r.evidence === null ? null : (typeof r.evidence === "string" ? JSON.parse(r.evidence) : r.evidence) as ReadonlyArray<Evidence>,
+  evidence:
+    r.evidence === null
+      ? null
+      : ((typeof r.evidence === "string" ? JSON.parse(r.evidence) : r.evidence) as ReadonlyArray<Evidence>),
   evaluation_source: r.evaluation_source,
   reviewedBy: r.reviewed_by,
   reviewedAt: r.reviewed_at === null ? null : iso(r.reviewed_at),
@@ -80,18 +97,43 @@ const view = (r: Row): ProjectLinkView => ({
   updatedAt: iso(r.updated_at)
 })
 
-export class ProjectLinks extends Context.Service<ProjectLinks, {
-  readonly submit: (principal: Principal, projectId: string, input: { url: string; title?: string | undefined; note?: string | undefined; tags?: ReadonlyArray<string> | undefined }) => Effect.Effect<{ created: boolean; link: ProjectLinkView }, InvalidInput | AccessError>
-  readonly list: (principal: Principal, projectId: string, query: { relevance?: RelevanceFilter | undefined; limit?: number | undefined; offset?: number | undefined }) => Effect.Effect<LinkPage, InvalidInput | AccessError>
-  readonly review: (principal: Principal, projectId: string, linkId: string, review: LinkReview) => Effect.Effect<ProjectLinkView, InvalidInput | AccessError>
-  readonly evaluate: (principal: Principal, projectId: string, linkId: string) => Effect.Effect<ProjectLinkView, AccessError>
-  readonly remove: (principal: Principal, projectId: string, linkId: string) => Effect.Effect<void, AccessError>
-  /** The project's links rated high, oldest first (agent prompt references). */
-  readonly references: (projectId: string) => Effect.Effect<ReadonlyArray<ProjectLinkView>>
-}>()("board/core/ProjectLinks") {
+export class ProjectLinks extends Context.Service<
+  ProjectLinks,
+  {
+    readonly submit: (
+      principal: Principal,
+      projectId: string,
+      input: {
+        url: string
+        title?: string | undefined
+        note?: string | undefined
+        tags?: ReadonlyArray<string> | undefined
+      }
+    ) => Effect.Effect<{ created: boolean; link: ProjectLinkView }, InvalidInput | AccessError>
+    readonly list: (
+      principal: Principal,
+      projectId: string,
+      query: { relevance?: RelevanceFilter | undefined; limit?: number | undefined; offset?: number | undefined }
+    ) => Effect.Effect<LinkPage, InvalidInput | AccessError>
+    readonly review: (
+      principal: Principal,
+      projectId: string,
+      linkId: string,
+      review: LinkReview
+    ) => Effect.Effect<ProjectLinkView, InvalidInput | AccessError>
+    readonly evaluate: (
+      principal: Principal,
+      projectId: string,
+      linkId: string
+    ) => Effect.Effect<ProjectLinkView, AccessError>
+    readonly remove: (principal: Principal, projectId: string, linkId: string) => Effect.Effect<void, AccessError>
+    /** The project's links rated high, oldest first (agent prompt references). */
+    readonly references: (projectId: string) => Effect.Effect<ReadonlyArray<ProjectLinkView>>
+  }
+>()("board/core/ProjectLinks") {
   static readonly layer = Layer.effect(
     ProjectLinks,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
 
@@ -104,23 +146,33 @@ export class ProjectLinks extends Context.Service<ProjectLinks, {
       const CACHED_PROJECTS = 64
 
       const boardIndex = (projectId: string, excludeLinkId: string | null) =>
-        Effect.gen(function*() {
-          const [[v], links] = yield* Effect.all([
-            sql<{ version: string }>`
+        Effect.gen(function* () {
+          const [[v], links] = yield* Effect.all(
+            [
+              sql<{ version: string }>`
               SELECT concat_ws(':', (SELECT count(*) FROM cards WHERE project_id = ${projectId}),
                 (SELECT max(updated_at) FROM cards WHERE project_id = ${projectId}),
                 (SELECT count(*) FROM labels WHERE project_id = ${projectId}),
                 (SELECT max(updated_at) FROM labels WHERE project_id = ${projectId})) AS version`,
-            sql<{ normalized_url: string; host: string }>`
+              sql<{ normalized_url: string; host: string }>`
               SELECT normalized_url, host FROM project_links WHERE project_id = ${projectId} AND id IS DISTINCT FROM ${excludeLinkId}`
-          ], { concurrency: "unbounded" }).pipe(Effect.orDie)
+            ],
+            { concurrency: "unbounded" }
+          ).pipe(Effect.orDie)
           const otherLinks = links.map((l) => ({ normalizedUrl: l.normalized_url, host: l.host }))
           const cached = indexCache.get(projectId)
           if (cached !== undefined && cached.version === v!.version) return withOtherLinks(cached.index, otherLinks)
-          const [cards, labels] = yield* Effect.all([
-            sql<{ ref: string; title: string; description: string | null }>`SELECT ref, title, description FROM cards WHERE project_id = ${projectId}`,
-            sql<{ name: string }>`SELECT name FROM labels WHERE project_id = ${projectId}`
-          ], { concurrency: "unbounded" }).pipe(Effect.orDie)
+          const [cards, labels] = yield* Effect.all(
+            [
+              sql<{
+                ref: string
+                title: string
+                description: string | null
+              }>`SELECT ref, title, description FROM cards WHERE project_id = ${projectId}`,
+              sql<{ name: string }>`SELECT name FROM labels WHERE project_id = ${projectId}`
+            ],
+            { concurrency: "unbounded" }
+          ).pipe(Effect.orDie)
           const index = prepareBoardIndex({ cards, labels, otherLinks: [] })
           if (indexCache.size >= CACHED_PROJECTS) indexCache.delete(indexCache.keys().next().value!)
           indexCache.set(projectId, { version: v!.version, index })
@@ -130,10 +182,23 @@ export class ProjectLinks extends Context.Service<ProjectLinks, {
       const linkOf = (projectId: string, linkId: string) =>
         sql<Row>`SELECT ${sql.literal(columns)} FROM project_links WHERE id = ${linkId} AND project_id = ${projectId}`.pipe(
           Effect.orDie,
-          Effect.flatMap((rows) => rows[0] !== undefined ? Effect.succeed(rows[0]) : Effect.fail(new NotFound({ message: `link ${linkId} not found in project ${projectId}` })))
+          Effect.flatMap((rows) =>
+            rows[0] !== undefined
+              ? Effect.succeed(rows[0])
+              : Effect.fail(new NotFound({ message: `link ${linkId} not found in project ${projectId}` }))
+          )
         )
 
-      const submit = Effect.fn("ProjectLinks.submit")(function*(principal: Principal, projectId: string, input: { url: string; title?: string | undefined; note?: string | undefined; tags?: ReadonlyArray<string> | undefined }) {
+      const submit = Effect.fn("ProjectLinks.submit")(function* (
+        principal: Principal,
+        projectId: string,
+        input: {
+          url: string
+          title?: string | undefined
+          note?: string | undefined
+          tags?: ReadonlyArray<string> | undefined
+        }
+      ) {
         const invalid = checkLinkFields(input)
         if (invalid) return yield* invalid
         const normalized = normalizeUrl(input.url)
@@ -141,7 +206,17 @@ export class ProjectLinks extends Context.Service<ProjectLinks, {
         yield* access.resolve(principal, "project", projectId)
         const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter((t) => t !== ""))]
         const index = yield* boardIndex(projectId, null)
-        const rating = evaluateRelevance({ url: input.url, normalizedUrl: normalized.url, host: normalized.host, title: input.title ?? null, note: input.note ?? null, tags }, index)
+        const rating = evaluateRelevance(
+          {
+            url: input.url,
+            normalizedUrl: normalized.url,
+            host: normalized.host,
+            title: input.title ?? null,
+            note: input.note ?? null,
+            tags
+          },
+          index
+        )
         const inserted = yield* sql<Row>`
           INSERT INTO project_links (project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source, created_by)
           VALUES (${projectId}, ${input.url}, ${normalized.url}, ${normalized.host}, ${input.title ?? null}, ${input.note ?? null},
@@ -150,32 +225,50 @@ export class ProjectLinks extends Context.Service<ProjectLinks, {
           RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
         if (inserted[0] !== undefined) return { created: true, link: view(inserted[0]) }
         const [existing] = yield* sql<Row>`
-          SELECT ${sql.literal(columns)} FROM project_links WHERE project_id = ${projectId} AND normalized_url = ${normalized.url}`.pipe(Effect.orDie)
+          SELECT ${sql.literal(columns)} FROM project_links WHERE project_id = ${projectId} AND normalized_url = ${normalized.url}`.pipe(
+          Effect.orDie
+        )
         return { created: false, link: view(existing!) }
       })
 
-      const list = Effect.fn("ProjectLinks.list")(function*(principal: Principal, projectId: string, query: { relevance?: RelevanceFilter | undefined; limit?: number | undefined; offset?: number | undefined }) {
+      const list = Effect.fn("ProjectLinks.list")(function* (
+        principal: Principal,
+        projectId: string,
+        query: { relevance?: RelevanceFilter | undefined; limit?: number | undefined; offset?: number | undefined }
+      ) {
         const limit = query.limit ?? 50
         const offset = query.offset ?? 0
-        if (!Number.isInteger(limit) || limit < 1 || limit > 500) return yield* new InvalidInput({ message: "limit: must be a whole number from 1 to 500" })
-        if (!Number.isInteger(offset) || offset < 0) return yield* new InvalidInput({ message: "offset: must be a whole number from 0" })
+        if (!Number.isInteger(limit) || limit < 1 || limit > 500)
+          return yield* new InvalidInput({ message: "limit: must be a whole number from 1 to 500" })
+        if (!Number.isInteger(offset) || offset < 0)
+          return yield* new InvalidInput({ message: "offset: must be a whole number from 0" })
         yield* access.resolve(principal, "project", projectId)
-        const filter = query.relevance === undefined
-          ? sql`TRUE`
-          : query.relevance === "unrated"
-          ? sql`relevance IS NULL`
-          : sql`relevance = ${query.relevance}`
+        const filter =
+          query.relevance === undefined
+            ? sql`TRUE`
+            : query.relevance === "unrated"
+              ? sql`relevance IS NULL`
+              : sql`relevance = ${query.relevance}`
         const [rows, [{ total }]] = yield* Effect.all([
           sql<Row>`SELECT ${sql.literal(columns)} FROM project_links WHERE project_id = ${projectId} AND ${filter}
             ORDER BY created_at DESC, id DESC LIMIT ${limit} OFFSET ${offset}`,
-          sql<{ total: number }>`SELECT count(*)::int AS total FROM project_links WHERE project_id = ${projectId} AND ${filter}`
+          sql<{
+            total: number
+          }>`SELECT count(*)::int AS total FROM project_links WHERE project_id = ${projectId} AND ${filter}`
         ]).pipe(Effect.orDie)
         return { links: rows.map(view), total, limit, offset }
       })
 
-      const review = Effect.fn("ProjectLinks.review")(function*(principal: Principal, projectId: string, linkId: string, input: LinkReview) {
+      const review = Effect.fn("ProjectLinks.review")(function* (
+        principal: Principal,
+        projectId: string,
+        linkId: string,
+        input: LinkReview
+      ) {
         if (input.reason !== undefined && input.relevance === undefined) {
-          return yield* new InvalidInput({ message: "reason: give a relevance with the reason (a reason explains a human rating)" })
+          return yield* new InvalidInput({
+            message: "reason: give a relevance with the reason (a reason explains a human rating)"
+          })
         }
         const invalid = checkLinkFields(input)
         if (invalid) return yield* invalid
@@ -184,10 +277,12 @@ export class ProjectLinks extends Context.Service<ProjectLinks, {
         const set: Record<string, unknown> = {}
         if (input.title !== undefined) set.title = input.title
         if (input.note !== undefined) set.note = input.note
-        const tags = input.tags === undefined ? undefined : [...new Set(input.tags.map((t) => t.trim()).filter((t) => t !== ""))]
-        const human = input.relevance === undefined
-          ? sql``
-          : sql`, relevance = ${input.relevance}, evaluation_source = 'human', reviewed_by = ${principal.userId}, reviewed_at = now(),
+        const tags =
+          input.tags === undefined ? undefined : [...new Set(input.tags.map((t) => t.trim()).filter((t) => t !== ""))]
+        const human =
+          input.relevance === undefined
+            ? sql``
+            : sql`, relevance = ${input.relevance}, evaluation_source = 'human', reviewed_by = ${principal.userId}, reviewed_at = now(),
                  review_reason = ${input.reason ?? null}, score = NULL, evidence = NULL`
         const [row] = yield* sql<Row>`
           UPDATE project_links SET updated_at = now()
@@ -196,33 +291,60 @@ export class ProjectLinks extends Context.Service<ProjectLinks, {
             ${human}
           WHERE id = ${linkId} AND project_id = ${projectId}
           RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
-        if (row === undefined) return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
+        if (row === undefined)
+          return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
         return view(row)
       })
 
-      const evaluate = Effect.fn("ProjectLinks.evaluate")(function*(principal: Principal, projectId: string, linkId: string) {
+      const evaluate = Effect.fn("ProjectLinks.evaluate")(function* (
+        principal: Principal,
+        projectId: string,
+        linkId: string
+      ) {
         yield* access.resolve(principal, "project", projectId)
         const link = yield* linkOf(projectId, linkId)
         const index = yield* boardIndex(projectId, linkId)
-        const rating = evaluateRelevance({ url: link.url, normalizedUrl: link.normalized_url, host: link.host, title: link.title, note: link.note, tags: link.tags }, index)
+        const rating = evaluateRelevance(
+          {
+            url: link.url,
+            normalizedUrl: link.normalized_url,
+            host: link.host,
+            title: link.title,
+            note: link.note,
+            tags: link.tags
+          },
+          index
+        )
         const [row] = yield* sql<Row>`
           UPDATE project_links SET relevance = ${rating.relevance}, score = ${rating.score}, evidence = ${JSON.stringify(rating.evidence)}::jsonb,
             evaluation_source = 'heuristic', reviewed_by = NULL, reviewed_at = NULL, review_reason = NULL, updated_at = now()
           WHERE id = ${linkId} AND project_id = ${projectId}
           RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
-        if (row === undefined) return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
+        if (row === undefined)
+          return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
         return view(row)
       })
 
-      const remove = Effect.fn("ProjectLinks.remove")(function*(principal: Principal, projectId: string, linkId: string) {
+      const remove = Effect.fn("ProjectLinks.remove")(function* (
+        principal: Principal,
+        projectId: string,
+        linkId: string
+      ) {
         yield* access.resolve(principal, "project", projectId)
-        const deleted = yield* sql`DELETE FROM project_links WHERE id = ${linkId} AND project_id = ${projectId} RETURNING id`.pipe(Effect.orDie)
-        if (deleted.length === 0) return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
+        const deleted =
+          yield* sql`DELETE FROM project_links WHERE id = ${linkId} AND project_id = ${projectId} RETURNING id`.pipe(
+            Effect.orDie
+          )
+        if (deleted.length === 0)
+          return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
       })
 
       const references = (projectId: string) =>
         sql<Row>`SELECT ${sql.literal(columns)} FROM project_links WHERE project_id = ${projectId} AND relevance = 'high'
-          ORDER BY created_at, id`.pipe(Effect.orDie, Effect.map((rows) => rows.map(view)))
+          ORDER BY created_at, id`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows.map(view))
+        )
 
       return ProjectLinks.of({ submit, list, review, evaluate, remove, references })
     })

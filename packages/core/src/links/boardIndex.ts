@@ -83,15 +83,18 @@ export const prepareBoardIndex = (board: BoardInput): BoardIndex => {
     for (const term of termSet(name)) push(labelTerms, term, name)
   }
 
-  return withOtherLinks({
-    kind: "BoardIndex",
-    refs: cards.map((card) => card.ref),
-    postings,
-    labelTerms,
-    urlCards,
-    hostCards,
-    linkHosts: new Map()
-  }, board.otherLinks)
+  return withOtherLinks(
+    {
+      kind: "BoardIndex",
+      refs: cards.map((card) => card.ref),
+      postings,
+      labelTerms,
+      urlCards,
+      hostCards,
+      linkHosts: new Map()
+    },
+    board.otherLinks
+  )
 }
 
 /**

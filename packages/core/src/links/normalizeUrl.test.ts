@@ -140,14 +140,23 @@ const randomUrl = (random: () => number): string => {
     Array.from({ length: Math.floor(random() * (max + 1)) }, f)
   const segment = () => pick(["a", "B", "docs", "%7e", "%2f", "%2E", ".", "..", "", "x y", "ü", "%41", "a+b", "%zz"])
   const param = () =>
-    `${pick(["a", "b", "utm_source", "fbclid", "Q", "ref", "%61", "x y"])}${
-      pick(["", "=", "=1", "=2", "=%20", "=+", "=%7E"])
-    }`
+    `${pick(["a", "b", "utm_source", "fbclid", "Q", "ref", "%61", "x y"])}${pick([
+      "",
+      "=",
+      "=1",
+      "=2",
+      "=%20",
+      "=+",
+      "=%7E"
+    ])}`
   const scheme = pick(["http", "https", "HTTP", "HtTpS"])
   const credentials = pick(["", "", "user@", "u:p@"])
   const host = pick(["example.com", "EXAMPLE.com", "a.b.c", "www.example.com.", "127.0.0.1", "[::1]", "bücher.de"])
   const port = pick(["", "", ":80", ":443", ":8080"])
-  const path = times(4, segment).map((s) => `/${s}`).join("") + pick(["", "/", "//"])
+  const path =
+    times(4, segment)
+      .map((s) => `/${s}`)
+      .join("") + pick(["", "/", "//"])
   const query = pick(["", "?", `?${times(4, param).join("&")}`, `?${times(3, param).join("&")}&`])
   const fragment = pick(["", "#", "#top", "#a/b?c"])
   return `${scheme}://${credentials}${host}${port}${path}${query}${fragment}`

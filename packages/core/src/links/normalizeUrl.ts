@@ -6,12 +6,12 @@ export const MAX_URL_LENGTH = 2048
 
 export type NormalizeUrlResult =
   | {
-    readonly ok: true
-    /** Canonical form: two inputs naming the same page give the same string. */
-    readonly url: string
-    /** Lower-case hostname without port, e.g. `example.com` or `[::1]`. */
-    readonly host: string
-  }
+      readonly ok: true
+      /** Canonical form: two inputs naming the same page give the same string. */
+      readonly url: string
+      /** Lower-case hostname without port, e.g. `example.com` or `[::1]`. */
+      readonly host: string
+    }
   | { readonly ok: false; readonly error: string }
 
 const EXAMPLE = "https://example.com/page"
@@ -52,8 +52,7 @@ const normalizeQuery = (search: string): string => {
 const shorten = (s: string): string => (s.length > 80 ? `${s.slice(0, 77)}...` : s)
 
 // A bare `example.com/page` is the commonest mistake; say what would work.
-const looksLikeMissingScheme = (s: string): boolean =>
-  /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?([/?#].*)?$/i.test(s)
+const looksLikeMissingScheme = (s: string): boolean => /^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?([/?#].*)?$/i.test(s)
 
 const parse = (input: string): URL | string => {
   try {
@@ -90,7 +89,8 @@ export const normalizeUrl = (input: string): NormalizeUrlResult => {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return {
       ok: false,
-      error: `Only http and https URLs are accepted, not "${url.protocol.replace(/:$/, "")}". ` +
+      error:
+        `Only http and https URLs are accepted, not "${url.protocol.replace(/:$/, "")}". ` +
         `Give a URL like ${EXAMPLE}.`
     }
   }
@@ -98,9 +98,8 @@ export const normalizeUrl = (input: string): NormalizeUrlResult => {
   // `example.com.` is the fully qualified spelling of `example.com`.
   const host = url.hostname.replace(/\.+$/, "") || url.hostname
   const port = url.port === "" ? "" : `:${url.port}`
-  const credentials = url.username === "" && url.password === ""
-    ? ""
-    : `${url.username}${url.password === "" ? "" : `:${url.password}`}@`
+  const credentials =
+    url.username === "" && url.password === "" ? "" : `${url.username}${url.password === "" ? "" : `:${url.password}`}@`
   const path = normalizeEscapes(url.pathname).replace(/\/+$/, "")
   const query = normalizeQuery(url.search)
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { normalizeUrl } from "./normalizeUrl.ts"
-import {
-  compareRefs,
-  evaluateRelevance,
-  prepareBoardIndex,
-  RELEVANCE_THRESHOLDS,
-  relevanceFor
-} from "./relevance.ts"
+import { compareRefs, evaluateRelevance, prepareBoardIndex, RELEVANCE_THRESHOLDS, relevanceFor } from "./relevance.ts"
 import type { BoardInput, LinkInput } from "./relevance.ts"
 
 const board: BoardInput = {
@@ -15,7 +9,8 @@ const board: BoardInput = {
     {
       ref: "WEB-1",
       title: "Fix login redirect loop",
-      description: "Users get stuck after the OAuth callback. See https://GitHub.com/acme/web/issues/42/?utm_source=slack#c1."
+      description:
+        "Users get stuck after the OAuth callback. See https://GitHub.com/acme/web/issues/42/?utm_source=slack#c1."
     },
     { ref: "WEB-2", title: "Add dark mode", description: null },
     {
@@ -23,7 +18,11 @@ const board: BoardInput = {
       title: "Search results pagination",
       description: "Cursor pagination as in [the guide](https://docs.example.com/guides/pagination/)."
     },
-    { ref: "WEB-11", title: "Upgrade database driver", description: "postgres driver, see https://www.postgresql.org/docs" }
+    {
+      ref: "WEB-11",
+      title: "Upgrade database driver",
+      description: "postgres driver, see https://www.postgresql.org/docs"
+    }
   ],
   labels: [{ name: "bug" }, { name: "Security" }, { name: "front-end" }],
   otherLinks: [
@@ -41,22 +40,70 @@ const link = (url: string, extra: Partial<LinkInput> = {}): LinkInput => {
 describe("evaluateRelevance", () => {
   it.each([
     // [case, link, relevance, score, signals]
-    ["URL written on a card", link("https://github.com/acme/web/issues/42"), "high", 0.966, ["url_match", "shared_terms"]],
-    ["card URL written with tracking, slash and fragment", link("https://github.com/acme/web/issues/42#top"), "high", 0.966, ["url_match", "shared_terms"]],
-    ["URL inside a Markdown link", link("https://docs.example.com/guides/pagination"), "high", 0.951, ["url_match", "shared_terms"]],
-    ["nothing shared", link("https://unrelated.io/recipes/banana-bread", { title: "Banana bread recipe" }), "none", 0, []],
+    [
+      "URL written on a card",
+      link("https://github.com/acme/web/issues/42"),
+      "high",
+      0.966,
+      ["url_match", "shared_terms"]
+    ],
+    [
+      "card URL written with tracking, slash and fragment",
+      link("https://github.com/acme/web/issues/42#top"),
+      "high",
+      0.966,
+      ["url_match", "shared_terms"]
+    ],
+    [
+      "URL inside a Markdown link",
+      link("https://docs.example.com/guides/pagination"),
+      "high",
+      0.951,
+      ["url_match", "shared_terms"]
+    ],
+    [
+      "nothing shared",
+      link("https://unrelated.io/recipes/banana-bread", { title: "Banana bread recipe" }),
+      "none",
+      0,
+      []
+    ],
     ["same host as stored links", link("https://stackoverflow.com/questions/2"), "low", 0.2, ["same_host"]],
     ["same host as a card URL", link("https://docs.example.com/reference"), "low", 0.3, ["same_host"]],
     ["www and bare host are one site", link("https://postgresql.org/about"), "low", 0.3, ["same_host"]],
     ["one rare shared term", link("https://blog.io/x", { title: "Dark theme tips" }), "low", 0.3, ["shared_terms"]],
-    ["two rare shared terms", link("https://blog.io/x", { title: "Cursor pagination explained" }), "medium", 0.51, ["shared_terms"]],
-    ["four rare shared terms", link("https://blog.io/x", { title: "OAuth login redirect loop" }), "high", 0.76, ["shared_terms"]],
-    ["terms from the note", link("https://blog.io/x", { note: "How a token bucket works" }), "medium", 0.51, ["shared_terms"]],
+    [
+      "two rare shared terms",
+      link("https://blog.io/x", { title: "Cursor pagination explained" }),
+      "medium",
+      0.51,
+      ["shared_terms"]
+    ],
+    [
+      "four rare shared terms",
+      link("https://blog.io/x", { title: "OAuth login redirect loop" }),
+      "high",
+      0.76,
+      ["shared_terms"]
+    ],
+    [
+      "terms from the note",
+      link("https://blog.io/x", { note: "How a token bucket works" }),
+      "medium",
+      0.51,
+      ["shared_terms"]
+    ],
     ["terms from the URL path", link("https://blog.io/dark-mode-in-css"), "medium", 0.51, ["shared_terms"]],
     ["a tag naming a label", link("https://blog.io/x", { tags: ["SECURITY"] }), "low", 0.3, ["shared_terms"]],
     ["a multi-word label", link("https://blog.io/x", { tags: ["frontend", "end"] }), "low", 0.3, ["shared_terms"]],
     ["plural folds onto singular", link("https://blog.io/x", { title: "Logins" }), "low", 0.3, ["shared_terms"]],
-    ["stop words and short tokens do not count", link("https://blog.io/x", { title: "The to do of an API for it, by me" }), "low", 0.3, ["shared_terms"]],
+    [
+      "stop words and short tokens do not count",
+      link("https://blog.io/x", { title: "The to do of an API for it, by me" }),
+      "low",
+      0.3,
+      ["shared_terms"]
+    ],
     ["null title and note", link("https://blog.io/x", { title: null, note: null }), "none", 0, []]
   ] as const)("%s", (_name, input, relevance, score, signals) => {
     const result = evaluateRelevance(input, board)
@@ -74,23 +121,24 @@ describe("evaluateRelevance", () => {
   })
 
   it("explains shared terms with cards, labels and terms", () => {
-    const result = evaluateRelevance(
-      link("https://blog.io/security/login", { title: "Rate limiting" }),
-      board
-    )
-    expect(result.evidence).toEqual([{
-      signal: "shared_terms",
-      detail: "Shares 4 terms with 2 cards and label Security: limiting, login, rate, security",
-      cards: ["WEB-10", "WEB-1"],
-      terms: ["limiting", "login", "rate", "security"]
-    }])
+    const result = evaluateRelevance(link("https://blog.io/security/login", { title: "Rate limiting" }), board)
+    expect(result.evidence).toEqual([
+      {
+        signal: "shared_terms",
+        detail: "Shares 4 terms with 2 cards and label Security: limiting, login, rate, security",
+        cards: ["WEB-10", "WEB-1"],
+        terms: ["limiting", "login", "rate", "security"]
+      }
+    ])
   })
 
   it("explains a shared host with the stored links", () => {
-    expect(evaluateRelevance(link("https://stackoverflow.com/questions/2"), board).evidence).toEqual([{
-      signal: "same_host",
-      detail: "Same host stackoverflow.com as 2 stored links"
-    }])
+    expect(evaluateRelevance(link("https://stackoverflow.com/questions/2"), board).evidence).toEqual([
+      {
+        signal: "same_host",
+        detail: "Same host stackoverflow.com as 2 stored links"
+      }
+    ])
   })
 
   it("ignores the link itself among the stored links", () => {
@@ -101,7 +149,11 @@ describe("evaluateRelevance", () => {
 
   it("weighs a term on every card close to nothing", () => {
     const common: BoardInput = {
-      cards: Array.from({ length: 20 }, (_, i) => ({ ref: `W-${i + 1}`, title: `Widget part ${i}`, description: null })),
+      cards: Array.from({ length: 20 }, (_, i) => ({
+        ref: `W-${i + 1}`,
+        title: `Widget part ${i}`,
+        description: null
+      })),
       labels: [],
       otherLinks: []
     }
@@ -138,7 +190,13 @@ describe("thresholds", () => {
 
 describe("compareRefs", () => {
   it("orders by prefix then number", () => {
-    expect(["WEB-10", "API-3", "WEB-2", "WEB-1", "odd"].sort(compareRefs)).toEqual(["API-3", "WEB-1", "WEB-2", "WEB-10", "odd"])
+    expect(["WEB-10", "API-3", "WEB-2", "WEB-1", "odd"].sort(compareRefs)).toEqual([
+      "API-3",
+      "WEB-1",
+      "WEB-2",
+      "WEB-10",
+      "odd"
+    ])
   })
 })
 
@@ -173,7 +231,10 @@ const randomBoard = (random: () => number, cards: number): BoardInput => {
 
 const randomLink = (random: () => number, b: BoardInput): LinkInput => {
   const card = b.cards[Math.floor(random() * b.cards.length)]
-  const fromCard = (card.description ?? card.title).split(" ").slice(0, Math.floor(random() * 12)).join(" ")
+  const fromCard = (card.description ?? card.title)
+    .split(" ")
+    .slice(0, Math.floor(random() * 12))
+    .join(" ")
   const host = HOSTS[Math.floor(random() * HOSTS.length)]
   return link(`https://${host}/${fromCard.split(" ").slice(0, 2).join("-")}`, {
     title: random() < 0.8 ? fromCard : null,

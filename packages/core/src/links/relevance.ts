@@ -60,10 +60,10 @@ export const relevanceFor = (score: number): Relevance =>
   score >= RELEVANCE_THRESHOLDS.high
     ? "high"
     : score >= RELEVANCE_THRESHOLDS.medium
-    ? "medium"
-    : score >= RELEVANCE_THRESHOLDS.low
-    ? "low"
-    : "none"
+      ? "medium"
+      : score >= RELEVANCE_THRESHOLDS.low
+        ? "low"
+        : "none"
 
 const listed = (items: ReadonlyArray<string>): string =>
   items.length <= MAX_LISTED
@@ -161,8 +161,7 @@ const sharedTerms = (index: BoardIndex, link: LinkInput): Signal | undefined => 
   }
 }
 
-const isIndex = (board: BoardInput | BoardIndex): board is BoardIndex =>
-  "kind" in board && board.kind === "BoardIndex"
+const isIndex = (board: BoardInput | BoardIndex): board is BoardIndex => "kind" in board && board.kind === "BoardIndex"
 
 /**
  * Rates a link against a board. Pass a prepared index when rating many links
@@ -170,8 +169,9 @@ const isIndex = (board: BoardInput | BoardIndex): board is BoardIndex =>
  */
 export const evaluateRelevance = (link: LinkInput, board: BoardInput | BoardIndex): RelevanceResult => {
   const index = isIndex(board) ? board : prepareBoardIndex(board)
-  const signals = [urlMatch(index, link), sameHost(index, link), sharedTerms(index, link)]
-    .filter((signal): signal is Signal => signal !== undefined)
+  const signals = [urlMatch(index, link), sameHost(index, link), sharedTerms(index, link)].filter(
+    (signal): signal is Signal => signal !== undefined
+  )
   const raw = 1 - signals.reduce((acc, signal) => acc * (1 - signal.strength), 1)
   const score = Math.min(1, Math.max(0, Math.round(raw * 1000) / 1000))
   return {

@@ -32,18 +32,37 @@ import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { cardLabel, isUuid, listOf, matchByName, normalizeName, quote } from "./execMatch.ts"
 import { type CardHit, type ColumnHit, type LabelHit, makeLookups, type ProjectRef } from "./execResolve.ts"
-import { type CardRefOrTitle, EXAMPLES, type Intent, type IntentType, type LinkType, parseCommand } from "./parseCommand.ts"
+import {
+  type CardRefOrTitle,
+  EXAMPLES,
+  type Intent,
+  type IntentType,
+  type LinkType,
+  parseCommand
+} from "./parseCommand.ts"
 
 /** One thing a command did, with the ids it touched. Read-only commands do nothing. */
 export type CommandAction =
-  | { readonly type: "card.created"; readonly cardId: string; readonly ref: string; readonly columnId: string; readonly position: number }
-  | { readonly type: "card.moved"; readonly cardId: string; readonly ref: string; readonly columnId: string; readonly position: number }
   | {
-    readonly type: "card.updated"
-    readonly cardId: string
-    readonly ref: string
-    readonly fields: ReadonlyArray<"title" | "priority" | "description">
-  }
+      readonly type: "card.created"
+      readonly cardId: string
+      readonly ref: string
+      readonly columnId: string
+      readonly position: number
+    }
+  | {
+      readonly type: "card.moved"
+      readonly cardId: string
+      readonly ref: string
+      readonly columnId: string
+      readonly position: number
+    }
+  | {
+      readonly type: "card.updated"
+      readonly cardId: string
+      readonly ref: string
+      readonly fields: ReadonlyArray<"title" | "priority" | "description">
+    }
   | { readonly type: "card.deleted"; readonly cardId: string; readonly ref: string }
   | { readonly type: "label.created"; readonly labelId: string; readonly name: string }
   | { readonly type: "label.attached"; readonly cardId: string; readonly labelId: string }
@@ -51,12 +70,12 @@ export type CommandAction =
   | { readonly type: "subtask.created"; readonly subtaskId: string; readonly cardId: string }
   | { readonly type: "subtask.completed" | "subtask.reopened"; readonly subtaskId: string; readonly cardId: string }
   | {
-    readonly type: "link.created"
-    readonly linkId: string
-    readonly sourceId: string
-    readonly targetId: string
-    readonly linkType: LinkType
-  }
+      readonly type: "link.created"
+      readonly linkId: string
+      readonly sourceId: string
+      readonly targetId: string
+      readonly linkType: LinkType
+    }
 
 /** The 200 body of POST /v1/nlu. */
 export interface CommandResult {
@@ -87,16 +106,26 @@ export interface CommandInput {
 export const SEARCH_LIMIT = 20
 
 type Failure = InvalidInput | NotFound | WorkspaceNotGranted
-type Outcome = { readonly projectId: string | null; readonly actions: ReadonlyArray<CommandAction>; readonly result: unknown }
+type Outcome = {
+  readonly projectId: string | null
+  readonly actions: ReadonlyArray<CommandAction>
+  readonly result: unknown
+}
 
 const invalid = (message: string) => new InvalidInput({ message })
 
-export class Commands extends Context.Service<Commands, {
-  readonly run: (principal: Principal, input: CommandInput) => Effect.Effect<CommandResult, InvalidInput | WorkspaceNotGranted>
-}>()("board/core/Commands") {
+export class Commands extends Context.Service<
+  Commands,
+  {
+    readonly run: (
+      principal: Principal,
+      input: CommandInput
+    ) => Effect.Effect<CommandResult, InvalidInput | WorkspaceNotGranted>
+  }
+>()("board/core/Commands") {
   static readonly layer = Layer.effect(
     Commands,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
       const cards = yield* Cards
@@ -109,7 +138,10 @@ export class Commands extends Context.Service<Commands, {
       // --- the board context ---------------------------------------------------------------
 
       /** The project of `projectId`, checked like every other access (NotFound, WorkspaceNotGranted). */
-      const givenProject = Effect.fnUntraced(function*(principal: Principal, projectId: string): Effect.fn.Return<ProjectRef, Failure> {
+      const givenProject = Effect.fnUntraced(function* (
+        principal: Principal,
+        projectId: string
+      ): Effect.fn.Return<ProjectRef, Failure> {
         if (!isUuid(projectId)) return yield* invalid(`projectId: ${quote(projectId)} is not a project id (a UUID)`)
         yield* access.resolve(principal, "project", projectId)
         const project = yield* lookups.project(projectId)
@@ -118,7 +150,10 @@ export class Commands extends Context.Service<Commands, {
       })
 
       /** The only project the principal can see; otherwise the caller must say which. */
-      const soleProject = Effect.fnUntraced(function*(principal: Principal, why: string): Effect.fn.Return<ProjectRef, InvalidInput> {
+      const soleProject = Effect.fnUntraced(function* (
+        principal: Principal,
+        why: string
+      ): Effect.fn.Return<ProjectRef, InvalidInput> {
         const projects = yield* lookups.visibleProjects(principal)
         if (projects.length === 1) return projects[0]!
         if (projects.length === 0) return yield* invalid(`${why}, but you have no project; create one first`)
@@ -130,7 +165,11 @@ export class Commands extends Context.Service<Commands, {
 
       // --- names to ids ----------------------------------------------------------------------
 
-      const cardByRef = Effect.fnUntraced(function*(principal: Principal, ref: string, fixed: ProjectRef | undefined): Effect.fn.Return<CardHit, InvalidInput> {
+      const cardByRef = Effect.fnUntraced(function* (
+        principal: Principal,
+        ref: string,
+        fixed: ProjectRef | undefined
+      ): Effect.fn.Return<CardHit, InvalidInput> {
         const hits = yield* lookups.cardsByRef(principal, ref, fixed?.id)
         if (hits.length === 1) return hits[0]!
         if (hits.length === 0) {
@@ -146,10 +185,14 @@ export class Commands extends Context.Service<Commands, {
         )
       })
 
-      const cardByTitle = Effect.fnUntraced(function*(project: ProjectRef, title: string): Effect.fn.Return<CardHit, InvalidInput> {
+      const cardByTitle = Effect.fnUntraced(function* (
+        project: ProjectRef,
+        title: string
+      ): Effect.fn.Return<CardHit, InvalidInput> {
         const { cards: hits, exact } = yield* lookups.cardsByTitle(project, title)
         if (hits.length === 1) return hits[0]!
-        if (hits.length === 0) return yield* invalid(`no card matches ${quote(title)} in project ${quote(project.name)}`)
+        if (hits.length === 0)
+          return yield* invalid(`no card matches ${quote(title)} in project ${quote(project.name)}`)
         const shown = hits.slice(0, 5).map(cardLabel)
         const more = hits.length > 5 ? " and more" : ""
         return yield* invalid(
@@ -162,7 +205,7 @@ export class Commands extends Context.Service<Commands, {
        * Resolves the cards a command names, refs first so that a title can be looked up in the
        * project of a ref named alongside it ("\"Fix login\" blocks WEB-5").
        */
-      const resolveCards = Effect.fnUntraced(function*(
+      const resolveCards = Effect.fnUntraced(function* (
         principal: Principal,
         names: ReadonlyArray<CardRefOrTitle>,
         fixed: ProjectRef | undefined
@@ -177,7 +220,10 @@ export class Commands extends Context.Service<Commands, {
         }
         for (const [i, name] of names.entries()) {
           if (!("title" in name)) continue
-          context ??= yield* soleProject(principal, `to find the card ${quote(name.title)} by its title I need its project`)
+          context ??= yield* soleProject(
+            principal,
+            `to find the card ${quote(name.title)} by its title I need its project`
+          )
           found.set(i, yield* cardByTitle(context, name.title))
         }
         return names.map((_, i) => found.get(i)!)
@@ -186,7 +232,10 @@ export class Commands extends Context.Service<Commands, {
       const resolveCard = (principal: Principal, name: CardRefOrTitle, fixed: ProjectRef | undefined) =>
         Effect.map(resolveCards(principal, [name], fixed), (hits) => hits[0]!)
 
-      const columnByName = Effect.fnUntraced(function*(project: ProjectRef, name: string): Effect.fn.Return<ColumnHit, InvalidInput> {
+      const columnByName = Effect.fnUntraced(function* (
+        project: ProjectRef,
+        name: string
+      ): Effect.fn.Return<ColumnHit, InvalidInput> {
         const columns = yield* lookups.columns(project.id)
         const wanted = normalizeName(name)
         const column = columns.find((c) => normalizeName(c.name) === wanted)
@@ -194,7 +243,10 @@ export class Commands extends Context.Service<Commands, {
         return yield* invalid(
           columns.length === 0
             ? `project ${quote(project.name)} has no columns; create one first`
-            : `no column ${quote(name)} in project ${quote(project.name)}; its columns are ${listOf(columns.map((c) => quote(c.name)), 50)}`
+            : `no column ${quote(name)} in project ${quote(project.name)}; its columns are ${listOf(
+                columns.map((c) => quote(c.name)),
+                50
+              )}`
         )
       })
 
@@ -203,7 +255,7 @@ export class Commands extends Context.Service<Commands, {
        * to WEB-4" works on a board without a "bug" label); a creation is reported as a
        * `label.created` action.
        */
-      const ensureLabel = Effect.fnUntraced(function*(
+      const ensureLabel = Effect.fnUntraced(function* (
         principal: Principal,
         project: ProjectRef,
         name: string,
@@ -237,17 +289,27 @@ export class Commands extends Context.Service<Commands, {
         if (match.kind === "many") {
           return invalid(
             `ambiguous: several subtasks of ${card.ref} contain ${quote(wanted)}: ` +
-              `${listOf(match.items.map((s) => quote(s.title)), 5)}; give the whole title`
+              `${listOf(
+                match.items.map((s) => quote(s.title)),
+                5
+              )}; give the whole title`
           )
         }
         return invalid(
           card.subtasks.length === 0
             ? `card ${card.ref} has no subtasks`
-            : `card ${card.ref} has no subtask matching ${quote(wanted)}; its subtasks are ${listOf(card.subtasks.map((s) => quote(s.title)), 20)}`
+            : `card ${card.ref} has no subtask matching ${quote(wanted)}; its subtasks are ${listOf(
+                card.subtasks.map((s) => quote(s.title)),
+                20
+              )}`
         )
       }
 
-      const execute = Effect.fnUntraced(function*(principal: Principal, intent: Intent, fixed: ProjectRef | undefined): Effect.fn.Return<Outcome, Failure> {
+      const execute = Effect.fnUntraced(function* (
+        principal: Principal,
+        intent: Intent,
+        fixed: ProjectRef | undefined
+      ): Effect.fn.Return<Outcome, Failure> {
         switch (intent.type) {
           case "create_card": {
             const bad = checkTitle(intent.title) ?? intent.labels.map(checkLabelName).find((e) => e !== undefined)
@@ -258,7 +320,8 @@ export class Commands extends Context.Service<Commands, {
             else {
               // no column named: the board's first column
               column = (yield* lookups.columns(project.id))[0]
-              if (column === undefined) return yield* invalid(`project ${quote(project.name)} has no columns; create one first`)
+              if (column === undefined)
+                return yield* invalid(`project ${quote(project.name)} has no columns; create one first`)
             }
             const actions: Array<CommandAction> = []
             const card = yield* cards.create(principal, {
@@ -267,7 +330,13 @@ export class Commands extends Context.Service<Commands, {
               title: intent.title,
               priority: intent.priority
             })
-            actions.push({ type: "card.created", cardId: card.id, ref: card.ref, columnId: card.columnId, position: card.position })
+            actions.push({
+              type: "card.created",
+              cardId: card.id,
+              ref: card.ref,
+              columnId: card.columnId,
+              position: card.position
+            })
             for (const name of intent.labels) {
               const label = yield* ensureLabel(principal, project, name, actions)
               yield* labels.attach(principal, card.id, label.id)
@@ -308,7 +377,8 @@ export class Commands extends Context.Service<Commands, {
             const hit = yield* resolveCard(principal, intent.card, fixed)
             const before = yield* cards.get(principal, hit.id)
             // already on the card: nothing to do
-            if (before.labels.some((l) => normalizeName(l.name) === normalizeName(intent.label))) return cardResult(before, [])
+            if (before.labels.some((l) => normalizeName(l.name) === normalizeName(intent.label)))
+              return cardResult(before, [])
             const actions: Array<CommandAction> = []
             const label = yield* ensureLabel(principal, hit.project, intent.label, actions)
             yield* labels.attach(principal, hit.id, label.id)
@@ -323,17 +393,26 @@ export class Commands extends Context.Service<Commands, {
             if (label === undefined) {
               return yield* invalid(
                 `card ${before.ref} has no label ${quote(intent.label)}` +
-                  (before.labels.length === 0 ? "; it has no labels" : `; its labels are ${listOf(before.labels.map((l) => quote(l.name)), 50)}`)
+                  (before.labels.length === 0
+                    ? "; it has no labels"
+                    : `; its labels are ${listOf(
+                        before.labels.map((l) => quote(l.name)),
+                        50
+                      )}`)
               )
             }
             yield* labels.detach(principal, hit.id, label.id)
-            return cardResult(yield* cards.get(principal, hit.id), [{ type: "label.detached", cardId: hit.id, labelId: label.id }])
+            return cardResult(yield* cards.get(principal, hit.id), [
+              { type: "label.detached", cardId: hit.id, labelId: label.id }
+            ])
           }
 
           case "add_subtask": {
             const hit = yield* resolveCard(principal, intent.card, fixed)
             const subtask = yield* subtasks.create(principal, { cardId: hit.id, title: intent.title })
-            return cardResult(yield* cards.get(principal, hit.id), [{ type: "subtask.created", subtaskId: subtask.id, cardId: hit.id }])
+            return cardResult(yield* cards.get(principal, hit.id), [
+              { type: "subtask.created", subtaskId: subtask.id, cardId: hit.id }
+            ])
           }
 
           case "complete_subtask":
@@ -354,14 +433,26 @@ export class Commands extends Context.Service<Commands, {
             if (source!.id === target!.id) {
               return yield* invalid(`a card cannot be linked to itself (both names mean ${cardLabel(source!)})`)
             }
-            const sameLink = (l: CardLinkView) => l.sourceId === source!.id && l.targetId === target!.id && l.linkType === intent.linkType
+            const sameLink = (l: CardLinkView) =>
+              l.sourceId === source!.id && l.targetId === target!.id && l.linkType === intent.linkType
             const existing = (yield* cardLinks.list(principal, source!.id)).find(sameLink)
             // linking twice answers the existing link and does nothing
             if (existing !== undefined) return { projectId: source!.project.id, actions: [], result: existing }
-            const link = yield* cardLinks.create(principal, source!.id, { targetId: target!.id, linkType: intent.linkType })
+            const link = yield* cardLinks.create(principal, source!.id, {
+              targetId: target!.id,
+              linkType: intent.linkType
+            })
             return {
               projectId: source!.project.id,
-              actions: [{ type: "link.created", linkId: link.id, sourceId: link.sourceId, targetId: link.targetId, linkType: link.linkType }],
+              actions: [
+                {
+                  type: "link.created",
+                  linkId: link.id,
+                  sourceId: link.sourceId,
+                  targetId: link.targetId,
+                  linkType: link.linkType
+                }
+              ],
               result: link
             }
           }
@@ -378,7 +469,9 @@ export class Commands extends Context.Service<Commands, {
 
           case "search": {
             if (intent.query.length > limits.searchQuery) {
-              return yield* invalid(`the search text is ${intent.query.length} characters long; the limit is ${limits.searchQuery}`)
+              return yield* invalid(
+                `the search text is ${intent.query.length} characters long; the limit is ${limits.searchQuery}`
+              )
             }
             if (fixed === undefined) {
               const found = yield* search.cards(principal, { q: intent.query, limit: SEARCH_LIMIT })
@@ -396,19 +489,24 @@ export class Commands extends Context.Service<Commands, {
       })
 
       const run = Effect.fn("Commands.run")(
-        function*(principal: Principal, input: CommandInput): Effect.fn.Return<CommandResult, Failure> {
+        function* (principal: Principal, input: CommandInput): Effect.fn.Return<CommandResult, Failure> {
           const command = input.command
           if (command.trim() === "") return yield* invalid(`command: must not be blank. Try: ${EXAMPLES.move_card}`)
           if (command.length > limits.nluCommand) {
-            return yield* invalid(`command: must be at most ${limits.nluCommand} characters (got ${command.length}). Try: ${EXAMPLES.move_card}`)
+            return yield* invalid(
+              `command: must be at most ${limits.nluCommand} characters (got ${command.length}). Try: ${EXAMPLES.move_card}`
+            )
           }
-          if (command.includes("\u0000")) return yield* invalid(`command: must not contain NUL (\\u0000) characters. Try: ${EXAMPLES.move_card}`)
+          if (command.includes("\u0000"))
+            return yield* invalid(`command: must not contain NUL (\\u0000) characters. Try: ${EXAMPLES.move_card}`)
           // the project first: a project outside the caller's grant is a 403 whatever the command says
           const fixed = input.projectId === undefined ? undefined : yield* givenProject(principal, input.projectId)
           const parsed = parseCommand(command)
           if (!parsed.ok) return yield* invalid(parsed.error)
           if (parsed.intent.type === "delete_card" && input.allowDelete === false) {
-            return yield* invalid("deleting cards is not available here; a person can delete the card through the REST API or the app")
+            return yield* invalid(
+              "deleting cards is not available here; a person can delete the card through the REST API or the app"
+            )
           }
           const outcome = yield* execute(principal, parsed.intent, fixed)
           return {

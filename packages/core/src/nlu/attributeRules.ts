@@ -6,17 +6,20 @@ import { leadingCard, name, parseCard, parsePriority, PRIORITY_WORDS, restore, s
 const PW = PRIORITY_WORDS
 
 // Descriptions are matched on the text that kept its end punctuation.
-const DESCRIPTION_OF = /^(?:set|change|update|replace|edit|write)\s+(?:the\s+)?description\s+(?:of|for|on)\s+([\s\S]+)$/i
+const DESCRIPTION_OF =
+  /^(?:set|change|update|replace|edit|write)\s+(?:the\s+)?description\s+(?:of|for|on)\s+([\s\S]+)$/i
 const DESCRIPTION_POSSESSIVE =
   /^(?:set|change|update|replace|edit)\s+(.+?)(?:'s)?\s+description\s*(?:(?:to|as|with)\s+|:\s*)([\s\S]+)$/i
 const DESCRIBE = /^describe\s+([\s\S]+)$/i
-const CLEAR_DESCRIPTION = /^(?:clear|remove|delete|erase|empty|wipe)\s+(?:the\s+)?description\s+(?:of|for|on|from)\s+([\s\S]+)$/i
+const CLEAR_DESCRIPTION =
+  /^(?:clear|remove|delete|erase|empty|wipe)\s+(?:the\s+)?description\s+(?:of|for|on|from)\s+([\s\S]+)$/i
 
 const descriptionIntent = (p: Prepared, cardText: string, text: string): ParseResult => {
   const card = parseCard(p, cardText)
   if (card === undefined) return fail("set_description", "Name the card to describe.")
   const description = restore(p, text).trim()
-  if (description === "") return fail("set_description", "The description is empty; to clear it, say \"clear description of WEB-4\".")
+  if (description === "")
+    return fail("set_description", 'The description is empty; to clear it, say "clear description of WEB-4".')
   return { ok: true, intent: { type: "set_description", card, description } }
 }
 
@@ -43,8 +46,10 @@ export const setDescription: Rule = (p) => {
   }
   const of = DESCRIPTION_OF.exec(text)
   if (of !== null) {
-    return cardThenText(p, of[1], "to|as|with") ??
+    return (
+      cardThenText(p, of[1], "to|as|with") ??
       fail("set_description", "To set a description, name the card and the text.")
+    )
   }
   const possessive = DESCRIPTION_POSSESSIVE.exec(text)
   if (possessive !== null && !/^the$/i.test(possessive[1])) return descriptionIntent(p, possessive[1], possessive[2])
@@ -53,17 +58,20 @@ export const setDescription: Rule = (p) => {
   return describe === null ? undefined : cardThenText(p, describe[1], "as|with")
 }
 
-const PRIORITY_OF = /^(?:set|change|update|raise|lower|bump|make|put)\s+(?:the\s+)?(?:priority|prio)\s+(?:of|for|on)\s+([\s\S]+)$/i
-const PRIORITY_VALUE_FIRST = new RegExp(
-  `^(?:set|change|update|raise|lower|bump)\\s+(?:the\\s+)?(?:priority|prio)\\s+(?:to\\s+)?(\\S+)\\s+(?:on|for|of)\\s+([\\s\\S]+)$`,
-  "i"
-)
-const CARD_PRIORITY = /^(?:set|change|update|raise|lower|bump)\s+(.+?)(?:'s)?\s+(?:priority|prio)\s+(?:to|as|at|=)\s+(\S+)$/i
+const PRIORITY_OF =
+  /^(?:set|change|update|raise|lower|bump|make|put)\s+(?:the\s+)?(?:priority|prio)\s+(?:of|for|on)\s+([\s\S]+)$/i
+const PRIORITY_VALUE_FIRST =
+  /^(?:set|change|update|raise|lower|bump)\s+(?:the\s+)?(?:priority|prio)\s+(?:to\s+)?(\S+)\s+(?:on|for|of)\s+([\s\S]+)$/i
+const CARD_PRIORITY =
+  /^(?:set|change|update|raise|lower|bump)\s+(.+?)(?:'s)?\s+(?:priority|prio)\s+(?:to|as|at|=)\s+(\S+)$/i
 const MAKE_PRIORITY = new RegExp(
   `^(?:make|mark|set|flag|change|bump|raise|lower)\\s+(.+?)\\s+(?:as\\s+|to\\s+)?(?:an?\\s+)?(${PW})(?:[- ](?:priority|prio))?$`,
   "i"
 )
-const PRIORITISE = new RegExp(`^prioriti[sz]e\\s+(.+?)\\s+(?:as|to|at)\\s+(?:an?\\s+)?(${PW})(?:[- ](?:priority|prio))?$`, "i")
+const PRIORITISE = new RegExp(
+  `^prioriti[sz]e\\s+(.+?)\\s+(?:as|to|at)\\s+(?:an?\\s+)?(${PW})(?:[- ](?:priority|prio))?$`,
+  "i"
+)
 
 const priorityIntent = (p: Prepared, cardText: string, word: string): ParseResult => {
   const priority = parsePriority(word.replace(/[- ](?:priority|prio)$/i, ""))
@@ -103,10 +111,13 @@ const labelIntent = (
 }
 
 const ADD_LABEL = /^(?:add|apply|attach|put|set)\s+(?:the\s+|a\s+)?(?:label|tag)s?\s*:?\s+([\s\S]+)$/i
-const ADD_NAMED_LABEL = /^(?:add|apply|attach|put)\s+(?:the\s+|a\s+)?(.+?)\s+(?:label|tag)\s+(?:to|on|onto)\s+([\s\S]+)$/i
+const ADD_NAMED_LABEL =
+  /^(?:add|apply|attach|put)\s+(?:the\s+|a\s+)?(.+?)\s+(?:label|tag)\s+(?:to|on|onto)\s+([\s\S]+)$/i
 const LABEL_CARD = /^(?:label|tag)\s+([\s\S]+)$/i
-const REMOVE_LABEL = /^(?:remove|delete|drop|take|detach|strip|clear)\s+(?:the\s+|a\s+)?(?:label|tag)\s*:?\s+([\s\S]+)$/i
-const REMOVE_NAMED_LABEL = /^(?:remove|delete|drop|take)\s+(?:the\s+)?(.+?)\s+(?:label|tag)\s+(?:from|off)\s+([\s\S]+)$/i
+const REMOVE_LABEL =
+  /^(?:remove|delete|drop|take|detach|strip|clear)\s+(?:the\s+|a\s+)?(?:label|tag)\s*:?\s+([\s\S]+)$/i
+const REMOVE_NAMED_LABEL =
+  /^(?:remove|delete|drop|take)\s+(?:the\s+)?(.+?)\s+(?:label|tag)\s+(?:from|off)\s+([\s\S]+)$/i
 const UNTAG = /^(?:untag|unlabel)\s+([\s\S]+)$/i
 
 /** "WEB-4 as bug", "WEB-4 with bug", "WEB-4 bug", or a bare title before "as"/"with". */
@@ -117,7 +128,9 @@ const cardThenLabel = (p: Prepared, type: "add_label" | "remove_label", body: st
     return labelIntent(p, type, lead.cardText, label)
   }
   const split = splitAt(body, markers, { prefer: "last" })
-  return split === undefined ? fail(type, "Name the card by ref or quoted title, then the label.") : labelIntent(p, type, split.left, split.right)
+  return split === undefined
+    ? fail(type, "Name the card by ref or quoted title, then the label.")
+    : labelIntent(p, type, split.left, split.right)
 }
 
 export const labels: Rule = (p) => {
@@ -126,7 +139,9 @@ export const labels: Rule = (p) => {
   const add = ADD_LABEL.exec(p.text)
   if (add !== null) {
     const split = splitAt(add[1], "to|on|onto|for", { prefer: "first", card: "right" })
-    return split === undefined ? fail("add_label", "Name the label and the card it goes on.") : labelIntent(p, "add_label", split.right, split.left)
+    return split === undefined
+      ? fail("add_label", "Name the label and the card it goes on.")
+      : labelIntent(p, "add_label", split.right, split.left)
   }
   const removeNamed = REMOVE_NAMED_LABEL.exec(p.text)
   if (removeNamed !== null && !/^(?:label|tag)$/i.test(removeNamed[1])) {
@@ -135,7 +150,9 @@ export const labels: Rule = (p) => {
   const remove = REMOVE_LABEL.exec(p.text)
   if (remove !== null) {
     const split = splitAt(remove[1], "from|off\\s+of|off|on", { prefer: "first", card: "right" })
-    return split === undefined ? fail("remove_label", "Name the label and the card it comes off.") : labelIntent(p, "remove_label", split.right, split.left)
+    return split === undefined
+      ? fail("remove_label", "Name the label and the card it comes off.")
+      : labelIntent(p, "remove_label", split.right, split.left)
   }
   const untag = UNTAG.exec(p.text)
   if (untag !== null) {

@@ -8,13 +8,20 @@ const ORDINALS: Record<string, number> = { first: 0, second: 1, third: 2, fourth
 // Positions are 0-based in the intent; people count from 1 ("position 3").
 // "bottom"/"last" map to no position at all: appending is the executor's default.
 const POSITION_TAILS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => number | undefined]> = [
-  [/,?\s+(?:at|to|on)\s+(?:the\s+)?(?:very\s+)?(?:top|start|beginning|front|head)(?:\s+of\s+(?:the\s+)?(?:column|list))?$/i, () => 0],
-  [/,?\s+(?:at|to|on)\s+(?:the\s+)?(?:very\s+)?(?:bottom|end|back|tail)(?:\s+of\s+(?:the\s+)?(?:column|list))?$/i, () => undefined],
+  [
+    /,?\s+(?:at|to|on)\s+(?:the\s+)?(?:very\s+)?(?:top|start|beginning|front|head)(?:\s+of\s+(?:the\s+)?(?:column|list))?$/i,
+    () => 0
+  ],
+  [
+    /,?\s+(?:at|to|on)\s+(?:the\s+)?(?:very\s+)?(?:bottom|end|back|tail)(?:\s+of\s+(?:the\s+)?(?:column|list))?$/i,
+    () => undefined
+  ],
   [/,?\s+(?:at|in|to|into)\s+(?:position|pos|slot|place)\s*#?(\d+)$/i, (m) => Math.max(0, Number(m[1]) - 1)],
   [/,?\s+(?:at|in|to)\s+index\s+(\d+)$/i, (m) => Number(m[1])],
   [
     /,?\s+as\s+(?:the\s+)?(first|second|third|fourth|fifth|last|\d+(?:st|nd|rd|th))(?:\s+(?:card|item|one|entry))?$/i,
-    (m) => m[1].toLowerCase() === "last" ? undefined : ORDINALS[m[1].toLowerCase()] ?? Math.max(0, parseInt(m[1], 10) - 1)
+    (m) =>
+      m[1].toLowerCase() === "last" ? undefined : (ORDINALS[m[1].toLowerCase()] ?? Math.max(0, parseInt(m[1], 10) - 1))
   ]
 ]
 
@@ -66,12 +73,14 @@ export const markDone: Rule = (p) => {
 
 const RENAME = /^(?:rename|retitle)\s+([\s\S]+)$/i
 const CHANGE_TITLE = /^(?:change|set|update|edit)\s+(?:the\s+)?(?:title|name)\s+(?:of|for|on)\s+([\s\S]+)$/i
-const CHANGE_TITLE_POSSESSIVE = /^(?:change|set|update|edit)\s+(.+?)(?:'s)?\s+(?:title|name)\s+(?:to|as|into)\s+([\s\S]+)$/i
+const CHANGE_TITLE_POSSESSIVE =
+  /^(?:change|set|update|edit)\s+(.+?)(?:'s)?\s+(?:title|name)\s+(?:to|as|into)\s+([\s\S]+)$/i
 
 const renameIntent = (p: Prepared, cardText: string, titleText: string): ParseResult => {
   const card = parseCard(p, cardText)
   const title = name(p, titleText)
-  if (card === undefined || title === "") return fail("rename_card", "To rename a card, name the card and the new title.")
+  if (card === undefined || title === "")
+    return fail("rename_card", "To rename a card, name the card and the new title.")
   return { ok: true, intent: { type: "rename_card", card, title } }
 }
 
@@ -135,13 +144,15 @@ export const search: Rule = (p) => {
 
 const SHOW =
   /^(?:show|open|view|display|get|see|describe|details\s+(?:of|for|on)|tell\s+me\s+about|info\s+(?:on|about|for)|what(?:'s|\s+is|\s+about))\s+(?:me\s+)?([\s\S]+?)(?:\s+about)?$/i
-const SHOW_SEARCH = /^(?:all\s+)?(?:the\s+)?(?:cards?|tasks?|tickets?)\s+(?:about|with|for|matching|mentioning|containing|related\s+to|named|called|titled|that\s+mention|on)\s/i
+const SHOW_SEARCH =
+  /^(?:all\s+)?(?:the\s+)?(?:cards?|tasks?|tickets?)\s+(?:about|with|for|matching|mentioning|containing|related\s+to|named|called|titled|that\s+mention|on)\s/i
 
 export const showCard: Rule = (p) => {
   const m = SHOW.exec(p.text)
   if (m === null) return undefined
   if (SHOW_SEARCH.test(m[1])) return searchIntent(p, m[1])
-  if (/^(?:all\s+)?(?:the\s+)?(?:cards|tasks|tickets)$/i.test(m[1])) return fail("search", "Say which cards to look for.")
+  if (/^(?:all\s+)?(?:the\s+)?(?:cards|tasks|tickets)$/i.test(m[1]))
+    return fail("search", "Say which cards to look for.")
   const card = parseCard(p, m[1].replace(/^(?:the\s+)?(?:status|state|details?|info)\s+(?:of|for|on)\s+/i, ""))
   if (card === undefined) return fail("show_card", "Name the card to show.")
   return { ok: true, intent: { type: "show_card", card } }

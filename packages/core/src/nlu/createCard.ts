@@ -84,7 +84,11 @@ const parseCreate = (p: Prepared, rest: string, prefixPriority: Priority | undef
     if (clause.priority !== undefined) {
       priority = clause.priority
       if (trailingColumn !== null && column === undefined) column = trailingColumn[1]
-      else if (tail !== "") return fail("create_card", `I could not tell what "${name(p, tail)}" means here; quote the title if it belongs there.`)
+      else if (tail !== "")
+        return fail(
+          "create_card",
+          `I could not tell what "${name(p, tail)}" means here; quote the title if it belongs there.`
+        )
     } else {
       if (column === undefined && columnTail !== undefined && looksLikeColumn(columnTail.right)) {
         column = columnTail.right

@@ -48,7 +48,8 @@ export const listOf = (items: ReadonlyArray<string>, max = 10): string => {
 }
 
 /** `WEB-3 "Fix login"` */
-export const cardLabel = (card: { readonly ref: string; readonly title: string }): string => `${card.ref} ${quote(card.title)}`
+export const cardLabel = (card: { readonly ref: string; readonly title: string }): string =>
+  `${card.ref} ${quote(card.title)}`
 
 /** A card ref as the parser hands it over: prefix, dash, number. */
 export const CARD_REF = /^([A-Za-z][A-Za-z0-9]*)-(\d+)$/

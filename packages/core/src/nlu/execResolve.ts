@@ -40,7 +40,14 @@ export interface LabelHit {
 const TITLE_MATCHES = 6
 
 type ProjectRow = { id: string; name: string; workspace_id: string }
-type CardRow = { id: string; ref: string; title: string; project_id: string; project_name: string; workspace_id: string }
+type CardRow = {
+  id: string
+  ref: string
+  title: string
+  project_id: string
+  project_name: string
+  workspace_id: string
+}
 
 const toProject = (r: ProjectRow): ProjectRef => ({ id: r.id, name: r.name, workspaceId: r.workspace_id })
 const toHit = (r: CardRow): CardHit => ({
@@ -66,16 +73,23 @@ export const makeLookups = (sql: SqlClient.SqlClient) => {
       sql<ProjectRow>`
         SELECT p.id, p.name, p.workspace_id FROM projects p
         WHERE ${visible(principal)}
-        ORDER BY p.created_at, p.id`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toProject))),
+        ORDER BY p.created_at, p.id`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.map(toProject))
+      ),
 
     project: (id: string): Effect.Effect<ProjectRef | undefined> =>
       sql<ProjectRow>`SELECT p.id, p.name, p.workspace_id FROM projects p WHERE p.id = ${id}`.pipe(
         Effect.orDie,
-        Effect.map((rows) => rows[0] === undefined ? undefined : toProject(rows[0]))
+        Effect.map((rows) => (rows[0] === undefined ? undefined : toProject(rows[0])))
       ),
 
     /** Cards with this ref (case-insensitively) in the visible projects, or in `projectId` only. */
-    cardsByRef: (principal: Principal, ref: string, projectId: string | undefined): Effect.Effect<ReadonlyArray<CardHit>> => {
+    cardsByRef: (
+      principal: Principal,
+      ref: string,
+      projectId: string | undefined
+    ): Effect.Effect<ReadonlyArray<CardHit>> => {
       const n = refNumber(ref)
       if (n === undefined) return Effect.succeed([])
       return sql<CardRow>`
@@ -84,15 +98,21 @@ export const makeLookups = (sql: SqlClient.SqlClient) => {
         WHERE c.ref_number = ${n} AND upper(c.ref) = ${ref.toUpperCase()} AND ${visible(principal)}
           AND ${projectId === undefined ? sql`TRUE` : sql`p.id = ${projectId}`}
         ORDER BY p.created_at, p.id
-        LIMIT 20`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toHit)))
+        LIMIT 20`.pipe(
+        Effect.orDie,
+        Effect.map((rows) => rows.map(toHit))
+      )
     },
 
     /**
      * Cards of a project by title: the exact (normalized, case-insensitive) matches when there
      * are any, otherwise the titles containing the text; at most six, oldest ref first.
      */
-    cardsByTitle: (project: ProjectRef, title: string): Effect.Effect<{ readonly exact: boolean; readonly cards: ReadonlyArray<CardHit> }> =>
-      Effect.gen(function*() {
+    cardsByTitle: (
+      project: ProjectRef,
+      title: string
+    ): Effect.Effect<{ readonly exact: boolean; readonly cards: ReadonlyArray<CardHit> }> =>
+      Effect.gen(function* () {
         const wanted = normalizeName(title)
         const select = (condition: Statement.Fragment) =>
           sql<CardRow>`
@@ -100,7 +120,10 @@ export const makeLookups = (sql: SqlClient.SqlClient) => {
             FROM cards c JOIN projects p ON p.id = c.project_id
             WHERE c.project_id = ${project.id} AND ${condition}
             ORDER BY c.ref_number
-            LIMIT ${TITLE_MATCHES}`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toHit)))
+            LIMIT ${TITLE_MATCHES}`.pipe(
+            Effect.orDie,
+            Effect.map((rows) => rows.map(toHit))
+          )
         const exact = yield* select(sql`${normalizedTitle} = lower(${wanted})`)
         if (exact.length > 0) return { exact: true, cards: exact }
         return { exact: false, cards: yield* select(sql`strpos(${normalizedTitle}, lower(${wanted})) > 0`) }
@@ -108,7 +131,9 @@ export const makeLookups = (sql: SqlClient.SqlClient) => {
 
     /** The project's columns, left to right. */
     columns: (projectId: string): Effect.Effect<ReadonlyArray<ColumnHit>> =>
-      sql<ColumnHit>`SELECT id, name, position FROM board_columns WHERE project_id = ${projectId} ORDER BY position`.pipe(Effect.orDie),
+      sql<ColumnHit>`SELECT id, name, position FROM board_columns WHERE project_id = ${projectId} ORDER BY position`.pipe(
+        Effect.orDie
+      ),
 
     /** The project's label of this name, compared as the labels' unique index does: lower(name). */
     labelByName: (projectId: string, name: string): Effect.Effect<LabelHit | undefined> =>

@@ -13,13 +13,29 @@ interface Relation {
 
 // Longer phrases first: "is blocked by" must win over "blocks"-like prefixes.
 const SENTENCE_RELATIONS: ReadonlyArray<Relation> = [
-  { phrase: "is\\s+blocked\\s+(?:by|on)|depends\\s+on|is\\s+waiting\\s+(?:for|on)|waits\\s+(?:for|on)", linkType: "blocks", reversed: true },
+  {
+    phrase: "is\\s+blocked\\s+(?:by|on)|depends\\s+on|is\\s+waiting\\s+(?:for|on)|waits\\s+(?:for|on)",
+    linkType: "blocks",
+    reversed: true
+  },
   { phrase: "blocks|is\\s+blocking", linkType: "blocks", reversed: false },
   { phrase: "is\\s+duplicated\\s+by", linkType: "duplicates", reversed: true },
-  { phrase: "duplicates|is\\s+(?:a\\s+)?(?:duplicate|dupe)\\s+of|is\\s+the\\s+same\\s+as", linkType: "duplicates", reversed: false },
+  {
+    phrase: "duplicates|is\\s+(?:a\\s+)?(?:duplicate|dupe)\\s+of|is\\s+the\\s+same\\s+as",
+    linkType: "duplicates",
+    reversed: false
+  },
   { phrase: "is\\s+(?:the\\s+)?parent\\s+of", linkType: "is_part_of", reversed: true },
-  { phrase: "is\\s+(?:a\\s+)?part\\s+of|belongs\\s+to|is\\s+(?:a\\s+)?child\\s+of", linkType: "is_part_of", reversed: false },
-  { phrase: "relates\\s+to|is\\s+related\\s+to|is\\s+linked\\s+to|is\\s+connected\\s+to", linkType: "relates_to", reversed: false }
+  {
+    phrase: "is\\s+(?:a\\s+)?part\\s+of|belongs\\s+to|is\\s+(?:a\\s+)?child\\s+of",
+    linkType: "is_part_of",
+    reversed: false
+  },
+  {
+    phrase: "relates\\s+to|is\\s+related\\s+to|is\\s+linked\\s+to|is\\s+connected\\s+to",
+    linkType: "relates_to",
+    reversed: false
+  }
 ]
 
 // After "mark A as ...", and after "link A to B as ...".
@@ -33,7 +49,12 @@ const AS_RELATIONS: ReadonlyArray<Relation> = [
   { phrase: "related\\s+to|relates?\\s+to|related|relates_to|linked\\s+to", linkType: "relates_to", reversed: false }
 ]
 
-const linkIntent = (p: Prepared, leftText: string, rightText: string, relation: Omit<Relation, "phrase">): ParseResult => {
+const linkIntent = (
+  p: Prepared,
+  leftText: string,
+  rightText: string,
+  relation: Omit<Relation, "phrase">
+): ParseResult => {
   const left = parseCard(p, leftText)
   const right = parseCard(p, rightText)
   if (left === undefined || right === undefined) return fail("link_cards", "To link cards, name both of them.")

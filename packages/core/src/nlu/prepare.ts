@@ -31,7 +31,7 @@ export const PLACEHOLDER = /\uE000(\d+)\uE001/g
 export const ONLY_PLACEHOLDER = /^\uE000(\d+)\uE001$/
 
 const straightenQuotes = (text: string): string =>
-  text.replace(/[\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB]/g, "\"").replace(/[\u2018\u2019\u201A\u201B\u2032]/g, "'")
+  text.replace(/[\u201C\u201D\u201E\u201F\u2033\u00AB\u00BB]/g, '"').replace(/[\u2018\u2019\u201A\u201B\u2032]/g, "'")
 
 // Single quotes double as apostrophes ("don't"), so they only count as quotes
 // at word edges; double quotes always do.
@@ -64,7 +64,10 @@ export const prepare = (command: string): Prepared | { readonly error: string } 
   })
   // Newlines survive (a description may have paragraphs); other runs of
   // whitespace become one space.
-  const collapsed = swapped.replace(/[^\S\n]+/g, " ").replace(/ ?\n ?/g, "\n").trim()
+  const collapsed = swapped
+    .replace(/[^\S\n]+/g, " ")
+    .replace(/ ?\n ?/g, "\n")
+    .trim()
   const textWithPunctuation = stripCourtesy(collapsed)
   const text = stripCourtesy(textWithPunctuation.replace(END_PUNCTUATION, ""))
   return { text, textWithPunctuation, quotes }

@@ -17,9 +17,10 @@ export const addSubtask: Rule = (p) => {
   const m = ADD.exec(p.text)
   if (m === null) return undefined
   const cardFirst = ADD_CARD_FIRST.exec(m[1])
-  const split = cardFirst !== null
-    ? { left: cardFirst[2], right: cardFirst[1] }
-    : splitAt(m[1], "to|on|for|in", { prefer: "last", card: "right" })
+  const split =
+    cardFirst !== null
+      ? { left: cardFirst[2], right: cardFirst[1] }
+      : splitAt(m[1], "to|on|for|in", { prefer: "last", card: "right" })
   if (split === undefined) return fail("add_subtask", "To add a subtask, name the subtask and the card.")
   const card = parseCard(p, split.right)
   const title = name(p, split.left)
@@ -56,12 +57,16 @@ const REOPEN = new RegExp(
 )
 
 const DONE = "done|complete|completed|finished|checked|ticked"
-const NOT_DONE = "not\\s+done|undone|incomplete|not\\s+complete|not\\s+completed|open|unchecked|unticked|to\\s*do|pending"
+const NOT_DONE =
+  "not\\s+done|undone|incomplete|not\\s+complete|not\\s+completed|open|unchecked|unticked|to\\s*do|pending"
 const MARK_STATE_FIRST = new RegExp(
   `^mark\\s+(?:the\\s+)?(?:(?:${NOUN})\\s+)?([\\s\\S]+?)\\s+(?:as\\s+)?(${NOT_DONE}|${DONE})\\s+(?:${CARD_MARKERS})\\s+([\\s\\S]+)$`,
   "i"
 )
-const MARK_STATE_LAST = new RegExp(`^mark\\s+(?:the\\s+)?(?:(?:${NOUN})\\s+)?([\\s\\S]+?)\\s+(?:as\\s+)?(${NOT_DONE}|${DONE})$`, "i")
+const MARK_STATE_LAST = new RegExp(
+  `^mark\\s+(?:the\\s+)?(?:(?:${NOUN})\\s+)?([\\s\\S]+?)\\s+(?:as\\s+)?(${NOT_DONE}|${DONE})$`,
+  "i"
+)
 
 const stateOf = (word: string): Toggle =>
   new RegExp(`^(?:${DONE})$`, "i").test(word) ? "complete_subtask" : "reopen_subtask"

@@ -10,20 +10,20 @@ export type CardRefOrTitle = { readonly ref: string } | { readonly title: string
 
 export type Intent =
   | {
-    readonly type: "create_card"
-    readonly title: string
-    /** Column name as typed; matched case-insensitively by the executor. Absent: the executor's default. */
-    readonly column?: string
-    readonly priority?: Priority
-    readonly labels: ReadonlyArray<string>
-  }
+      readonly type: "create_card"
+      readonly title: string
+      /** Column name as typed; matched case-insensitively by the executor. Absent: the executor's default. */
+      readonly column?: string
+      readonly priority?: Priority
+      readonly labels: ReadonlyArray<string>
+    }
   | {
-    readonly type: "move_card"
-    readonly card: CardRefOrTitle
-    readonly column: string
-    /** 0-based index in the target column (0 = top). Absent: the executor's default (end). */
-    readonly position?: number
-  }
+      readonly type: "move_card"
+      readonly card: CardRefOrTitle
+      readonly column: string
+      /** 0-based index in the target column (0 = top). Absent: the executor's default (end). */
+      readonly position?: number
+    }
   | { readonly type: "rename_card"; readonly card: CardRefOrTitle; readonly title: string }
   | { readonly type: "set_priority"; readonly card: CardRefOrTitle; readonly priority: Priority }
   /** An empty description clears it. */
@@ -34,12 +34,12 @@ export type Intent =
   | { readonly type: "complete_subtask"; readonly card: CardRefOrTitle; readonly subtask: string }
   | { readonly type: "reopen_subtask"; readonly card: CardRefOrTitle; readonly subtask: string }
   | {
-    readonly type: "link_cards"
-    /** The source of the link: for `blocks`, the card that blocks `target`. */
-    readonly card: CardRefOrTitle
-    readonly target: CardRefOrTitle
-    readonly linkType: LinkType
-  }
+      readonly type: "link_cards"
+      /** The source of the link: for `blocks`, the card that blocks `target`. */
+      readonly card: CardRefOrTitle
+      readonly target: CardRefOrTitle
+      readonly linkType: LinkType
+    }
   | { readonly type: "delete_card"; readonly card: CardRefOrTitle }
   | { readonly type: "search"; readonly query: string }
   | { readonly type: "show_card"; readonly card: CardRefOrTitle }

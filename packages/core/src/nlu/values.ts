@@ -35,7 +35,10 @@ export const restore = (p: Prepared, text: string): string => {
 
 /** A short name (title, label, column, subtask): restored, stray quotes dropped. */
 export const name = (p: Prepared, text: string): string =>
-  restore(p, text).replace(/^["']+|["']+$/g, "").replace(/\s+/g, " ").trim()
+  restore(p, text)
+    .replace(/^["']+|["']+$/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
 
 // "card WEB-4", "the card "Fix login"", "#WEB-4". A bare "task"/"ticket" word is
 // only dropped before a ref or a quote, since titles may start with it.
@@ -79,7 +82,14 @@ export const leadingCard = (
   const cardText = m[2].replace(/^#/, "")
   const card = parseCard(p, cardText)
   if (card === undefined) return undefined
-  return { card, cardText, rest: text.trim().slice(m[0].length).replace(/^\s*[:,]?\s*/, "") }
+  return {
+    card,
+    cardText,
+    rest: text
+      .trim()
+      .slice(m[0].length)
+      .replace(/^\s*[:,]?\s*/, "")
+  }
 }
 
 /** "bug, backend and ui" as three names, first spelling of each kept. */
@@ -115,10 +125,10 @@ export interface SplitOptions {
 
 /** Splits at one of the marker words (a regex alternation), both sides non-empty. */
 export const splitAt = (text: string, markers: string, options: SplitOptions): Split | undefined => {
-  const found = Array.from(
-    text.matchAll(new RegExp(`\\s+(?:${markers})(?=\\s)`, "gi")),
-    (m) => ({ start: m.index, end: m.index + m[0].length })
-  )
+  const found = Array.from(text.matchAll(new RegExp(`\\s+(?:${markers})(?=\\s)`, "gi")), (m) => ({
+    start: m.index,
+    end: m.index + m[0].length
+  }))
   const candidates = found
     .map((at) => ({ at, left: text.slice(0, at.start).trim(), right: text.slice(at.end).trim() }))
     .filter((c) => c.left !== "" && c.right !== "")

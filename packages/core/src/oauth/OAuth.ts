@@ -26,8 +26,10 @@ export class OAuthError extends Data.TaggedError("OAuthError")<{
   readonly status: 400 | 401
 }> {}
 
-const refuse = (error: string, description: string, status: 400 | 401 = 400) => new OAuthError({ error, description, status })
-const fail = (error: string, description: string, status: 400 | 401 = 400) => Effect.fail(refuse(error, description, status))
+const refuse = (error: string, description: string, status: 400 | 401 = 400) =>
+  new OAuthError({ error, description, status })
+const fail = (error: string, description: string, status: 400 | 401 = 400) =>
+  Effect.fail(refuse(error, description, status))
 
 export interface RegisteredClient extends ClientRegistration {
   readonly client_id: string
@@ -54,35 +56,67 @@ export interface GrantView {
   readonly lastUsedAt: string | null
 }
 
-type ClientRow = { id: string; client_name: string | null; redirect_uris: Array<string>; token_endpoint_auth_method: string; secret_digest: string | null; scope: string }
+type ClientRow = {
+  id: string
+  client_name: string | null
+  redirect_uris: Array<string>
+  token_endpoint_auth_method: string
+  secret_digest: string | null
+  scope: string
+}
 
-export class OAuth extends Context.Service<OAuth, {
-  readonly register: (body: unknown) => Effect.Effect<RegisteredClient, OAuthError>
-  readonly client: (clientId: string) => Effect.Effect<ClientRow | undefined>
-  readonly issueCode: (input: { clientId: string; userId: string; redirectUri: string; codeChallenge: string; scope: string; resource: string; workspaces: ReadonlyArray<string> }) => Effect.Effect<string>
-  readonly exchangeCode: (input: { code: string; clientId: string | undefined; clientSecret: string | undefined; redirectUri: string | undefined; codeVerifier: string | undefined; resource: string | undefined }) => Effect.Effect<TokenResponse, OAuthError>
-  readonly refresh: (input: { refreshToken: string; clientId: string | undefined; clientSecret: string | undefined; scope: string | undefined; resource: string | undefined }) => Effect.Effect<TokenResponse, OAuthError>
-  /** The principal of a live access token bound to this resource, or undefined. */
-  readonly accessPrincipal: (token: string) => Effect.Effect<Principal | undefined>
-  readonly grants: (principal: Principal) => Effect.Effect<ReadonlyArray<GrantView>>
-  readonly revokeGrant: (principal: Principal, grantId: string) => Effect.Effect<void, NotFound>
-  /** The protected resource every token is bound to: PUBLIC_URL/api. */
-  readonly resource: string
-}>()("board/core/OAuth") {
+export class OAuth extends Context.Service<
+  OAuth,
+  {
+    readonly register: (body: unknown) => Effect.Effect<RegisteredClient, OAuthError>
+    readonly client: (clientId: string) => Effect.Effect<ClientRow | undefined>
+    readonly issueCode: (input: {
+      clientId: string
+      userId: string
+      redirectUri: string
+      codeChallenge: string
+      scope: string
+      resource: string
+      workspaces: ReadonlyArray<string>
+    }) => Effect.Effect<string>
+    readonly exchangeCode: (input: {
+      code: string
+      clientId: string | undefined
+      clientSecret: string | undefined
+      redirectUri: string | undefined
+      codeVerifier: string | undefined
+      resource: string | undefined
+    }) => Effect.Effect<TokenResponse, OAuthError>
+    readonly refresh: (input: {
+      refreshToken: string
+      clientId: string | undefined
+      clientSecret: string | undefined
+      scope: string | undefined
+      resource: string | undefined
+    }) => Effect.Effect<TokenResponse, OAuthError>
+    /** The principal of a live access token bound to this resource, or undefined. */
+    readonly accessPrincipal: (token: string) => Effect.Effect<Principal | undefined>
+    readonly grants: (principal: Principal) => Effect.Effect<ReadonlyArray<GrantView>>
+    readonly revokeGrant: (principal: Principal, grantId: string) => Effect.Effect<void, NotFound>
+    /** The protected resource every token is bound to: PUBLIC_URL/api. */
+    readonly resource: string
+  }
+>()("board/core/OAuth") {
   static readonly layer = Layer.effect(
     OAuth,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const cache = yield* CredentialCache
       const config = yield* AppConfig
       const resource = `${config.publicUrl}/api`
 
-      const register = Effect.fn("OAuth.register")(function*(body: unknown) {
+      const register = Effect.fn("OAuth.register")(function* (body: unknown) {
         const checked = validateRegistration(body)
         if (!checked.ok) return yield* fail(checked.error, checked.error_description)
         const c = checked.client
         const clientId = `board_client_${crypto.randomBytes(12).toString("base64url")}`
-        const secret = c.token_endpoint_auth_method === "none" ? undefined : crypto.randomBytes(32).toString("base64url")
+        const secret =
+          c.token_endpoint_auth_method === "none" ? undefined : crypto.randomBytes(32).toString("base64url")
         const [row] = yield* sql<{ created_at: Date }>`
           INSERT INTO oauth_clients (id, client_name, redirect_uris, grant_types, response_types, token_endpoint_auth_method, application_type, scope, secret_digest, metadata)
           VALUES (${clientId}, ${c.client_name ?? null}, ${c.redirect_uris as Array<string>}::text[], ${c.grant_types as Array<string>}::text[],
@@ -105,30 +139,43 @@ export class OAuth extends Context.Service<OAuth, {
 
       /** RFC 6749 §2.3: a confidential client proves its secret; a public one sends only its id. */
       const authenticateClient = (clientId: string | undefined, secret: string | undefined) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (clientId === undefined) return yield* fail("invalid_request", "client_id is required")
           const c = yield* client(clientId)
           if (c === undefined) return yield* fail("invalid_client", "unknown client_id", 401)
           if (c.secret_digest !== null) {
             const given = secret === undefined ? "" : digestToken(secret)
-            if (given.length !== c.secret_digest.length || !crypto.timingSafeEqual(Buffer.from(given), Buffer.from(c.secret_digest))) {
+            if (
+              given.length !== c.secret_digest.length ||
+              !crypto.timingSafeEqual(Buffer.from(given), Buffer.from(c.secret_digest))
+            ) {
               return yield* fail("invalid_client", "client authentication failed", 401)
             }
           }
           return c
         })
 
-      const issueCode = Effect.fn("OAuth.issueCode")(function*(input: { clientId: string; userId: string; redirectUri: string; codeChallenge: string; scope: string; resource: string; workspaces: ReadonlyArray<string> }) {
+      const issueCode = Effect.fn("OAuth.issueCode")(function* (input: {
+        clientId: string
+        userId: string
+        redirectUri: string
+        codeChallenge: string
+        scope: string
+        resource: string
+        workspaces: ReadonlyArray<string>
+      }) {
         const code = mintToken("authCode")
         yield* sql`
           INSERT INTO oauth_codes (digest, client_id, user_id, redirect_uri, code_challenge, scope, resource, workspaces, expires_at)
           VALUES (${digestToken(code)}, ${input.clientId}, ${input.userId}, ${input.redirectUri}, ${input.codeChallenge}, ${input.scope},
-            ${input.resource}, ${input.workspaces as Array<string>}::uuid[], now() + ${`${CODE_SECONDS} seconds`}::interval)`.pipe(Effect.orDie)
+            ${input.resource}, ${input.workspaces as Array<string>}::uuid[], now() + ${`${CODE_SECONDS} seconds`}::interval)`.pipe(
+          Effect.orDie
+        )
         return code
       })
 
       const mintPair = (grantId: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const access = mintToken("oauthAccess")
           const refreshToken = mintToken("oauthRefresh")
           yield* sql`
@@ -136,7 +183,13 @@ export class OAuth extends Context.Service<OAuth, {
               (${digestToken(access)}, ${grantId}, 'access', now() + ${`${ACCESS_TOKEN_SECONDS} seconds`}::interval),
               (${digestToken(refreshToken)}, ${grantId}, 'refresh', now() + ${`${REFRESH_TOKEN_DAYS} days`}::interval)`
           yield* sql`UPDATE oauth_grants SET last_used_at = now() WHERE id = ${grantId}`
-          return { access_token: access, token_type: "Bearer" as const, expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken, scope: "mcp" }
+          return {
+            access_token: access,
+            token_type: "Bearer" as const,
+            expires_in: ACCESS_TOKEN_SECONDS,
+            refresh_token: refreshToken,
+            scope: "mcp"
+          }
         })
 
       const revokeGrantNow = (grantId: string) =>
@@ -150,111 +203,184 @@ export class OAuth extends Context.Service<OAuth, {
           ? refuse("invalid_target", `resource must be ${bound}`)
           : undefined
 
-      const exchangeCode = Effect.fn("OAuth.exchangeCode")(function*(input: { code: string; clientId: string | undefined; clientSecret: string | undefined; redirectUri: string | undefined; codeVerifier: string | undefined; resource: string | undefined }) {
+      const exchangeCode = Effect.fn("OAuth.exchangeCode")(function* (input: {
+        code: string
+        clientId: string | undefined
+        clientSecret: string | undefined
+        redirectUri: string | undefined
+        codeVerifier: string | undefined
+        resource: string | undefined
+      }) {
         const c = yield* authenticateClient(input.clientId, input.clientSecret)
         if (input.codeVerifier === undefined) return yield* fail("invalid_grant", "code_verifier is required (PKCE)")
         if (!isWellFormed("authCode", input.code)) return yield* fail("invalid_grant", "invalid authorization code")
         const digest = digestToken(input.code)
         // refusals are returned, not failed, so the transaction commits: the code stays used
         // and a replay's revocation sticks
-        const outcome = yield* sql.withTransaction(Effect.gen(function*() {
-          const [code] = yield* sql<{ client_id: string; user_id: string; redirect_uri: string; code_challenge: string; scope: string; resource: string; workspaces: Array<string>; expired: boolean }>`
+        const outcome = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [code] = yield* sql<{
+                client_id: string
+                user_id: string
+                redirect_uri: string
+                code_challenge: string
+                scope: string
+                resource: string
+                workspaces: Array<string>
+                expired: boolean
+              }>`
             UPDATE oauth_codes SET used_at = now() WHERE digest = ${digest} AND used_at IS NULL
             RETURNING client_id, user_id, redirect_uri, code_challenge, scope, resource, workspaces, expires_at <= now() AS expired`
-          if (code === undefined) {
-            // a second redemption: revoke whatever the first one issued (OAuth 2.1 §4.1.3)
-            const [used] = yield* sql<{ grant_id: string | null }>`SELECT grant_id FROM oauth_codes WHERE digest = ${digest}`
-            if (used?.grant_id) yield* revokeGrantNow(used.grant_id)
-            return refuse("invalid_grant", "invalid authorization code")
-          }
-          if (code.expired) return refuse("invalid_grant", "the authorization code has expired")
-          if (code.client_id !== c.id) return refuse("invalid_grant", "the code was issued to another client")
-          if (input.redirectUri !== undefined && input.redirectUri !== code.redirect_uri) return refuse("invalid_grant", "redirect_uri does not match the authorization request")
-          if (!verifierMatches(input.codeVerifier!, code.code_challenge)) return refuse("invalid_grant", "code_verifier does not match the code_challenge")
-          const wrongCodeTarget = resourceProblem(input.resource, code.resource)
-          if (wrongCodeTarget) return wrongCodeTarget
-          const [grant] = yield* sql<{ id: string }>`
+              if (code === undefined) {
+                // a second redemption: revoke whatever the first one issued (OAuth 2.1 §4.1.3)
+                const [used] = yield* sql<{
+                  grant_id: string | null
+                }>`SELECT grant_id FROM oauth_codes WHERE digest = ${digest}`
+                if (used?.grant_id) yield* revokeGrantNow(used.grant_id)
+                return refuse("invalid_grant", "invalid authorization code")
+              }
+              if (code.expired) return refuse("invalid_grant", "the authorization code has expired")
+              if (code.client_id !== c.id) return refuse("invalid_grant", "the code was issued to another client")
+              if (input.redirectUri !== undefined && input.redirectUri !== code.redirect_uri)
+                return refuse("invalid_grant", "redirect_uri does not match the authorization request")
+              if (!verifierMatches(input.codeVerifier!, code.code_challenge))
+                return refuse("invalid_grant", "code_verifier does not match the code_challenge")
+              const wrongCodeTarget = resourceProblem(input.resource, code.resource)
+              if (wrongCodeTarget) return wrongCodeTarget
+              const [grant] = yield* sql<{ id: string }>`
             INSERT INTO oauth_grants (user_id, client_id, workspaces, scope, resource)
             VALUES (${code.user_id}, ${c.id}, ${code.workspaces}::uuid[], ${code.scope}, ${code.resource}) RETURNING id`
-          yield* sql`UPDATE oauth_codes SET grant_id = ${grant!.id} WHERE digest = ${digest}`
-          return yield* mintPair(grant!.id)
-        })).pipe(Effect.catchTag("SqlError", Effect.die))
+              yield* sql`UPDATE oauth_codes SET grant_id = ${grant!.id} WHERE digest = ${digest}`
+              return yield* mintPair(grant!.id)
+            })
+          )
+          .pipe(Effect.catchTag("SqlError", Effect.die))
         return yield* outcome instanceof OAuthError ? Effect.fail(outcome) : Effect.succeed(outcome)
       })
 
-      const refresh = Effect.fn("OAuth.refresh")(function*(input: { refreshToken: string; clientId: string | undefined; clientSecret: string | undefined; scope: string | undefined; resource: string | undefined }) {
+      const refresh = Effect.fn("OAuth.refresh")(function* (input: {
+        refreshToken: string
+        clientId: string | undefined
+        clientSecret: string | undefined
+        scope: string | undefined
+        resource: string | undefined
+      }) {
         const c = yield* authenticateClient(input.clientId, input.clientSecret)
-        if (input.scope !== undefined && input.scope.split(" ").some((s) => s !== "mcp")) {
+        if (input.scope?.split(" ").some((s) => s !== "mcp")) {
           return yield* fail("invalid_scope", "a refresh can only keep the mcp scope")
         }
-        if (!isWellFormed("oauthRefresh", input.refreshToken)) return yield* fail("invalid_grant", "invalid refresh token")
+        if (!isWellFormed("oauthRefresh", input.refreshToken))
+          return yield* fail("invalid_grant", "invalid refresh token")
         const digest = digestToken(input.refreshToken)
-        const outcome = yield* sql.withTransaction(Effect.gen(function*() {
-          const [rotated] = yield* sql<{ grant_id: string; expired: boolean }>`
+        const outcome = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [rotated] = yield* sql<{ grant_id: string; expired: boolean }>`
             UPDATE oauth_tokens SET used_at = now() WHERE digest = ${digest} AND kind = 'refresh' AND used_at IS NULL
             RETURNING grant_id, expires_at <= now() AS expired`
-          if (rotated === undefined) {
-            // replay of a rotated token: someone holds a copy; end the whole grant (RFC 9700 §4.14.2)
-            const [seen] = yield* sql<{ grant_id: string }>`SELECT grant_id FROM oauth_tokens WHERE digest = ${digest} AND kind = 'refresh'`
-            if (seen !== undefined) yield* revokeGrantNow(seen.grant_id)
-            return refuse("invalid_grant", "invalid refresh token")
-          }
-          const [grant] = yield* sql<{ client_id: string; resource: string; revoked: boolean }>`
+              if (rotated === undefined) {
+                // replay of a rotated token: someone holds a copy; end the whole grant (RFC 9700 §4.14.2)
+                const [seen] = yield* sql<{
+                  grant_id: string
+                }>`SELECT grant_id FROM oauth_tokens WHERE digest = ${digest} AND kind = 'refresh'`
+                if (seen !== undefined) yield* revokeGrantNow(seen.grant_id)
+                return refuse("invalid_grant", "invalid refresh token")
+              }
+              const [grant] = yield* sql<{ client_id: string; resource: string; revoked: boolean }>`
             SELECT client_id, resource, revoked_at IS NOT NULL AS revoked FROM oauth_grants WHERE id = ${rotated.grant_id}`
-          if (grant === undefined || grant.revoked) return refuse("invalid_grant", "the grant has been revoked")
-          if (rotated.expired) return refuse("invalid_grant", "the refresh token has expired")
-          if (grant.client_id !== c.id) return refuse("invalid_grant", "the refresh token was issued to another client")
-          const wrongGrantTarget = resourceProblem(input.resource, grant.resource)
-          if (wrongGrantTarget) return wrongGrantTarget
-          return yield* mintPair(rotated.grant_id)
-        })).pipe(Effect.catchTag("SqlError", Effect.die))
+              if (grant === undefined || grant.revoked) return refuse("invalid_grant", "the grant has been revoked")
+              if (rotated.expired) return refuse("invalid_grant", "the refresh token has expired")
+              if (grant.client_id !== c.id)
+                return refuse("invalid_grant", "the refresh token was issued to another client")
+              const wrongGrantTarget = resourceProblem(input.resource, grant.resource)
+              if (wrongGrantTarget) return wrongGrantTarget
+              return yield* mintPair(rotated.grant_id)
+            })
+          )
+          .pipe(Effect.catchTag("SqlError", Effect.die))
         return yield* outcome instanceof OAuthError ? Effect.fail(outcome) : Effect.succeed(outcome)
       })
 
       const accessPrincipal = (token: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (!isWellFormed("oauthAccess", token)) return undefined
           const digest = digestToken(token)
-          return yield* cache.resolve(digest, sql<{ user_id: string; workspaces: Array<string>; grant_id: string; expires_at: Date }>`
+          return yield* cache.resolve(
+            digest,
+            sql<{ user_id: string; workspaces: Array<string>; grant_id: string; expires_at: Date }>`
             SELECT g.user_id, g.workspaces, g.id AS grant_id, t.expires_at FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
             WHERE t.digest = ${digest} AND t.kind = 'access' AND t.expires_at > now()
               AND g.revoked_at IS NULL AND g.resource = ${resource}`.pipe(
-            Effect.orDie,
-            Effect.map(([row]) => row === undefined ? undefined : {
-              value: { userId: row.user_id, via: "oauth", workspaces: new Set(row.workspaces), credentialId: row.grant_id } satisfies Principal as Principal,
-              credentialId: row.grant_id,
-              expiresAt: new Date(row.expires_at).getTime()
-            })
-          ))
+              Effect.orDie,
+              Effect.map(([row]) =>
+                row === undefined
+                  ? undefined
+                  : {
+                      value: {
+                        userId: row.user_id,
+                        via: "oauth",
+                        workspaces: new Set(row.workspaces),
+                        credentialId: row.grant_id
+                      } satisfies Principal as Principal,
+                      credentialId: row.grant_id,
+                      expiresAt: new Date(row.expires_at).getTime()
+                    }
+              )
+            )
+          )
         })
 
       const grants = (principal: Principal) =>
-        sql<{ id: string; client_id: string; client_name: string | null; workspaces: Array<string>; scope: string; created_at: Date; last_used_at: Date | null }>`
+        sql<{
+          id: string
+          client_id: string
+          client_name: string | null
+          workspaces: Array<string>
+          scope: string
+          created_at: Date
+          last_used_at: Date | null
+        }>`
           SELECT g.id, g.client_id, c.client_name, g.workspaces, g.scope, g.created_at, g.last_used_at
           FROM oauth_grants g JOIN oauth_clients c ON c.id = g.client_id
           WHERE g.user_id = ${principal.userId} AND g.revoked_at IS NULL ORDER BY g.created_at, g.id`.pipe(
           Effect.orDie,
-          Effect.map((rows) => rows.map((r) => ({
-            id: r.id,
-            clientId: r.client_id,
-            clientName: r.client_name,
-            workspaces: r.workspaces,
-            scope: r.scope,
-            createdAt: iso(r.created_at),
-            // a grant's workspaces and scope never change; revoking removes it from the list
-            updatedAt: iso(r.created_at),
-            lastUsedAt: r.last_used_at === null ? null : iso(r.last_used_at)
-          })))
+          Effect.map((rows) =>
+            rows.map((r) => ({
+              id: r.id,
+              clientId: r.client_id,
+              clientName: r.client_name,
+              workspaces: r.workspaces,
+              scope: r.scope,
+              createdAt: iso(r.created_at),
+              // a grant's workspaces and scope never change; revoking removes it from the list
+              updatedAt: iso(r.created_at),
+              lastUsedAt: r.last_used_at === null ? null : iso(r.last_used_at)
+            }))
+          )
         )
 
-      const revokeGrant = Effect.fn("OAuth.revokeGrant")(function*(principal: Principal, grantId: string) {
+      const revokeGrant = Effect.fn("OAuth.revokeGrant")(function* (principal: Principal, grantId: string) {
         if (!/^[0-9a-f-]{36}$/i.test(grantId)) return yield* new NotFound({ message: `grant ${grantId} not found` })
-        const rows = yield* sql`UPDATE oauth_grants SET revoked_at = now() WHERE id = ${grantId} AND user_id = ${principal.userId} AND revoked_at IS NULL RETURNING id`.pipe(Effect.orDie)
+        const rows =
+          yield* sql`UPDATE oauth_grants SET revoked_at = now() WHERE id = ${grantId} AND user_id = ${principal.userId} AND revoked_at IS NULL RETURNING id`.pipe(
+            Effect.orDie
+          )
         if (rows.length === 0) return yield* new NotFound({ message: `grant ${grantId} not found` })
         yield* cache.invalidate(grantId)
       })
 
-      return OAuth.of({ register, client, issueCode, exchangeCode, refresh, accessPrincipal, grants, revokeGrant, resource })
+      return OAuth.of({
+        register,
+        client,
+        issueCode,
+        exchangeCode,
+        refresh,
+        accessPrincipal,
+        grants,
+        revokeGrant,
+        resource
+      })
     })
   )
 }

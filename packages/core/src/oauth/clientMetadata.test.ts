@@ -5,9 +5,25 @@ const base = { redirect_uris: ["http://127.0.0.1/callback"], token_endpoint_auth
 
 describe("validateRegistration", () => {
   it("accepts a public native client and fills RFC defaults", () => {
-    const r = validateRegistration({ ...base, client_name: "Claude Code", application_type: "native", logo_uri: "https://x/logo.png" })
-    expect(r).toMatchObject({ ok: true, client: { grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], scope: "mcp", extra: { logo_uri: "https://x/logo.png" } } })
-    expect(validateRegistration({ redirect_uris: ["https://app.example/cb"] })).toMatchObject({ ok: true, client: { token_endpoint_auth_method: "client_secret_basic" } })
+    const r = validateRegistration({
+      ...base,
+      client_name: "Claude Code",
+      application_type: "native",
+      logo_uri: "https://x/logo.png"
+    })
+    expect(r).toMatchObject({
+      ok: true,
+      client: {
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        scope: "mcp",
+        extra: { logo_uri: "https://x/logo.png" }
+      }
+    })
+    expect(validateRegistration({ redirect_uris: ["https://app.example/cb"] })).toMatchObject({
+      ok: true,
+      client: { token_endpoint_auth_method: "client_secret_basic" }
+    })
   })
 
   it.each([

@@ -18,29 +18,60 @@ export interface ClientRegistration {
 
 export type RegistrationResult =
   | { readonly ok: true; readonly client: ClientRegistration }
-  | { readonly ok: false; readonly error: "invalid_redirect_uri" | "invalid_client_metadata"; readonly error_description: string }
+  | {
+      readonly ok: false
+      readonly error: "invalid_redirect_uri" | "invalid_client_metadata"
+      readonly error_description: string
+    }
 
-const bad = (error_description: string): RegistrationResult => ({ ok: false, error: "invalid_client_metadata", error_description })
+const bad = (error_description: string): RegistrationResult => ({
+  ok: false,
+  error: "invalid_client_metadata",
+  error_description
+})
 const isStringArray = (v: unknown): v is Array<string> => Array.isArray(v) && v.every((x) => typeof x === "string")
 
 export const MAX_REDIRECT_URIS = 10
-const KNOWN = new Set(["client_name", "redirect_uris", "grant_types", "response_types", "token_endpoint_auth_method", "application_type", "scope", "client_secret", "client_id"])
+const KNOWN = new Set([
+  "client_name",
+  "redirect_uris",
+  "grant_types",
+  "response_types",
+  "token_endpoint_auth_method",
+  "application_type",
+  "scope",
+  "client_secret",
+  "client_id"
+])
 
 export const validateRegistration = (body: unknown): RegistrationResult => {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) return bad("the body must be a JSON object of client metadata")
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    return bad("the body must be a JSON object of client metadata")
   const m = body as Record<string, unknown>
   if (!isStringArray(m.redirect_uris) || m.redirect_uris.length === 0) {
-    return { ok: false, error: "invalid_redirect_uri", error_description: "redirect_uris: a non-empty array of URIs is required" }
+    return {
+      ok: false,
+      error: "invalid_redirect_uri",
+      error_description: "redirect_uris: a non-empty array of URIs is required"
+    }
   }
   if (m.redirect_uris.length > MAX_REDIRECT_URIS) {
-    return { ok: false, error: "invalid_redirect_uri", error_description: `redirect_uris: at most ${MAX_REDIRECT_URIS}` }
+    return {
+      ok: false,
+      error: "invalid_redirect_uri",
+      error_description: `redirect_uris: at most ${MAX_REDIRECT_URIS}`
+    }
   }
   for (const uri of m.redirect_uris) {
     const problem = redirectUriProblem(uri)
     if (problem !== undefined) return { ok: false, error: "invalid_redirect_uri", error_description: problem }
   }
   const grantTypes = m.grant_types === undefined ? ["authorization_code", "refresh_token"] : m.grant_types
-  if (!isStringArray(grantTypes) || grantTypes.length === 0 || grantTypes.some((g) => g !== "authorization_code" && g !== "refresh_token")) {
+  if (
+    !isStringArray(grantTypes) ||
+    grantTypes.length === 0 ||
+    grantTypes.some((g) => g !== "authorization_code" && g !== "refresh_token")
+  ) {
     return bad("grant_types: only authorization_code and refresh_token are supported")
   }
   if (!grantTypes.includes("authorization_code")) return bad("grant_types: authorization_code is required")

@@ -5,7 +5,8 @@ export const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/
 /** An S256 challenge has the same shape (43 base64url characters for SHA-256). */
 export const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/
 
-export const s256 = (verifier: string): string => crypto.createHash("sha256").update(verifier, "ascii").digest("base64url")
+export const s256 = (verifier: string): string =>
+  crypto.createHash("sha256").update(verifier, "ascii").digest("base64url")
 
 /** Constant-time check of a verifier against the stored S256 challenge. */
 export const verifierMatches = (verifier: string, challenge: string): boolean => {

@@ -17,8 +17,10 @@ export const redirectUriProblem = (uri: string): string | undefined => {
     return `redirect URI ${JSON.stringify(uri)} is not an absolute URI`
   }
   if (url.hash !== "" || uri.includes("#")) return `redirect URI ${JSON.stringify(uri)} must not have a fragment`
-  if (url.username !== "" || url.password !== "") return `redirect URI ${JSON.stringify(uri)} must not carry credentials`
-  if (url.hostname.includes("*") || uri.includes("*")) return `redirect URI ${JSON.stringify(uri)} must not use wildcards`
+  if (url.username !== "" || url.password !== "")
+    return `redirect URI ${JSON.stringify(uri)} must not carry credentials`
+  if (url.hostname.includes("*") || uri.includes("*"))
+    return `redirect URI ${JSON.stringify(uri)} must not use wildcards`
   if (url.protocol === "https:") return undefined
   if (isLoopback(url)) return undefined
   return `redirect URI ${JSON.stringify(uri)} must use https, or http on a loopback address (127.0.0.1, [::1], localhost)`

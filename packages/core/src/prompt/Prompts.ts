@@ -9,37 +9,56 @@ import { ProjectLinks } from "../links/ProjectLinks.ts"
 import { buildPrompt } from "./buildPrompt.ts"
 import type { PromptVariant } from "./types.ts"
 
-export class Prompts extends Context.Service<Prompts, {
-  readonly forCard: (principal: Principal, cardId: string, variant: PromptVariant) => Effect.Effect<{ prompt: string; variant: PromptVariant }, NotFound | WorkspaceNotGranted>
-}>()("board/core/Prompts") {
+export class Prompts extends Context.Service<
+  Prompts,
+  {
+    readonly forCard: (
+      principal: Principal,
+      cardId: string,
+      variant: PromptVariant
+    ) => Effect.Effect<{ prompt: string; variant: PromptVariant }, NotFound | WorkspaceNotGranted>
+  }
+>()("board/core/Prompts") {
   static readonly layer = Layer.effect(
     Prompts,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const cards = yield* Cards
       const cardLinks = yield* CardLinks
       const projectLinks = yield* ProjectLinks
 
-      const forCard = Effect.fn("Prompts.forCard")(function*(principal: Principal, cardId: string, variant: PromptVariant) {
+      const forCard = Effect.fn("Prompts.forCard")(function* (
+        principal: Principal,
+        cardId: string,
+        variant: PromptVariant
+      ) {
         const card = yield* cards.get(principal, cardId)
         const [links, references, [project]] = yield* Effect.all([
           cardLinks.list(principal, cardId),
           projectLinks.references(card.projectId),
           sql<{ name: string }>`SELECT name FROM projects WHERE id = ${card.projectId}`.pipe(Effect.orDie)
         ])
-        const prompt = buildPrompt({
-          card: {
-            ref: card.ref,
-            title: card.title,
-            description: card.description,
-            priority: card.priority,
-            labels: card.labels.map((l) => l.name),
-            subtasks: card.subtasks.map((s) => ({ title: s.title, completed: s.completed }))
+        const prompt = buildPrompt(
+          {
+            card: {
+              ref: card.ref,
+              title: card.title,
+              description: card.description,
+              priority: card.priority,
+              labels: card.labels.map((l) => l.name),
+              subtasks: card.subtasks.map((s) => ({ title: s.title, completed: s.completed }))
+            },
+            project: { name: project?.name ?? "" },
+            links: links.map((l) => ({
+              direction: l.direction,
+              linkType: l.linkType,
+              ref: l.card.ref,
+              title: l.card.title
+            })),
+            references: references.map((r) => ({ url: r.url, title: r.title, note: r.note }))
           },
-          project: { name: project?.name ?? "" },
-          links: links.map((l) => ({ direction: l.direction, linkType: l.linkType, ref: l.card.ref, title: l.card.title })),
-          references: references.map((r) => ({ url: r.url, title: r.title, note: r.note }))
-        }, variant)
+          variant
+        )
         return { prompt, variant }
       })
 

@@ -289,7 +289,14 @@ describe("buildPrompt on a bare card", () => {
 describe("buildPrompt rules", () => {
   it.each(PROMPT_VARIANTS)("%s leaves out empty sections", (variant) => {
     const prompt = buildPrompt({ ...bare, card: { ...bare.card, description: "  \n " } }, variant)
-    for (const absent of ["## Description", "## Focus areas", "## Subtasks", "## Linked cards", "## References", "Labels:"]) {
+    for (const absent of [
+      "## Description",
+      "## Focus areas",
+      "## Subtasks",
+      "## Linked cards",
+      "## References",
+      "Labels:"
+    ]) {
       expect(prompt).not.toContain(absent)
     }
     expect(prompt).not.toMatch(/##[^\n]*\n\n(?=##|$)/)
@@ -306,25 +313,30 @@ describe("buildPrompt rules", () => {
 
   it("calls out an incoming blocks link as a blocker and an outgoing one as blocking", () => {
     const prompt = buildPrompt(rich, "execute")
-    expect(prompt).toContain("- **Blocker:** blocked by WEB-3 \"Upgrade auth library\". WEB-12 cannot be finished until WEB-3 is done.")
-    expect(prompt).toContain("- Blocks WEB-20 \"Launch v2\": that card waits for this one.")
+    expect(prompt).toContain(
+      '- **Blocker:** blocked by WEB-3 "Upgrade auth library". WEB-12 cannot be finished until WEB-3 is done.'
+    )
+    expect(prompt).toContain('- Blocks WEB-20 "Launch v2": that card waits for this one.')
     expect(prompt).toContain("- [ ] Confirm the blockers (WEB-3) are resolved, or stop and report")
   })
 
   it("orders linked cards by relation, then by ref number", () => {
-    const prompt = buildPrompt({
-      ...bare,
-      links: [
-        { direction: "incoming", linkType: "blocks", ref: "WEB-10", title: "Ten" },
-        { direction: "outgoing", linkType: "relates_to", ref: "WEB-2", title: "Two" },
-        { direction: "incoming", linkType: "blocks", ref: "WEB-9", title: "Nine" },
-        { direction: "incoming", linkType: "is_part_of", ref: "WEB-5", title: "Five" }
-      ]
-    }, "draft")
+    const prompt = buildPrompt(
+      {
+        ...bare,
+        links: [
+          { direction: "incoming", linkType: "blocks", ref: "WEB-10", title: "Ten" },
+          { direction: "outgoing", linkType: "relates_to", ref: "WEB-2", title: "Two" },
+          { direction: "incoming", linkType: "blocks", ref: "WEB-9", title: "Nine" },
+          { direction: "incoming", linkType: "is_part_of", ref: "WEB-5", title: "Five" }
+        ]
+      },
+      "draft"
+    )
     const linked = prompt.split("## Linked cards\n\n")[1].split("\n\n")[0].split("\n")
     expect(linked.map((l) => /WEB-\d+/.exec(l)?.[0])).toEqual(["WEB-9", "WEB-10", "WEB-5", "WEB-2"])
     expect(prompt).toContain("- [ ] What depends on the blockers (WEB-9, WEB-10)")
-    expect(prompt).toContain("- Has part WEB-5 \"Five\"")
+    expect(prompt).toContain('- Has part WEB-5 "Five"')
   })
 })
 

@@ -69,10 +69,11 @@ const linkLine = (self: string, link: PromptCardLink, relation: Relation): strin
 const sortedLinks = (links: ReadonlyArray<PromptCardLink>) =>
   links
     .map((link) => ({ link, relation: relationOf(link) }))
-    .sort((a, b) =>
-      RELATION_ORDER.indexOf(a.relation) - RELATION_ORDER.indexOf(b.relation) ||
-      compareRefs(a.link.ref, b.link.ref) ||
-      (a.link.title < b.link.title ? -1 : a.link.title > b.link.title ? 1 : 0)
+    .sort(
+      (a, b) =>
+        RELATION_ORDER.indexOf(a.relation) - RELATION_ORDER.indexOf(b.relation) ||
+        compareRefs(a.link.ref, b.link.ref) ||
+        (a.link.title < b.link.title ? -1 : a.link.title > b.link.title ? 1 : 0)
     )
 
 const referenceItem = (reference: PromptReference): string => {
@@ -98,7 +99,10 @@ const byName = (a: string, b: string): number => {
 export const buildPrompt = (input: PromptInput, variant: PromptVariant): string => {
   const { card } = input
   const ref = oneLine(card.ref)
-  const labels = card.labels.map(oneLine).filter((l) => l !== "").sort(byName)
+  const labels = card.labels
+    .map(oneLine)
+    .filter((l) => l !== "")
+    .sort(byName)
   const description = (card.description ?? "").replace(/\r\n?/g, "\n").trim()
   const focus = focusAreas({ title: card.title, priority: card.priority, labels })
   const links = sortedLinks(input.links)
@@ -121,10 +125,12 @@ export const buildPrompt = (input: PromptInput, variant: PromptVariant): string 
   if (description !== "") sections.push(section("Description", description))
   if (focus.length > 0) sections.push(section("Focus areas", focus.map((f) => `- ${f.text}`).join("\n")))
   if (card.subtasks.length > 0) {
-    sections.push(section(
-      `Subtasks (${done} of ${card.subtasks.length} done)`,
-      card.subtasks.map((s) => `- [${s.completed ? "x" : " "}] ${oneLine(s.title)}`).join("\n")
-    ))
+    sections.push(
+      section(
+        `Subtasks (${done} of ${card.subtasks.length} done)`,
+        card.subtasks.map((s) => `- [${s.completed ? "x" : " "}] ${oneLine(s.title)}`).join("\n")
+      )
+    )
   }
   if (links.length > 0) {
     sections.push(section("Linked cards", links.map((l) => linkLine(ref, l.link, l.relation)).join("\n")))

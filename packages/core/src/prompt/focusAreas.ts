@@ -1,8 +1,19 @@
 import type { Priority } from "./types.ts"
 
 export type FocusId =
-  | "security" | "bug" | "data" | "performance" | "api" | "ui" | "refactor" | "tests" | "dependencies"
-  | "operations" | "docs" | "feature" | "priority"
+  | "security"
+  | "bug"
+  | "data"
+  | "performance"
+  | "api"
+  | "ui"
+  | "refactor"
+  | "tests"
+  | "dependencies"
+  | "operations"
+  | "docs"
+  | "feature"
+  | "priority"
 
 export interface FocusArea {
   readonly id: FocusId
@@ -24,21 +35,24 @@ const RULES: ReadonlyArray<FocusRule> = [
     id: "security",
     labels: ["security", "vulnerability", "auth", "authentication", "authorization", "privacy", "cve"],
     titleWords: ["security", "vulnerability", "xss", "csrf", "injection", "cve", "permission", "permissions"],
-    text: "Security: threat-model the change first (who can reach it, what input they control, what they " +
+    text:
+      "Security: threat-model the change first (who can reach it, what input they control, what they " +
       "could read or change), check authorisation on every path, and never log secrets or personal data."
   },
   {
     id: "bug",
     labels: ["bug", "defect", "regression", "incident", "hotfix"],
     titleWords: ["bug", "fix", "crash", "crashes", "broken", "regression", "fails", "failing"],
-    text: "Bug: reproduce it first and write down the steps, find the root cause rather than the symptom, " +
+    text:
+      "Bug: reproduce it first and write down the steps, find the root cause rather than the symptom, " +
       "and add a regression test that fails before the fix and passes after."
   },
   {
     id: "data",
     labels: ["database", "db", "migration", "schema", "sql", "data"],
     titleWords: ["migration", "migrate", "schema", "database"],
-    text: "Data: keep migrations additive or reversible and safe on a live table, and check them against " +
+    text:
+      "Data: keep migrations additive or reversible and safe on a live table, and check them against " +
       "realistic data volumes."
   },
   {
@@ -51,7 +65,8 @@ const RULES: ReadonlyArray<FocusRule> = [
     id: "api",
     labels: ["api", "backend", "integration"],
     titleWords: ["api", "endpoint", "webhook"],
-    text: "API: keep the contract backward compatible, validate input at the boundary, and update the " +
+    text:
+      "API: keep the contract backward compatible, validate input at the boundary, and update the " +
       "API documentation."
   },
   {
@@ -64,14 +79,15 @@ const RULES: ReadonlyArray<FocusRule> = [
     id: "refactor",
     labels: ["refactor", "refactoring", "tech-debt", "debt", "cleanup", "chore"],
     titleWords: ["refactor", "cleanup", "simplify", "extract"],
-    text: "Refactor: keep behaviour unchanged; add characterisation tests where coverage is thin before " +
-      "moving code."
+    text:
+      "Refactor: keep behaviour unchanged; add characterisation tests where coverage is thin before " + "moving code."
   },
   {
     id: "tests",
     labels: ["test", "tests", "testing", "flaky", "qa"],
     titleWords: ["flaky", "test", "tests"],
-    text: "Tests: make them deterministic (no sleeps, real clocks or shared state) and fix the cause of " +
+    text:
+      "Tests: make them deterministic (no sleeps, real clocks or shared state) and fix the cause of " +
       "flakiness rather than retrying."
   },
   {
@@ -106,21 +122,28 @@ const PRIORITY_FOCUS: Partial<Record<Priority, string>> = {
 }
 
 const words = (text: string): Set<string> =>
-  new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== ""))
+  new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w !== "")
+  )
 
 /** Advice that fits the card, in a fixed order; empty when nothing applies. */
-export const focusAreas = (
-  card: { readonly title: string; readonly priority: Priority; readonly labels: ReadonlyArray<string> }
-): Array<FocusArea> => {
+export const focusAreas = (card: {
+  readonly title: string
+  readonly priority: Priority
+  readonly labels: ReadonlyArray<string>
+}): Array<FocusArea> => {
   const labelKeys = new Set<string>()
   for (const label of card.labels) {
     labelKeys.add(label.trim().toLowerCase())
     for (const word of words(label)) labelKeys.add(word)
   }
   const titleWords = words(card.title)
-  const fromRules = RULES
-    .filter((rule) => rule.labels.some((l) => labelKeys.has(l)) || rule.titleWords.some((w) => titleWords.has(w)))
-    .map((rule): FocusArea => ({ id: rule.id, text: rule.text }))
+  const fromRules = RULES.filter(
+    (rule) => rule.labels.some((l) => labelKeys.has(l)) || rule.titleWords.some((w) => titleWords.has(w))
+  ).map((rule): FocusArea => ({ id: rule.id, text: rule.text }))
   const fromPriority = PRIORITY_FOCUS[card.priority]
   return fromPriority === undefined ? fromRules : [{ id: "priority", text: fromPriority }, ...fromRules]
 }

@@ -24,17 +24,23 @@ export const roleFraming = (variant: PromptVariant, project: string): string => 
   const who = `You are a senior software engineer on the project "${project}".`
   switch (variant) {
     case "analysis":
-      return `${who} Analyse the card below and plan the work; do not change any code yet. ` +
+      return (
+        `${who} Analyse the card below and plan the work; do not change any code yet. ` +
         "Understand the problem, find the code and data it touches, name the risks and open questions, " +
         "and propose an ordered plan."
+      )
     case "draft":
-      return `${who} Design a solution for the card below. Propose a concrete design: the components ` +
+      return (
+        `${who} Design a solution for the card below. Propose a concrete design: the components ` +
         "and files to change, interface and data changes, and how it will be tested. Weigh at least one " +
         "alternative. Sketch code only where it makes the design clearer; do not implement it fully."
+      )
     case "execute":
-      return `${who} Implement the card below fully and verify it. Keep the change focused on this card, ` +
+      return (
+        `${who} Implement the card below fully and verify it. Keep the change focused on this card, ` +
         "follow the conventions of the codebase, run the tests, add the ones that are missing, and check " +
         "the result against the card before you report it done."
+      )
   }
 }
 
@@ -67,7 +73,7 @@ export const checklist = (variant: PromptVariant, ctx: ChecklistContext): Array<
       ]
     case "draft":
       return [
-        "The design covers the description" + (ctx.openSubtasks > 0 ? " and every open subtask" : ""),
+        `The design covers the description${ctx.openSubtasks > 0 ? " and every open subtask" : ""}`,
         "Alternatives considered, with the reason for the choice",
         "Interface, data and migration changes spelled out",
         ...when(ctx.isSecurity, "Threat model and the controls the design adds"),

@@ -39,26 +39,34 @@ const single = (params: URLSearchParams, name: string): string | undefined => {
 }
 
 const serve = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const blobs = yield* Blobs
     const local = blobs.local
     if (local === undefined) return notFound()
     const key = keyOfTarget(request.url)
     if (key === undefined) return notFound()
     const query = new URLSearchParams(request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "")
-    const verdict = local.verify(key, single(query, "expires"), single(query, "signature"), yield* Clock.currentTimeMillis)
+    const verdict = local.verify(
+      key,
+      single(query, "expires"),
+      single(query, "signature"),
+      yield* Clock.currentTimeMillis
+    )
     if (verdict === "invalid") return fail(403, "this download link is not valid: ask the API for a new one")
     if (verdict === "expired") return fail(403, "this download link has expired: ask the API for a new one")
     const file = local.pathOf(key)
     // one open file for the stat and the bytes: a --force republish renaming a new file into
     // place mid-request cannot make the length and the body disagree; symlinks are not followed
-    const fd = file === undefined ? undefined : yield* Effect.sync(() => {
-      try {
-        return fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
-      } catch {
-        return undefined
-      }
-    })
+    const fd =
+      file === undefined
+        ? undefined
+        : yield* Effect.sync(() => {
+            try {
+              return fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
+            } catch {
+              return undefined
+            }
+          })
     if (fd === undefined) return notFound()
     const stat = fs.fstatSync(fd)
     if (!stat.isFile()) {
@@ -70,10 +78,15 @@ const serve = (request: HttpServerRequest.HttpServerRequest) =>
     const name = key.slice(key.lastIndexOf("/") + 1)
     // If-Range with anything but our exact Last-Modified means the client's copy may differ: send it whole
     const ifRange = request.headers["if-range"]
-    const range = ifRange === undefined || ifRange === lastModified ? parseRange(request.headers["range"], size) : { kind: "none" as const }
+    const range =
+      ifRange === undefined || ifRange === lastModified
+        ? parseRange(request.headers.range, size)
+        : { kind: "none" as const }
     if (range.kind === "unsatisfiable" || size === 0) fs.closeSync(fd)
     if (range.kind === "unsatisfiable") {
-      return fail(416, `the requested range is outside the file (${size} bytes)`, { "content-range": `bytes */${size}` })
+      return fail(416, `the requested range is outside the file (${size} bytes)`, {
+        "content-range": `bytes */${size}`
+      })
     }
     const [start, end, status] = range.kind === "range" ? [range.start, range.end, 206] : [0, size - 1, 200]
     const length = size === 0 ? 0 : end - start + 1
@@ -94,8 +107,10 @@ const serve = (request: HttpServerRequest.HttpServerRequest) =>
   })
 
 /** Mount beside the API in `routesLayer`; needs the core's Blobs. */
-export const FileRoutes = Layer.effectDiscard(Effect.gen(function*() {
-  const router = yield* HttpRouter.HttpRouter
-  const blobs = yield* Blobs
-  yield* router.add("GET", "/files/*", (request) => serve(request).pipe(Effect.provideService(Blobs, blobs)))
-}))
+export const FileRoutes = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const router = yield* HttpRouter.HttpRouter
+    const blobs = yield* Blobs
+    yield* router.add("GET", "/files/*", (request) => serve(request).pipe(Effect.provideService(Blobs, blobs)))
+  })
+)

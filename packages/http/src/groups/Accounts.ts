@@ -27,7 +27,9 @@ const signup = HttpApiEndpoint.post("signup", "/v1/auth/signup", {
     email: Email,
     // counted in code points, as the core (and JSON Schema's minLength/maxLength) count them
     password: Schema.String.check(
-      Schema.isBetweenCodePoints(limits.passwordMin, limits.passwordMax, { message: `must be ${limits.passwordMin} to ${limits.passwordMax} characters long` })
+      Schema.isBetweenCodePoints(limits.passwordMin, limits.passwordMax, {
+        message: `must be ${limits.passwordMin} to ${limits.passwordMax} characters long`
+      })
     ),
     full_name: Name
   }),
@@ -37,7 +39,12 @@ const signup = HttpApiEndpoint.post("signup", "/v1/auth/signup", {
 
 const login = HttpApiEndpoint.post("login", "/v1/auth/login", {
   // the password as signup takes it (NUL included: it is hashed, never stored); a longer one is no account's
-  payload: Schema.Struct({ email: MaxString(254), password: Schema.String.check(Schema.isMaxCodePoints(limits.passwordMax, { message: `must be at most ${limits.passwordMax} characters` })) }),
+  payload: Schema.Struct({
+    email: MaxString(254),
+    password: Schema.String.check(
+      Schema.isMaxCodePoints(limits.passwordMax, { message: `must be at most ${limits.passwordMax} characters` })
+    )
+  }),
   success: AuthSession,
   error: [BadRequest, Unauthorized, TooManyRequests]
 }).middleware(ClientLimit)
@@ -65,5 +72,4 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(createApiKey)
   .add(listApiKeys)
   .add(revokeApiKey)
-  .annotateMerge(OpenApi.annotations({ title: "Account bootstrap" }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "Account bootstrap" })) {}

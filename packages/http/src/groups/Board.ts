@@ -29,96 +29,159 @@ const Description = MaxString(limits.cardDescription)
 const searchLimit = { minimum: 1, maximum: limits.searchMaxLimit }
 
 export class BoardGroup extends HttpApiGroup.make("board")
-  .add(HttpApiEndpoint.get("board", "/v1/board/:projectId", {
-    params: { projectId: Uuid },
-    success: Board,
-    error: [Forbidden, NotFound]
-  }))
-  .add(HttpApiEndpoint.post("createCard", "/v1/cards", {
-    payload: Schema.Struct({
-      projectId: Uuid,
-      columnId: Uuid,
-      title: Title,
-      description: Schema.optionalKey(Description),
-      priority: Schema.optionalKey(Priority)
-    }),
-    success: Card.pipe(HttpApiSchema.status(201)),
-    error: [BadRequest, Forbidden, NotFound]
-  }))
+  .add(
+    HttpApiEndpoint.get("board", "/v1/board/:projectId", {
+      params: { projectId: Uuid },
+      success: Board,
+      error: [Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("createCard", "/v1/cards", {
+      payload: Schema.Struct({
+        projectId: Uuid,
+        columnId: Uuid,
+        title: Title,
+        description: Schema.optionalKey(Description),
+        priority: Schema.optionalKey(Priority)
+      }),
+      success: Card.pipe(HttpApiSchema.status(201)),
+      error: [BadRequest, Forbidden, NotFound]
+    })
+  )
   .add(HttpApiEndpoint.get("getCard", "/v1/cards/:id", { params: id, success: Card, error: [Forbidden, NotFound] }))
-  .add(HttpApiEndpoint.patch("updateCard", "/v1/cards/:id", {
-    params: id,
-    payload: Schema.Struct({
-      title: Schema.optionalKey(Title),
-      description: Schema.optionalKey(Schema.NullOr(Description)),
-      priority: Schema.optionalKey(Priority)
-    }),
-    success: Card,
-    error: [BadRequest, Forbidden, NotFound]
-  }))
-  .add(HttpApiEndpoint.delete("deleteCard", "/v1/cards/:id", { params: id, success: HttpApiSchema.NoContent, error: [Forbidden, NotFound] }))
-  .add(HttpApiEndpoint.post("moveCard", "/v1/cards/:id/move", {
-    params: id,
-    payload: Schema.Struct({ columnId: Uuid, position: Schema.optionalKey(Position) }),
-    success: Card,
-    error: [BadRequest, Forbidden, NotFound]
-  }))
-  .add(HttpApiEndpoint.get("search", "/v1/search", {
-    query: { q: NonBlank(limits.searchQuery), limit: Schema.optionalKey(QueryInt(searchLimit)), projectId: Schema.optionalKey(Uuid) },
-    success: Schema.Array(Card),
-    error: BadRequest
-  }).annotate(OpenApi.Transform, documentParameters({ replace: { limit: integerSchema(searchLimit) } })))
-  .add(HttpApiEndpoint.post("createColumn", "/v1/columns", {
-    payload: Schema.Struct({ projectId: Uuid, name: Name, position: Schema.optionalKey(Position) }),
-    success: Column.pipe(HttpApiSchema.status(201)),
-    error: [BadRequest, Forbidden, NotFound]
-  }))
-  .add(HttpApiEndpoint.patch("updateColumn", "/v1/columns/:id", {
-    params: id,
-    payload: Schema.Struct({ name: Schema.optionalKey(Name), position: Schema.optionalKey(Position) }),
-    success: Column,
-    error: [BadRequest, Forbidden, NotFound]
-  }))
-  .add(HttpApiEndpoint.delete("deleteColumn", "/v1/columns/:id", {
-    params: id,
-    success: HttpApiSchema.NoContent,
-    error: [Forbidden, NotFound, Conflict]
-  }))
-  .add(HttpApiEndpoint.post("createLabel", "/v1/labels", {
-    payload: Schema.Struct({
-      projectId: Uuid,
-      name: Name,
-      color: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/u, { message: "must be a #rrggbb hex colour" })))
-    }),
-    success: Label.pipe(HttpApiSchema.status(201)),
-    error: [BadRequest, Forbidden, NotFound, Conflict]
-  }))
-  .add(HttpApiEndpoint.post("attachLabel", "/v1/cards/:id/labels", {
-    params: id,
-    payload: Schema.Struct({ labelId: Uuid }),
-    success: Card,
-    error: [BadRequest, Forbidden, NotFound]
-  }))
-  .add(HttpApiEndpoint.delete("detachLabel", "/v1/cards/:id/labels/:labelId", {
-    params: { id: Uuid, labelId: Uuid },
-    success: HttpApiSchema.NoContent,
-    error: [Forbidden, NotFound]
-  }))
-  .add(HttpApiEndpoint.post("createSubtask", "/v1/subtasks", {
-    payload: Schema.Struct({ cardId: Uuid, title: Title, position: Schema.optionalKey(Position) }),
-    success: Subtask.pipe(HttpApiSchema.status(201)),
-    error: [BadRequest, Forbidden, NotFound]
-  }))
-  .add(HttpApiEndpoint.post("toggleSubtask", "/v1/subtasks/:id/toggle", { params: id, success: Subtask, error: [Forbidden, NotFound] }))
-  .add(HttpApiEndpoint.delete("deleteSubtask", "/v1/subtasks/:id", { params: id, success: HttpApiSchema.NoContent, error: [Forbidden, NotFound] }))
-  .add(HttpApiEndpoint.get("listCardLinks", "/v1/cards/:id/links", { params: id, success: Schema.Array(CardLink), error: [Forbidden, NotFound] }))
-  .add(HttpApiEndpoint.post("createCardLink", "/v1/cards/:id/links", {
-    params: id,
-    payload: Schema.Struct({ targetId: Uuid, linkType: LinkType }),
-    success: CardLink.pipe(HttpApiSchema.status(201)),
-    error: [BadRequest, Forbidden, NotFound]
-  }))
-  .add(HttpApiEndpoint.delete("deleteCardLink", "/v1/links/:id", { params: id, success: HttpApiSchema.NoContent, error: [Forbidden, NotFound] }))
+  .add(
+    HttpApiEndpoint.patch("updateCard", "/v1/cards/:id", {
+      params: id,
+      payload: Schema.Struct({
+        title: Schema.optionalKey(Title),
+        description: Schema.optionalKey(Schema.NullOr(Description)),
+        priority: Schema.optionalKey(Priority)
+      }),
+      success: Card,
+      error: [BadRequest, Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.delete("deleteCard", "/v1/cards/:id", {
+      params: id,
+      success: HttpApiSchema.NoContent,
+      error: [Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("moveCard", "/v1/cards/:id/move", {
+      params: id,
+      payload: Schema.Struct({ columnId: Uuid, position: Schema.optionalKey(Position) }),
+      success: Card,
+      error: [BadRequest, Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.get("search", "/v1/search", {
+      query: {
+        q: NonBlank(limits.searchQuery),
+        limit: Schema.optionalKey(QueryInt(searchLimit)),
+        projectId: Schema.optionalKey(Uuid)
+      },
+      success: Schema.Array(Card),
+      error: BadRequest
+    }).annotate(OpenApi.Transform, documentParameters({ replace: { limit: integerSchema(searchLimit) } }))
+  )
+  .add(
+    HttpApiEndpoint.post("createColumn", "/v1/columns", {
+      payload: Schema.Struct({ projectId: Uuid, name: Name, position: Schema.optionalKey(Position) }),
+      success: Column.pipe(HttpApiSchema.status(201)),
+      error: [BadRequest, Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.patch("updateColumn", "/v1/columns/:id", {
+      params: id,
+      payload: Schema.Struct({ name: Schema.optionalKey(Name), position: Schema.optionalKey(Position) }),
+      success: Column,
+      error: [BadRequest, Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.delete("deleteColumn", "/v1/columns/:id", {
+      params: id,
+      success: HttpApiSchema.NoContent,
+      error: [Forbidden, NotFound, Conflict]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("createLabel", "/v1/labels", {
+      payload: Schema.Struct({
+        projectId: Uuid,
+        name: Name,
+        color: Schema.optionalKey(
+          Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/u, { message: "must be a #rrggbb hex colour" }))
+        )
+      }),
+      success: Label.pipe(HttpApiSchema.status(201)),
+      error: [BadRequest, Forbidden, NotFound, Conflict]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("attachLabel", "/v1/cards/:id/labels", {
+      params: id,
+      payload: Schema.Struct({ labelId: Uuid }),
+      success: Card,
+      error: [BadRequest, Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.delete("detachLabel", "/v1/cards/:id/labels/:labelId", {
+      params: { id: Uuid, labelId: Uuid },
+      success: HttpApiSchema.NoContent,
+      error: [Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("createSubtask", "/v1/subtasks", {
+      payload: Schema.Struct({ cardId: Uuid, title: Title, position: Schema.optionalKey(Position) }),
+      success: Subtask.pipe(HttpApiSchema.status(201)),
+      error: [BadRequest, Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("toggleSubtask", "/v1/subtasks/:id/toggle", {
+      params: id,
+      success: Subtask,
+      error: [Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.delete("deleteSubtask", "/v1/subtasks/:id", {
+      params: id,
+      success: HttpApiSchema.NoContent,
+      error: [Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.get("listCardLinks", "/v1/cards/:id/links", {
+      params: id,
+      success: Schema.Array(CardLink),
+      error: [Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("createCardLink", "/v1/cards/:id/links", {
+      params: id,
+      payload: Schema.Struct({ targetId: Uuid, linkType: LinkType }),
+      success: CardLink.pipe(HttpApiSchema.status(201)),
+      error: [BadRequest, Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.delete("deleteCardLink", "/v1/links/:id", {
+      params: id,
+      success: HttpApiSchema.NoContent,
+      error: [Forbidden, NotFound]
+    })
+  )
   .middleware(UserAuth)
-  .annotateMerge(OpenApi.annotations({ title: "Board", description: "Cards, columns, labels, subtasks and card links." }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({ title: "Board", description: "Cards, columns, labels, subtasks and card links." })
+  ) {}

@@ -23,11 +23,17 @@ export class CommandsGroup extends HttpApiGroup.make("commands")
       payload: Schema.Struct({ command: Schema.String, projectId: Schema.optionalKey(Uuid) }),
       success: CommandResult,
       error: [BadRequest, Forbidden]
-    }).middleware(UserAuth).annotate(OpenApi.Transform, (op) => {
-      const command = op.requestBody.content["application/json"].schema.properties.command
-      Object.assign(command, { maxLength: limits.nluCommand, pattern: "\\S" })
-      return op
     })
+      .middleware(UserAuth)
+      .annotate(OpenApi.Transform, (op) => {
+        const command = op.requestBody.content["application/json"].schema.properties.command
+        Object.assign(command, { maxLength: limits.nluCommand, pattern: "\\S" })
+        return op
+      })
   )
-  .annotateMerge(OpenApi.annotations({ title: "Natural language", description: "Plain-English board commands, interpreted offline and executed with the caller's access." }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Natural language",
+      description: "Plain-English board commands, interpreted offline and executed with the caller's access."
+    })
+  ) {}

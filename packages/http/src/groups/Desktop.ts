@@ -28,39 +28,56 @@ export const DesktopDownload = Schema.Struct({
   sizeBytes: Schema.Int
 })
 
-const Platform = Schema.optionalKey(Schema.String.annotate({ description: "Lowercase letters, digits, - and _; default darwin-arm64." }))
+const Platform = Schema.optionalKey(
+  Schema.String.annotate({ description: "Lowercase letters, digits, - and _; default darwin-arm64." })
+)
 
 // SPEC.md: a platform is lowercase letters, digits, - and _. Any other name is not refused as
 // malformed: nothing can be published for it, so it answers 404 like an unpublished one.
 const platformShape = documentParameters({ merge: { platform: { pattern: "^[a-z0-9_-]+$" } } })
 
 /** A 302 to a short-lived signed URL; `Location` holds a credential, so it is never cached. */
-const Redirect = HttpApiSchema.Empty(302).annotate({ description: "Location: a short-lived signed URL (Cache-Control: no-store)." })
+const Redirect = HttpApiSchema.Empty(302).annotate({
+  description: "Location: a short-lived signed URL (Cache-Control: no-store)."
+})
 
 export class DesktopGroup extends HttpApiGroup.make("desktop")
-  .add(HttpApiEndpoint.get("latestRelease", "/v1/desktop/releases/latest", {
-    query: { platform: Platform },
-    success: DesktopManifest,
-    error: NotFound
-  }).annotate(OpenApi.Transform, platformShape))
-  .add(HttpApiEndpoint.get("download", "/v1/desktop/download", {
-    query: {
-      platform: Platform,
-      redirect: Schema.optionalKey(Schema.Literal("false").annotate({ message: "the only allowed value is false" }))
-    },
-    success: [Redirect, DesktopDownload],
-    error: NotFound
-  }).annotate(OpenApi.Transform, platformShape))
+  .add(
+    HttpApiEndpoint.get("latestRelease", "/v1/desktop/releases/latest", {
+      query: { platform: Platform },
+      success: DesktopManifest,
+      error: NotFound
+    }).annotate(OpenApi.Transform, platformShape)
+  )
+  .add(
+    HttpApiEndpoint.get("download", "/v1/desktop/download", {
+      query: {
+        platform: Platform,
+        redirect: Schema.optionalKey(Schema.Literal("false").annotate({ message: "the only allowed value is false" }))
+      },
+      success: [Redirect, DesktopDownload],
+      error: NotFound
+    }).annotate(OpenApi.Transform, platformShape)
+  )
   // `{file}` is `latest-mac.yml` or `<version>/<artifact>`: two segments deep, so the route is a
   // wildcard and the core reads the raw path (FindMyWay decodes `%2F` and `%2e` before matching)
-  .add(HttpApiEndpoint.get("updateFeed", "/v1/desktop/updates/:platform/*", {
-    params: { platform: Schema.String },
-    success: Redirect,
-    error: NotFound
-  }).annotate(OpenApi.Transform, platformShape).annotate(OpenApi.Description, "`{platform}` is lowercase letters, digits, - and _; the rest of the path, `{file}`, is `latest-mac.yml` or `<version>/<artifact>` ending .yml, .zip, .blockmap or .dmg; anything else is 404."))
+  .add(
+    HttpApiEndpoint.get("updateFeed", "/v1/desktop/updates/:platform/*", {
+      params: { platform: Schema.String },
+      success: Redirect,
+      error: NotFound
+    })
+      .annotate(OpenApi.Transform, platformShape)
+      .annotate(
+        OpenApi.Description,
+        "`{platform}` is lowercase letters, digits, - and _; the rest of the path, `{file}`, is `latest-mac.yml` or `<version>/<artifact>` ending .yml, .zip, .blockmap or .dmg; anything else is 404."
+      )
+  )
   .middleware(UserAuth)
-  .annotateMerge(OpenApi.annotations({
-    title: "Desktop builds",
-    description: "The JSON manifest of the latest build, a signed download, and the electron-updater feed. The bytes never pass through /api."
-  }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Desktop builds",
+      description:
+        "The JSON manifest of the latest build, a signed download, and the electron-updater feed. The bytes never pass through /api."
+    })
+  ) {}

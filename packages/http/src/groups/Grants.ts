@@ -18,7 +18,17 @@ export const Grant = Schema.Struct({
 
 export class GrantsGroup extends HttpApiGroup.make("grants")
   .add(HttpApiEndpoint.get("list", "/v1/oauth/grants", { success: Schema.Array(Grant) }))
-  .add(HttpApiEndpoint.delete("revoke", "/v1/oauth/grants/:id", { params: { id: Uuid }, success: HttpApiSchema.NoContent, error: NotFound }))
+  .add(
+    HttpApiEndpoint.delete("revoke", "/v1/oauth/grants/:id", {
+      params: { id: Uuid },
+      success: HttpApiSchema.NoContent,
+      error: NotFound
+    })
+  )
   .middleware(BootstrapAuth)
-  .annotateMerge(OpenApi.annotations({ title: "OAuth grants", description: "The agents you allowed, and the workspaces each may use; revoking takes effect at once." }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "OAuth grants",
+      description: "The agents you allowed, and the workspaces each may use; revoking takes effect at once."
+    })
+  ) {}

@@ -21,17 +21,22 @@ export class IntakeGroup extends HttpApiGroup.make("intake")
   .add(
     HttpApiEndpoint.post("file", "/v1/intake", {
       headers: {
-        "idempotency-key": Schema.optionalKey(Schema.String.check(
-          Schema.isMinLength(1, { message: "must not be empty" }),
-          // counted in characters, as SPEC.md says, also when a client sends UTF-8 (Node reads header bytes as latin1)
-          Schema.makeFilter((value: string) => headerCharCount(value) <= limits.idempotencyKey, {
-            message: `must be at most ${limits.idempotencyKey} characters`,
-            toJsonSchema: () => ({ maxLength: limits.idempotencyKey }),
-            arbitraryConstraint: { maxLength: limits.idempotencyKey }
-          })
-        ))
+        "idempotency-key": Schema.optionalKey(
+          Schema.String.check(
+            Schema.isMinLength(1, { message: "must not be empty" }),
+            // counted in characters, as SPEC.md says, also when a client sends UTF-8 (Node reads header bytes as latin1)
+            Schema.makeFilter((value: string) => headerCharCount(value) <= limits.idempotencyKey, {
+              message: `must be at most ${limits.idempotencyKey} characters`,
+              toJsonSchema: () => ({ maxLength: limits.idempotencyKey }),
+              arbitraryConstraint: { maxLength: limits.idempotencyKey }
+            })
+          )
+        )
       },
-      payload: Schema.Struct({ title: NonBlank(limits.intakeTitle), description: Schema.optionalKey(MaxString(limits.intakeDescription)) }),
+      payload: Schema.Struct({
+        title: NonBlank(limits.intakeTitle),
+        description: Schema.optionalKey(MaxString(limits.intakeDescription))
+      }),
       success: Schema.Struct({ ok: Schema.Literal(true) }).pipe(HttpApiSchema.status(201)),
       error: BadRequest
     }).middleware(IntakeAuth)
@@ -62,5 +67,9 @@ export class IntakeGroup extends HttpApiGroup.make("intake")
       error: [Forbidden, NotFound]
     }).middleware(AnyUserAuth)
   )
-  .annotateMerge(OpenApi.annotations({ title: "Intake", description: "A blind channel: an intake token files one card into one column and reads nothing back." }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Intake",
+      description: "A blind channel: an intake token files one card into one column and reads nothing back."
+    })
+  ) {}

@@ -11,15 +11,16 @@ export const ApiIndex = Schema.Struct({
   version: Schema.optionalKey(Schema.String),
   baseUrl: Schema.String.annotate({ format: "uri" }),
   documentation: Schema.optionalKey(Schema.Record(Schema.String, Schema.String.annotate({ format: "uri" }))),
-  authentication: Schema.optionalKey(Schema.Struct({
-    required: Schema.Boolean,
-    schemes: Schema.Array(Schema.Record(Schema.String, Schema.Unknown))
-  }))
+  authentication: Schema.optionalKey(
+    Schema.Struct({
+      required: Schema.Boolean,
+      schemes: Schema.Array(Schema.Record(Schema.String, Schema.Unknown))
+    })
+  )
 })
 
 /** Public: no credential, and health is never rate limited. */
 export class SystemGroup extends HttpApiGroup.make("system", { topLevel: true })
   .add(HttpApiEndpoint.get("index", "/v1", { success: ApiIndex }))
   .add(HttpApiEndpoint.get("health", "/v1/health", { success: Health }))
-  .annotateMerge(OpenApi.annotations({ title: "System", description: "Public endpoints: no credential." }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "System", description: "Public endpoints: no credential." })) {}

@@ -17,9 +17,7 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
       error: BadRequest
     }).middleware(BootstrapAuth)
   )
-  .add(
-    HttpApiEndpoint.get("list", "/v1/workspaces", { success: Schema.Array(Workspace) }).middleware(UserAuth)
-  )
+  .add(HttpApiEndpoint.get("list", "/v1/workspaces", { success: Schema.Array(Workspace) }).middleware(UserAuth))
   .add(
     HttpApiEndpoint.get("projects", "/v1/workspaces/:id/projects", {
       params: idParams,
@@ -47,13 +45,14 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
       payload: Schema.Struct({
         workspaceId: Uuid,
         name: Name,
-        template: Schema.optionalKey(Schema.Literals(Object.keys(projectTemplates)).annotate({
-          message: `unknown template; use one of: ${Object.keys(projectTemplates).join(", ")}, or omit it for a blank board`
-        }))
+        template: Schema.optionalKey(
+          Schema.Literals(Object.keys(projectTemplates)).annotate({
+            message: `unknown template; use one of: ${Object.keys(projectTemplates).join(", ")}, or omit it for a blank board`
+          })
+        )
       }),
       success: ProjectCreated.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     }).middleware(AnyUserAuth)
   )
-  .annotateMerge(OpenApi.annotations({ title: "Workspaces and projects" }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "Workspaces and projects" })) {}

@@ -6,7 +6,7 @@ import { orHttpError } from "../errors.ts"
 import { asPrincipal } from "./withPrincipal.ts"
 
 export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const accounts = yield* Accounts
     return handlers
       .handle("signup", ({ payload }) => accounts.signup(payload).pipe(orHttpError))
@@ -14,4 +14,5 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
       .handle("createApiKey", ({ payload }) => asPrincipal((p) => accounts.createApiKey(p, payload.name)))
       .handle("listApiKeys", () => asPrincipal((p) => accounts.apiKeys(p)))
       .handle("revokeApiKey", ({ params }) => asPrincipal((p) => accounts.revokeApiKey(p, params.id)))
-  }))
+  })
+)

@@ -7,7 +7,7 @@ import { Api } from "../Api.ts"
 import { asPrincipal } from "./withPrincipal.ts"
 
 export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const boards = yield* Boards
     const cards = yield* Cards
     const columns = yield* Columns
@@ -15,39 +15,44 @@ export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
     const subtasks = yield* Subtasks
     const links = yield* CardLinks
     const search = yield* Search
-    return handlers
-      // PostgreSQL writes the board's JSON (the bytes the Board schema would encode): sent as it
-      // comes, with no decode and re-encode per card; the endpoint still declares Board for the OpenAPI document
-      .handle("board", ({ params }) =>
-        asPrincipal((p) => boards.json(p, params.projectId)).pipe(
-          // the parts as they came from PostgreSQL, streamed: Node writes each string to the
-          // socket itself (no Uint8Array copy of the board), and no part is a large object
-          Effect.map((parts) => {
-            let length = 0
-            for (const part of parts) length += Buffer.byteLength(part)
-            return HttpServerResponse.raw(Readable.from(parts, { objectMode: false }), {
-              contentType: "application/json",
-              headers: { "content-length": String(length) }
+    return (
+      handlers
+        // PostgreSQL writes the board's JSON (the bytes the Board schema would encode): sent as it
+        // comes, with no decode and re-encode per card; the endpoint still declares Board for the OpenAPI document
+        .handle("board", ({ params }) =>
+          asPrincipal((p) => boards.json(p, params.projectId)).pipe(
+            // the parts as they came from PostgreSQL, streamed: Node writes each string to the
+            // socket itself (no Uint8Array copy of the board), and no part is a large object
+            Effect.map((parts) => {
+              let length = 0
+              for (const part of parts) length += Buffer.byteLength(part)
+              return HttpServerResponse.raw(Readable.from(parts, { objectMode: false }), {
+                contentType: "application/json",
+                headers: { "content-length": String(length) }
+              })
             })
-          })
-        ))
-      .handle("createCard", ({ payload }) => asPrincipal((p) => cards.create(p, payload)))
-      .handle("getCard", ({ params }) => asPrincipal((p) => cards.get(p, params.id)))
-      .handle("updateCard", ({ params, payload }) => asPrincipal((p) => cards.update(p, params.id, payload)))
-      .handle("deleteCard", ({ params }) => asPrincipal((p) => cards.remove(p, params.id)))
-      .handle("moveCard", ({ params, payload }) => asPrincipal((p) => cards.move(p, params.id, payload)))
-      .handle("search", ({ query }) => asPrincipal((p) => search.cards(p, query)))
-      .handle("createColumn", ({ payload }) => asPrincipal((p) => columns.create(p, payload)))
-      .handle("updateColumn", ({ params, payload }) => asPrincipal((p) => columns.update(p, params.id, payload)))
-      .handle("deleteColumn", ({ params }) => asPrincipal((p) => columns.remove(p, params.id)))
-      .handle("createLabel", ({ payload }) => asPrincipal((p) => labels.create(p, payload)))
-      .handle("attachLabel", ({ params, payload }) =>
-        asPrincipal((p) => Effect.andThen(labels.attach(p, params.id, payload.labelId), cards.get(p, params.id))))
-      .handle("detachLabel", ({ params }) => asPrincipal((p) => labels.detach(p, params.id, params.labelId)))
-      .handle("createSubtask", ({ payload }) => asPrincipal((p) => subtasks.create(p, payload)))
-      .handle("toggleSubtask", ({ params }) => asPrincipal((p) => subtasks.toggle(p, params.id)))
-      .handle("deleteSubtask", ({ params }) => asPrincipal((p) => subtasks.remove(p, params.id)))
-      .handle("listCardLinks", ({ params }) => asPrincipal((p) => links.list(p, params.id)))
-      .handle("createCardLink", ({ params, payload }) => asPrincipal((p) => links.create(p, params.id, payload)))
-      .handle("deleteCardLink", ({ params }) => asPrincipal((p) => links.remove(p, params.id)))
-  }))
+          )
+        )
+        .handle("createCard", ({ payload }) => asPrincipal((p) => cards.create(p, payload)))
+        .handle("getCard", ({ params }) => asPrincipal((p) => cards.get(p, params.id)))
+        .handle("updateCard", ({ params, payload }) => asPrincipal((p) => cards.update(p, params.id, payload)))
+        .handle("deleteCard", ({ params }) => asPrincipal((p) => cards.remove(p, params.id)))
+        .handle("moveCard", ({ params, payload }) => asPrincipal((p) => cards.move(p, params.id, payload)))
+        .handle("search", ({ query }) => asPrincipal((p) => search.cards(p, query)))
+        .handle("createColumn", ({ payload }) => asPrincipal((p) => columns.create(p, payload)))
+        .handle("updateColumn", ({ params, payload }) => asPrincipal((p) => columns.update(p, params.id, payload)))
+        .handle("deleteColumn", ({ params }) => asPrincipal((p) => columns.remove(p, params.id)))
+        .handle("createLabel", ({ payload }) => asPrincipal((p) => labels.create(p, payload)))
+        .handle("attachLabel", ({ params, payload }) =>
+          asPrincipal((p) => Effect.andThen(labels.attach(p, params.id, payload.labelId), cards.get(p, params.id)))
+        )
+        .handle("detachLabel", ({ params }) => asPrincipal((p) => labels.detach(p, params.id, params.labelId)))
+        .handle("createSubtask", ({ payload }) => asPrincipal((p) => subtasks.create(p, payload)))
+        .handle("toggleSubtask", ({ params }) => asPrincipal((p) => subtasks.toggle(p, params.id)))
+        .handle("deleteSubtask", ({ params }) => asPrincipal((p) => subtasks.remove(p, params.id)))
+        .handle("listCardLinks", ({ params }) => asPrincipal((p) => links.list(p, params.id)))
+        .handle("createCardLink", ({ params, payload }) => asPrincipal((p) => links.create(p, params.id, payload)))
+        .handle("deleteCardLink", ({ params }) => asPrincipal((p) => links.remove(p, params.id)))
+    )
+  })
+)

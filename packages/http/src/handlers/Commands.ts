@@ -5,7 +5,8 @@ import { Api } from "../Api.ts"
 import { asPrincipal } from "./withPrincipal.ts"
 
 export const CommandsHandlers = HttpApiBuilder.group(Api, "commands", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const commands = yield* Commands
     return handlers.handle("run", ({ payload }) => asPrincipal((p) => commands.run(p, payload)))
-  }))
+  })
+)

@@ -5,9 +5,10 @@ import { Api } from "../Api.ts"
 import { asPrincipal } from "./withPrincipal.ts"
 
 export const GrantsHandlers = HttpApiBuilder.group(Api, "grants", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const oauth = yield* OAuth
     return handlers
       .handle("list", () => asPrincipal((p) => oauth.grants(p)))
       .handle("revoke", ({ params }) => asPrincipal((p) => oauth.revokeGrant(p, params.id)))
-  }))
+  })
+)

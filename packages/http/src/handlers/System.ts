@@ -4,14 +4,15 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../Api.ts"
 
 export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const baseUrl = `${config.publicUrl}/api`
     const index = {
       status: "ok" as const,
       service: "service-api" as const,
       name: "Board Service",
-      description: "A board for human and agent teams: workspaces, projects, columns, cards, labels, subtasks, links, agent prompts and a blind intake channel.",
+      description:
+        "A board for human and agent teams: workspaces, projects, columns, cards, labels, subtasks, links, agent prompts and a blind intake channel.",
       version: "1.0",
       baseUrl,
       documentation: {
@@ -23,15 +24,36 @@ export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
       authentication: {
         required: true,
         schemes: [
-          { type: "apiKey", in: "header", name: "X-API-Key", prefix: "svc_", description: "API key; acts for its user across all of the user's workspaces." },
-          { type: "http", scheme: "bearer", prefix: "svc_at_", description: "OAuth 2.1 access token (scope mcp), bound to the workspaces chosen at consent." },
-          { type: "apiKey", in: "header", name: "X-Intake-Key", prefix: "svc_in_", description: "Intake token: only POST /v1/intake, into one column." },
-          { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Session token from signup or login: only the account bootstrap endpoints." }
+          {
+            type: "apiKey",
+            in: "header",
+            name: "X-API-Key",
+            prefix: "svc_",
+            description: "API key; acts for its user across all of the user's workspaces."
+          },
+          {
+            type: "http",
+            scheme: "bearer",
+            prefix: "svc_at_",
+            description: "OAuth 2.1 access token (scope mcp), bound to the workspaces chosen at consent."
+          },
+          {
+            type: "apiKey",
+            in: "header",
+            name: "X-Intake-Key",
+            prefix: "svc_in_",
+            description: "Intake token: only POST /v1/intake, into one column."
+          },
+          {
+            type: "http",
+            scheme: "bearer",
+            bearerFormat: "JWT",
+            description: "Session token from signup or login: only the account bootstrap endpoints."
+          }
         ]
       }
     }
     const health = { status: "ok" as const, service: "service-api" as const }
-    return handlers
-      .handle("index", () => Effect.succeed(index))
-      .handle("health", () => Effect.succeed(health))
-  }))
+    return handlers.handle("index", () => Effect.succeed(index)).handle("health", () => Effect.succeed(health))
+  })
+)

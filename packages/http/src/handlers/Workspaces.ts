@@ -5,14 +5,18 @@ import { Api } from "../Api.ts"
 import { asPrincipal } from "./withPrincipal.ts"
 
 export const WorkspacesHandlers = HttpApiBuilder.group(Api, "workspaces", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const workspaces = yield* Workspaces
     return handlers
       .handle("create", ({ payload }) =>
-        asPrincipal((p) => workspaces.create(p, payload.name)).pipe(Effect.map((workspace) => ({ workspace }))))
+        asPrincipal((p) => workspaces.create(p, payload.name)).pipe(Effect.map((workspace) => ({ workspace })))
+      )
       .handle("list", () => asPrincipal((p) => workspaces.list(p)))
       .handle("projects", ({ params }) => asPrincipal((p) => workspaces.projects(p, params.id)))
       .handle("members", ({ params }) => asPrincipal((p) => workspaces.members(p, params.id)))
-      .handle("addMember", ({ params, payload }) => asPrincipal((p) => workspaces.addMember(p, params.id, payload.email)))
+      .handle("addMember", ({ params, payload }) =>
+        asPrincipal((p) => workspaces.addMember(p, params.id, payload.email))
+      )
       .handle("createProject", ({ payload }) => asPrincipal((p) => workspaces.createProject(p, payload)))
-  }))
+  })
+)

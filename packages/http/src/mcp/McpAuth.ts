@@ -43,7 +43,7 @@ const refusal = (status: number, error: string, headers: Record<string, string>)
  * the client address's budget, an accepted one the user's.
  */
 export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const credentials = yield* Credentials
     const config = yield* AppConfig
     const budget = yield* RateBudget
@@ -52,21 +52,40 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
       refusal(429, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) })
 
     const router = yield* HttpRouter.HttpRouter
-    const sessions = makeMcpSessions({ ...DEFAULT_SESSION_LIMITS, idleMs: config.mcpSessionIdleMs, perUser: config.mcpSessionsPerUser })
+    const sessions = makeMcpSessions({
+      ...DEFAULT_SESSION_LIMITS,
+      idleMs: config.mcpSessionIdleMs,
+      perUser: config.mcpSessionsPerUser
+    })
     // Ends sessions in the MCP server through its own DELETE route, in the background. These
     // requests are made here, never read off a socket, so no client can pose as one; they skip
     // authentication below.
     const internal = new WeakSet<object>()
     const end = (ended: ReadonlyArray<string>) =>
-      ended.length === 0 ? Effect.void : Effect.forkDetach(Effect.forEach(ended, (sessionId) => {
-        const request = HttpServerRequest.fromWeb(new Request(`http://internal${MCP_PATH}`, { method: "DELETE", headers: { [SESSION_HEADER]: sessionId } }))
-        internal.add(request)
-        return router.asHttpEffect().pipe(
-          Effect.provideService(HttpServerRequest.HttpServerRequest, request),
-          Effect.scoped,
-          Effect.ignore
-        )
-      }, { discard: true }))
+      ended.length === 0
+        ? Effect.void
+        : Effect.forkDetach(
+            Effect.forEach(
+              ended,
+              (sessionId) => {
+                const request = HttpServerRequest.fromWeb(
+                  new Request(`http://internal${MCP_PATH}`, {
+                    method: "DELETE",
+                    headers: { [SESSION_HEADER]: sessionId }
+                  })
+                )
+                internal.add(request)
+                return router
+                  .asHttpEffect()
+                  .pipe(
+                    Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+                    Effect.scoped,
+                    Effect.ignore
+                  )
+              },
+              { discard: true }
+            )
+          )
 
     const unauthorized = (request: HttpServerRequest.HttpServerRequest, e: Unauthenticated) =>
       budget.charge(`ip:${clientAddress(request)}`).pipe(
@@ -75,19 +94,28 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
       )
 
     return (httpEffect) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const session = header(request, SESSION_HEADER)
         if (internal.has(request) && session !== undefined) {
           // ending a session this middleware decided to end: as a principal that reaches nothing
-          return yield* Effect.provideService(httpEffect, McpPrincipal, { userId: "", via: "apiKey", workspaces: new Set<string>() })
+          return yield* Effect.provideService(httpEffect, McpPrincipal, {
+            userId: "",
+            via: "apiKey",
+            workspaces: new Set<string>()
+          })
         }
         yield* end(sessions.expire(Date.now()))
-        const resolved = yield* Effect.result(credentials.resolve({
-          apiKey: header(request, "x-api-key"),
-          authorization: header(request, "authorization"),
-          intakeKey: header(request, "x-intake-key")
-        }, ["apiKey", "oauth"]))
+        const resolved = yield* Effect.result(
+          credentials.resolve(
+            {
+              apiKey: header(request, "x-api-key"),
+              authorization: header(request, "authorization"),
+              intakeKey: header(request, "x-intake-key")
+            },
+            ["apiKey", "oauth"]
+          )
+        )
         if (resolved._tag === "Failure") return yield* unauthorized(request, resolved.failure)
         const principal = resolved.success
         requestMeta(request).userId = principal.userId
@@ -97,7 +125,9 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
         const state = charged.success
         if (state !== undefined) {
           const headers = rateLimitHeaders(state)
-          yield* HttpEffect.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeaders(res, headers)))
+          yield* HttpEffect.appendPreResponseHandler((_req, res) =>
+            Effect.succeed(HttpServerResponse.setHeaders(res, headers))
+          )
         }
         if (session !== undefined && !sessions.use(session, principal.userId, Date.now())) {
           // unknown here, ended, or another user's: the same answer as the MCP server's for an unknown session
@@ -108,7 +138,9 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
           // initialize sets the new session's id just before the response is sent
           yield* HttpEffect.appendPreResponseHandler((_req, res) => {
             const opened = res.headers[SESSION_HEADER]
-            return opened === undefined ? Effect.succeed(res) : Effect.as(end(sessions.open(opened, principal.userId, Date.now())), res)
+            return opened === undefined
+              ? Effect.succeed(res)
+              : Effect.as(end(sessions.open(opened, principal.userId, Date.now())), res)
           })
         } else if (request.method === "DELETE" && response.status === 204) {
           sessions.close(session)

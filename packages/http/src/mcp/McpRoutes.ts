@@ -21,25 +21,29 @@ export { MCP_PATH }
 const instructions = [
   "Board Service: kanban boards of workspaces and projects.",
   "Find your way with list_workspaces, then list_projects, then show_board.",
-  "Cards are named by id or by ref (WEB-12); columns by id or by name (\"In Progress\"); labels by name.",
+  'Cards are named by id or by ref (WEB-12); columns by id or by name ("In Progress"); labels by name.',
   "A ref that exists in several of your projects needs projectId. Nothing can be deleted here."
 ].join(" ")
 
-const ToolsLayer = Layer.effectDiscard(Effect.flatMap(makeHandlers, (handlers) => registerTools(BoardToolkit, handlers)))
+const ToolsLayer = Layer.effectDiscard(
+  Effect.flatMap(makeHandlers, (handlers) => registerTools(BoardToolkit, handlers))
+)
 
-export const McpRoutes = Layer.unwrap(Effect.gen(function*() {
-  const config = yield* AppConfig
-  const server = McpServer.layerHttp({
-    name: "board-service",
-    version: "0.1.0",
-    instructions,
-    path: MCP_PATH,
-    protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26],
-    // browsers may call only from the configured origins; Origin-less clients (agents, SDKs) always may
-    allowedOrigins: config.corsOrigins,
-    allowSessionTermination: true,
-    registrations: Layer.mergeAll(ToolsLayer, PromptsLayer)
+export const McpRoutes = Layer.unwrap(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const server = McpServer.layerHttp({
+      name: "board-service",
+      version: "0.1.0",
+      instructions,
+      path: MCP_PATH,
+      protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26],
+      // browsers may call only from the configured origins; Origin-less clients (agents, SDKs) always may
+      allowedOrigins: config.corsOrigins,
+      allowSessionTermination: true,
+      registrations: Layer.mergeAll(ToolsLayer, PromptsLayer)
+    })
+    // keep only the routes: the server and its request markers are not for others to use
+    return Layer.empty.pipe(Layer.provide(server), Layer.provide(McpAuth.layer), Layer.orDie)
   })
-  // keep only the routes: the server and its request markers are not for others to use
-  return Layer.empty.pipe(Layer.provide(server), Layer.provide(McpAuth.layer), Layer.orDie)
-}))
+)

@@ -37,15 +37,23 @@ export const linkLine = (l: CardLinkView): string =>
 export const workspacesText = (workspaces: ReadonlyArray<WorkspaceView>): string =>
   workspaces.length === 0
     ? "You have no workspaces."
-    : [`${plural(workspaces.length, "workspace")}:`, ...workspaces.map((w) => `- ${q(w.name)} (id ${w.id}, ${w.role})`)].join("\n")
+    : [
+        `${plural(workspaces.length, "workspace")}:`,
+        ...workspaces.map((w) => `- ${q(w.name)} (id ${w.id}, ${w.role})`)
+      ].join("\n")
 
 export const projectsText = (projects: ReadonlyArray<ProjectView>): string =>
   projects.length === 0
     ? "This workspace has no projects."
-    : [`${plural(projects.length, "project")}:`, ...projects.map((p) => `- ${q(p.name)} (id ${p.id}, refs ${p.refPrefix}-n)`)].join("\n")
+    : [
+        `${plural(projects.length, "project")}:`,
+        ...projects.map((p) => `- ${q(p.name)} (id ${p.id}, refs ${p.refPrefix}-n)`)
+      ].join("\n")
 
 export const boardText = (board: BoardView): string => {
-  const lines = [`Board ${q(board.project.name)} (project ${board.project.id}): ${plural(board.columns.length, "column")}, ${plural(board.cards.length, "card")}`]
+  const lines = [
+    `Board ${q(board.project.name)} (project ${board.project.id}): ${plural(board.columns.length, "column")}, ${plural(board.cards.length, "card")}`
+  ]
   for (const column of board.columns) {
     const cards = board.cards.filter((c) => c.columnId === column.id)
     lines.push(`${column.name} (${cards.length}):`)
@@ -55,8 +63,15 @@ export const boardText = (board: BoardView): string => {
   return lines.join("\n")
 }
 
-export const cardText = (card: CardView, column: string | undefined, links: ReadonlyArray<CardLinkView> = []): string => {
-  const lines = [`${cardLine(card)}${column === undefined ? "" : ` in ${q(column)}`}`, `id ${card.id}, project ${card.projectId}`]
+export const cardText = (
+  card: CardView,
+  column: string | undefined,
+  links: ReadonlyArray<CardLinkView> = []
+): string => {
+  const lines = [
+    `${cardLine(card)}${column === undefined ? "" : ` in ${q(column)}`}`,
+    `id ${card.id}, project ${card.projectId}`
+  ]
   if (card.description !== null && card.description !== "") lines.push(`Description: ${card.description}`)
   if (card.subtasks.length > 0) lines.push("Subtasks:", ...card.subtasks.map((s) => `  ${subtaskLine(s)}`))
   if (links.length > 0) lines.push("Links:", ...links.map((l) => `  ${linkLine(l)}`))
@@ -64,7 +79,11 @@ export const cardText = (card: CardView, column: string | undefined, links: Read
 }
 
 export const cardsText = (cards: ReadonlyArray<CardView>, what: string): string =>
-  cards.length === 0 ? `No card matches ${what}.` : [`${plural(cards.length, "card")} match ${what}:`, ...cards.map((c) => `- ${cardLine(c)} (id ${c.id})`)].join("\n")
+  cards.length === 0
+    ? `No card matches ${what}.`
+    : [`${plural(cards.length, "card")} match ${what}:`, ...cards.map((c) => `- ${cardLine(c)} (id ${c.id})`)].join(
+        "\n"
+      )
 
 export const columnName = (columns: ReadonlyArray<Pick<ColumnView, "id" | "name">>, id: string): string | undefined =>
   columns.find((c) => c.id === id)?.name
@@ -79,15 +98,21 @@ export const submittedText = (created: boolean, link: ProjectLinkView): string =
 export const linkPageText = (page: LinkPage): string =>
   page.links.length === 0
     ? `No links (${page.total} in all).`
-    : [`Links ${page.offset + 1}-${page.offset + page.links.length} of ${page.total}:`, ...page.links.map(projectLinkLine)].join("\n")
+    : [
+        `Links ${page.offset + 1}-${page.offset + page.links.length} of ${page.total}:`,
+        ...page.links.map(projectLinkLine)
+      ].join("\n")
 
 export const commandText = (result: CommandResult): string => {
   const done = result.actions.length === 0 ? "nothing changed" : result.actions.map((a) => a.type).join(", ")
   const lines = [`Understood as ${result.intent}: ${done}.`]
+  // biome-ignore lint/suspicious/noExplicitAny: the command result's shape depends on its intent
   const r = result.result as any
   if (r !== null && typeof r === "object") {
-    if (Array.isArray(r.cards)) lines.push(...(r.cards as ReadonlyArray<CardView>).map((c) => `- ${cardLine(c)} (id ${c.id})`))
-    else if (typeof r.ref === "string" && typeof r.title === "string" && Array.isArray(r.labels)) lines.push(cardLine(r as CardView))
+    if (Array.isArray(r.cards))
+      lines.push(...(r.cards as ReadonlyArray<CardView>).map((c) => `- ${cardLine(c)} (id ${c.id})`))
+    else if (typeof r.ref === "string" && typeof r.title === "string" && Array.isArray(r.labels))
+      lines.push(cardLine(r as CardView))
     else if (r.card !== undefined && typeof r.linkType === "string") lines.push(linkLine(r as CardLinkView))
   }
   return lines.join("\n")

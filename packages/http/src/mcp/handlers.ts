@@ -47,10 +47,12 @@ export interface Reply {
 }
 
 export type ToolHandlers = {
-  readonly [K in keyof BoardTools]: (params: Tool.Parameters<BoardTools[K]>) => Effect.Effect<Reply, DomainError, McpPrincipal>
+  readonly [K in keyof BoardTools]: (
+    params: Tool.Parameters<BoardTools[K]>
+  ) => Effect.Effect<Reply, DomainError, McpPrincipal>
 }
 
-export const makeHandlers = Effect.gen(function*() {
+export const makeHandlers = Effect.gen(function* () {
   const workspaces = yield* Workspaces
   const boards = yield* Boards
   const search = yield* Search
@@ -64,38 +66,41 @@ export const makeHandlers = Effect.gen(function*() {
   const lookups = yield* makeLookups
 
   /** The card as it is now, with the name of its column. */
-  const cardReply = Effect.fnUntraced(function*(card: Effect.Success<ReturnType<typeof cards.get>>, headline: string) {
+  const cardReply = Effect.fnUntraced(function* (card: Effect.Success<ReturnType<typeof cards.get>>, headline: string) {
     const columns = yield* lookups.columnsOf(card.projectId)
-    return { text: `${headline}\n${cardText(card, columnName(columns, card.columnId))}`, data: { card } } satisfies Reply
+    return {
+      text: `${headline}\n${cardText(card, columnName(columns, card.columnId))}`,
+      data: { card }
+    } satisfies Reply
   })
 
   const handlers: ToolHandlers = {
     list_workspaces: () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const list = yield* workspaces.list(yield* McpPrincipal)
         return { text: workspacesText(list), data: { workspaces: list } }
       }),
 
     list_projects: ({ workspaceId }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const list = yield* workspaces.projects(yield* McpPrincipal, workspaceId.trim())
         return { text: projectsText(list), data: { projects: list } }
       }),
 
     show_board: ({ projectId }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const board = yield* boards.get(yield* McpPrincipal, projectId.trim())
         return { text: boardText(board), data: board as unknown as Reply["data"] }
       }),
 
     search_cards: ({ limit, projectId, query }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const found = yield* search.cards(yield* McpPrincipal, { q: query, limit, projectId })
         return { text: cardsText(found, quote(query)), data: { cards: found } }
       }),
 
     show_card: ({ card, projectId }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* lookups.cardId(principal, card, projectId)
         const view = yield* cards.get(principal, id)
@@ -106,7 +111,7 @@ export const makeHandlers = Effect.gen(function*() {
       }),
 
     create_card: ({ column, description, priority, projectId, title }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const project = projectId.trim()
         const columnId = yield* lookups.columnId(principal, project, column)
@@ -115,7 +120,7 @@ export const makeHandlers = Effect.gen(function*() {
       }),
 
     update_card: ({ card, description, priority, projectId, title }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* McpPrincipal
         if (title === undefined && description === undefined && priority === undefined) {
           return yield* new InvalidInput({ message: "give at least one of title, description or priority to change" })
@@ -130,7 +135,7 @@ export const makeHandlers = Effect.gen(function*() {
       }),
 
     move_card: ({ card, column, position, projectId }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* lookups.cardId(principal, card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
@@ -140,7 +145,7 @@ export const makeHandlers = Effect.gen(function*() {
       }),
 
     add_label: ({ card, label, projectId }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* lookups.cardId(principal, card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
@@ -148,12 +153,18 @@ export const makeHandlers = Effect.gen(function*() {
         const found = { ...ensured, created }
         yield* labels.attach(principal, id, found.id)
         const view = yield* cards.get(principal, id)
-        const reply = yield* cardReply(view, `Label ${quote(found.name)}${found.created ? " (new in this project)" : ""} is on ${view.ref}.`)
-        return { text: reply.text, data: { ...reply.data, label: { id: found.id, name: found.name, created: found.created } } }
+        const reply = yield* cardReply(
+          view,
+          `Label ${quote(found.name)}${found.created ? " (new in this project)" : ""} is on ${view.ref}.`
+        )
+        return {
+          text: reply.text,
+          data: { ...reply.data, label: { id: found.id, name: found.name, created: found.created } }
+        }
       }),
 
     remove_label: ({ card, label, projectId }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* lookups.cardId(principal, card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
@@ -168,7 +179,7 @@ export const makeHandlers = Effect.gen(function*() {
       }),
 
     add_subtask: ({ card, projectId, title }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* lookups.cardId(principal, card, projectId)
         const subtask = yield* subtasks.create(principal, { cardId: id, title })
@@ -177,15 +188,18 @@ export const makeHandlers = Effect.gen(function*() {
       }),
 
     toggle_subtask: ({ subtaskId }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const subtask = yield* subtasks.toggle(principal, subtaskId.trim())
         const view = yield* cards.get(principal, subtask.cardId)
-        return { text: `${subtask.completed ? "Done" : "Not done"} on ${view.ref}: ${subtaskLine(subtask)}`, data: { subtask, card: view } }
+        return {
+          text: `${subtask.completed ? "Done" : "Not done"} on ${view.ref}: ${subtaskLine(subtask)}`,
+          data: { subtask, card: view }
+        }
       }),
 
     link_cards: ({ card, linkType, projectId, target }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const source = yield* lookups.cardId(principal, card, projectId)
         const sourceProject = yield* lookups.projectOfCard(principal, source)
@@ -193,23 +207,26 @@ export const makeHandlers = Effect.gen(function*() {
         const targetId = yield* lookups.cardId(principal, target, projectId, "target", sourceProject)
         const link = yield* cardLinks.create(principal, source, { targetId, linkType })
         const view = yield* cards.get(principal, source)
-        return { text: `Linked: ${view.ref} ${linkLine(link).replace(/^this card /, "")} (link id ${link.id})`, data: { link } }
+        return {
+          text: `Linked: ${view.ref} ${linkLine(link).replace(/^this card /, "")} (link id ${link.id})`,
+          data: { link }
+        }
       }),
 
     submit_link: ({ note, projectId, tags, title, url }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const result = yield* projectLinks.submit(yield* McpPrincipal, projectId.trim(), { url, title, note, tags })
         return { text: submittedText(result.created, result.link), data: result }
       }),
 
     list_links: ({ limit, offset, projectId, relevance }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const page = yield* projectLinks.list(yield* McpPrincipal, projectId.trim(), { relevance, limit, offset })
         return { text: linkPageText(page), data: page as unknown as Reply["data"] }
       }),
 
     get_prompt: ({ card, projectId, variant }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* lookups.cardId(principal, card, projectId)
         const result = yield* prompts.forCard(principal, id, variant ?? "execute")
@@ -217,7 +234,7 @@ export const makeHandlers = Effect.gen(function*() {
       }),
 
     run_command: ({ command, projectId }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const principal = yield* McpPrincipal
         // the MCP endpoint has no delete tool, so a command may not delete either
         const result = yield* commands.run(principal, { command, projectId, allowDelete: false })
@@ -226,4 +243,3 @@ export const makeHandlers = Effect.gen(function*() {
   }
   return handlers
 })
-

@@ -6,13 +6,22 @@
  * go through the core services, which check access again.
  */
 // names compare, quote and list as in the natural-language commands: one rule for both
-import { Access, InvalidInput, isUuid, listOf, normalizeName, NotFound, type Principal, quote, type WorkspaceNotGranted } from "@board/core"
+import {
+  Access,
+  InvalidInput,
+  isUuid,
+  listOf,
+  normalizeName,
+  NotFound,
+  type Principal,
+  quote,
+  type WorkspaceNotGranted
+} from "@board/core"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /** A card ref: project prefix, dash, number (`WEB-12`). */
 const CARD_REF = /^([A-Za-z][A-Za-z0-9]*)-(\d+)$/
-
 
 export interface CardHit {
   readonly id: string
@@ -34,7 +43,7 @@ export interface LabelRow {
 
 type LookupError = InvalidInput | NotFound | WorkspaceNotGranted
 
-export const makeLookups = Effect.gen(function*() {
+export const makeLookups = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const access = yield* Access
 
@@ -46,9 +55,11 @@ export const makeLookups = Effect.gen(function*() {
           AND p.workspace_id IN ${sql.in([...principal.workspaces].filter(isUuid))}`
 
   /** The project must be one the principal may act on (NotFound / WorkspaceNotGranted otherwise). */
-  const checkProject = Effect.fnUntraced(function*(principal: Principal, projectId: string) {
+  const checkProject = Effect.fnUntraced(function* (principal: Principal, projectId: string) {
     if (!isUuid(projectId)) {
-      return yield* new InvalidInput({ message: `projectId: ${quote(projectId)} is not a project id (a UUID); list_projects shows them` })
+      return yield* new InvalidInput({
+        message: `projectId: ${quote(projectId)} is not a project id (a UUID); list_projects shows them`
+      })
     }
     yield* access.resolve(principal, "project", projectId)
     return projectId
@@ -63,7 +74,9 @@ export const makeLookups = Effect.gen(function*() {
       ORDER BY p.created_at, p.id
       LIMIT 20`.pipe(
       Effect.orDie,
-      Effect.map((rows) => rows.map((r): CardHit => ({ id: r.id, ref: r.ref, projectId: r.project_id, projectName: r.project_name })))
+      Effect.map((rows) =>
+        rows.map((r): CardHit => ({ id: r.id, ref: r.ref, projectId: r.project_id, projectName: r.project_name }))
+      )
     )
 
   /**
@@ -71,7 +84,7 @@ export const makeLookups = Effect.gen(function*() {
    * within `projectId`). An id is handed on as it is: the service that uses it checks access.
    * `prefer` breaks a tie between several projects (e.g. the project of the other card of a link).
    */
-  const cardId = Effect.fnUntraced(function*(
+  const cardId = Effect.fnUntraced(function* (
     principal: Principal,
     card: string,
     projectId: string | undefined,
@@ -83,35 +96,50 @@ export const makeLookups = Effect.gen(function*() {
     const m = CARD_REF.exec(name)
     const n = m === null ? undefined : Number(m[2])
     if (n === undefined || !Number.isSafeInteger(n) || n > 2_147_483_647) {
-      return yield* new InvalidInput({ message: `${field}: ${quote(card)} is neither a card id (a UUID) nor a card ref such as WEB-12` })
+      return yield* new InvalidInput({
+        message: `${field}: ${quote(card)} is neither a card id (a UUID) nor a card ref such as WEB-12`
+      })
     }
     if (projectId !== undefined) yield* checkProject(principal, projectId)
     const hits = yield* cardsByRef(principal, name, n, projectId)
     if (hits.length === 1) return hits[0]!.id
     if (hits.length === 0) {
       return yield* new NotFound({
-        message: projectId === undefined ? `card ${name.toUpperCase()} not found in the projects you can see` : `card ${name.toUpperCase()} not found in project ${projectId}`
+        message:
+          projectId === undefined
+            ? `card ${name.toUpperCase()} not found in the projects you can see`
+            : `card ${name.toUpperCase()} not found in project ${projectId}`
       })
     }
     const preferred = prefer === undefined ? [] : hits.filter((h) => h.projectId === prefer)
     if (preferred.length === 1) return preferred[0]!.id
     return yield* new InvalidInput({
-      message: `${field}: ${name.toUpperCase()} is ambiguous: ${hits.length} of your projects have a card with this ref ` +
+      message:
+        `${field}: ${name.toUpperCase()} is ambiguous: ${hits.length} of your projects have a card with this ref ` +
         `(${listOf(hits.map((h) => `${quote(h.projectName)} ${h.projectId}`))}); pass projectId to say which, or use the card id`
     })
   })
 
   const columnsOf = (projectId: string) =>
-    sql<ColumnRow>`SELECT id, name, position FROM board_columns WHERE project_id = ${projectId} ORDER BY position`.pipe(Effect.orDie)
+    sql<ColumnRow>`SELECT id, name, position FROM board_columns WHERE project_id = ${projectId} ORDER BY position`.pipe(
+      Effect.orDie
+    )
 
   const projectName = (projectId: string) =>
-    sql<{ name: string }>`SELECT name FROM projects WHERE id = ${projectId}`.pipe(Effect.orDie, Effect.map((rows) => rows[0]?.name ?? projectId))
+    sql<{ name: string }>`SELECT name FROM projects WHERE id = ${projectId}`.pipe(
+      Effect.orDie,
+      Effect.map((rows) => rows[0]?.name ?? projectId)
+    )
 
   /**
    * The id of the column named by `column` in the project: an id as it is (the service checks
    * it belongs to the project), else the column of that name (case-insensitively).
    */
-  const columnId = Effect.fnUntraced(function*(principal: Principal, projectId: string, column: string): Effect.fn.Return<string, LookupError> {
+  const columnId = Effect.fnUntraced(function* (
+    principal: Principal,
+    projectId: string,
+    column: string
+  ): Effect.fn.Return<string, LookupError> {
     const name = column.trim()
     if (isUuid(name)) return name
     yield* checkProject(principal, projectId)
@@ -121,9 +149,10 @@ export const makeLookups = Effect.gen(function*() {
     if (found !== undefined) return found.id
     const project = yield* projectName(projectId)
     return yield* new InvalidInput({
-      message: columns.length === 0
-        ? `column: project ${quote(project)} has no columns`
-        : `column: no column ${quote(name)} in project ${quote(project)}; its columns are ${listOf(columns.map((c) => quote(c.name)))}`
+      message:
+        columns.length === 0
+          ? `column: project ${quote(project)} has no columns`
+          : `column: no column ${quote(name)} in project ${quote(project)}; its columns are ${listOf(columns.map((c) => quote(c.name)))}`
     })
   })
 
@@ -142,9 +171,15 @@ export const makeLookups = Effect.gen(function*() {
   const refsStartingWith = (principal: Principal, prefix: string) =>
     sql<{ ref: string }>`
       SELECT c.ref FROM cards c JOIN projects p ON p.id = c.project_id
-      WHERE upper(c.ref) LIKE ${`${prefix.trim().toUpperCase().replace(/[\\%_]/g, "\\$&")}%`} AND ${visible(principal)}
+      WHERE upper(c.ref) LIKE ${`${prefix
+        .trim()
+        .toUpperCase()
+        .replace(/[\\%_]/g, "\\$&")}%`} AND ${visible(principal)}
       GROUP BY c.ref ORDER BY max(c.created_at) DESC
-      LIMIT 20`.pipe(Effect.orDie, Effect.map((rows) => rows.map((r) => r.ref)))
+      LIMIT 20`.pipe(
+      Effect.orDie,
+      Effect.map((rows) => rows.map((r) => r.ref))
+    )
 
   return { checkProject, cardId, columnId, columnsOf, labelByName, projectName, projectOfCard, refsStartingWith }
 })

@@ -17,7 +17,9 @@ import type { Reply } from "./handlers.ts"
 import type { McpPrincipal } from "./McpAuth.ts"
 
 type Handlers<Tools extends Record<string, Tool.Any>> = {
-  readonly [K in keyof Tools]: (params: Tool.Parameters<Tools[K]>) => Effect.Effect<Reply, { readonly message: string }, McpPrincipal>
+  readonly [K in keyof Tools]: (
+    params: Tool.Parameters<Tools[K]>
+  ) => Effect.Effect<Reply, { readonly message: string }, McpPrincipal>
 }
 
 const textResult = (text: string, isError: boolean, structuredContent?: unknown) =>
@@ -29,12 +31,15 @@ const textResult = (text: string, isError: boolean, structuredContent?: unknown)
 
 /** The decoder's report on one line per problem: `Expected string at ["title"]`. */
 const describeSchemaError = (error: Schema.SchemaError): string =>
-  error.message.split("\n").reduce<Array<string>>((lines, line) => {
-    const at = /^\s+at (.*)$/.exec(line)
-    if (at !== null && lines.length > 0) lines[lines.length - 1] += ` at ${at[1]}`
-    else if (line.trim() !== "") lines.push(line.trim())
-    return lines
-  }, []).join("; ")
+  error.message
+    .split("\n")
+    .reduce<Array<string>>((lines, line) => {
+      const at = /^\s+at (.*)$/.exec(line)
+      if (at !== null && lines.length > 0) lines[lines.length - 1] += ` at ${at[1]}`
+      else if (line.trim() !== "") lines.push(line.trim())
+      return lines
+    }, [])
+    .join("; ")
 
 /** Makes JSON-safe plain data of a structured result (dates, readonly arrays, class instances). */
 const toJson = (data: unknown): unknown => JSON.parse(JSON.stringify(data))
@@ -43,11 +48,15 @@ export const registerTools = <Tools extends Record<string, Tool.Any>>(
   toolkit: Toolkit.Toolkit<Tools>,
   handlers: Handlers<Tools>
 ): Effect.Effect<void, never, McpServer.McpServer | McpServer.McpRequest.From<"Requires", McpPrincipal>> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const server = yield* McpServer.McpServer
     for (const tool of Object.values(toolkit.tools) as ReadonlyArray<Tool.Any>) {
-      const handler = handlers[tool.name as keyof Tools] as (params: unknown) => Effect.Effect<Reply, { readonly message: string }, McpPrincipal>
-      const inputSchema = yield* Schema.decodeUnknownEffect(McpSchema.ToolJson)(Tool.getJsonSchema(tool)).pipe(Effect.orDie)
+      const handler = handlers[tool.name as keyof Tools] as (
+        params: unknown
+      ) => Effect.Effect<Reply, { readonly message: string }, McpPrincipal>
+      const inputSchema = yield* Schema.decodeUnknownEffect(McpSchema.ToolJson)(Tool.getJsonSchema(tool)).pipe(
+        Effect.orDie
+      )
       const decode = Schema.decodeUnknownEffect(tool.parametersSchema as Schema.Codec<unknown, unknown>)
       const name = tool.name
       yield* server.addTool({
@@ -66,7 +75,8 @@ export const registerTools = <Tools extends Record<string, Tool.Any>>(
         handle: (payload: unknown) =>
           decode(payload ?? {}, { errors: "all", onExcessProperty: "ignore" }).pipe(
             Effect.matchEffect({
-              onFailure: (error) => Effect.succeed(textResult(`invalid arguments for ${name}: ${describeSchemaError(error)}`, true)),
+              onFailure: (error) =>
+                Effect.succeed(textResult(`invalid arguments for ${name}: ${describeSchemaError(error)}`, true)),
               onSuccess: (params) =>
                 handler(params).pipe(
                   Effect.map((reply) => textResult(reply.text, false, toJson(reply.data))),
@@ -77,12 +87,14 @@ export const registerTools = <Tools extends Record<string, Tool.Any>>(
               Cause.hasInterrupts(cause)
                 ? Effect.failCause(cause)
                 : Effect.logError(`MCP tool ${name} failed`, cause).pipe(
-                  Effect.as(textResult(`${name} failed with an internal error; it has been logged`, true))
-                )
+                    Effect.as(textResult(`${name} failed with an internal error; it has been logged`, true))
+                  )
             )
-          // the handler reads McpPrincipal, a request-level service that the route middleware
-          // (McpAuth) provides; the signature's McpRequest marker carries that requirement
+            // the handler reads McpPrincipal, a request-level service that the route middleware
+            // (McpAuth) provides; the signature's McpRequest marker carries that requirement
+            // biome-ignore lint/suspicious/noExplicitAny: the SDK's callback type cannot name the request-level service the route provides
           ) as any
       })
     }
+    // biome-ignore lint/suspicious/noExplicitAny: the SDK's callback type cannot name the request-level service the route provides
   }) as any

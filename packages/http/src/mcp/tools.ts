@@ -17,165 +17,281 @@ import { linkTypes, priorities } from "@board/core"
 import { Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 
-const hints = (readOnly: boolean, destructive: boolean, idempotent: boolean) =>
-<T extends Tool.Any>(tool: T): T =>
-  tool
-    .annotate(Tool.Readonly, readOnly)
-    .annotate(Tool.Destructive, destructive)
-    .annotate(Tool.Idempotent, idempotent)
-    .annotate(Tool.OpenWorld, false) as T
+const hints =
+  (readOnly: boolean, destructive: boolean, idempotent: boolean) =>
+  <T extends Tool.Any>(tool: T): T =>
+    tool
+      .annotate(Tool.Readonly, readOnly)
+      .annotate(Tool.Destructive, destructive)
+      .annotate(Tool.Idempotent, idempotent)
+      .annotate(Tool.OpenWorld, false) as T
 
 const reads = hints(true, false, true)
 
 const Card = Schema.String.annotate({ description: "The card: its id (a UUID) or its ref, such as WEB-12" })
 const ProjectHint = Schema.optionalKey(
-  Schema.String.annotate({ description: "The project id (a UUID). Only needed when a card ref exists in several of your projects" })
+  Schema.String.annotate({
+    description: "The project id (a UUID). Only needed when a card ref exists in several of your projects"
+  })
 )
 const ProjectId = Schema.String.annotate({ description: "The project id (a UUID); list_projects shows them" })
-const Column = Schema.String.annotate({ description: "The column: its id (a UUID) or its name, such as \"In Progress\" (case-insensitive)" })
+const Column = Schema.String.annotate({
+  description: 'The column: its id (a UUID) or its name, such as "In Progress" (case-insensitive)'
+})
 const Priority = Schema.Literals(priorities).annotate({ description: "The priority: low, medium, high or urgent" })
 
-export const ListWorkspaces = reads(Tool.make("list_workspaces", {
-  description: "List the workspaces you can work in, with your role in each. Start here to find workspace ids."
-}))
-
-export const ListProjects = reads(Tool.make("list_projects", {
-  description: "List the projects (boards) of a workspace, with their ids and card ref prefixes (WEB for cards WEB-1, WEB-2, ...).",
-  parameters: Schema.Struct({
-    workspaceId: Schema.String.annotate({ description: "The workspace id (a UUID); list_workspaces shows them" })
+export const ListWorkspaces = reads(
+  Tool.make("list_workspaces", {
+    description: "List the workspaces you can work in, with your role in each. Start here to find workspace ids."
   })
-}))
+)
 
-export const ShowBoard = reads(Tool.make("show_board", {
-  description: "Show a whole board: its columns in order, every card in each column (ref, title, priority, labels, subtasks done) and the project's labels.",
-  parameters: Schema.Struct({ projectId: ProjectId })
-}))
-
-export const SearchCards = reads(Tool.make("search_cards", {
-  description: "Search cards in every project you can see: each word of the query must appear in the title or the description (case-insensitive). Title matches come first, then the newest.",
-  parameters: Schema.Struct({
-    query: Schema.String.annotate({ description: "Words to look for, e.g. \"login bug\"" }),
-    limit: Schema.optionalKey(Schema.Int.annotate({ description: "How many cards at most, from 1 to 200 (default 50)" })),
-    projectId: Schema.optionalKey(Schema.String.annotate({ description: "Only search this project (a UUID)" }))
+export const ListProjects = reads(
+  Tool.make("list_projects", {
+    description:
+      "List the projects (boards) of a workspace, with their ids and card ref prefixes (WEB for cards WEB-1, WEB-2, ...).",
+    parameters: Schema.Struct({
+      workspaceId: Schema.String.annotate({ description: "The workspace id (a UUID); list_workspaces shows them" })
+    })
   })
-}))
+)
 
-export const ShowCard = reads(Tool.make("show_card", {
-  description: "Show one card in full: title, description, priority, column, labels, subtasks (with their ids, for toggle_subtask) and links to other cards.",
-  parameters: Schema.Struct({ card: Card, projectId: ProjectHint })
-}))
-
-export const CreateCard = hints(false, false, false)(Tool.make("create_card", {
-  description: "Create a card at the bottom of a column. The column may be given by name (\"To Do\") or id. Answers the new card with its ref.",
-  parameters: Schema.Struct({
-    projectId: ProjectId,
-    column: Column,
-    title: Schema.String.annotate({ description: "The title, 1 to 500 characters" }),
-    description: Schema.optionalKey(Schema.String.annotate({ description: "A longer description, up to 10,000 characters" })),
-    priority: Schema.optionalKey(Priority)
+export const ShowBoard = reads(
+  Tool.make("show_board", {
+    description:
+      "Show a whole board: its columns in order, every card in each column (ref, title, priority, labels, subtasks done) and the project's labels.",
+    parameters: Schema.Struct({ projectId: ProjectId })
   })
-}))
+)
 
-export const UpdateCard = hints(false, true, true)(Tool.make("update_card", {
-  description: "Change a card's title, description or priority; fields left out stay as they are. An empty description clears it. Replaces the previous values.",
-  parameters: Schema.Struct({
-    card: Card,
-    title: Schema.optionalKey(Schema.String.annotate({ description: "The new title, 1 to 500 characters" })),
-    description: Schema.optionalKey(Schema.String.annotate({ description: "The new description (\"\" clears it)" })),
-    priority: Schema.optionalKey(Priority),
-    projectId: ProjectHint
+export const SearchCards = reads(
+  Tool.make("search_cards", {
+    description:
+      "Search cards in every project you can see: each word of the query must appear in the title or the description (case-insensitive). Title matches come first, then the newest.",
+    parameters: Schema.Struct({
+      query: Schema.String.annotate({ description: 'Words to look for, e.g. "login bug"' }),
+      limit: Schema.optionalKey(
+        Schema.Int.annotate({ description: "How many cards at most, from 1 to 200 (default 50)" })
+      ),
+      projectId: Schema.optionalKey(Schema.String.annotate({ description: "Only search this project (a UUID)" }))
+    })
   })
-}))
+)
 
-export const MoveCard = hints(false, false, true)(Tool.make("move_card", {
-  description: "Move a card to a column of its board (by column name or id), at the bottom or at a given position (0 = top). Other cards shift to keep their order.",
-  parameters: Schema.Struct({
-    card: Card,
-    column: Column,
-    position: Schema.optionalKey(Schema.Int.annotate({ description: "0-based position in the target column (0 = top); the bottom when left out" })),
-    projectId: ProjectHint
+export const ShowCard = reads(
+  Tool.make("show_card", {
+    description:
+      "Show one card in full: title, description, priority, column, labels, subtasks (with their ids, for toggle_subtask) and links to other cards.",
+    parameters: Schema.Struct({ card: Card, projectId: ProjectHint })
   })
-}))
+)
 
-const LabelName = Schema.String.annotate({ description: "The label's name, such as \"bug\" (case-insensitive)" })
-
-export const AddLabel = hints(false, false, true)(Tool.make("add_label", {
-  description: "Put a label on a card. The label is created in the card's project if it does not exist yet. Adding a label the card already has changes nothing.",
-  parameters: Schema.Struct({ card: Card, label: LabelName, projectId: ProjectHint })
-}))
-
-export const RemoveLabel = hints(false, true, true)(Tool.make("remove_label", {
-  description: "Take a label off a card (the label itself stays in the project).",
-  parameters: Schema.Struct({
-    card: Card,
-    label: Schema.String.annotate({ description: "The label's name (case-insensitive) or id" }),
-    projectId: ProjectHint
+export const CreateCard = hints(
+  false,
+  false,
+  false
+)(
+  Tool.make("create_card", {
+    description:
+      'Create a card at the bottom of a column. The column may be given by name ("To Do") or id. Answers the new card with its ref.',
+    parameters: Schema.Struct({
+      projectId: ProjectId,
+      column: Column,
+      title: Schema.String.annotate({ description: "The title, 1 to 500 characters" }),
+      description: Schema.optionalKey(
+        Schema.String.annotate({ description: "A longer description, up to 10,000 characters" })
+      ),
+      priority: Schema.optionalKey(Priority)
+    })
   })
-}))
+)
 
-export const AddSubtask = hints(false, false, false)(Tool.make("add_subtask", {
-  description: "Add a subtask (a checklist item, not done) at the end of a card's subtasks. Answers the subtask with its id.",
-  parameters: Schema.Struct({
-    card: Card,
-    title: Schema.String.annotate({ description: "The subtask's title, 1 to 500 characters" }),
-    projectId: ProjectHint
+export const UpdateCard = hints(
+  false,
+  true,
+  true
+)(
+  Tool.make("update_card", {
+    description:
+      "Change a card's title, description or priority; fields left out stay as they are. An empty description clears it. Replaces the previous values.",
+    parameters: Schema.Struct({
+      card: Card,
+      title: Schema.optionalKey(Schema.String.annotate({ description: "The new title, 1 to 500 characters" })),
+      description: Schema.optionalKey(Schema.String.annotate({ description: 'The new description ("" clears it)' })),
+      priority: Schema.optionalKey(Priority),
+      projectId: ProjectHint
+    })
   })
-}))
+)
 
-export const ToggleSubtask = hints(false, false, false)(Tool.make("toggle_subtask", {
-  description: "Flip a subtask between done and not done. show_card lists subtask ids.",
-  parameters: Schema.Struct({ subtaskId: Schema.String.annotate({ description: "The subtask id (a UUID)" }) })
-}))
-
-export const LinkCards = hints(false, false, true)(Tool.make("link_cards", {
-  description: "Link two cards of the same workspace with a typed link: relates_to, blocks (the card blocks the target), duplicates, or is_part_of (the card is part of the target). An existing identical link is answered as it is.",
-  parameters: Schema.Struct({
-    card: Card,
-    target: Schema.String.annotate({ description: "The other card: its id or its ref" }),
-    linkType: Schema.Literals(linkTypes).annotate({ description: "relates_to, blocks, duplicates or is_part_of" }),
-    projectId: ProjectHint
+export const MoveCard = hints(
+  false,
+  false,
+  true
+)(
+  Tool.make("move_card", {
+    description:
+      "Move a card to a column of its board (by column name or id), at the bottom or at a given position (0 = top). Other cards shift to keep their order.",
+    parameters: Schema.Struct({
+      card: Card,
+      column: Column,
+      position: Schema.optionalKey(
+        Schema.Int.annotate({
+          description: "0-based position in the target column (0 = top); the bottom when left out"
+        })
+      ),
+      projectId: ProjectHint
+    })
   })
-}))
+)
 
-export const SubmitLink = hints(false, false, true)(Tool.make("submit_link", {
-  description: "Save an external link (documentation, issue, article) to a project's link store; it is rated for relevance against the board. The URL is never fetched: give a title and a note yourself. A URL already stored (after normalization) is answered as it is.",
-  parameters: Schema.Struct({
-    projectId: ProjectId,
-    url: Schema.String.annotate({ description: "An http(s) URL, up to 2048 characters" }),
-    title: Schema.optionalKey(Schema.String.annotate({ description: "The page's title, up to 200 characters" })),
-    note: Schema.optionalKey(Schema.String.annotate({ description: "Why it matters, up to 2000 characters" })),
-    tags: Schema.optionalKey(Schema.Array(Schema.String).annotate({ description: "Up to 20 tags of up to 50 characters" }))
-  })
-}))
+const LabelName = Schema.String.annotate({ description: 'The label\'s name, such as "bug" (case-insensitive)' })
 
-export const ListLinks = reads(Tool.make("list_links", {
-  description: "List a project's stored links, newest first, with their relevance rating (high, medium, low, none, or unrated).",
-  parameters: Schema.Struct({
-    projectId: ProjectId,
-    relevance: Schema.optionalKey(Schema.Literals(["high", "medium", "low", "none", "unrated"]).annotate({ description: "Only links with this rating" })),
-    limit: Schema.optionalKey(Schema.Int.annotate({ description: "How many links at most, from 1 to 500 (default 50)" })),
-    offset: Schema.optionalKey(Schema.Int.annotate({ description: "How many to skip, for paging (default 0)" }))
+export const AddLabel = hints(
+  false,
+  false,
+  true
+)(
+  Tool.make("add_label", {
+    description:
+      "Put a label on a card. The label is created in the card's project if it does not exist yet. Adding a label the card already has changes nothing.",
+    parameters: Schema.Struct({ card: Card, label: LabelName, projectId: ProjectHint })
   })
-}))
+)
 
-export const GetPrompt = reads(Tool.make("get_prompt", {
-  description: "Build an agent prompt from a card, its links and the project's highly relevant links. Variants: analysis (understand and plan, no changes), draft (propose an implementation for review), execute (do the work; the default).",
-  parameters: Schema.Struct({
-    card: Card,
-    variant: Schema.optionalKey(Schema.Literals(["analysis", "draft", "execute"]).annotate({ description: "analysis, draft or execute (default)" })),
-    projectId: ProjectHint
+export const RemoveLabel = hints(
+  false,
+  true,
+  true
+)(
+  Tool.make("remove_label", {
+    description: "Take a label off a card (the label itself stays in the project).",
+    parameters: Schema.Struct({
+      card: Card,
+      label: Schema.String.annotate({ description: "The label's name (case-insensitive) or id" }),
+      projectId: ProjectHint
+    })
   })
-}))
+)
 
-export const RunCommand = hints(false, true, false)(Tool.make("run_command", {
-  description: "Carry out one plain-English board command, e.g. \"move WEB-12 to Done\", \"add label bug to WEB-3\", \"create card Fix login in To Do with priority high\", \"WEB-4 blocks WEB-7\", \"find login\". Deleting is refused here. Prefer the specific tools when you know the ids.",
-  parameters: Schema.Struct({
-    command: Schema.String.annotate({ description: "The command, up to 1000 characters" }),
-    projectId: Schema.optionalKey(
-      Schema.String.annotate({ description: "The board to act on (a UUID); needed when the command names no card ref and you can see several projects" })
-    )
+export const AddSubtask = hints(
+  false,
+  false,
+  false
+)(
+  Tool.make("add_subtask", {
+    description:
+      "Add a subtask (a checklist item, not done) at the end of a card's subtasks. Answers the subtask with its id.",
+    parameters: Schema.Struct({
+      card: Card,
+      title: Schema.String.annotate({ description: "The subtask's title, 1 to 500 characters" }),
+      projectId: ProjectHint
+    })
   })
-}))
+)
+
+export const ToggleSubtask = hints(
+  false,
+  false,
+  false
+)(
+  Tool.make("toggle_subtask", {
+    description: "Flip a subtask between done and not done. show_card lists subtask ids.",
+    parameters: Schema.Struct({ subtaskId: Schema.String.annotate({ description: "The subtask id (a UUID)" }) })
+  })
+)
+
+export const LinkCards = hints(
+  false,
+  false,
+  true
+)(
+  Tool.make("link_cards", {
+    description:
+      "Link two cards of the same workspace with a typed link: relates_to, blocks (the card blocks the target), duplicates, or is_part_of (the card is part of the target). An existing identical link is answered as it is.",
+    parameters: Schema.Struct({
+      card: Card,
+      target: Schema.String.annotate({ description: "The other card: its id or its ref" }),
+      linkType: Schema.Literals(linkTypes).annotate({ description: "relates_to, blocks, duplicates or is_part_of" }),
+      projectId: ProjectHint
+    })
+  })
+)
+
+export const SubmitLink = hints(
+  false,
+  false,
+  true
+)(
+  Tool.make("submit_link", {
+    description:
+      "Save an external link (documentation, issue, article) to a project's link store; it is rated for relevance against the board. The URL is never fetched: give a title and a note yourself. A URL already stored (after normalization) is answered as it is.",
+    parameters: Schema.Struct({
+      projectId: ProjectId,
+      url: Schema.String.annotate({ description: "An http(s) URL, up to 2048 characters" }),
+      title: Schema.optionalKey(Schema.String.annotate({ description: "The page's title, up to 200 characters" })),
+      note: Schema.optionalKey(Schema.String.annotate({ description: "Why it matters, up to 2000 characters" })),
+      tags: Schema.optionalKey(
+        Schema.Array(Schema.String).annotate({ description: "Up to 20 tags of up to 50 characters" })
+      )
+    })
+  })
+)
+
+export const ListLinks = reads(
+  Tool.make("list_links", {
+    description:
+      "List a project's stored links, newest first, with their relevance rating (high, medium, low, none, or unrated).",
+    parameters: Schema.Struct({
+      projectId: ProjectId,
+      relevance: Schema.optionalKey(
+        Schema.Literals(["high", "medium", "low", "none", "unrated"]).annotate({
+          description: "Only links with this rating"
+        })
+      ),
+      limit: Schema.optionalKey(
+        Schema.Int.annotate({ description: "How many links at most, from 1 to 500 (default 50)" })
+      ),
+      offset: Schema.optionalKey(Schema.Int.annotate({ description: "How many to skip, for paging (default 0)" }))
+    })
+  })
+)
+
+export const GetPrompt = reads(
+  Tool.make("get_prompt", {
+    description:
+      "Build an agent prompt from a card, its links and the project's highly relevant links. Variants: analysis (understand and plan, no changes), draft (propose an implementation for review), execute (do the work; the default).",
+    parameters: Schema.Struct({
+      card: Card,
+      variant: Schema.optionalKey(
+        Schema.Literals(["analysis", "draft", "execute"]).annotate({
+          description: "analysis, draft or execute (default)"
+        })
+      ),
+      projectId: ProjectHint
+    })
+  })
+)
+
+export const RunCommand = hints(
+  false,
+  true,
+  false
+)(
+  Tool.make("run_command", {
+    description:
+      'Carry out one plain-English board command, e.g. "move WEB-12 to Done", "add label bug to WEB-3", "create card Fix login in To Do with priority high", "WEB-4 blocks WEB-7", "find login". Deleting is refused here. Prefer the specific tools when you know the ids.',
+    parameters: Schema.Struct({
+      command: Schema.String.annotate({ description: "The command, up to 1000 characters" }),
+      projectId: Schema.optionalKey(
+        Schema.String.annotate({
+          description:
+            "The board to act on (a UUID); needed when the command names no card ref and you can see several projects"
+        })
+      )
+    })
+  })
+)
 
 export const BoardToolkit = Toolkit.make(
   ListWorkspaces,

@@ -3,7 +3,7 @@
  * lives in `AuthenticationLive.ts`; the CLI's client supplies the credential headers itself.
  */
 import { HttpApiMiddleware } from "effect/http-api"
-import { CurrentIntake, CurrentPrincipal } from "../CurrentPrincipal.ts"
+import type { CurrentIntake, CurrentPrincipal } from "../CurrentPrincipal.ts"
 import { TooManyRequests, Unauthorized } from "../errors.ts"
 
 const errors = [Unauthorized, TooManyRequests] as const

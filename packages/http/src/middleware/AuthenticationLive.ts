@@ -20,24 +20,32 @@ export const challengeFor = (publicUrl: string, invalidToken: boolean) =>
   (invalidToken ? `, error="invalid_token"` : "")
 
 const make = (accepts: ReadonlyArray<UserCredentialKind>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const credentials = yield* Credentials
     const config = yield* AppConfig
     const { charge, chargeClient } = yield* makeBudgets
     const unauthorized = (e: Unauthenticated) =>
       HttpEffect.appendPreResponseHandler((_request, response) =>
-        Effect.succeed(HttpServerResponse.setHeader(response, "www-authenticate", challengeFor(config.publicUrl, e.invalidToken)))
+        Effect.succeed(
+          HttpServerResponse.setHeader(response, "www-authenticate", challengeFor(config.publicUrl, e.invalidToken))
+        )
       ).pipe(Effect.andThen(Effect.fail(new Unauthorized({ error: e.message }))))
 
+    // biome-ignore lint/suspicious/noExplicitAny: HttpApiMiddleware's error channel includes its private `unhandled` marker
     return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, any, CurrentPrincipal>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         // a refused credential spends the caller's address budget, never the named user's
-        const principal = yield* credentials.resolve({
-          apiKey: header(request, "x-api-key"),
-          authorization: header(request, "authorization"),
-          intakeKey: header(request, "x-intake-key")
-        }, accepts).pipe(Effect.catchTag("Unauthenticated", (e) => Effect.andThen(chargeClient(request), unauthorized(e))))
+        const principal = yield* credentials
+          .resolve(
+            {
+              apiKey: header(request, "x-api-key"),
+              authorization: header(request, "authorization"),
+              intakeKey: header(request, "x-intake-key")
+            },
+            accepts
+          )
+          .pipe(Effect.catchTag("Unauthenticated", (e) => Effect.andThen(chargeClient(request), unauthorized(e))))
         requestMeta(request).userId = principal.userId
         // one budget per user, whatever credential they use
         yield* charge(`user:${principal.userId}`)
@@ -46,15 +54,20 @@ const make = (accepts: ReadonlyArray<UserCredentialKind>) =>
   })
 
 /** Intake: the token authenticates first; every failure is the same refusal (body and headers). */
-const makeIntake = Effect.gen(function*() {
+const makeIntake = Effect.gen(function* () {
   const intake = yield* Intake
   const { charge, chargeClient } = yield* makeBudgets
+  // biome-ignore lint/suspicious/noExplicitAny: HttpApiMiddleware's error channel includes its private `unhandled` marker
   return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, any, CurrentIntake>) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const credential = yield* intake.authenticate(header(request, "x-intake-key")).pipe(
-        Effect.catchTag("Unauthenticated", (e) => Effect.andThen(chargeClient(request), Effect.fail(new Unauthorized({ error: e.message }))))
-      )
+      const credential = yield* intake
+        .authenticate(header(request, "x-intake-key"))
+        .pipe(
+          Effect.catchTag("Unauthenticated", (e) =>
+            Effect.andThen(chargeClient(request), Effect.fail(new Unauthorized({ error: e.message })))
+          )
+        )
       // the token's own budget, so a flood on a public form cannot lock its owner out of the API
       yield* charge(`intake:${credential.tokenId}`)
       return yield* Effect.provideService(httpEffect, CurrentIntake, credential)
@@ -62,12 +75,16 @@ const makeIntake = Effect.gen(function*() {
 })
 
 /** Endpoints without a credential (signup, login): limited per client address. */
-const makeClientLimit = Effect.map(makeBudgets, ({ chargeClient }) =>
-  (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, any>) =>
-    Effect.gen(function*() {
-      yield* chargeClient(yield* HttpServerRequest.HttpServerRequest)
-      return yield* httpEffect
-    }))
+const makeClientLimit = Effect.map(
+  makeBudgets,
+  ({ chargeClient }) =>
+    // biome-ignore lint/suspicious/noExplicitAny: HttpApiMiddleware's error channel includes its private `unhandled` marker
+    (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, any>) =>
+      Effect.gen(function* () {
+        yield* chargeClient(yield* HttpServerRequest.HttpServerRequest)
+        return yield* httpEffect
+      })
+)
 
 export const AuthenticationLive = Layer.mergeAll(
   Layer.effect(IntakeAuth, makeIntake),

@@ -31,7 +31,11 @@ const statusMessages: Record<number, string> = {
 const asJsonFailure = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
   if (response.status < 400 || (response.headers["content-type"] ?? "").includes("json")) return response
   const status = response.status === 415 ? 400 : response.status
-  return json(status, statusMessages[response.status] ?? `HTTP ${response.status}`, response.headers["allow"] ? { allow: response.headers["allow"] } : {})
+  return json(
+    status,
+    statusMessages[response.status] ?? `HTTP ${response.status}`,
+    response.headers.allow ? { allow: response.headers.allow } : {}
+  )
 }
 
 export const errorBodies = (
@@ -42,54 +46,76 @@ export const errorBodies = (
 ) => {
   const allowFor = routes.allowFor
   const handleFailure = (request: HttpServerRequest.HttpServerRequest, path: string) => (cause: Cause.Cause<unknown>) =>
-    HttpServerError.causeResponse(cause).pipe(Effect.flatMap(([res, cause]) => {
-      if (res.status === 404) {
-        const allow = allowFor(path)
-        if (allow.length > 0 && !allow.includes(request.method)) {
-          return Effect.succeed(json(405, `Method ${request.method} is not allowed here; use ${allow.join(", ")}`, { allow: allow.join(", ") }))
+    HttpServerError.causeResponse(cause).pipe(
+      Effect.flatMap(([res, cause]) => {
+        if (res.status === 404) {
+          const allow = allowFor(path)
+          if (allow.length > 0 && !allow.includes(request.method)) {
+            return Effect.succeed(
+              json(405, `Method ${request.method} is not allowed here; use ${allow.join(", ")}`, {
+                allow: allow.join(", ")
+              })
+            )
+          }
+          return Effect.succeed(json(404, statusMessages[404]!))
         }
-        return Effect.succeed(json(404, statusMessages[404]!))
-      }
-      if (res.status >= 500) {
-        const meta = requestMeta(request)
-        return logger.error(meta.id, request.method, path, Cause.pretty(cause)).pipe(
-          Effect.as(json(500, `Internal server error (request id ${meta.id}); the cause is logged`))
-        )
-      }
-      return Effect.succeed(json(res.status, statusMessages[res.status] ?? `HTTP ${res.status}`))
-    }))
+        if (res.status >= 500) {
+          const meta = requestMeta(request)
+          return logger
+            .error(meta.id, request.method, path, Cause.pretty(cause))
+            .pipe(Effect.as(json(500, `Internal server error (request id ${meta.id}); the cause is logged`)))
+        }
+        return Effect.succeed(json(res.status, statusMessages[res.status] ?? `HTTP ${res.status}`))
+      })
+    )
 
   // Runs on every request, so it is written for the common case: no Effect.gen, no CORS work
   // without CORS_ORIGINS, no request meta unless a line is logged, one path computation.
-  const finish = (request: HttpServerRequest.HttpServerRequest, path: string, started: number, cors: CorsDecision | undefined) =>
-  (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
-    const final = response.status >= 400 && path.startsWith("/api/") ? asJsonFailure(response) : response
-    if (logger.enabled) logger.request(requestMeta(request), request.method, path, final.status, performance.now() - started)
-    // RFC 9110 §15.5.2: a 401 always carries a challenge (the auth middleware sets a more precise one)
-    const challenged = final.status === 401 && final.headers["www-authenticate"] === undefined
-      ? HttpServerResponse.setHeader(final, "www-authenticate", challengeFor(publicUrl, false))
-      : final
-    const withCors = cors === undefined ? challenged : HttpServerResponse.setHeaders(challenged, cors.headers)
-    // only failures that were logged carry the id: other responses stay byte-identical
-    // (the intake channel's refusals must not differ by a header)
-    return final.status >= 500 ? HttpServerResponse.setHeader(withCors, "x-request-id", requestMeta(request).id) : withCors
-  }
+  const finish =
+    (request: HttpServerRequest.HttpServerRequest, path: string, started: number, cors: CorsDecision | undefined) =>
+    (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
+      const final = response.status >= 400 && path.startsWith("/api/") ? asJsonFailure(response) : response
+      if (logger.enabled)
+        logger.request(requestMeta(request), request.method, path, final.status, performance.now() - started)
+      // RFC 9110 §15.5.2: a 401 always carries a challenge (the auth middleware sets a more precise one)
+      const challenged =
+        final.status === 401 && final.headers["www-authenticate"] === undefined
+          ? HttpServerResponse.setHeader(final, "www-authenticate", challengeFor(publicUrl, false))
+          : final
+      const withCors = cors === undefined ? challenged : HttpServerResponse.setHeaders(challenged, cors.headers)
+      // only failures that were logged carry the id: other responses stay byte-identical
+      // (the intake channel's refusals must not differ by a header)
+      return final.status >= 500
+        ? HttpServerResponse.setHeader(withCors, "x-request-id", requestMeta(request).id)
+        : withCors
+    }
 
-  return HttpRouter.middleware((app): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const started = logger.enabled ? performance.now() : 0
-      const url = request.url
-      const query = url.indexOf("?")
-      const path = query === -1 ? url : url.slice(0, query)
-      const cors = corsOrigins.length === 0
-        ? undefined
-        : corsFor(corsOrigins, request.method, path, request.headers["origin"], request.headers["access-control-request-method"])
-      const length = request.headers["content-length"]
-      const response = cors?.preflight === true
-        ? Effect.succeed(HttpServerResponse.empty({ status: 204 }))
-        : length !== undefined && Number(length) > limits.bodyBytes
-        ? Effect.succeed(json(413, statusMessages[413]!))
-        : Effect.catchCause(app, handleFailure(request, path))
-      return Effect.map(response, finish(request, path, started, cors))
-    }), { global: true })
+  return HttpRouter.middleware(
+    (app): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const started = logger.enabled ? performance.now() : 0
+        const url = request.url
+        const query = url.indexOf("?")
+        const path = query === -1 ? url : url.slice(0, query)
+        const cors =
+          corsOrigins.length === 0
+            ? undefined
+            : corsFor(
+                corsOrigins,
+                request.method,
+                path,
+                request.headers.origin,
+                request.headers["access-control-request-method"]
+              )
+        const length = request.headers["content-length"]
+        const response =
+          cors?.preflight === true
+            ? Effect.succeed(HttpServerResponse.empty({ status: 204 }))
+            : length !== undefined && Number(length) > limits.bodyBytes
+              ? Effect.succeed(json(413, statusMessages[413]!))
+              : Effect.catchCause(app, handleFailure(request, path))
+        return Effect.map(response, finish(request, path, started, cors))
+      }),
+    { global: true }
+  )
 }

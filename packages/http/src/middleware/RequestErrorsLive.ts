@@ -23,7 +23,7 @@ export const describeSchemaError = (kind: string, message: string): string => {
     // `["tags"][0]["name"]` → `tags[0].name`
     const segments = [...at[1]!.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!)
     const field = segments
-      .map((seg, i) => /^\d+$/.test(seg) ? `[${seg}]` : `${i === 0 ? "" : "."}${seg.replace(/^"|"$/g, "")}`)
+      .map((seg, i) => (/^\d+$/.test(seg) ? `[${seg}]` : `${i === 0 ? "" : "."}${seg.replace(/^"|"$/g, "")}`))
       .join("")
     text = `${field}: ${lines.slice(0, -1).join(" ").replace(/\s+/g, " ").trim()}`
   }
@@ -32,4 +32,5 @@ export const describeSchemaError = (kind: string, message: string): string => {
 }
 
 export const RequestErrorsLive = HttpApiMiddleware.layerSchemaErrorTransform(RequestErrors, (e) =>
-  Effect.fail(new BadRequest({ error: describeSchemaError(e.kind, e.cause.message) })))
+  Effect.fail(new BadRequest({ error: describeSchemaError(e.kind, e.cause.message) }))
+)

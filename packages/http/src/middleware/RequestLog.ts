@@ -9,7 +9,8 @@ import { Effect } from "effect"
 import type { RequestMeta } from "./requestMeta.ts"
 
 const SECRET_SHAPES = /svc_[0-9A-Za-z_]{20,}|eyJ[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+\.[0-9A-Za-z_-]+/g
-export const maskSecrets = (text: string): string => text.replace(SECRET_SHAPES, (m) => `${m.slice(0, m.startsWith("svc_") ? 4 : 3)}…[masked]`)
+export const maskSecrets = (text: string): string =>
+  text.replace(SECRET_SHAPES, (m) => `${m.slice(0, m.startsWith("svc_") ? 4 : 3)}…[masked]`)
 
 const rank: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, error: 40 }
 
@@ -25,7 +26,7 @@ export const makeRequestLogger = (options: {
   readonly format: "json" | "pretty"
   readonly write?: (line: string) => void
 }): RequestLogger => {
-  const write = options.write ?? ((line: string) => process.stdout.write(line + "\n"))
+  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`))
   const infoOn = rank[options.level] <= rank.info
   return {
     enabled: infoOn,
@@ -33,17 +34,39 @@ export const makeRequestLogger = (options: {
       if (!infoOn) return
       const path = rawPath.includes("svc_") || rawPath.includes("eyJ") ? maskSecrets(rawPath) : rawPath
       const durationMs = Math.round(ms * 100) / 100
-      write(options.format === "json"
-        ? JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", requestId: meta.id, method, path, status, durationMs, userId: meta.userId ?? null })
-        : `${new Date().toISOString()} ${method} ${path} ${status} ${durationMs}ms${meta.userId ? ` user=${meta.userId}` : ""}`)
+      write(
+        options.format === "json"
+          ? JSON.stringify({
+              time: new Date().toISOString(),
+              level: "info",
+              msg: "request",
+              requestId: meta.id,
+              method,
+              path,
+              status,
+              durationMs,
+              userId: meta.userId ?? null
+            })
+          : `${new Date().toISOString()} ${method} ${path} ${status} ${durationMs}ms${meta.userId ? ` user=${meta.userId}` : ""}`
+      )
     },
     error: (requestId, method, rawPath, rawDetail) =>
       Effect.sync(() => {
         const path = maskSecrets(rawPath)
         const detail = maskSecrets(rawDetail)
-        write(options.format === "json"
-          ? JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "request failed", requestId, method, path, cause: detail })
-          : `${new Date().toISOString()} ERROR ${method} ${path} request=${requestId}\n${detail}`)
+        write(
+          options.format === "json"
+            ? JSON.stringify({
+                time: new Date().toISOString(),
+                level: "error",
+                msg: "request failed",
+                requestId,
+                method,
+                path,
+                cause: detail
+              })
+            : `${new Date().toISOString()} ERROR ${method} ${path} request=${requestId}\n${detail}`
+        )
       })
   }
 }

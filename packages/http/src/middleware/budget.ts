@@ -16,16 +16,18 @@ export const rateLimitHeaders = (s: BudgetState): Record<string, string> => ({
 export const clientAddress = (request: HttpServerRequest.HttpServerRequest): string =>
   Option.getOrElse(request.remoteAddress, () => "unknown")
 
-export const makeBudgets = Effect.gen(function*() {
+export const makeBudgets = Effect.gen(function* () {
   const budget = yield* RateBudget
   return {
     /** Charges `key`; on success the response carries the budget's headers. */
     charge: (key: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const state = yield* budget.charge(key).pipe(Effect.catchTag("TooManyRequests", failDomain))
         if (state !== undefined) {
           const headers = rateLimitHeaders(state)
-          yield* HttpEffect.appendPreResponseHandler((_req, res) => Effect.succeed(HttpServerResponse.setHeaders(res, headers)))
+          yield* HttpEffect.appendPreResponseHandler((_req, res) =>
+            Effect.succeed(HttpServerResponse.setHeaders(res, headers))
+          )
         }
       }),
     /** Charges the client address without announcing the budget (the response is not credentialed). */

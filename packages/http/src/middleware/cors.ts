@@ -34,6 +34,14 @@ export const corsFor = (
   }
   const base = { "access-control-allow-origin": origin, vary: "Origin" }
   return preflight
-    ? { headers: { ...base, "access-control-allow-methods": ALLOWED_METHODS, "access-control-allow-headers": ALLOWED_HEADERS, "access-control-max-age": "600" }, preflight }
+    ? {
+        headers: {
+          ...base,
+          "access-control-allow-methods": ALLOWED_METHODS,
+          "access-control-allow-headers": ALLOWED_HEADERS,
+          "access-control-max-age": "600"
+        },
+        preflight
+      }
     : { headers: { ...base, "access-control-expose-headers": EXPOSED_HEADERS }, preflight }
 }

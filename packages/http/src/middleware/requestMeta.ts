@@ -16,7 +16,8 @@ class Meta implements RequestMeta {
   userId: string | undefined = undefined
   #id: string | undefined
   get id(): string {
-    return this.#id ??= crypto.randomUUID()
+    this.#id ??= crypto.randomUUID()
+    return this.#id
   }
 }
 

@@ -3,11 +3,28 @@
  * metadata, dynamic client registration (RFC 7591), the sign-in and consent page, and the
  * token endpoint with PKCE, single-use codes and rotating refresh tokens.
  */
-import { Accounts, AppConfig, isLoopback, OAuth, type OAuthError, RateBudget, ServerSecret, Workspaces } from "@board/core"
+import {
+  Accounts,
+  AppConfig,
+  isLoopback,
+  OAuth,
+  type OAuthError,
+  RateBudget,
+  ServerSecret,
+  Workspaces
+} from "@board/core"
 import { Clock, Effect, Layer, Option, Redacted } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { checkAuthorizeRequest, redirectTo } from "./authorizeRequest.ts"
-import { cookieNames, csrfToken, csrfValid, newBrowserNonce, SESSION_SECONDS, signSession, verifySession } from "./browserSession.ts"
+import {
+  cookieNames,
+  csrfToken,
+  csrfValid,
+  newBrowserNonce,
+  SESSION_SECONDS,
+  signSession,
+  verifySession
+} from "./browserSession.ts"
 import { renderConsentPage, renderErrorPage } from "./consentPage.ts"
 
 const REGISTRATION_MAX_BYTES = 16 * 1024
@@ -15,7 +32,8 @@ const REGISTRATION_MAX_BYTES = 16 * 1024
 const noStore = { "cache-control": "no-store", pragma: "no-cache" }
 const pageHeaders = {
   ...noStore,
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff"
@@ -23,213 +41,348 @@ const pageHeaders = {
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers: { ...noStore, ...headers } })
-const page = (status: number, html: string) => HttpServerResponse.html(html).pipe(HttpServerResponse.setStatus(status), HttpServerResponse.setHeaders(pageHeaders))
+const page = (status: number, html: string) =>
+  HttpServerResponse.html(html).pipe(HttpServerResponse.setStatus(status), HttpServerResponse.setHeaders(pageHeaders))
 const oauthError = (e: OAuthError) =>
-  json(e.status, { error: e.error, error_description: e.description }, e.status === 401 ? { "www-authenticate": `Basic realm="board"` } : {})
+  json(
+    e.status,
+    { error: e.error, error_description: e.description },
+    e.status === 401 ? { "www-authenticate": `Basic realm="board"` } : {}
+  )
 
-const AUTHORIZE_PARAMS = ["response_type", "client_id", "redirect_uri", "code_challenge", "code_challenge_method", "scope", "state", "resource"]
+const AUTHORIZE_PARAMS = [
+  "response_type",
+  "client_id",
+  "redirect_uri",
+  "code_challenge",
+  "code_challenge_method",
+  "scope",
+  "state",
+  "resource"
+]
 
-export const OAuthRoutes = Layer.effectDiscard(Effect.gen(function*() {
-  const router = yield* HttpRouter.HttpRouter
-  const oauth = yield* OAuth
-  const accounts = yield* Accounts
-  const workspaces = yield* Workspaces
-  const budget = yield* RateBudget
-  const config = yield* AppConfig
-  const keys = yield* ServerSecret
-  const issuer = config.publicUrl
-  const registrationBudget = { limit: config.registrationLimit.limit, windowMs: config.registrationLimit.windowMs }
-  const secure = issuer.startsWith("https:")
-  const names = cookieNames(secure)
-  const cookieOptions = { httpOnly: true, secure, sameSite: "lax" as const, path: "/" }
+export const OAuthRoutes = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const router = yield* HttpRouter.HttpRouter
+    const oauth = yield* OAuth
+    const accounts = yield* Accounts
+    const workspaces = yield* Workspaces
+    const budget = yield* RateBudget
+    const config = yield* AppConfig
+    const keys = yield* ServerSecret
+    const issuer = config.publicUrl
+    const registrationBudget = { limit: config.registrationLimit.limit, windowMs: config.registrationLimit.windowMs }
+    const secure = issuer.startsWith("https:")
+    const names = cookieNames(secure)
+    const cookieOptions = { httpOnly: true, secure, sameSite: "lax" as const, path: "/" }
 
-  const metadata = {
-    issuer,
-    authorization_endpoint: `${issuer}/oauth/authorize`,
-    token_endpoint: `${issuer}/oauth/token`,
-    registration_endpoint: `${issuer}/oauth/register`,
-    response_types_supported: ["code"],
-    grant_types_supported: ["authorization_code", "refresh_token"],
-    token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
-    code_challenge_methods_supported: ["S256"],
-    scopes_supported: ["mcp"],
-    authorization_response_iss_parameter_supported: true,
-    service_documentation: `${issuer}/api/v1/docs`
-  }
-  const resourceMetadata = {
-    resource: oauth.resource,
-    authorization_servers: [issuer],
-    scopes_supported: ["mcp"],
-    bearer_methods_supported: ["header"],
-    resource_name: "Board Service API"
-  }
+    const metadata = {
+      issuer,
+      authorization_endpoint: `${issuer}/oauth/authorize`,
+      token_endpoint: `${issuer}/oauth/token`,
+      registration_endpoint: `${issuer}/oauth/register`,
+      response_types_supported: ["code"],
+      grant_types_supported: ["authorization_code", "refresh_token"],
+      token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
+      code_challenge_methods_supported: ["S256"],
+      scopes_supported: ["mcp"],
+      authorization_response_iss_parameter_supported: true,
+      service_documentation: `${issuer}/api/v1/docs`
+    }
+    const resourceMetadata = {
+      resource: oauth.resource,
+      authorization_servers: [issuer],
+      scopes_supported: ["mcp"],
+      bearer_methods_supported: ["header"],
+      resource_name: "Board Service API"
+    }
 
-  /** Requests without a credential: the client address's budget (429 as OAuth JSON). */
-  const limited = <E, R>(request: HttpServerRequest.HttpServerRequest, self: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>, custom?: { limit: number; windowMs: number }) =>
-    budget.charge(`${custom ? "register" : "ip"}:${Option.getOrElse(request.remoteAddress, () => "unknown")}`, custom).pipe(
-      Effect.matchEffect({
-        onFailure: (e) => Effect.succeed(json(429, { error: "slow_down", error_description: e.message }, { "retry-after": String(e.retryAfterSeconds) })),
-        onSuccess: () => self
+    /** Requests without a credential: the client address's budget (429 as OAuth JSON). */
+    const limited = <E, R>(
+      request: HttpServerRequest.HttpServerRequest,
+      self: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+      custom?: { limit: number; windowMs: number }
+    ) =>
+      budget
+        .charge(`${custom ? "register" : "ip"}:${Option.getOrElse(request.remoteAddress, () => "unknown")}`, custom)
+        .pipe(
+          Effect.matchEffect({
+            onFailure: (e) =>
+              Effect.succeed(
+                json(
+                  429,
+                  { error: "slow_down", error_description: e.message },
+                  { "retry-after": String(e.retryAfterSeconds) }
+                )
+              ),
+            onSuccess: () => self
+          })
+        )
+
+    const register = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function* () {
+        const text = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
+        if (Buffer.byteLength(text) > REGISTRATION_MAX_BYTES)
+          return json(413, { error: "invalid_client_metadata", error_description: "registration body over 16 KiB" })
+        let body: unknown
+        try {
+          body = JSON.parse(text)
+        } catch {
+          return json(400, {
+            error: "invalid_client_metadata",
+            error_description: "the body must be JSON client metadata"
+          })
+        }
+        return yield* oauth.register(body).pipe(
+          Effect.map((client) => {
+            const { extra, ...registered } = client
+            return json(201, {
+              ...extra,
+              ...registered,
+              ...(client.client_secret === undefined ? {} : { client_secret_expires_at: 0 })
+            })
+          }),
+          Effect.catchTag("OAuthError", (e) => Effect.succeed(oauthError(e)))
+        )
       })
-    )
 
-  const register = (request: HttpServerRequest.HttpServerRequest) =>
-    Effect.gen(function*() {
-      const text = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
-      if (Buffer.byteLength(text) > REGISTRATION_MAX_BYTES) return json(413, { error: "invalid_client_metadata", error_description: "registration body over 16 KiB" })
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        return json(400, { error: "invalid_client_metadata", error_description: "the body must be JSON client metadata" })
-      }
-      return yield* oauth.register(body).pipe(
-        Effect.map((client) => {
-          const { extra, ...registered } = client
-          return json(201, { ...extra, ...registered, ...(client.client_secret === undefined ? {} : { client_secret_expires_at: 0 }) })
-        }),
-        Effect.catchTag("OAuthError", (e) => Effect.succeed(oauthError(e)))
+    const formOf = (request: HttpServerRequest.HttpServerRequest) =>
+      request.urlParamsBody.pipe(
+        Effect.map(
+          (u): ReadonlyArray<readonly [string, string]> =>
+            u.params.map(([k, v]) => [k, typeof v === "string" ? v : Redacted.value(v)] as const)
+        ),
+        Effect.orElseSucceed((): ReadonlyArray<readonly [string, string]> => [])
       )
-    })
+    const first = (params: ReadonlyArray<readonly [string, string]>, key: string) =>
+      params.find(([k]) => k === key)?.[1]
 
-  const formOf = (request: HttpServerRequest.HttpServerRequest) =>
-    request.urlParamsBody.pipe(
-      Effect.map((u): ReadonlyArray<readonly [string, string]> => u.params.map(([k, v]) => [k, typeof v === "string" ? v : Redacted.value(v)] as const)),
-      Effect.orElseSucceed((): ReadonlyArray<readonly [string, string]> => [])
-    )
-  const first = (params: ReadonlyArray<readonly [string, string]>, key: string) => params.find(([k]) => k === key)?.[1]
+    /** The page for this request: sign-in form, or the consent form when signed in. */
+    const renderFor = (
+      clientName: string,
+      redirectUri: string,
+      hidden: Record<string, string>,
+      nonce: string,
+      user: { email: string; id: string } | undefined,
+      error: string | undefined,
+      status = 200
+    ) =>
+      Effect.gen(function* () {
+        const url = new URL(redirectUri)
+        const list =
+          user === undefined ? [] : yield* workspaces.list({ userId: user.id, via: "session", workspaces: "all" })
+        return page(
+          status,
+          renderConsentPage({
+            clientName,
+            redirectHost: url.host,
+            loopbackOnly: isLoopback(url),
+            hidden,
+            csrf: csrfToken(keys.csrf, nonce),
+            signedIn:
+              user === undefined
+                ? undefined
+                : { email: user.email, workspaces: list.map((w) => ({ id: w.id, name: w.name })) },
+            error
+          })
+        )
+      })
 
-  /** The page for this request: sign-in form, or the consent form when signed in. */
-  const renderFor = (
-    clientName: string,
-    redirectUri: string,
-    hidden: Record<string, string>,
-    nonce: string,
-    user: { email: string; id: string } | undefined,
-    error: string | undefined,
-    status = 200
-  ) =>
-    Effect.gen(function*() {
-      const url = new URL(redirectUri)
-      const list = user === undefined ? [] : yield* workspaces.list({ userId: user.id, via: "session", workspaces: "all" })
-      return page(status, renderConsentPage({
-        clientName,
-        redirectHost: url.host,
-        loopbackOnly: isLoopback(url),
-        hidden,
-        csrf: csrfToken(keys.csrf, nonce),
-        signedIn: user === undefined ? undefined : { email: user.email, workspaces: list.map((w) => ({ id: w.id, name: w.name })) },
-        error
-      }))
-    })
+    const authorize = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function* () {
+        const post = request.method === "POST"
+        const form: ReadonlyArray<readonly [string, string]> = post ? yield* formOf(request) : []
+        const query = new URL(request.url, issuer).searchParams
+        const param = (k: string) => (post ? first(form, k) : (query.get(k) ?? undefined))
+        const q: Record<string, string | undefined> = {}
+        for (const k of AUTHORIZE_PARAMS) q[k] = param(k)
+        const client = q.client_id === undefined ? undefined : yield* oauth.client(q.client_id)
+        const check = checkAuthorizeRequest(q, client, oauth.resource)
+        if (check.kind === "page") return page(400, renderErrorPage(check.message))
+        const redirectUri = check.kind === "ok" ? check.params.redirectUri : check.redirectUri
+        const hidden: Record<string, string> = {}
+        for (const k of AUTHORIZE_PARAMS) if (q[k] !== undefined) hidden[k] = q[k]!
+        const clientName = client!.client_name ?? q.client_id!
+        const now = yield* Clock.currentTimeMillis
+        let nonce = request.cookies[names.csrf]
+        const freshNonce = nonce === undefined || nonce.length < 16
+        if (freshNonce) nonce = newBrowserNonce()
+        const withNonce = (res: HttpServerResponse.HttpServerResponse) =>
+          freshNonce ? HttpServerResponse.setCookieUnsafe(res, names.csrf, nonce!, cookieOptions) : res
+        let userId = verifySession(keys.csrf, request.cookies[names.session], now)
+        let user: { email: string; id: string } | undefined
+        let newSession: string | undefined
+        const back = (params: Record<string, string | undefined>) =>
+          HttpServerResponse.redirect(redirectTo(redirectUri, { ...params, state: q.state, iss: issuer }), {
+            status: 303,
+            headers: noStore
+          })
 
-  const authorize = (request: HttpServerRequest.HttpServerRequest) =>
-    Effect.gen(function*() {
-      const post = request.method === "POST"
-      const form: ReadonlyArray<readonly [string, string]> = post ? yield* formOf(request) : []
-      const query = new URL(request.url, issuer).searchParams
-      const param = (k: string) => post ? first(form, k) : (query.get(k) ?? undefined)
-      const q: Record<string, string | undefined> = {}
-      for (const k of AUTHORIZE_PARAMS) q[k] = param(k)
-      const client = q.client_id === undefined ? undefined : yield* oauth.client(q.client_id)
-      const check = checkAuthorizeRequest(q, client, oauth.resource)
-      if (check.kind === "page") return page(400, renderErrorPage(check.message))
-      const redirectUri = check.kind === "ok" ? check.params.redirectUri : check.redirectUri
-      const hidden: Record<string, string> = {}
-      for (const k of AUTHORIZE_PARAMS) if (q[k] !== undefined) hidden[k] = q[k]!
-      const clientName = client!.client_name ?? q.client_id!
-      const now = yield* Clock.currentTimeMillis
-      let nonce = request.cookies[names.csrf]
-      const freshNonce = nonce === undefined || nonce.length < 16
-      if (freshNonce) nonce = newBrowserNonce()
-      const withNonce = (res: HttpServerResponse.HttpServerResponse) =>
-        freshNonce ? HttpServerResponse.setCookieUnsafe(res, names.csrf, nonce!, cookieOptions) : res
-      let userId = verifySession(keys.csrf, request.cookies[names.session], now)
-      let user: { email: string; id: string } | undefined = undefined
-      let newSession: string | undefined
-      const back = (params: Record<string, string | undefined>) =>
-        HttpServerResponse.redirect(redirectTo(redirectUri, { ...params, state: q.state, iss: issuer }), { status: 303, headers: noStore })
-
-      if (post) {
-        if (!csrfValid(keys.csrf, request.cookies[names.csrf], first(form, "csrf"))) {
-          return withNonce(page(400, renderErrorPage("This form expired or did not come from this site. Go back to the application and start the sign-in again.")))
-        }
-        // denying needs no sign-in: the person at the browser said no, and the redirect goes to
-        // a URI registered for this client (checked above)
-        if (first(form, "decision") === "deny" && check.kind === "ok") {
-          return withNonce(back({ error: "access_denied", error_description: "the user denied the request" }))
-        }
-        const email = first(form, "email")
-        const password = first(form, "password")
-        if (email !== undefined && password !== undefined) {
-          const session = yield* accounts.login({ email, password }).pipe(Effect.option)
-          if (Option.isNone(session)) {
-            return withNonce(yield* renderFor(clientName, redirectUri, hidden, nonce!, undefined, "Wrong email or password."))
+        if (post) {
+          if (!csrfValid(keys.csrf, request.cookies[names.csrf], first(form, "csrf"))) {
+            return withNonce(
+              page(
+                400,
+                renderErrorPage(
+                  "This form expired or did not come from this site. Go back to the application and start the sign-in again."
+                )
+              )
+            )
           }
-          userId = session.value.user.id
-          user = { id: session.value.user.id, email: session.value.user.email }
-          newSession = signSession(keys.csrf, userId, now)
+          // denying needs no sign-in: the person at the browser said no, and the redirect goes to
+          // a URI registered for this client (checked above)
+          if (first(form, "decision") === "deny" && check.kind === "ok") {
+            return withNonce(back({ error: "access_denied", error_description: "the user denied the request" }))
+          }
+          const email = first(form, "email")
+          const password = first(form, "password")
+          if (email !== undefined && password !== undefined) {
+            const session = yield* accounts.login({ email, password }).pipe(Effect.option)
+            if (Option.isNone(session)) {
+              return withNonce(
+                yield* renderFor(clientName, redirectUri, hidden, nonce!, undefined, "Wrong email or password.")
+              )
+            }
+            userId = session.value.user.id
+            user = { id: session.value.user.id, email: session.value.user.email }
+            newSession = signSession(keys.csrf, userId, now)
+          }
         }
-      }
-      if (userId === undefined) return withNonce(yield* renderFor(clientName, redirectUri, hidden, nonce!, undefined, post ? "Sign in to continue." : undefined))
-      if (user === undefined) {
-        const [row] = yield* accounts.profile(userId)
-        if (row === undefined) return withNonce(yield* renderFor(clientName, redirectUri, hidden, nonce!, undefined, undefined))
-        user = row
-      }
-      const respond = (res: HttpServerResponse.HttpServerResponse) => {
-        const withSession = newSession === undefined ? res : HttpServerResponse.setCookieUnsafe(res, names.session, newSession, { ...cookieOptions, maxAge: `${SESSION_SECONDS} seconds` })
-        return withNonce(withSession)
-      }
-      // the user is known before any error goes back to the client (RFC 9700 §4.11.2)
-      if (check.kind === "redirect") return respond(back({ error: check.error, error_description: check.description }))
-      const decision = post ? first(form, "decision") : undefined
-      if (decision === "deny") return respond(back({ error: "access_denied", error_description: "the user denied the request" }))
-      if (decision !== "allow") return respond(yield* renderFor(clientName, redirectUri, hidden, nonce!, user, undefined))
-      const ticked = [...new Set(form.filter(([k]) => k === "workspace").map(([, v]) => v))]
-      // just signed in on this page: the workspaces are shown now, none could be ticked yet
-      if (ticked.length === 0 && newSession !== undefined) return respond(yield* renderFor(clientName, redirectUri, hidden, nonce!, user, undefined))
-      if (ticked.length === 0) return respond(yield* renderFor(clientName, redirectUri, hidden, nonce!, user, "Tick at least one workspace to allow.", 400))
-      const mine = new Set((yield* workspaces.list({ userId, via: "session", workspaces: "all" })).map((w) => w.id))
-      if (ticked.some((id) => !mine.has(id))) {
-        return respond(yield* renderFor(clientName, redirectUri, hidden, nonce!, user, "A ticked workspace is not one of yours.", 400))
-      }
-      const code = yield* oauth.issueCode({ ...check.params, userId, workspaces: ticked })
-      return respond(back({ code }))
-    })
-
-  const token = (request: HttpServerRequest.HttpServerRequest) =>
-    Effect.gen(function*() {
-      const form = yield* formOf(request)
-      const field = (k: string) => first(form, k)
-      let clientId = field("client_id")
-      let clientSecret = field("client_secret")
-      const basic = /^Basic\s+(.+)$/i.exec(request.headers.authorization ?? "")
-      if (basic !== null) {
-        const decoded = Buffer.from(basic[1]!, "base64").toString("utf8")
-        const i = decoded.indexOf(":")
-        if (i > 0) {
-          clientId = decodeURIComponent(decoded.slice(0, i))
-          clientSecret = decodeURIComponent(decoded.slice(i + 1))
+        if (userId === undefined)
+          return withNonce(
+            yield* renderFor(
+              clientName,
+              redirectUri,
+              hidden,
+              nonce!,
+              undefined,
+              post ? "Sign in to continue." : undefined
+            )
+          )
+        if (user === undefined) {
+          const [row] = yield* accounts.profile(userId)
+          if (row === undefined)
+            return withNonce(yield* renderFor(clientName, redirectUri, hidden, nonce!, undefined, undefined))
+          user = row
         }
-      }
-      const grantType = field("grant_type")
-      const result = grantType === "authorization_code"
-        ? field("code") === undefined
-          ? Effect.succeed(json(400, { error: "invalid_request", error_description: "code is required" }))
-          : oauth.exchangeCode({ code: field("code")!, clientId, clientSecret, redirectUri: field("redirect_uri"), codeVerifier: field("code_verifier"), resource: field("resource") }).pipe(Effect.map((t) => json(200, t)))
-        : grantType === "refresh_token"
-        ? field("refresh_token") === undefined
-          ? Effect.succeed(json(400, { error: "invalid_request", error_description: "refresh_token is required" }))
-          : oauth.refresh({ refreshToken: field("refresh_token")!, clientId, clientSecret, scope: field("scope"), resource: field("resource") }).pipe(Effect.map((t) => json(200, t)))
-        : Effect.succeed(json(400, { error: grantType === undefined ? "invalid_request" : "unsupported_grant_type", error_description: "grant_type must be authorization_code or refresh_token" }))
-      return yield* result.pipe(Effect.catchTag("OAuthError", (e) => Effect.succeed(oauthError(e))))
-    })
+        const respond = (res: HttpServerResponse.HttpServerResponse) => {
+          const withSession =
+            newSession === undefined
+              ? res
+              : HttpServerResponse.setCookieUnsafe(res, names.session, newSession, {
+                  ...cookieOptions,
+                  maxAge: `${SESSION_SECONDS} seconds`
+                })
+          return withNonce(withSession)
+        }
+        // the user is known before any error goes back to the client (RFC 9700 §4.11.2)
+        if (check.kind === "redirect")
+          return respond(back({ error: check.error, error_description: check.description }))
+        const decision = post ? first(form, "decision") : undefined
+        if (decision === "deny")
+          return respond(back({ error: "access_denied", error_description: "the user denied the request" }))
+        if (decision !== "allow")
+          return respond(yield* renderFor(clientName, redirectUri, hidden, nonce!, user, undefined))
+        const ticked = [...new Set(form.filter(([k]) => k === "workspace").map(([, v]) => v))]
+        // just signed in on this page: the workspaces are shown now, none could be ticked yet
+        if (ticked.length === 0 && newSession !== undefined)
+          return respond(yield* renderFor(clientName, redirectUri, hidden, nonce!, user, undefined))
+        if (ticked.length === 0)
+          return respond(
+            yield* renderFor(
+              clientName,
+              redirectUri,
+              hidden,
+              nonce!,
+              user,
+              "Tick at least one workspace to allow.",
+              400
+            )
+          )
+        const mine = new Set((yield* workspaces.list({ userId, via: "session", workspaces: "all" })).map((w) => w.id))
+        if (ticked.some((id) => !mine.has(id))) {
+          return respond(
+            yield* renderFor(
+              clientName,
+              redirectUri,
+              hidden,
+              nonce!,
+              user,
+              "A ticked workspace is not one of yours.",
+              400
+            )
+          )
+        }
+        const code = yield* oauth.issueCode({ ...check.params, userId, workspaces: ticked })
+        return respond(back({ code }))
+      })
 
-  yield* router.add("GET", "/.well-known/oauth-authorization-server", json(200, metadata, { "cache-control": "public, max-age=300" }))
-  yield* router.add("GET", "/.well-known/oauth-protected-resource/api", json(200, resourceMetadata, { "cache-control": "public, max-age=300" }))
-  yield* router.add("POST", "/oauth/register", (request) => limited(request, register(request), registrationBudget))
-  yield* router.add("GET", "/oauth/authorize", (request) => limited(request, authorize(request)))
-  yield* router.add("POST", "/oauth/authorize", (request) => limited(request, authorize(request)))
-  yield* router.add("POST", "/oauth/token", (request) => limited(request, token(request)))
-}))
+    const token = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function* () {
+        const form = yield* formOf(request)
+        const field = (k: string) => first(form, k)
+        let clientId = field("client_id")
+        let clientSecret = field("client_secret")
+        const basic = /^Basic\s+(.+)$/i.exec(request.headers.authorization ?? "")
+        if (basic !== null) {
+          const decoded = Buffer.from(basic[1]!, "base64").toString("utf8")
+          const i = decoded.indexOf(":")
+          if (i > 0) {
+            clientId = decodeURIComponent(decoded.slice(0, i))
+            clientSecret = decodeURIComponent(decoded.slice(i + 1))
+          }
+        }
+        const grantType = field("grant_type")
+        const result =
+          grantType === "authorization_code"
+            ? field("code") === undefined
+              ? Effect.succeed(json(400, { error: "invalid_request", error_description: "code is required" }))
+              : oauth
+                  .exchangeCode({
+                    code: field("code")!,
+                    clientId,
+                    clientSecret,
+                    redirectUri: field("redirect_uri"),
+                    codeVerifier: field("code_verifier"),
+                    resource: field("resource")
+                  })
+                  .pipe(Effect.map((t) => json(200, t)))
+            : grantType === "refresh_token"
+              ? field("refresh_token") === undefined
+                ? Effect.succeed(
+                    json(400, { error: "invalid_request", error_description: "refresh_token is required" })
+                  )
+                : oauth
+                    .refresh({
+                      refreshToken: field("refresh_token")!,
+                      clientId,
+                      clientSecret,
+                      scope: field("scope"),
+                      resource: field("resource")
+                    })
+                    .pipe(Effect.map((t) => json(200, t)))
+              : Effect.succeed(
+                  json(400, {
+                    error: grantType === undefined ? "invalid_request" : "unsupported_grant_type",
+                    error_description: "grant_type must be authorization_code or refresh_token"
+                  })
+                )
+        return yield* result.pipe(Effect.catchTag("OAuthError", (e) => Effect.succeed(oauthError(e))))
+      })
+
+    yield* router.add(
+      "GET",
+      "/.well-known/oauth-authorization-server",
+      json(200, metadata, { "cache-control": "public, max-age=300" })
+    )
+    yield* router.add(
+      "GET",
+      "/.well-known/oauth-protected-resource/api",
+      json(200, resourceMetadata, { "cache-control": "public, max-age=300" })
+    )
+    yield* router.add("POST", "/oauth/register", (request) => limited(request, register(request), registrationBudget))
+    yield* router.add("GET", "/oauth/authorize", (request) => limited(request, authorize(request)))
+    yield* router.add("POST", "/oauth/authorize", (request) => limited(request, authorize(request)))
+    yield* router.add("POST", "/oauth/token", (request) => limited(request, token(request)))
+  })
+)

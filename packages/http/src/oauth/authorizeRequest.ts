@@ -16,7 +16,13 @@ export interface AuthorizeParams {
 
 export type AuthorizeCheck =
   | { readonly kind: "page"; readonly message: string }
-  | { readonly kind: "redirect"; readonly redirectUri: string; readonly state: string | undefined; readonly error: string; readonly description: string }
+  | {
+      readonly kind: "redirect"
+      readonly redirectUri: string
+      readonly state: string | undefined
+      readonly error: string
+      readonly description: string
+    }
   | { readonly kind: "ok"; readonly params: AuthorizeParams }
 
 export const checkAuthorizeRequest = (
@@ -24,24 +30,42 @@ export const checkAuthorizeRequest = (
   client: { readonly redirect_uris: ReadonlyArray<string>; readonly scope: string } | undefined,
   resource: string
 ): AuthorizeCheck => {
-  if (q.client_id === undefined || client === undefined) return { kind: "page", message: "Unknown client: this application is not registered here." }
+  if (q.client_id === undefined || client === undefined)
+    return { kind: "page", message: "Unknown client: this application is not registered here." }
   if (q.redirect_uri === undefined) {
     if (client.redirect_uris.length !== 1) return { kind: "page", message: "redirect_uri is required for this client." }
   } else if (!redirectMatches(client.redirect_uris, q.redirect_uri)) {
     return { kind: "page", message: "The redirect_uri does not match any URI registered for this client." }
   }
   const redirectUri = q.redirect_uri ?? client.redirect_uris[0]!
-  const back = (error: string, description: string): AuthorizeCheck => ({ kind: "redirect", redirectUri, state: q.state, error, description })
+  const back = (error: string, description: string): AuthorizeCheck => ({
+    kind: "redirect",
+    redirectUri,
+    state: q.state,
+    error,
+    description
+  })
   if (q.response_type !== "code") return back("unsupported_response_type", "response_type must be code")
   if (q.code_challenge === undefined) return back("invalid_request", "code_challenge is required (PKCE)")
   if (q.code_challenge_method !== "S256") return back("invalid_request", "code_challenge_method must be S256")
-  if (!PKCE_CHALLENGE.test(q.code_challenge)) return back("invalid_request", "code_challenge must be 43 to 128 characters of [A-Za-z0-9-._~]")
+  if (!PKCE_CHALLENGE.test(q.code_challenge))
+    return back("invalid_request", "code_challenge must be 43 to 128 characters of [A-Za-z0-9-._~]")
   const scope = q.scope ?? "mcp"
   if (scope.split(" ").some((s) => s !== "mcp")) return back("invalid_scope", "the only scope is mcp")
   if (q.resource !== undefined && q.resource.replace(/\/$/, "").toLowerCase() !== resource.toLowerCase()) {
     return back("invalid_target", `resource must be ${resource}`)
   }
-  return { kind: "ok", params: { clientId: q.client_id, redirectUri, state: q.state, codeChallenge: q.code_challenge, scope: "mcp", resource } }
+  return {
+    kind: "ok",
+    params: {
+      clientId: q.client_id,
+      redirectUri,
+      state: q.state,
+      codeChallenge: q.code_challenge,
+      scope: "mcp",
+      resource
+    }
+  }
 }
 
 /** The client's redirect with the response parameters; `iss` on every one (RFC 9207). */

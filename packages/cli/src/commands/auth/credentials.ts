@@ -4,7 +4,7 @@ import { usageError } from "../../support/failure.ts"
 import { ask, askSecret, readStdinLine, stdinIsTerminal } from "../../support/prompt.ts"
 
 export const fromFlagOrPrompt = (value: string | undefined, flag: string, question: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (value !== undefined) return value
     if (!stdinIsTerminal()) return yield* usageError(`${flag} is required when stdin is not a terminal`)
     const answer = yield* ask(question)
@@ -13,14 +13,18 @@ export const fromFlagOrPrompt = (value: string | undefined, flag: string, questi
   })
 
 /** --password-stdin, else --password, else a question whose answer is not echoed. */
-export const password = (options: { password?: string | undefined; passwordStdin?: boolean | undefined }, confirm: boolean) =>
-  Effect.gen(function*() {
+export const password = (
+  options: { password?: string | undefined; passwordStdin?: boolean | undefined },
+  confirm: boolean
+) =>
+  Effect.gen(function* () {
     if (options.passwordStdin === true && options.password !== undefined) {
       return yield* usageError("use either --password or --password-stdin, not both")
     }
     if (options.passwordStdin === true) return yield* readStdinLine
     if (options.password !== undefined) return options.password
-    if (!stdinIsTerminal()) return yield* usageError("--password-stdin (or --password) is required when stdin is not a terminal")
+    if (!stdinIsTerminal())
+      return yield* usageError("--password-stdin (or --password) is required when stdin is not a terminal")
     const first = yield* askSecret(confirm ? "Password (8 to 128 characters): " : "Password: ")
     if (!confirm) return first
     const again = yield* askSecret("Password again: ")

@@ -11,7 +11,16 @@ export const registerAuth = (program: Command, app: App) => {
   const auth = program
     .command("auth")
     .description("sign up, sign in and out; the API key is kept in your config file")
-    .addHelpText("after", examples("board auth signup", "board auth login --email ada@example.com", "board auth status", "board auth keys", "board auth logout"))
+    .addHelpText(
+      "after",
+      examples(
+        "board auth signup",
+        "board auth login --email ada@example.com",
+        "board auth status",
+        "board auth keys",
+        "board auth logout"
+      )
+    )
   registerAuthSignup(auth, app)
   registerAuthLogin(auth, app)
   registerAuthStatus(auth, app)

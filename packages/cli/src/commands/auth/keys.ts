@@ -7,10 +7,10 @@ import { examples } from "../../support/format.ts"
 import { isUuid } from "../../support/lookup.ts"
 import { Output, table } from "../../support/output.ts"
 
-export interface AuthKeysOptions {}
+export type AuthKeysOptions = Record<string, never>
 
 /** The account's live API keys (never the keys themselves), the one in use marked. */
-export const runAuthKeys = Effect.fn("auth.keys")(function*(_options: AuthKeysOptions) {
+export const runAuthKeys = Effect.fn("auth.keys")(function* (_options: AuthKeysOptions) {
   const { client } = yield* BoardApi
   const out = yield* Output
   const keys = yield* client.accounts.listApiKeys()
@@ -19,17 +19,19 @@ export const runAuthKeys = Effect.fn("auth.keys")(function*(_options: AuthKeysOp
       keys.map((k) => [k.name, k.createdAt, k.current ? out.style.green("this one") : "", out.style.dim(k.id)]),
       out.style,
       ["NAME", "CREATED", "IN USE", "ID"]
-    ))
+    )
+  )
 })
 
 export interface AuthRevokeOptions {
   readonly id: string
 }
 
-export const runAuthRevoke = Effect.fn("auth.revoke")(function*(options: AuthRevokeOptions) {
+export const runAuthRevoke = Effect.fn("auth.revoke")(function* (options: AuthRevokeOptions) {
   const { client } = yield* BoardApi
   const out = yield* Output
-  if (!isUuid(options.id)) return yield* usageError("give the key's id (board auth keys shows them), not the key itself")
+  if (!isUuid(options.id))
+    return yield* usageError("give the key's id (board auth keys shows them), not the key itself")
   yield* client.accounts.revokeApiKey({ params: { id: options.id } })
   yield* out.message("Revoked: the key is refused from now on.")
   yield* out.result({ revoked: { id: options.id } }, () => undefined)

@@ -17,7 +17,7 @@ export interface AuthLoginOptions {
 }
 
 /** Login gives a session; the session mints a new API key, which is confirmed and saved. */
-export const runAuthLogin = Effect.fn("auth.login")(function*(options: AuthLoginOptions) {
+export const runAuthLogin = Effect.fn("auth.login")(function* (options: AuthLoginOptions) {
   const api = yield* BoardApi
   const settings = yield* Settings
   const out = yield* Output
@@ -35,13 +35,16 @@ export const runAuthLogin = Effect.fn("auth.login")(function*(options: AuthLogin
       `Saved a new API key "${key.name}" to ${settings.configPath}.`
   )
   if (out.json) {
-    yield* out.result({
-      user: login.user,
-      apiKey: { id: key.id, name: key.name, createdAt: key.createdAt },
-      workspaces,
-      apiUrl: settings.apiUrl,
-      configPath: settings.configPath
-    }, () => undefined)
+    yield* out.result(
+      {
+        user: login.user,
+        apiKey: { id: key.id, name: key.name, createdAt: key.createdAt },
+        workspaces,
+        apiUrl: settings.apiUrl,
+        configPath: settings.configPath
+      },
+      () => undefined
+    )
   }
 })
 
@@ -50,9 +53,12 @@ export const registerAuthLogin = (auth: Command, app: App) =>
     .command("login")
     .description("sign in with email and password; saves a new API key for this machine")
     .option("--email <email>", "your email (asked on a terminal when missing)")
-    .option("--password <password>", "your password (visible to other users of this machine: prefer --password-stdin or the prompt)")
+    .option(
+      "--password <password>",
+      "your password (visible to other users of this machine: prefer --password-stdin or the prompt)"
+    )
     .option("--password-stdin", "read the password from stdin")
-    .option("--key-name <name>", "name of the new API key (default: \"board CLI on <hostname>\")")
+    .option("--key-name <name>", 'name of the new API key (default: "board CLI on <hostname>")')
     .addHelpText(
       "after",
       examples(

@@ -7,13 +7,13 @@ import { examples } from "../../support/format.ts"
 import { Output } from "../../support/output.ts"
 import { Settings } from "../../support/settings.ts"
 
-export interface AuthLogoutOptions {}
+export type AuthLogoutOptions = Record<string, never>
 
 /**
  * Revokes the saved API key on the server, then forgets it (the API URL stays). The key is
  * forgotten even when the server cannot be reached, and then the message says it is still valid.
  */
-export const runAuthLogout = Effect.fn("auth.logout")(function*(_options: AuthLogoutOptions) {
+export const runAuthLogout = Effect.fn("auth.logout")(function* (_options: AuthLogoutOptions) {
   const s = yield* Settings
   const out = yield* Output
   const { client } = yield* BoardApi
@@ -23,15 +23,18 @@ export const runAuthLogout = Effect.fn("auth.logout")(function*(_options: AuthLo
     return yield* out.result({ loggedOut: false, revoked: false, configPath: s.configPath }, () => undefined)
   }
   // the client sends the saved key only when no flag or environment variable overrides it
-  const revoked = s.apiKeySource !== "config"
-    ? "not the key in use"
-    : yield* client.accounts.listApiKeys().pipe(
-      Effect.flatMap((keys) => {
-        const mine = keys.find((k) => k.current)
-        return mine === undefined ? Effect.succeed("not found" as const) : client.accounts.revokeApiKey({ params: { id: mine.id } }).pipe(Effect.as("revoked" as const))
-      }),
-      Effect.catch((e) => Effect.succeed(`${(e as { message?: string }).message ?? String(e)}`))
-    )
+  const revoked =
+    s.apiKeySource !== "config"
+      ? "not the key in use"
+      : yield* client.accounts.listApiKeys().pipe(
+          Effect.flatMap((keys) => {
+            const mine = keys.find((k) => k.current)
+            return mine === undefined
+              ? Effect.succeed("not found" as const)
+              : client.accounts.revokeApiKey({ params: { id: mine.id } }).pipe(Effect.as("revoked" as const))
+          }),
+          Effect.catch((e) => Effect.succeed(`${(e as { message?: string }).message ?? String(e)}`))
+        )
   writeConfig(s.configPath, s.config.apiUrl !== undefined ? { apiUrl: s.config.apiUrl } : {})
   yield* out.message(
     revoked === "revoked"

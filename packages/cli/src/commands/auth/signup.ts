@@ -26,7 +26,7 @@ export const defaultKeyName = () => `board CLI on ${os.hostname()}`.slice(0, 200
  * SPEC.md's bootstrap: sign up, then with the session create a workspace, a kanban project and
  * an API key; confirm the key with GET /v1/workspaces; save the URL and key.
  */
-export const runAuthSignup = Effect.fn("auth.signup")(function*(options: AuthSignupOptions) {
+export const runAuthSignup = Effect.fn("auth.signup")(function* (options: AuthSignupOptions) {
   const api = yield* BoardApi
   const settings = yield* Settings
   const out = yield* Output
@@ -36,9 +36,11 @@ export const runAuthSignup = Effect.fn("auth.signup")(function*(options: AuthSig
 
   const signup = yield* api.client.accounts.signup({ payload: { email, password: secret, full_name: fullName } })
   yield* out.message(`Signed up as ${signup.user.email}.`)
-  const created = Effect.gen(function*() {
+  const created = Effect.gen(function* () {
     api.credentials.session = signup.session.access_token
-    const { workspace } = yield* api.client.workspaces.create({ payload: { name: options.workspace ?? `${fullName}'s workspace` } })
+    const { workspace } = yield* api.client.workspaces.create({
+      payload: { name: options.workspace ?? `${fullName}'s workspace` }
+    })
     const { project, columns } = yield* api.client.workspaces.createProject({
       payload: { workspaceId: workspace.id, name: options.project ?? "Tasks", template: "kanban" }
     })
@@ -52,7 +54,12 @@ export const runAuthSignup = Effect.fn("auth.signup")(function*(options: AuthSig
   )
   const { workspace, project, columns, key, confirmed } = yield* created
   if (!confirmed) return yield* Effect.die(new Error("the new API key does not see the new workspace"))
-  writeConfig(settings.configPath, { apiUrl: settings.apiUrl, apiKey: key.rawKey, email: signup.user.email, project: project.id })
+  writeConfig(settings.configPath, {
+    apiUrl: settings.apiUrl,
+    apiKey: key.rawKey,
+    email: signup.user.email,
+    project: project.id
+  })
   yield* out.message(
     `Created workspace "${workspace.name}" and project "${project.name}" (cards ${project.refPrefix}-1, ${project.refPrefix}-2, …) ` +
       `with columns ${columns.map((c) => c.name).join(", ")}.\n` +
@@ -60,15 +67,18 @@ export const runAuthSignup = Effect.fn("auth.signup")(function*(options: AuthSig
       `Next: board card create "My first card"`
   )
   if (out.json) {
-    yield* out.result({
-      user: signup.user,
-      workspace,
-      project,
-      columns,
-      apiKey: { id: key.id, name: key.name, createdAt: key.createdAt },
-      apiUrl: settings.apiUrl,
-      configPath: settings.configPath
-    }, () => undefined)
+    yield* out.result(
+      {
+        user: signup.user,
+        workspace,
+        project,
+        columns,
+        apiKey: { id: key.id, name: key.name, createdAt: key.createdAt },
+        apiUrl: settings.apiUrl,
+        configPath: settings.configPath
+      },
+      () => undefined
+    )
   }
 })
 
@@ -78,18 +88,22 @@ export const registerAuthSignup = (auth: Command, app: App) =>
     .description("create an account, a workspace, a kanban project and an API key, and save the key")
     .option("--email <email>", "your email (asked on a terminal when missing)")
     .option("--full-name <name>", "your full name (asked on a terminal when missing)")
-    .option("--password <password>", "your password, 8 to 128 characters (visible to other users of this machine: prefer --password-stdin or the prompt)")
+    .option(
+      "--password <password>",
+      "your password, 8 to 128 characters (visible to other users of this machine: prefer --password-stdin or the prompt)"
+    )
     .option("--password-stdin", "read the password from stdin")
-    .option("--workspace <name>", "name of the first workspace (default: \"<full name>'s workspace\")")
+    .option("--workspace <name>", 'name of the first workspace (default: "<full name>\'s workspace")')
     .option("--project <name>", "name of the first project; card refs take its prefix (default: Tasks)")
-    .option("--key-name <name>", "name of the API key (default: \"board CLI on <hostname>\")")
+    .option("--key-name <name>", 'name of the API key (default: "board CLI on <hostname>")')
     .addHelpText(
       "after",
       examples(
         "board auth signup",
-        "board auth signup --email ada@example.com --full-name \"Ada Lovelace\" --workspace Acme --project Website",
+        'board auth signup --email ada@example.com --full-name "Ada Lovelace" --workspace Acme --project Website',
         "printf '%s' \"$PASSWORD\" | board auth signup --email ada@example.com --full-name Ada --password-stdin",
         "board --api-url https://board.example.com/api auth signup"
-      ) + "\nThe API URL and key are saved to $XDG_CONFIG_HOME/board/config.json (else ~/.config/board/config.json), mode 0600.\n"
+      ) +
+        "\nThe API URL and key are saved to $XDG_CONFIG_HOME/board/config.json (else ~/.config/board/config.json), mode 0600.\n"
     )
     .action((flags: AuthSignupOptions, cmd: Command) => app.run(cmd, flags, runAuthSignup, "nothing"))

@@ -18,15 +18,16 @@ export interface CardCreateOptions {
   readonly label?: ReadonlyArray<string>
 }
 
-export const runCardCreate = Effect.fn("card.create")(function*(options: CardCreateOptions) {
+export const runCardCreate = Effect.fn("card.create")(function* (options: CardCreateOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   const project = yield* lookup.project(options.project)
   const board = yield* lookup.board(project.id)
-  const column = options.column === undefined
-    ? board.columns[0] ?? (yield* failure(`"${project.name}" has no columns to put a card in`))
-    : yield* lookup.column(board, options.column)
+  const column =
+    options.column === undefined
+      ? (board.columns[0] ?? (yield* failure(`"${project.name}" has no columns to put a card in`)))
+      : yield* lookup.column(board, options.column)
   // labels are checked before the card exists, so a typo files nothing
   const labels = yield* Effect.forEach(options.label ?? [], (l) => lookup.label(board, l))
   const description = yield* textOrStdin(options.description)
@@ -39,7 +40,8 @@ export const runCardCreate = Effect.fn("card.create")(function*(options: CardCre
       ...(options.priority !== undefined ? { priority: options.priority } : {})
     }
   })
-  for (const label of labels) card = yield* client.board.attachLabel({ params: { id: card.id }, payload: { labelId: label.id } })
+  for (const label of labels)
+    card = yield* client.board.attachLabel({ params: { id: card.id }, payload: { labelId: label.id } })
   yield* out.message(`Created ${card.ref} in ${column.name}: ${card.title}`)
   yield* out.result(card, () => card.ref)
 })
@@ -57,10 +59,12 @@ export const registerCardCreate = (card: Command, app: App) =>
     .addHelpText(
       "after",
       examples(
-        "board card create \"Fix login\"",
-        "board card create \"Fix login\" --column \"In Progress\" --priority high --label bug",
-        "git log -1 --format=%B | board card create \"Release notes\" --description -",
-        "REF=$(board card create \"Write docs\" --project Website)"
+        'board card create "Fix login"',
+        'board card create "Fix login" --column "In Progress" --priority high --label bug',
+        'git log -1 --format=%B | board card create "Release notes" --description -',
+        'REF=$(board card create "Write docs" --project Website)'
       )
     )
-    .action((title: string, flags: Omit<CardCreateOptions, "title">, cmd: Command) => app.run(cmd, { title, ...flags }, runCardCreate))
+    .action((title: string, flags: Omit<CardCreateOptions, "title">, cmd: Command) =>
+      app.run(cmd, { title, ...flags }, runCardCreate)
+    )

@@ -15,14 +15,16 @@ export interface CardDeleteOptions {
   readonly yes?: boolean
 }
 
-export const runCardDelete = Effect.fn("card.delete")(function*(options: CardDeleteOptions) {
+export const runCardDelete = Effect.fn("card.delete")(function* (options: CardDeleteOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   const card = yield* lookup.card(options.card, options.project)
   if (options.yes !== true) {
     if (!stdinIsTerminal()) return yield* usageError(`deleting ${card.ref} cannot be undone: confirm with --yes`)
-    const answer = yield* ask(`Delete ${card.ref} "${card.title}" with its subtasks and links? This cannot be undone. [y/N] `)
+    const answer = yield* ask(
+      `Delete ${card.ref} "${card.title}" with its subtasks and links? This cannot be undone. [y/N] `
+    )
     if (!/^y(es)?$/i.test(answer)) return yield* failure("not deleted")
   }
   yield* client.board.deleteCard({ params: { id: card.id } })
@@ -38,4 +40,6 @@ export const registerCardDelete = (card: Command, app: App) =>
     .addOption(projectOption())
     .option("-y, --yes", "do not ask; required when stdin is not a terminal")
     .addHelpText("after", examples("board card delete WEB-12", "board card delete WEB-12 --yes"))
-    .action((spec: string, flags: Omit<CardDeleteOptions, "card">, cmd: Command) => app.run(cmd, { card: spec, ...flags }, runCardDelete))
+    .action((spec: string, flags: Omit<CardDeleteOptions, "card">, cmd: Command) =>
+      app.run(cmd, { card: spec, ...flags }, runCardDelete)
+    )

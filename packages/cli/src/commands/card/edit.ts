@@ -18,14 +18,19 @@ export interface CardEditOptions {
   readonly priority?: Priority
 }
 
-export const runCardEdit = Effect.fn("card.edit")(function*(options: CardEditOptions) {
+export const runCardEdit = Effect.fn("card.edit")(function* (options: CardEditOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   if (options.description !== undefined && options.clearDescription === true) {
     return yield* usageError("use either --description or --clear-description, not both")
   }
-  if (options.title === undefined && options.description === undefined && options.clearDescription !== true && options.priority === undefined) {
+  if (
+    options.title === undefined &&
+    options.description === undefined &&
+    options.clearDescription !== true &&
+    options.priority === undefined
+  ) {
     return yield* usageError("nothing to change: give --title, --description, --clear-description or --priority")
   }
   const card = yield* lookup.card(options.card, options.project)
@@ -54,6 +59,12 @@ export const registerCardEdit = (card: Command, app: App) =>
     .addOption(priorityOption())
     .addHelpText(
       "after",
-      examples("board card edit WEB-12 --priority urgent", "board card edit WEB-12 --title \"Fix login on Safari\"", "board card edit WEB-12 --description - < notes.md")
+      examples(
+        "board card edit WEB-12 --priority urgent",
+        'board card edit WEB-12 --title "Fix login on Safari"',
+        "board card edit WEB-12 --description - < notes.md"
+      )
     )
-    .action((spec: string, flags: Omit<CardEditOptions, "card">, cmd: Command) => app.run(cmd, { card: spec, ...flags }, runCardEdit))
+    .action((spec: string, flags: Omit<CardEditOptions, "card">, cmd: Command) =>
+      app.run(cmd, { card: spec, ...flags }, runCardEdit)
+    )

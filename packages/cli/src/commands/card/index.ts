@@ -13,7 +13,13 @@ export const registerCard = (program: Command, app: App) => {
     .description("create, show, edit, move and delete cards; name a card by its ref (WEB-12), id or title")
     .addHelpText(
       "after",
-      examples("board card create \"Fix login\" --priority high", "board card show WEB-1", "board card move WEB-1 \"In Progress\"", "board card edit WEB-1 --title \"Fix the login\"", "board card delete WEB-1 --yes")
+      examples(
+        'board card create "Fix login" --priority high',
+        "board card show WEB-1",
+        'board card move WEB-1 "In Progress"',
+        'board card edit WEB-1 --title "Fix the login"',
+        "board card delete WEB-1 --yes"
+      )
     )
   registerCardCreate(card, app)
   registerCardShow(card, app)

@@ -16,11 +16,12 @@ export interface CardMoveOptions {
   readonly top?: boolean
 }
 
-export const runCardMove = Effect.fn("card.move")(function*(options: CardMoveOptions) {
+export const runCardMove = Effect.fn("card.move")(function* (options: CardMoveOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
-  if (options.top === true && options.position !== undefined) return yield* usageError("use either --top or --position, not both")
+  if (options.top === true && options.position !== undefined)
+    return yield* usageError("use either --top or --position, not both")
   const card = yield* lookup.card(options.card, options.project)
   const board = yield* lookup.board(card.projectId)
   const column = yield* lookup.column(board, options.column)
@@ -42,6 +43,14 @@ export const registerCardMove = (card: Command, app: App) =>
     .addOption(projectOption())
     .option("--position <n>", "0-based position in the column; past the end means the end", wholeNumber(0))
     .option("--top", "put it at the top (position 0)")
-    .addHelpText("after", examples("board card move WEB-12 Done", "board card move WEB-12 \"in progress\" --top", "board card move \"Fix login\" Done --position 2"))
+    .addHelpText(
+      "after",
+      examples(
+        "board card move WEB-12 Done",
+        'board card move WEB-12 "in progress" --top',
+        'board card move "Fix login" Done --position 2'
+      )
+    )
     .action((spec: string, column: string, flags: Omit<CardMoveOptions, "card" | "column">, cmd: Command) =>
-      app.run(cmd, { card: spec, column, ...flags }, runCardMove))
+      app.run(cmd, { card: spec, column, ...flags }, runCardMove)
+    )

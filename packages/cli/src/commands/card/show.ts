@@ -12,7 +12,7 @@ export interface CardShowOptions {
   readonly project?: string
 }
 
-export const runCardShow = Effect.fn("card.show")(function*(options: CardShowOptions) {
+export const runCardShow = Effect.fn("card.show")(function* (options: CardShowOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -28,5 +28,10 @@ export const registerCardShow = (card: Command, app: App) =>
     .description("show a card: column, priority, labels, description, subtasks and links")
     .argument("<card>", "the card's ref (WEB-12), id or title")
     .addOption(projectOption())
-    .addHelpText("after", examples("board card show WEB-12", "board card show \"Fix login\"", "board card show WEB-12 --json | jq .subtasks"))
-    .action((spec: string, flags: Omit<CardShowOptions, "card">, cmd: Command) => app.run(cmd, { card: spec, ...flags }, runCardShow))
+    .addHelpText(
+      "after",
+      examples("board card show WEB-12", 'board card show "Fix login"', "board card show WEB-12 --json | jq .subtasks")
+    )
+    .action((spec: string, flags: Omit<CardShowOptions, "card">, cmd: Command) =>
+      app.run(cmd, { card: spec, ...flags }, runCardShow)
+    )

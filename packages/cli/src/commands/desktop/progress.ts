@@ -19,9 +19,9 @@ export const progressBar = (out: NodeJS.WriteStream): ProgressBar | undefined =>
     const ratio = p.total === 0 ? 1 : Math.min(1, p.done / p.total)
     const filled = Math.round(ratio * WIDTH)
     const label = p.phase === "hash" ? "checksum" : "upload  "
-    const line = `${label} ${p.file.length > 28 ? `${p.file.slice(0, 27)}…` : p.file} [${"#".repeat(filled)}${"-".repeat(WIDTH - filled)}] ${
-      Math.floor(ratio * 100)
-    }% ${mb(p.done)}/${mb(p.total)}`
+    const line = `${label} ${p.file.length > 28 ? `${p.file.slice(0, 27)}…` : p.file} [${"#".repeat(filled)}${"-".repeat(WIDTH - filled)}] ${Math.floor(
+      ratio * 100
+    )}% ${mb(p.done)}/${mb(p.total)}`
     const columns = out.columns || 80
     out.write(`\r${line.slice(0, columns - 1)}\x1b[K`)
     drawn = true

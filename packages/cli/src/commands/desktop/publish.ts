@@ -34,8 +34,10 @@ export const registerDesktopPublish = (program: Command) => {
   return publish
     .addHelpText(
       "after",
-      "\nExamples:\n  board desktop publish --platform darwin-arm64 --version 1.2.3 --notes \"Faster sync\" dist/Board-1.2.3-arm64-mac.zip dist/Board-1.2.3-arm64.dmg\n" +
-        "  S3_BUCKET=builds board desktop publish --platform darwin-arm64 --version 1.2.4 --notes \"Fixes\" --force dist/*.zip\n"
+      '\nExamples:\n  board desktop publish --platform darwin-arm64 --version 1.2.3 --notes "Faster sync" dist/Board-1.2.3-arm64-mac.zip dist/Board-1.2.3-arm64.dmg\n' +
+        '  S3_BUCKET=builds board desktop publish --platform darwin-arm64 --version 1.2.4 --notes "Fixes" --force dist/*.zip\n'
     )
-    .action((files: Array<string>, _options: PublishOptions, command: Command) => import("./publishRun.ts").then((m) => m.runPublish(files, command.optsWithGlobals<PublishOptions>())))
+    .action((files: Array<string>, _options: PublishOptions, command: Command) =>
+      import("./publishRun.ts").then((m) => m.runPublish(files, command.optsWithGlobals<PublishOptions>()))
+    )
 }

@@ -32,8 +32,11 @@ import type { PublishOptions } from "./publish.ts"
 const secretLayer = (config: AppConfigValues) =>
   Layer.sync(ServerSecret, () =>
     deriveKeys(
-      config.s3 !== undefined ? config.secret ?? crypto.randomBytes(32).toString("hex") : resolveSecret(config.secret, config.dataDir)
-    ))
+      config.s3 !== undefined
+        ? (config.secret ?? crypto.randomBytes(32).toString("hex"))
+        : resolveSecret(config.secret, config.dataDir)
+    )
+  )
 
 const failureOf = (cause: Cause.Cause<unknown>): CliExit => {
   const e = Cause.squash(cause)
@@ -44,26 +47,41 @@ const failureOf = (cause: Cause.Cause<unknown>): CliExit => {
 }
 
 const describe = (r: PublishedRelease): string =>
-  [
+  `${[
     `published ${r.platform} ${r.version} (${r.publishedAt})`,
-    ...r.files.map((f) => `  ${f.name}  ${f.size} bytes  sha256 ${f.sha256}${f.name === r.artifact ? "  (download)" : ""}`),
+    ...r.files.map(
+      (f) => `  ${f.name}  ${f.size} bytes  sha256 ${f.sha256}${f.name === r.artifact ? "  (download)" : ""}`
+    ),
     ...(r.feed === null ? [] : [`  update feed: ${r.feed}`])
-  ].join("\n") + "\n"
+  ].join("\n")}\n`
 
 export const runPublish = async (files: ReadonlyArray<string>, options: PublishOptions): Promise<void> => {
   const config = loadConfig()
-  const input = { platform: options.platform, version: options.version, notes: options.notes, files, force: options.force === true }
+  const input = {
+    platform: options.platform,
+    version: options.version,
+    notes: options.notes,
+    files,
+    force: options.force === true
+  }
   // refuse bad arguments before opening the database or storage
   const checked = await Effect.runPromiseExit(checkPublishInput(input))
   if (Exit.isFailure(checked)) throw failureOf(checked.cause)
   if (config.dataDir === "memory:" && (config.databaseUrl === undefined || config.s3 === undefined)) {
-    throw new CliExit(exitCodes.usage, "board desktop publish: DATA_DIR=memory: keeps nothing; use the DATA_DIR (or DATABASE_URL and S3_BUCKET) of the server")
+    throw new CliExit(
+      exitCodes.usage,
+      "board desktop publish: DATA_DIR=memory: keeps nothing; use the DATA_DIR (or DATABASE_URL and S3_BUCKET) of the server"
+    )
   }
   const bar = options.json === true || options.quiet === true ? undefined : progressBar(process.stderr)
   const base = Layer.mergeAll(Layer.succeed(AppConfig, config), secretLayer(config))
   const database = layerShared(config)
-  const services = DesktopReleases.layer.pipe(Layer.provide(BlobsLive), Layer.provide(base), Layer.provideMerge(database))
-  const program = Effect.gen(function*() {
+  const services = DesktopReleases.layer.pipe(
+    Layer.provide(BlobsLive),
+    Layer.provide(base),
+    Layer.provideMerge(database)
+  )
+  const program = Effect.gen(function* () {
     yield* runMigrations()
     const releases = yield* DesktopReleases
     return yield* releases.publish({ ...input, onProgress: bar?.update })
@@ -72,5 +90,5 @@ export const runPublish = async (files: ReadonlyArray<string>, options: PublishO
   bar?.done()
   if (Exit.isFailure(exit)) throw failureOf(exit.cause)
   const release = exit.value
-  process.stdout.write(options.json === true ? JSON.stringify(release, null, 2) + "\n" : describe(release))
+  process.stdout.write(options.json === true ? `${JSON.stringify(release, null, 2)}\n` : describe(release))
 }

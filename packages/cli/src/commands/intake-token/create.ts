@@ -25,14 +25,17 @@ export const expiryOf = (value: string, nowMs: number): string | undefined => {
   return undefined
 }
 
-export const runIntakeTokenCreate = Effect.fn("intakeToken.create")(function*(options: IntakeTokenCreateOptions) {
+export const runIntakeTokenCreate = Effect.fn("intakeToken.create")(function* (options: IntakeTokenCreateOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   let expiresAt: string | undefined
   if (options.expires !== undefined) {
     expiresAt = expiryOf(options.expires, yield* Clock.currentTimeMillis)
-    if (expiresAt === undefined) return yield* usageError("--expires: give a date (2027-12-31), a date-time (2027-12-31T12:00:00Z) or days from now (30d)")
+    if (expiresAt === undefined)
+      return yield* usageError(
+        "--expires: give a date (2027-12-31), a date-time (2027-12-31T12:00:00Z) or days from now (30d)"
+      )
   }
   const project = yield* lookup.project(options.project)
   const column = yield* lookup.column(yield* lookup.board(project.id), options.column)
@@ -56,10 +59,13 @@ export const registerIntakeTokenCreate = (intakeToken: Command, app: App) =>
     .description("mint an intake token that files cards into one column; prints the token (shown once)")
     .requiredOption("-c, --column <column>", "the column cards land in (name or id)")
     .addOption(projectOption())
-    .option("--name <name>", "what it is for, e.g. \"support form\"")
+    .option("--name <name>", 'what it is for, e.g. "support form"')
     .option("--expires <when>", "a date (2027-12-31), a date-time, or days from now (30d); default: never")
     .addHelpText(
       "after",
-      examples("board intake-token create --column \"To Do\" --name \"support form\"", "export BOARD_INTAKE_KEY=$(board intake-token create --column \"To Do\" --expires 90d --quiet)")
+      examples(
+        'board intake-token create --column "To Do" --name "support form"',
+        'export BOARD_INTAKE_KEY=$(board intake-token create --column "To Do" --expires 90d --quiet)'
+      )
     )
     .action((flags: IntakeTokenCreateOptions, cmd: Command) => app.run(cmd, flags, runIntakeTokenCreate))

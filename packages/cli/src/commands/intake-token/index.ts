@@ -9,7 +9,14 @@ export const registerIntakeToken = (program: Command, app: App) => {
   const intakeToken = program
     .command("intake-token")
     .description("mint, list and revoke intake tokens (for `board intake`, forms and webhooks)")
-    .addHelpText("after", examples("board intake-token create --column \"To Do\" --name \"support form\"", "board intake-token list", "board intake-token revoke ID"))
+    .addHelpText(
+      "after",
+      examples(
+        'board intake-token create --column "To Do" --name "support form"',
+        "board intake-token list",
+        "board intake-token revoke ID"
+      )
+    )
   registerIntakeTokenCreate(intakeToken, app)
   registerIntakeTokenList(intakeToken, app)
   registerIntakeTokenRevoke(intakeToken, app)

@@ -11,7 +11,7 @@ export interface IntakeTokenListOptions {
   readonly project?: string
 }
 
-export const runIntakeTokenList = Effect.fn("intakeToken.list")(function*(options: IntakeTokenListOptions) {
+export const runIntakeTokenList = Effect.fn("intakeToken.list")(function* (options: IntakeTokenListOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -29,7 +29,8 @@ export const runIntakeTokenList = Effect.fn("intakeToken.list")(function*(option
       ]),
       out.style,
       ["NAME", "COLUMN", "STATE", "ID"]
-    ))
+    )
+  )
 })
 
 export const registerIntakeTokenList = (intakeToken: Command, app: App) =>

@@ -11,10 +11,11 @@ export interface IntakeTokenRevokeOptions {
   readonly id: string
 }
 
-export const runIntakeTokenRevoke = Effect.fn("intakeToken.revoke")(function*(options: IntakeTokenRevokeOptions) {
+export const runIntakeTokenRevoke = Effect.fn("intakeToken.revoke")(function* (options: IntakeTokenRevokeOptions) {
   const { client } = yield* BoardApi
   const out = yield* Output
-  if (!isUuid(options.id)) return yield* usageError("give the token's id (board intake-token list shows them), not the token itself")
+  if (!isUuid(options.id))
+    return yield* usageError("give the token's id (board intake-token list shows them), not the token itself")
   yield* client.intake.revokeToken({ params: { id: options.id } })
   yield* out.message("Revoked: the token is refused from now on.")
   yield* out.result({ revoked: { id: options.id } }, () => undefined)

@@ -13,14 +13,15 @@ export interface LabelAddOptions {
   readonly project?: string
 }
 
-export const runLabelAdd = Effect.fn("label.add")(function*(options: LabelAddOptions) {
+export const runLabelAdd = Effect.fn("label.add")(function* (options: LabelAddOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   let card = yield* lookup.card(options.card, options.project)
   const board = yield* lookup.board(card.projectId)
   const labels = yield* Effect.forEach(options.labels, (l) => lookup.label(board, l))
-  for (const label of labels) card = yield* client.board.attachLabel({ params: { id: card.id }, payload: { labelId: label.id } })
+  for (const label of labels)
+    card = yield* client.board.attachLabel({ params: { id: card.id }, payload: { labelId: label.id } })
   yield* out.message(`${card.ref} now has the labels ${card.labels.map((l) => l.name).join(", ")}.`)
   yield* out.result(card, () => card.ref)
 })
@@ -34,4 +35,5 @@ export const registerLabelAdd = (label: Command, app: App) =>
     .addOption(projectOption())
     .addHelpText("after", examples("board label add WEB-12 bug", "board label add WEB-12 bug backend"))
     .action((spec: string, labels: Array<string>, flags: Omit<LabelAddOptions, "card" | "labels">, cmd: Command) =>
-      app.run(cmd, { card: spec, labels, ...flags }, runLabelAdd))
+      app.run(cmd, { card: spec, labels, ...flags }, runLabelAdd)
+    )

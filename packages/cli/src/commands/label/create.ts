@@ -13,13 +13,17 @@ export interface LabelCreateOptions {
   readonly color?: string
 }
 
-export const runLabelCreate = Effect.fn("label.create")(function*(options: LabelCreateOptions) {
+export const runLabelCreate = Effect.fn("label.create")(function* (options: LabelCreateOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   const project = yield* lookup.project(options.project)
   const label = yield* client.board.createLabel({
-    payload: { projectId: project.id, name: options.name, ...(options.color !== undefined ? { color: options.color } : {}) }
+    payload: {
+      projectId: project.id,
+      name: options.name,
+      ...(options.color !== undefined ? { color: options.color } : {})
+    }
   })
   yield* out.message(`Created label "${label.name}" in ${project.name}.`)
   yield* out.result(label, () => label.id)
@@ -32,5 +36,10 @@ export const registerLabelCreate = (label: Command, app: App) =>
     .argument("<name>", "the label's name")
     .addOption(projectOption())
     .option("--color <#rrggbb>", "its colour, for example #d73a4a")
-    .addHelpText("after", examples("board label create bug --color '#d73a4a'", "board label create backend --project Website"))
-    .action((name: string, flags: Omit<LabelCreateOptions, "name">, cmd: Command) => app.run(cmd, { name, ...flags }, runLabelCreate))
+    .addHelpText(
+      "after",
+      examples("board label create bug --color '#d73a4a'", "board label create backend --project Website")
+    )
+    .action((name: string, flags: Omit<LabelCreateOptions, "name">, cmd: Command) =>
+      app.run(cmd, { name, ...flags }, runLabelCreate)
+    )

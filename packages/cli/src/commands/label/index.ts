@@ -10,7 +10,15 @@ export const registerLabel = (program: Command, app: App) => {
   const label = program
     .command("label")
     .description("create labels and attach them to cards")
-    .addHelpText("after", examples("board label create bug", "board label add WEB-12 bug", "board label remove WEB-12 bug", "board label list"))
+    .addHelpText(
+      "after",
+      examples(
+        "board label create bug",
+        "board label add WEB-12 bug",
+        "board label remove WEB-12 bug",
+        "board label list"
+      )
+    )
   registerLabelCreate(label, app)
   registerLabelAdd(label, app)
   registerLabelRemove(label, app)

@@ -10,13 +10,20 @@ export interface LabelListOptions {
   readonly project?: string
 }
 
-export const runLabelList = Effect.fn("label.list")(function*(options: LabelListOptions) {
+export const runLabelList = Effect.fn("label.list")(function* (options: LabelListOptions) {
   const lookup = yield* Lookup
   const out = yield* Output
   const project = yield* lookup.project(options.project)
   const { labels } = yield* lookup.board(project.id)
-  if (labels.length === 0 && !out.json) return yield* out.message(`${project.name} has no labels yet: board label create NAME`)
-  yield* out.result(labels, () => table(labels.map((l) => [l.name, l.color ?? "", out.style.dim(l.id)]), out.style, ["NAME", "COLOR", "ID"]))
+  if (labels.length === 0 && !out.json)
+    return yield* out.message(`${project.name} has no labels yet: board label create NAME`)
+  yield* out.result(labels, () =>
+    table(
+      labels.map((l) => [l.name, l.color ?? "", out.style.dim(l.id)]),
+      out.style,
+      ["NAME", "COLOR", "ID"]
+    )
+  )
 })
 
 export const registerLabelList = (label: Command, app: App) =>

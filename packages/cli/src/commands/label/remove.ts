@@ -13,7 +13,7 @@ export interface LabelRemoveOptions {
   readonly project?: string
 }
 
-export const runLabelRemove = Effect.fn("label.remove")(function*(options: LabelRemoveOptions) {
+export const runLabelRemove = Effect.fn("label.remove")(function* (options: LabelRemoveOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -36,4 +36,5 @@ export const registerLabelRemove = (label: Command, app: App) =>
     .addOption(projectOption())
     .addHelpText("after", examples("board label remove WEB-12 bug"))
     .action((spec: string, labels: Array<string>, flags: Omit<LabelRemoveOptions, "card" | "labels">, cmd: Command) =>
-      app.run(cmd, { card: spec, labels, ...flags }, runLabelRemove))
+      app.run(cmd, { card: spec, labels, ...flags }, runLabelRemove)
+    )

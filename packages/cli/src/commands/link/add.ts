@@ -17,13 +17,16 @@ export interface LinkAddOptions {
   readonly project?: string
 }
 
-export const runLinkAdd = Effect.fn("link.add")(function*(options: LinkAddOptions) {
+export const runLinkAdd = Effect.fn("link.add")(function* (options: LinkAddOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   const source = yield* lookup.card(options.card, options.project)
   const target = yield* lookup.card(options.target, options.project)
-  const link = yield* client.board.createCardLink({ params: { id: source.id }, payload: { targetId: target.id, linkType: options.type ?? "relates_to" } })
+  const link = yield* client.board.createCardLink({
+    params: { id: source.id },
+    payload: { targetId: target.id, linkType: options.type ?? "relates_to" }
+  })
   yield* out.message(`${source.ref} ${linkPhrase(link)} ${link.card.ref}.`)
   yield* out.result(link, () => link.id)
 })
@@ -36,6 +39,14 @@ export const registerLinkAdd = (link: Command, app: App) =>
     .argument("<target>", "the target card")
     .addOption(linkTypeOption().default("relates_to"))
     .addOption(projectOption())
-    .addHelpText("after", examples("board link add WEB-4 WEB-5 --type blocks     # WEB-4 blocks WEB-5", "board link add WEB-7 WEB-2 --type duplicates", "board link add WEB-4 WEB-9"))
+    .addHelpText(
+      "after",
+      examples(
+        "board link add WEB-4 WEB-5 --type blocks     # WEB-4 blocks WEB-5",
+        "board link add WEB-7 WEB-2 --type duplicates",
+        "board link add WEB-4 WEB-9"
+      )
+    )
     .action((spec: string, target: string, flags: Omit<LinkAddOptions, "card" | "target">, cmd: Command) =>
-      app.run(cmd, { card: spec, target, ...flags }, runLinkAdd))
+      app.run(cmd, { card: spec, target, ...flags }, runLinkAdd)
+    )

@@ -12,7 +12,7 @@ export interface LinkListOptions {
   readonly project?: string
 }
 
-export const runLinkList = Effect.fn("link.list")(function*(options: LinkListOptions) {
+export const runLinkList = Effect.fn("link.list")(function* (options: LinkListOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -20,7 +20,11 @@ export const runLinkList = Effect.fn("link.list")(function*(options: LinkListOpt
   const links = yield* client.board.listCardLinks({ params: { id: card.id } })
   if (links.length === 0 && !out.json) return yield* out.message(`${card.ref} has no links.`)
   yield* out.result(links, () =>
-    table(links.map((l) => [`${card.ref} ${linkPhrase(l)}`, out.style.cyan(l.card.ref), l.card.title, out.style.dim(l.id)]), out.style))
+    table(
+      links.map((l) => [`${card.ref} ${linkPhrase(l)}`, out.style.cyan(l.card.ref), l.card.title, out.style.dim(l.id)]),
+      out.style
+    )
+  )
 })
 
 export const registerLinkList = (link: Command, app: App) =>
@@ -31,4 +35,6 @@ export const registerLinkList = (link: Command, app: App) =>
     .argument("<card>", "the card's ref (WEB-12), id or title")
     .addOption(projectOption())
     .addHelpText("after", examples("board link list WEB-4", "board link list WEB-4 --json"))
-    .action((spec: string, flags: Omit<LinkListOptions, "card">, cmd: Command) => app.run(cmd, { card: spec, ...flags }, runLinkList))
+    .action((spec: string, flags: Omit<LinkListOptions, "card">, cmd: Command) =>
+      app.run(cmd, { card: spec, ...flags }, runLinkList)
+    )

@@ -17,23 +17,32 @@ export interface LinkRemoveOptions {
   readonly project?: string
 }
 
-export const runLinkRemove = Effect.fn("link.remove")(function*(options: LinkRemoveOptions) {
+export const runLinkRemove = Effect.fn("link.remove")(function* (options: LinkRemoveOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   if (options.target === undefined) {
-    if (!isUuid(options.card)) return yield* failure("give a link id (board link list CARD shows them), or the two cards: board link remove WEB-4 WEB-5")
+    if (!isUuid(options.card))
+      return yield* failure(
+        "give a link id (board link list CARD shows them), or the two cards: board link remove WEB-4 WEB-5"
+      )
     yield* client.board.deleteCardLink({ params: { id: options.card } })
     yield* out.message("Removed the link.")
     return yield* out.result({ deleted: { id: options.card } }, () => undefined)
   }
   const card = yield* lookup.card(options.card, options.project)
   const target = yield* lookup.card(options.target, options.project)
-  const links = (yield* client.board.listCardLinks({ params: { id: card.id } }))
-    .filter((l) => l.card.id === target.id && (options.type === undefined || l.linkType === options.type))
-  if (links.length === 0) return yield* failure(`${card.ref} and ${target.ref} are not linked${options.type !== undefined ? ` by ${options.type}` : ""}`)
+  const links = (yield* client.board.listCardLinks({ params: { id: card.id } })).filter(
+    (l) => l.card.id === target.id && (options.type === undefined || l.linkType === options.type)
+  )
+  if (links.length === 0)
+    return yield* failure(
+      `${card.ref} and ${target.ref} are not linked${options.type !== undefined ? ` by ${options.type}` : ""}`
+    )
   if (links.length > 1) {
-    return yield* failure(`${card.ref} and ${target.ref} have ${links.length} links (${links.map((l) => l.linkType).join(", ")}); say which with --type`)
+    return yield* failure(
+      `${card.ref} and ${target.ref} have ${links.length} links (${links.map((l) => l.linkType).join(", ")}); say which with --type`
+    )
   }
   yield* client.board.deleteCardLink({ params: { id: links[0].id } })
   yield* out.message(`Removed: ${card.ref} ${linkPhrase(links[0])} ${target.ref}.`)
@@ -49,6 +58,15 @@ export const registerLinkRemove = (link: Command, app: App) =>
     .argument("[target]", "the card at the other end")
     .addOption(linkTypeOption())
     .addOption(projectOption())
-    .addHelpText("after", examples("board link remove WEB-4 WEB-5", "board link remove WEB-4 WEB-5 --type blocks", "board link remove 3f1c…   # a link id from `board link list`"))
-    .action((spec: string, target: string | undefined, flags: Omit<LinkRemoveOptions, "card" | "target">, cmd: Command) =>
-      app.run(cmd, { card: spec, ...(target !== undefined ? { target } : {}), ...flags }, runLinkRemove))
+    .addHelpText(
+      "after",
+      examples(
+        "board link remove WEB-4 WEB-5",
+        "board link remove WEB-4 WEB-5 --type blocks",
+        "board link remove 3f1c…   # a link id from `board link list`"
+      )
+    )
+    .action(
+      (spec: string, target: string | undefined, flags: Omit<LinkRemoveOptions, "card" | "target">, cmd: Command) =>
+        app.run(cmd, { card: spec, ...(target !== undefined ? { target } : {}), ...flags }, runLinkRemove)
+    )

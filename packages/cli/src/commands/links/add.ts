@@ -15,7 +15,7 @@ export interface LinksAddOptions {
   readonly tag?: ReadonlyArray<string>
 }
 
-export const runLinksAdd = Effect.fn("links.add")(function*(options: LinksAddOptions) {
+export const runLinksAdd = Effect.fn("links.add")(function* (options: LinksAddOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -46,5 +46,13 @@ export const registerLinksAdd = (links: Command, app: App) =>
     .option("--title <title>", "what the page is")
     .option("--note <note>", "why it matters")
     .option("--tag <tag>", "a tag; repeat for more", collect)
-    .addHelpText("after", examples("board links add https://docs.example.com/auth --title \"Auth guide\" --tag auth", "board links add https://example.com/spec --note \"the API we call\" --json"))
-    .action((url: string, flags: Omit<LinksAddOptions, "url">, cmd: Command) => app.run(cmd, { url, ...flags }, runLinksAdd))
+    .addHelpText(
+      "after",
+      examples(
+        'board links add https://docs.example.com/auth --title "Auth guide" --tag auth',
+        'board links add https://example.com/spec --note "the API we call" --json'
+      )
+    )
+    .action((url: string, flags: Omit<LinksAddOptions, "url">, cmd: Command) =>
+      app.run(cmd, { url, ...flags }, runLinksAdd)
+    )

@@ -13,7 +13,7 @@ export interface LinksDeleteOptions {
   readonly project?: string
 }
 
-export const runLinksDelete = Effect.fn("links.delete")(function*(options: LinksDeleteOptions) {
+export const runLinksDelete = Effect.fn("links.delete")(function* (options: LinksDeleteOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -32,4 +32,6 @@ export const registerLinksDelete = (links: Command, app: App) =>
     .argument("<link>", "the link's id or URL")
     .addOption(projectOption())
     .addHelpText("after", examples("board links delete https://docs.example.com/auth"))
-    .action((link: string, flags: Omit<LinksDeleteOptions, "link">, cmd: Command) => app.run(cmd, { link, ...flags }, runLinksDelete))
+    .action((link: string, flags: Omit<LinksDeleteOptions, "link">, cmd: Command) =>
+      app.run(cmd, { link, ...flags }, runLinksDelete)
+    )

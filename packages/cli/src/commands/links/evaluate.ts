@@ -13,7 +13,7 @@ export interface LinksEvaluateOptions {
   readonly project?: string
 }
 
-export const runLinksEvaluate = Effect.fn("links.evaluate")(function*(options: LinksEvaluateOptions) {
+export const runLinksEvaluate = Effect.fn("links.evaluate")(function* (options: LinksEvaluateOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -31,4 +31,6 @@ export const registerLinksEvaluate = (links: Command, app: App) =>
     .argument("<link>", "the link's id or URL")
     .addOption(projectOption())
     .addHelpText("after", examples("board links evaluate https://docs.example.com/auth"))
-    .action((link: string, flags: Omit<LinksEvaluateOptions, "link">, cmd: Command) => app.run(cmd, { link, ...flags }, runLinksEvaluate))
+    .action((link: string, flags: Omit<LinksEvaluateOptions, "link">, cmd: Command) =>
+      app.run(cmd, { link, ...flags }, runLinksEvaluate)
+    )

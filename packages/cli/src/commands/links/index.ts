@@ -13,7 +13,13 @@ export const registerLinks = (program: Command, app: App) => {
     .description("a project's web links, rated for relevance to its board (for links between cards see `board link`)")
     .addHelpText(
       "after",
-      examples("board links add https://docs.example.com/auth --title \"Auth guide\"", "board links list --relevance high", "board links review https://docs.example.com/auth --relevance low", "board links evaluate https://docs.example.com/auth", "board links delete https://docs.example.com/auth")
+      examples(
+        'board links add https://docs.example.com/auth --title "Auth guide"',
+        "board links list --relevance high",
+        "board links review https://docs.example.com/auth --relevance low",
+        "board links evaluate https://docs.example.com/auth",
+        "board links delete https://docs.example.com/auth"
+      )
     )
   registerLinksAdd(links, app)
   registerLinksList(links, app)

@@ -14,7 +14,7 @@ export interface LinksListOptions {
   readonly offset?: number
 }
 
-export const runLinksList = Effect.fn("links.list")(function*(options: LinksListOptions) {
+export const runLinksList = Effect.fn("links.list")(function* (options: LinksListOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -27,10 +27,15 @@ export const runLinksList = Effect.fn("links.list")(function*(options: LinksList
       ...(options.offset !== undefined ? { offset: options.offset } : {})
     }
   })
-  if (page.links.length === 0 && !out.json) return yield* out.message(`No links${options.relevance !== undefined ? ` rated ${options.relevance}` : ""} in ${project.name}.`)
+  if (page.links.length === 0 && !out.json)
+    return yield* out.message(
+      `No links${options.relevance !== undefined ? ` rated ${options.relevance}` : ""} in ${project.name}.`
+    )
   yield* out.result(page, () => projectLinkRows(page.links, out.style))
   if (page.offset + page.links.length < page.total) {
-    yield* out.message(`${page.offset + 1}–${page.offset + page.links.length} of ${page.total}; next: --offset ${page.offset + page.links.length}`)
+    yield* out.message(
+      `${page.offset + 1}–${page.offset + page.links.length} of ${page.total}; next: --offset ${page.offset + page.links.length}`
+    )
   }
 })
 
@@ -40,8 +45,23 @@ export const registerLinksList = (links: Command, app: App) =>
     .alias("ls")
     .description("list a project's links, newest first")
     .addOption(projectOption())
-    .addOption(new Option("-r, --relevance <rating>", "only links rated none, low, medium, high, or unrated").choices(["none", "low", "medium", "high", "unrated"] as const))
+    .addOption(
+      new Option("-r, --relevance <rating>", "only links rated none, low, medium, high, or unrated").choices([
+        "none",
+        "low",
+        "medium",
+        "high",
+        "unrated"
+      ] as const)
+    )
     .option("-n, --limit <n>", "at most this many, 1 to 500 (default 50)", wholeNumber(1, 500))
     .option("--offset <n>", "skip this many", wholeNumber(0))
-    .addHelpText("after", examples("board links list", "board links list --relevance high", "board links list --limit 20 --offset 20 --json"))
+    .addHelpText(
+      "after",
+      examples(
+        "board links list",
+        "board links list --relevance high",
+        "board links list --limit 20 --offset 20 --json"
+      )
+    )
     .action((flags: LinksListOptions, cmd: Command) => app.run(cmd, flags, runLinksList))

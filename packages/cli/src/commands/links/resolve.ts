@@ -6,9 +6,10 @@ import { isUuid } from "../../support/lookup.ts"
 
 const loose = (url: string) => url.trim().toLowerCase().replace(/#.*$/, "").replace(/\/+$/, "")
 
-export const projectLinkId = Effect.fnUntraced(function*(projectId: string, spec: string) {
+export const projectLinkId = Effect.fnUntraced(function* (projectId: string, spec: string) {
   if (isUuid(spec.trim())) return spec.trim()
-  if (!/^https?:\/\//i.test(spec.trim())) return yield* failure(`name a link by its id or its URL (board links list shows both)`)
+  if (!/^https?:\/\//i.test(spec.trim()))
+    return yield* failure(`name a link by its id or its URL (board links list shows both)`)
   const { client } = yield* BoardApi
   const want = loose(spec)
   for (let offset = 0; ; offset += 500) {

@@ -19,11 +19,12 @@ export interface LinksReviewOptions {
   readonly tag?: ReadonlyArray<string>
 }
 
-export const runLinksReview = Effect.fn("links.review")(function*(options: LinksReviewOptions) {
+export const runLinksReview = Effect.fn("links.review")(function* (options: LinksReviewOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
-  if (options.reason !== undefined && options.relevance === undefined) return yield* usageError("--reason goes with --relevance")
+  if (options.reason !== undefined && options.relevance === undefined)
+    return yield* usageError("--reason goes with --relevance")
   if ([options.relevance, options.title, options.note, options.tag].every((v) => v === undefined)) {
     return yield* usageError("nothing to change: give --relevance, --title, --note or --tag")
   }
@@ -54,5 +55,13 @@ export const registerLinksReview = (links: Command, app: App) =>
     .option("--title <title>", "new title")
     .option("--note <note>", "new note")
     .option("--tag <tag>", "replace the tags; repeat for more", collect)
-    .addHelpText("after", examples("board links review https://docs.example.com/auth --relevance high --reason \"we implement this\"", "board links review 5b0e… --tag auth --tag docs"))
-    .action((link: string, flags: Omit<LinksReviewOptions, "link">, cmd: Command) => app.run(cmd, { link, ...flags }, runLinksReview))
+    .addHelpText(
+      "after",
+      examples(
+        'board links review https://docs.example.com/auth --relevance high --reason "we implement this"',
+        "board links review 5b0e… --tag auth --tag docs"
+      )
+    )
+    .action((link: string, flags: Omit<LinksReviewOptions, "link">, cmd: Command) =>
+      app.run(cmd, { link, ...flags }, runLinksReview)
+    )

@@ -11,7 +11,7 @@ export interface ProjectCreateOptions {
   readonly workspace?: string
 }
 
-export const runProjectCreate = Effect.fn("project.create")(function*(options: ProjectCreateOptions) {
+export const runProjectCreate = Effect.fn("project.create")(function* (options: ProjectCreateOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -33,5 +33,7 @@ export const registerProjectCreate = (project: Command, app: App) =>
     .description("create a project (a board) with the columns To Do, In Progress and Done; prints its id")
     .argument("<name>", "the project's name; card refs take a prefix from it (Website → WEB-1)")
     .option("-w, --workspace <workspace>", "workspace name or id (default: your only workspace)")
-    .addHelpText("after", examples("board project create Website", "board project create \"Web App\" --workspace Acme"))
-    .action((name: string, flags: Omit<ProjectCreateOptions, "name">, cmd: Command) => app.run(cmd, { name, ...flags }, runProjectCreate))
+    .addHelpText("after", examples("board project create Website", 'board project create "Web App" --workspace Acme'))
+    .action((name: string, flags: Omit<ProjectCreateOptions, "name">, cmd: Command) =>
+      app.run(cmd, { name, ...flags }, runProjectCreate)
+    )

@@ -10,19 +10,28 @@ export interface ProjectListOptions {
   readonly workspace?: string
 }
 
-export const runProjectList = Effect.fn("project.list")(function*(options: ProjectListOptions) {
+export const runProjectList = Effect.fn("project.list")(function* (options: ProjectListOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
-  const projects = options.workspace === undefined
-    ? yield* lookup.projects()
-    : yield* Effect.gen(function*() {
-      const w = yield* lookup.workspace(options.workspace)
-      return (yield* client.workspaces.projects({ params: { id: w.id } })).map((p) => ({ ...p, workspaceName: w.name }))
-    })
+  const projects =
+    options.workspace === undefined
+      ? yield* lookup.projects()
+      : yield* Effect.gen(function* () {
+          const w = yield* lookup.workspace(options.workspace)
+          return (yield* client.workspaces.projects({ params: { id: w.id } })).map((p) => ({
+            ...p,
+            workspaceName: w.name
+          }))
+        })
   if (projects.length === 0 && !out.json) return yield* out.message("No projects yet: board project create NAME")
   yield* out.result(projects, () =>
-    table(projects.map((p) => [p.name, p.refPrefix, p.workspaceName, out.style.dim(p.id)]), out.style, ["NAME", "PREFIX", "WORKSPACE", "ID"]))
+    table(
+      projects.map((p) => [p.name, p.refPrefix, p.workspaceName, out.style.dim(p.id)]),
+      out.style,
+      ["NAME", "PREFIX", "WORKSPACE", "ID"]
+    )
+  )
 })
 
 export const registerProjectList = (project: Command, app: App) =>

@@ -14,13 +14,17 @@ export interface SubtaskAddOptions {
   readonly position?: number
 }
 
-export const runSubtaskAdd = Effect.fn("subtask.add")(function*(options: SubtaskAddOptions) {
+export const runSubtaskAdd = Effect.fn("subtask.add")(function* (options: SubtaskAddOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   const card = yield* lookup.card(options.card, options.project)
   const subtask = yield* client.board.createSubtask({
-    payload: { cardId: card.id, title: options.title, ...(options.position !== undefined ? { position: options.position } : {}) }
+    payload: {
+      cardId: card.id,
+      title: options.title,
+      ...(options.position !== undefined ? { position: options.position } : {})
+    }
   })
   yield* out.message(`Added subtask ${subtask.position + 1} to ${card.ref}: ${subtask.title}`)
   yield* out.result(subtask, () => subtask.id)
@@ -34,6 +38,10 @@ export const registerSubtaskAdd = (subtask: Command, app: App) =>
     .argument("<title>", "the subtask")
     .addOption(projectOption())
     .option("--position <n>", "0-based position among the card's subtasks", wholeNumber(0))
-    .addHelpText("after", examples("board subtask add WEB-12 \"Write tests\"", "board subtask add WEB-12 \"Reproduce it\" --position 0"))
+    .addHelpText(
+      "after",
+      examples('board subtask add WEB-12 "Write tests"', 'board subtask add WEB-12 "Reproduce it" --position 0')
+    )
     .action((spec: string, title: string, flags: Omit<SubtaskAddOptions, "card" | "title">, cmd: Command) =>
-      app.run(cmd, { card: spec, title, ...flags }, runSubtaskAdd))
+      app.run(cmd, { card: spec, title, ...flags }, runSubtaskAdd)
+    )

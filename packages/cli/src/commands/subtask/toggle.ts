@@ -20,18 +20,30 @@ const pick = (card: Card, spec: string) => {
   const s = spec.trim()
   if (/^\d+$/.test(s)) {
     const hit = card.subtasks[Number(s) - 1]
-    return hit !== undefined ? Effect.succeed(hit) : Effect.fail(failure(`${card.ref} has ${card.subtasks.length} subtask${card.subtasks.length === 1 ? "" : "s"}; there is no number ${s}`))
+    return hit !== undefined
+      ? Effect.succeed(hit)
+      : Effect.fail(
+          failure(
+            `${card.ref} has ${card.subtasks.length} subtask${card.subtasks.length === 1 ? "" : "s"}; there is no number ${s}`
+          )
+        )
   }
   const exact = card.subtasks.filter((t) => t.id === s.toLowerCase() || sameName(t.title, s))
   const hits = exact.length > 0 ? exact : card.subtasks.filter((t) => t.title.toLowerCase().includes(s.toLowerCase()))
   if (hits.length === 1) return Effect.succeed(hits[0])
   if (hits.length === 0) {
-    return Effect.fail(failure(`${card.ref} has no subtask "${s}"${card.subtasks.length > 0 ? ` (its subtasks: ${listOf(card.subtasks.map((t, i) => `${i + 1}. ${t.title}`))})` : ""}`))
+    return Effect.fail(
+      failure(
+        `${card.ref} has no subtask "${s}"${card.subtasks.length > 0 ? ` (its subtasks: ${listOf(card.subtasks.map((t, i) => `${i + 1}. ${t.title}`))})` : ""}`
+      )
+    )
   }
-  return Effect.fail(failure(`"${s}" matches ${hits.length} subtasks of ${card.ref}; name it by number (board card show ${card.ref})`))
+  return Effect.fail(
+    failure(`"${s}" matches ${hits.length} subtasks of ${card.ref}; name it by number (board card show ${card.ref})`)
+  )
 }
 
-export const runSubtaskToggle = Effect.fn("subtask.toggle")(function*(options: SubtaskToggleOptions) {
+export const runSubtaskToggle = Effect.fn("subtask.toggle")(function* (options: SubtaskToggleOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -49,7 +61,7 @@ export const registerSubtaskToggle = (subtask: Command, app: App) =>
     .argument("<card>", "the card's ref (WEB-12), id or title")
     .argument("<subtask>", "the subtask's number as `board card show` lists it, its title, or its id")
     .addOption(projectOption())
-    .addHelpText("after", examples("board subtask toggle WEB-12 1", "board subtask toggle WEB-12 \"write tests\""))
+    .addHelpText("after", examples("board subtask toggle WEB-12 1", 'board subtask toggle WEB-12 "write tests"'))
     .action((spec: string, which: string, flags: Omit<SubtaskToggleOptions, "card" | "subtask">, cmd: Command) =>
-      app.run(cmd, { card: spec, subtask: which, ...flags }, runSubtaskToggle))
-
+      app.run(cmd, { card: spec, subtask: which, ...flags }, runSubtaskToggle)
+    )

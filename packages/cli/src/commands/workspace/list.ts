@@ -5,14 +5,20 @@ import { BoardApi } from "../../support/client.ts"
 import { examples } from "../../support/format.ts"
 import { Output, table } from "../../support/output.ts"
 
-export interface WorkspaceListOptions {}
+export type WorkspaceListOptions = Record<string, never>
 
-export const runWorkspaceList = Effect.fn("workspace.list")(function*(_options: WorkspaceListOptions) {
+export const runWorkspaceList = Effect.fn("workspace.list")(function* (_options: WorkspaceListOptions) {
   const { client } = yield* BoardApi
   const out = yield* Output
   const workspaces = yield* client.workspaces.list()
   if (workspaces.length === 0 && !out.json) return yield* out.message("No workspaces yet: board workspace create NAME")
-  yield* out.result(workspaces, () => table(workspaces.map((w) => [w.name, w.role, out.style.dim(w.id)]), out.style, ["NAME", "ROLE", "ID"]))
+  yield* out.result(workspaces, () =>
+    table(
+      workspaces.map((w) => [w.name, w.role, out.style.dim(w.id)]),
+      out.style,
+      ["NAME", "ROLE", "ID"]
+    )
+  )
 })
 
 export const registerWorkspaceList = (workspace: Command, app: App) =>
