@@ -335,10 +335,24 @@ describe("search, labels, subtasks, links", () => {
     })
     expect((await refused(["links", "review", "L", "--relevance", "unrated"])).code).toBe("commander.invalidArgument")
     expect(await parse(["links", "evaluate", "L", "-p", "Website"])).toMatchObject({
-      path: "links evaluate",
+      path: "web-link evaluate",
       options: { link: "L", project: "Website" }
     })
-    expect(await parse(["links", "delete", "L"])).toMatchObject({ path: "links delete", options: { link: "L" } })
+    expect(await parse(["links", "delete", "L"])).toMatchObject({ path: "web-link delete", options: { link: "L" } })
+  })
+
+  // issue 16: one noun per thing and `delete` ends a thing; the old spellings stay as aliases
+  it("web-link is the project links' noun (links its alias); link delete (remove its alias)", async () => {
+    expect(await parse(["web-link", "delete", "L"])).toMatchObject({ path: "web-link delete", options: { link: "L" } })
+    expect(await parse(["web-link", "list", "-r", "high"])).toMatchObject({
+      path: "web-link list",
+      options: { relevance: "high" }
+    })
+    expect(await parse(["link", "delete", "WEB-4", "WEB-5"])).toMatchObject({
+      path: "link delete",
+      options: { card: "WEB-4", target: "WEB-5" }
+    })
+    expect(await parse(["link", "remove", "WEB-4", "WEB-5"])).toMatchObject({ path: "link delete" })
   })
 })
 

@@ -11,7 +11,7 @@ import { registerIntakeToken } from "./commands/intake-token/index.ts"
 import { registerIntake } from "./commands/intake.ts"
 import { registerLabel } from "./commands/label/index.ts"
 import { registerLink } from "./commands/link/index.ts"
-import { registerLinks } from "./commands/links/index.ts"
+import { registerWebLink } from "./commands/web-link/index.ts"
 import { registerMigrate } from "./commands/migrate.ts"
 import { registerProject } from "./commands/project/index.ts"
 import { registerPrompt } from "./commands/prompt.ts"
@@ -73,7 +73,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerLabel(program, app)
   registerSubtask(program, app)
   registerLink(program, app)
-  registerLinks(program, app)
+  registerWebLink(program, app)
   registerPrompt(program, app)
   registerDo(program, app)
   registerIntake(program, app)

@@ -9,7 +9,7 @@ import { Output } from "../../support/output.ts"
 import { collect, projectOption, relevances } from "../shared.ts"
 import { projectLinkId } from "./resolve.ts"
 
-export interface LinksReviewOptions {
+export interface WebLinkReviewOptions {
   readonly link: string
   readonly project?: string
   readonly relevance?: "none" | "low" | "medium" | "high"
@@ -19,7 +19,7 @@ export interface LinksReviewOptions {
   readonly tag?: ReadonlyArray<string>
 }
 
-export const runLinksReview = Effect.fn("links.review")(function* (options: LinksReviewOptions) {
+export const runWebLinkReview = Effect.fn("web-link.review")(function* (options: WebLinkReviewOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -44,7 +44,7 @@ export const runLinksReview = Effect.fn("links.review")(function* (options: Link
   yield* out.result({ link }, () => projectLinkDetails(link, out.style))
 })
 
-export const registerLinksReview = (links: Command, app: App) =>
+export const registerWebLinkReview = (links: Command, app: App) =>
   links
     .command("review")
     .description("rate a link yourself (replaces the heuristic's rating) or change its title, note or tags")
@@ -58,10 +58,10 @@ export const registerLinksReview = (links: Command, app: App) =>
     .addHelpText(
       "after",
       examples(
-        'board links review https://docs.example.com/auth --relevance high --reason "we implement this"',
-        "board links review 5b0e… --tag auth --tag docs"
+        'board web-link review https://docs.example.com/auth --relevance high --reason "we implement this"',
+        "board web-link review 5b0e… --tag auth --tag docs"
       )
     )
-    .action((link: string, flags: Omit<LinksReviewOptions, "link">, cmd: Command) =>
-      app.run(cmd, { link, ...flags }, runLinksReview)
+    .action((link: string, flags: Omit<WebLinkReviewOptions, "link">, cmd: Command) =>
+      app.run(cmd, { link, ...flags }, runWebLinkReview)
     )

@@ -8,12 +8,12 @@ import { Output } from "../../support/output.ts"
 import { projectOption } from "../shared.ts"
 import { projectLinkId } from "./resolve.ts"
 
-export interface LinksEvaluateOptions {
+export interface WebLinkEvaluateOptions {
   readonly link: string
   readonly project?: string
 }
 
-export const runLinksEvaluate = Effect.fn("links.evaluate")(function* (options: LinksEvaluateOptions) {
+export const runWebLinkEvaluate = Effect.fn("web-link.evaluate")(function* (options: WebLinkEvaluateOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -24,13 +24,13 @@ export const runLinksEvaluate = Effect.fn("links.evaluate")(function* (options: 
   yield* out.result({ link }, () => projectLinkDetails(link, out.style))
 })
 
-export const registerLinksEvaluate = (links: Command, app: App) =>
+export const registerWebLinkEvaluate = (links: Command, app: App) =>
   links
     .command("evaluate")
     .description("rate a link again against the board as it is now (replaces a human review)")
     .argument("<link>", "the link's id or URL")
     .addOption(projectOption())
-    .addHelpText("after", examples("board links evaluate https://docs.example.com/auth"))
-    .action((link: string, flags: Omit<LinksEvaluateOptions, "link">, cmd: Command) =>
-      app.run(cmd, { link, ...flags }, runLinksEvaluate)
+    .addHelpText("after", examples("board web-link evaluate https://docs.example.com/auth"))
+    .action((link: string, flags: Omit<WebLinkEvaluateOptions, "link">, cmd: Command) =>
+      app.run(cmd, { link, ...flags }, runWebLinkEvaluate)
     )

@@ -9,7 +9,7 @@ const loose = (url: string) => url.trim().toLowerCase().replace(/#.*$/, "").repl
 export const projectLinkId = Effect.fnUntraced(function* (projectId: string, spec: string) {
   if (isUuid(spec.trim())) return spec.trim()
   if (!/^https?:\/\//i.test(spec.trim()))
-    return yield* failure(`name a link by its id or its URL (board links list shows both)`)
+    return yield* failure(`name a link by its id or its URL (board web-link list shows both)`)
   const { client } = yield* BoardApi
   const want = loose(spec)
   for (let offset = 0; ; offset += 500) {
@@ -18,5 +18,5 @@ export const projectLinkId = Effect.fnUntraced(function* (projectId: string, spe
     if (hit !== undefined) return hit.id
     if (offset + page.links.length >= page.total || page.links.length === 0) break
   }
-  return yield* failure(`no link ${spec} in this project; board links list shows them`)
+  return yield* failure(`no link ${spec} in this project; board web-link list shows them`)
 })

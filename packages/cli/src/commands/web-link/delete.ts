@@ -8,12 +8,12 @@ import { Output } from "../../support/output.ts"
 import { projectOption } from "../shared.ts"
 import { projectLinkId } from "./resolve.ts"
 
-export interface LinksDeleteOptions {
+export interface WebLinkDeleteOptions {
   readonly link: string
   readonly project?: string
 }
 
-export const runLinksDelete = Effect.fn("links.delete")(function* (options: LinksDeleteOptions) {
+export const runWebLinkDelete = Effect.fn("web-link.delete")(function* (options: WebLinkDeleteOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -24,14 +24,14 @@ export const runLinksDelete = Effect.fn("links.delete")(function* (options: Link
   yield* out.result({ deleted: { id } }, () => undefined)
 })
 
-export const registerLinksDelete = (links: Command, app: App) =>
+export const registerWebLinkDelete = (links: Command, app: App) =>
   links
     .command("delete")
     .alias("rm")
     .description("delete a link from a project")
     .argument("<link>", "the link's id or URL")
     .addOption(projectOption())
-    .addHelpText("after", examples("board links delete https://docs.example.com/auth"))
-    .action((link: string, flags: Omit<LinksDeleteOptions, "link">, cmd: Command) =>
-      app.run(cmd, { link, ...flags }, runLinksDelete)
+    .addHelpText("after", examples("board web-link delete https://docs.example.com/auth"))
+    .action((link: string, flags: Omit<WebLinkDeleteOptions, "link">, cmd: Command) =>
+      app.run(cmd, { link, ...flags }, runWebLinkDelete)
     )

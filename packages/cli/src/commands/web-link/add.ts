@@ -7,7 +7,7 @@ import { Lookup } from "../../support/lookup.ts"
 import { Output } from "../../support/output.ts"
 import { collect, projectOption } from "../shared.ts"
 
-export interface LinksAddOptions {
+export interface WebLinkAddOptions {
   readonly url: string
   readonly project?: string
   readonly title?: string
@@ -15,7 +15,7 @@ export interface LinksAddOptions {
   readonly tag?: ReadonlyArray<string>
 }
 
-export const runLinksAdd = Effect.fn("links.add")(function* (options: LinksAddOptions) {
+export const runWebLinkAdd = Effect.fn("web-link.add")(function* (options: WebLinkAddOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -37,7 +37,7 @@ export const runLinksAdd = Effect.fn("links.add")(function* (options: LinksAddOp
   yield* out.result(answer, () => projectLinkDetails(answer.link, out.style))
 })
 
-export const registerLinksAdd = (links: Command, app: App) =>
+export const registerWebLinkAdd = (links: Command, app: App) =>
   links
     .command("add")
     .description("store a web link in a project and rate its relevance to the board (the server never fetches it)")
@@ -49,10 +49,10 @@ export const registerLinksAdd = (links: Command, app: App) =>
     .addHelpText(
       "after",
       examples(
-        'board links add https://docs.example.com/auth --title "Auth guide" --tag auth',
-        'board links add https://example.com/spec --note "the API we call" --json'
+        'board web-link add https://docs.example.com/auth --title "Auth guide" --tag auth',
+        'board web-link add https://example.com/spec --note "the API we call" --json'
       )
     )
-    .action((url: string, flags: Omit<LinksAddOptions, "url">, cmd: Command) =>
-      app.run(cmd, { url, ...flags }, runLinksAdd)
+    .action((url: string, flags: Omit<WebLinkAddOptions, "url">, cmd: Command) =>
+      app.run(cmd, { url, ...flags }, runWebLinkAdd)
     )

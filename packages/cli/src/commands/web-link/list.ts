@@ -7,14 +7,14 @@ import { Lookup } from "../../support/lookup.ts"
 import { Output } from "../../support/output.ts"
 import { projectOption, wholeNumber } from "../shared.ts"
 
-export interface LinksListOptions {
+export interface WebLinkListOptions {
   readonly project?: string
   readonly relevance?: "none" | "low" | "medium" | "high" | "unrated"
   readonly limit?: number
   readonly offset?: number
 }
 
-export const runLinksList = Effect.fn("links.list")(function* (options: LinksListOptions) {
+export const runWebLinkList = Effect.fn("web-link.list")(function* (options: WebLinkListOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
@@ -39,7 +39,7 @@ export const runLinksList = Effect.fn("links.list")(function* (options: LinksLis
   }
 })
 
-export const registerLinksList = (links: Command, app: App) =>
+export const registerWebLinkList = (links: Command, app: App) =>
   links
     .command("list")
     .alias("ls")
@@ -59,9 +59,9 @@ export const registerLinksList = (links: Command, app: App) =>
     .addHelpText(
       "after",
       examples(
-        "board links list",
-        "board links list --relevance high",
-        "board links list --limit 20 --offset 20 --json"
+        "board web-link list",
+        "board web-link list --relevance high",
+        "board web-link list --limit 20 --offset 20 --json"
       )
     )
-    .action((flags: LinksListOptions, cmd: Command) => app.run(cmd, flags, runLinksList))
+    .action((flags: WebLinkListOptions, cmd: Command) => app.run(cmd, flags, runWebLinkList))

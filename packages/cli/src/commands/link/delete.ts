@@ -9,7 +9,7 @@ import { Output } from "../../support/output.ts"
 import { linkTypeOption, projectOption } from "../shared.ts"
 import type { LinkType } from "./add.ts"
 
-export interface LinkRemoveOptions {
+export interface LinkDeleteOptions {
   /** A link id, or the card at one end (with `target`). */
   readonly card: string
   readonly target?: string
@@ -17,14 +17,14 @@ export interface LinkRemoveOptions {
   readonly project?: string
 }
 
-export const runLinkRemove = Effect.fn("link.remove")(function* (options: LinkRemoveOptions) {
+export const runLinkDelete = Effect.fn("link.delete")(function* (options: LinkDeleteOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   if (options.target === undefined) {
     if (!isUuid(options.card))
       return yield* failure(
-        "give a link id (board link list CARD shows them), or the two cards: board link remove WEB-4 WEB-5"
+        "give a link id (board link list CARD shows them), or the two cards: board link delete WEB-4 WEB-5"
       )
     yield* client.board.deleteCardLink({ params: { id: options.card } })
     yield* out.message("Removed the link.")
@@ -49,9 +49,11 @@ export const runLinkRemove = Effect.fn("link.remove")(function* (options: LinkRe
   yield* out.result({ deleted: { id: links[0].id } }, () => undefined)
 })
 
-export const registerLinkRemove = (link: Command, app: App) =>
+export const registerLinkDelete = (link: Command, app: App) =>
   link
-    .command("remove")
+    .command("delete")
+    // `remove` was its name before issue 16: `delete` ends a thing everywhere in the CLI
+    .alias("remove")
     .alias("rm")
     .description("remove a link between two cards, or by its id")
     .argument("<card-or-link-id>", "a card (ref, id or title), or a link id")
@@ -61,12 +63,12 @@ export const registerLinkRemove = (link: Command, app: App) =>
     .addHelpText(
       "after",
       examples(
-        "board link remove WEB-4 WEB-5",
-        "board link remove WEB-4 WEB-5 --type blocks",
-        "board link remove 3f1c…   # a link id from `board link list`"
+        "board link delete WEB-4 WEB-5",
+        "board link delete WEB-4 WEB-5 --type blocks",
+        "board link delete 3f1c…   # a link id from `board link list`"
       )
     )
     .action(
-      (spec: string, target: string | undefined, flags: Omit<LinkRemoveOptions, "card" | "target">, cmd: Command) =>
-        app.run(cmd, { card: spec, ...(target !== undefined ? { target } : {}), ...flags }, runLinkRemove)
+      (spec: string, target: string | undefined, flags: Omit<LinkDeleteOptions, "card" | "target">, cmd: Command) =>
+        app.run(cmd, { card: spec, ...(target !== undefined ? { target } : {}), ...flags }, runLinkDelete)
     )
