@@ -15,10 +15,11 @@ export interface Spawned {
 export const spawnProcess = (
   command: string,
   args: ReadonlyArray<string>,
-  env: Record<string, string | undefined> = {}
+  env: Record<string, string | undefined> = {},
+  cwd: string = repoRoot
 ): Spawned => {
   const child = spawn(command, [...args], {
-    cwd: repoRoot,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
@@ -32,8 +33,8 @@ export const spawnProcess = (
 }
 
 /** `board <args>` on this process's Node (the project's Node 24 under vitest). */
-export const spawnBoard = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}) =>
-  spawnProcess(process.execPath, [boardBin, ...args], env)
+export const spawnBoard = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}, cwd?: string) =>
+  spawnProcess(process.execPath, [boardBin, ...args], env, cwd)
 
 export const waitForHealth = async (baseUrl: string, timeoutMs = 30_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs

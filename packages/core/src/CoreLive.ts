@@ -25,6 +25,10 @@ import { BlobsLive } from "./infra/BlobsLive.ts"
 import { RateBudgetLive } from "./infra/RateBudget.ts"
 import { AppConfig, type AppConfigValues } from "./Config.ts"
 import { layerOwner } from "./infra/Database.ts"
+import { recordFileStore } from "./infra/fileStoreRecord.ts"
+import { describeFiles } from "./infra/operatorTarget.ts"
+import { AdminOperations, layerAdminChannel } from "./infra/AdminChannel.ts"
+import { SqlClient } from "effect/sql"
 import { runMigrations } from "./infra/Migrations.ts"
 import { deriveKeys, resolveSecret, ServerSecret } from "./infra/Secret.ts"
 
@@ -64,14 +68,49 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
     )
   )
 
+/** What operator commands run beside the server ask it to do (AdminChannel.ts). */
+const AdminOperationsLive = Layer.effect(
+  AdminOperations,
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const releases = yield* DesktopReleases
+    const config = yield* AppConfig
+    return AdminOperations.of({
+      migrate: () =>
+        runMigrations().pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provide(NodeServices.layer)),
+      publish: (input, onProgress) =>
+        // settings that would store the files elsewhere are a mistake to report, not to ignore
+        input.store !== describeFiles(config)
+          ? Effect.fail(
+              new Error(
+                `the server stores desktop builds in ${describeFiles(config)}, but this command's settings say ${input.store}; run it with the server's S3_ and DATA_DIR settings`
+              )
+            )
+          : Effect.map(releases.publish({ ...input, onProgress }), (release) => ({
+              release,
+              files: describeFiles(config)
+            }))
+    })
+  })
+)
+
 /** Everything the front ends need, for one configuration. */
 export const coreLayer = (config: AppConfigValues, options: { readonly hasher?: PasswordHasher } = {}) => {
   const base = Layer.mergeAll(
     Layer.succeed(AppConfig, config),
     Layer.succeed(ServerSecret, deriveKeys(resolveSecret(config.secret, config.dataDir)))
   )
-  const database = MigrationsLive.pipe(Layer.provideMerge(layerOwner(config)))
-  return ServicesLive(options.hasher).pipe(Layer.provideMerge(database), Layer.provideMerge(base))
+  const migrated = MigrationsLive.pipe(Layer.provideMerge(layerOwner(config)))
+  // on PostgreSQL, operator commands elsewhere learn from the database where this server keeps files
+  const database =
+    config.databaseUrl === undefined
+      ? migrated
+      : Layer.effectDiscard(recordFileStore(config)).pipe(Layer.provideMerge(migrated))
+  const services = ServicesLive(options.hasher).pipe(Layer.provideMerge(database), Layer.provideMerge(base))
+  // the owner of an embedded database on disk takes the operator commands run beside it
+  if (config.databaseUrl !== undefined || config.dataDir === "memory:") return services
+  const admin = layerAdminChannel(config.dataDir).pipe(Layer.provide(AdminOperationsLive))
+  return Layer.provideMerge(admin, services)
 }
 
 /** Every service the core provides: what front ends and extra routes may require. */

@@ -7,72 +7,110 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
-import * as crypto from "node:crypto"
-import * as fs from "node:fs"
 import * as net from "node:net"
-import * as os from "node:os"
 import * as path from "node:path"
+import * as stream from "node:stream"
+import type { Duplex } from "node:stream"
 import type { AppConfigValues } from "../Config.ts"
-import { acquireDataDirLock, readLiveLock } from "./DataDirLock.ts"
+import { acquireDataDirLock } from "./DataDirLock.ts"
+import { adminSocketPath, postgresSocketPath } from "./dataDirSockets.ts"
+import { refuseOutsideClients } from "./outsideClients.ts"
 
-// pglite-socket multiplexes every connection onto ONE backend session and interleaves their
-// messages: two pooled connections running transactions at once desynchronise the protocol
-// and see each other's uncommitted state. One connection gives true one-session semantics:
-// transactions queue for it, as they would for PGlite's single backend anyway.
+// PGlite has ONE backend session. The server's SQL client reaches it through an in-process
+// stream (no socket file), over one connection: transactions queue for it, as they would for the
+// single backend anyway, and no other process can ever interleave its protocol messages with the
+// server's (a second client on a shared socket desynchronised the session and could run its
+// statements inside the server's transactions). Other processes reach the database through the
+// server's admin channel (AdminChannel.ts), which runs their work on this same connection.
 const EMBEDDED_CONNECTIONS = 1
 
-const socketPathFor = (dataDir: string): string => {
-  if (dataDir === "memory:") {
-    return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "board-mem-")), ".s.PGSQL.5432")
-  }
-  const candidate = path.join(path.resolve(dataDir), ".s.PGSQL.5432")
-  // unix socket paths are limited to about 107 bytes
-  if (Buffer.byteLength(candidate) <= 100) return candidate
-  const hash = crypto.createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 16)
-  return path.join(os.tmpdir(), `board-${hash}.sock`)
+/** What the embedded database's owner holds: PGlite and a connector for its SQL client. */
+export interface Embedded {
+  readonly db: import("@electric-sql/pglite").PGlite
+  /** A new protocol connection to the one session, for sql-pg's `stream` option. */
+  readonly connect: () => net.Socket
 }
 
-/** Starts PGlite and its socket server, owning DATA_DIR until the scope closes. */
+/**
+ * Starts PGlite, owning DATA_DIR until the scope closes (the lock file tells other commands
+ * where the owner's admin channel is).
+ */
 export const startEmbedded = (dataDir: string) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
         // loaded only here: a server on PostgreSQL never pays PGlite's memory or start-up
-        const [{ PGlite }, { pg_trgm }, { PGLiteSocketServer }] = await Promise.all([
+        const [{ PGlite }, { pg_trgm }, { PGLiteSocketHandler, PGLiteSocketServer }] = await Promise.all([
           import("@electric-sql/pglite"),
           import("@electric-sql/pglite/contrib/pg_trgm"),
           import("@electric-sql/pglite-socket")
         ])
-        const socket = socketPathFor(dataDir)
-        const releaseLock = dataDir === "memory:" ? () => {} : acquireDataDirLock(dataDir, socket)
+        const releaseLock = dataDir === "memory:" ? () => {} : acquireDataDirLock(dataDir, adminSocketPath(dataDir))
+        let stopRefusing = () => {}
         try {
-          fs.rmSync(socket, { force: true })
           const db =
             dataDir === "memory:"
               ? await PGlite.create({ extensions: { pg_trgm } })
               : await PGlite.create(path.join(path.resolve(dataDir), "pgdata"), { extensions: { pg_trgm } })
-          const server = new PGLiteSocketServer({ db, path: socket, maxConnections: EMBEDDED_CONNECTIONS + 4 })
-          await server.start()
-          return { socket, db, server, releaseLock }
+          // The socket server is never started: it is only the holder of pglite-socket's query
+          // queue, which keeps a transaction's statements together on the one session.
+          const queue = (new PGLiteSocketServer({ db, path: "unused" }) as unknown as { queryQueue: unknown })
+            .queryQueue
+          const handlers = new Set<InstanceType<typeof PGLiteSocketHandler>>()
+          const connect = (): net.Socket => {
+            const [client, server] = stream.duplexPair()
+            // the handler and sql-pg treat their ends as sockets; these are the calls they make
+            for (const end of [client, server] as Array<Duplex & { setNoDelay?: () => void }>) {
+              end.setNoDelay = () => {}
+            }
+            const handler = new PGLiteSocketHandler({ queryQueue: queue as never, closeOnDetach: true })
+            handlers.add(handler)
+            handler.addEventListener("close", () => handlers.delete(handler))
+            handler.addEventListener("error", () => handlers.delete(handler))
+            void handler.attach(server as unknown as net.Socket)
+            return client as unknown as net.Socket
+          }
+          // closing: no message may reach PGlite once it is closed (its queue would throw)
+          const detachAll = () => Promise.all([...handlers].map((h) => h.detach(true).catch(() => {})))
+          if (dataDir !== "memory:") {
+            stopRefusing = await refuseOutsideClients(
+              postgresSocketPath(dataDir),
+              `the embedded database in ${path.resolve(dataDir)} belongs to the board server (pid ${process.pid}) ` +
+                "and no other client may share its one session; back it up with `board backup FILE`"
+            )
+          }
+          return {
+            db,
+            connect,
+            detachAll,
+            releaseLock: () => {
+              stopRefusing()
+              releaseLock()
+            }
+          }
         } catch (e) {
+          stopRefusing()
           releaseLock()
           throw e
         }
       },
       catch: (cause) => (cause instanceof Error ? cause : new Error(String(cause)))
     }),
-    ({ db, releaseLock, server, socket }) =>
+    ({ db, detachAll, releaseLock }) =>
       Effect.promise(async () => {
-        await server.stop().catch(() => {})
+        await detachAll()
         await db.close().catch(() => {})
-        fs.rmSync(socket, { force: true })
-        if (socket.includes(`${path.sep}board-mem-`)) fs.rmSync(path.dirname(socket), { recursive: true, force: true })
         releaseLock()
       })
   )
 
-const clientOverSocket = (socket: string) =>
-  PgClient.make({ path: socket, username: "postgres", database: "postgres", maxConnections: EMBEDDED_CONNECTIONS })
+const clientOf = (embedded: Embedded) =>
+  PgClient.make({
+    stream: embedded.connect,
+    username: "postgres",
+    database: "postgres",
+    maxConnections: EMBEDDED_CONNECTIONS
+  })
 
 /**
  * The client for hot single-statement reads made outside any transaction (a card, a board, a
@@ -126,9 +164,7 @@ const readsFromMain = Layer.effect(ReadSql, Effect.service(SqlClient.SqlClient))
 /** The server's database: it owns the embedded one when DATABASE_URL is unset. */
 export const layerOwner = (config: AppConfigValues) => {
   if (config.databaseUrl === undefined) {
-    const embedded = PgClient.layerFrom(
-      Effect.flatMap(startEmbedded(config.dataDir), ({ socket }) => clientOverSocket(socket))
-    )
+    const embedded = PgClient.layerFrom(Effect.flatMap(startEmbedded(config.dataDir), clientOf))
     return Layer.provideMerge(readsFromMain, embedded)
   }
   const url = Redacted.make(config.databaseUrl)
@@ -137,17 +173,4 @@ export const layerOwner = (config: AppConfigValues) => {
     PgClient.make({ url, maxConnections: READ_CONNECTIONS, multiplex: true, ...readStream(config.databaseUrl) })
   ).pipe(Layer.provide(Reactivity.layer))
   return Layer.merge(PgClient.layerFrom(PgClient.make({ url, maxConnections: 20 })), reads)
-}
-
-/**
- * For operator commands run beside a server (`board migrate`, `board desktop publish`):
- * through the running server's socket when one owns DATA_DIR, otherwise as the owner.
- */
-export const layerShared = (config: AppConfigValues) => {
-  if (config.databaseUrl === undefined && config.dataDir !== "memory:") {
-    const owner = readLiveLock(config.dataDir)
-    if (owner !== undefined)
-      return Layer.provideMerge(readsFromMain, PgClient.layerFrom(clientOverSocket(owner.socket)))
-  }
-  return layerOwner(config)
 }

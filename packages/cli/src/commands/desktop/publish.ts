@@ -1,8 +1,7 @@
 /**
  * `board desktop publish --platform P --version X.Y.Z --notes TEXT FILE…`: an operator command
  * on the server's own storage and database. Beside a running server on the same DATA_DIR it
- * reaches the embedded database through the server's socket (`layerShared`), so the server
- * answers with the new release at once.
+ * hands the work to the server (publishRun.ts), which answers with the new release at once.
  */
 import type { Command } from "commander"
 

@@ -1,32 +1,38 @@
 /**
  * `board desktop publish --platform P --version X.Y.Z --notes TEXT FILE…`: an operator command
- * on the server's own storage and database. Beside a running server on the same DATA_DIR it
- * reaches the embedded database through the server's socket (`layerShared`), so the server
- * answers with the new release at once. Loaded only when the command runs.
+ * on the server's own storage and database. Beside a running server on the same embedded
+ * DATA_DIR it hands the work to the server (its admin channel), which stores the files where it
+ * serves them and answers with the new release at once. Loaded only when the command runs.
  */
 import {
   type AppConfigValues,
   AppConfig,
   BlobsLive,
+  callAdmin,
+  checkFileStore,
   checkPublishInput,
-  Conflict,
   DesktopReleases,
   deriveKeys,
-  InvalidInput,
-  layerShared,
+  describeFiles,
+  layerOwner,
   type PublishedRelease,
   resolveSecret,
   runMigrations,
   ServerSecret
 } from "@board/core"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Cause, Effect, Exit, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import * as crypto from "node:crypto"
-import { loadConfig } from "../../support/operatorRuntime.ts"
+import * as path from "node:path"
+import { loadConfig, operatorFailure, runOperator, targetFor } from "../../support/operatorRuntime.ts"
 import { CliExit, exitCodes } from "../../support/runtime.ts"
 import { progressBar } from "./progress.ts"
 
 import type { PublishOptions } from "./publish.ts"
+
+const command = "board desktop publish"
+// bad arguments and a release that exists already are the caller's to fix
+const usageTags = ["InvalidInput"]
 
 /** The S3 store never signs with the server secret, so publishing there must not create one in DATA_DIR. */
 const secretLayer = (config: AppConfigValues) =>
@@ -37,14 +43,6 @@ const secretLayer = (config: AppConfigValues) =>
         : resolveSecret(config.secret, config.dataDir)
     )
   )
-
-const failureOf = (cause: Cause.Cause<unknown>): CliExit => {
-  const e = Cause.squash(cause)
-  if (e instanceof InvalidInput) return new CliExit(exitCodes.usage, `board desktop publish: ${e.message}`)
-  if (e instanceof Conflict) return new CliExit(exitCodes.error, `board desktop publish: ${e.message}`)
-  const message = e instanceof Error ? e.message : String(e)
-  return new CliExit(exitCodes.error, `board desktop publish failed: ${message.replace(/\s+/g, " ").trim()}`)
-}
 
 const describe = (r: PublishedRelease): string =>
   `${[
@@ -61,34 +59,62 @@ export const runPublish = async (files: ReadonlyArray<string>, options: PublishO
     platform: options.platform,
     version: options.version,
     notes: options.notes,
-    files,
+    // the server may run elsewhere in the file system: it gets paths that do not depend on a cwd
+    files: files.map((f) => path.resolve(f)),
     force: options.force === true
   }
   // refuse bad arguments before opening the database or storage
-  const checked = await Effect.runPromiseExit(checkPublishInput(input))
-  if (Exit.isFailure(checked)) throw failureOf(checked.cause)
-  if (config.dataDir === "memory:" && (config.databaseUrl === undefined || config.s3 === undefined)) {
+  await runOperator(command, config, checkPublishInput(input), usageTags)
+  const target = targetFor(config, command)
+  if (config.dataDir === "memory:" && config.s3 === undefined) {
     throw new CliExit(
       exitCodes.usage,
-      "board desktop publish: DATA_DIR=memory: keeps nothing; use the DATA_DIR (or DATABASE_URL and S3_BUCKET) of the server"
+      `${command}: DATA_DIR=memory: keeps nothing; use the DATA_DIR (or DATABASE_URL and S3_BUCKET) of the server`
     )
   }
   const bar = options.json === true || options.quiet === true ? undefined : progressBar(process.stderr)
-  const base = Layer.mergeAll(Layer.succeed(AppConfig, config), secretLayer(config))
-  const database = layerShared(config)
-  const services = DesktopReleases.layer.pipe(
-    Layer.provide(BlobsLive),
-    Layer.provide(base),
-    Layer.provideMerge(database)
-  )
-  const program = Effect.gen(function* () {
-    yield* runMigrations()
-    const releases = yield* DesktopReleases
-    return yield* releases.publish({ ...input, onProgress: bar?.update })
-  })
-  const exit = await Effect.runPromiseExit(program.pipe(Effect.provide(Layer.mergeAll(services, NodeServices.layer))))
+  let release: PublishedRelease
+  if (target.kind === "server") {
+    const answer = await callAdmin(
+      target.owner.socket,
+      { op: "publish", ...input, store: describeFiles(config) },
+      bar?.update
+    ).catch((e) => {
+      bar?.done()
+      throw operatorFailure(command, config, e, usageTags)
+    })
+    process.stderr.write(`${command}: files: ${answer.files} (the server's store)\n`)
+    release = answer.release
+  } else {
+    process.stderr.write(`${command}: files: ${describeFiles(config)}\n`)
+    if (target.kind === "postgres") {
+      // the server may keep its files elsewhere: never publish files it cannot serve (checked
+      // before the secret or the file store could create anything under DATA_DIR)
+      const check = Effect.andThen(runMigrations(), checkFileStore(config, command))
+      await runOperator(
+        command,
+        config,
+        check.pipe(Effect.provide(Layer.mergeAll(layerOwner(config), NodeServices.layer)), Effect.scoped)
+      )
+    }
+    const base = Layer.mergeAll(Layer.succeed(AppConfig, config), secretLayer(config))
+    const services = DesktopReleases.layer.pipe(
+      Layer.provide(BlobsLive),
+      Layer.provide(base),
+      Layer.provideMerge(layerOwner(config))
+    )
+    const program = Effect.gen(function* () {
+      yield* runMigrations()
+      const releases = yield* DesktopReleases
+      return yield* releases.publish({ ...input, onProgress: bar?.update })
+    })
+    release = await runOperator(
+      command,
+      config,
+      program.pipe(Effect.provide(Layer.mergeAll(services, NodeServices.layer)), Effect.scoped),
+      usageTags
+    ).finally(() => bar?.done())
+  }
   bar?.done()
-  if (Exit.isFailure(exit)) throw failureOf(exit.cause)
-  const release = exit.value
   process.stdout.write(options.json === true ? `${JSON.stringify(release, null, 2)}\n` : describe(release))
 }
