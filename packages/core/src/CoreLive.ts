@@ -11,6 +11,7 @@ import { CardLinks } from "./board/CardLinks.ts"
 import { Cards } from "./board/Cards.ts"
 import { Columns } from "./board/Columns.ts"
 import { Labels } from "./board/Labels.ts"
+import { Lookups } from "./board/Lookups.ts"
 import { Search } from "./board/Search.ts"
 import { Subtasks } from "./board/Subtasks.ts"
 import { Workspaces } from "./board/Workspaces.ts"
@@ -61,7 +62,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         RateBudgetLive,
         DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
       ).pipe(
-        Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer)),
+        Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer)),
         Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer)),
         Layer.provideMerge(CredentialCache.layer)
       )

@@ -24,6 +24,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Callers beyond HTTP (MCP tools, commands) may pass any string: not a uuid is simply not found. */
 export const isUuid = (id: string): boolean => UUID.test(id)
 
+/** Whether the principal's credential reaches the workspace (an OAuth grant names its workspaces). */
+export const grantCovers = (principal: Principal, workspaceId: string): boolean =>
+  principal.workspaces === "all" || principal.workspaces.has(workspaceId)
+
 export const checkGrant = (
   principal: Principal,
   workspaceId: string,
@@ -32,9 +36,26 @@ export const checkGrant = (
 ): Effect.Effect<Role, NotFound | WorkspaceNotGranted> =>
   role === undefined
     ? Effect.fail(new NotFound({ message: `${what} not found` }))
-    : principal.workspaces !== "all" && !principal.workspaces.has(workspaceId)
+    : !grantCovers(principal, workspaceId)
       ? Effect.fail(new WorkspaceNotGranted({ message: grantMissing(what) }))
       : Effect.succeed(role)
+
+// The rule in SQL, for statements that check access in the same round trip as their work (the
+// hot reads and the one-statement writes) or that list what a principal can see. The parameter
+// slots (`$n`) are the caller's; these are the only places the membership table is joined for it.
+
+/** The caller's membership of `workspace` as `m` (its `m.role` is NULL for a non-member). */
+export const membershipOf = (workspace: string, user: string) =>
+  `LEFT JOIN workspace_members m ON m.workspace_id = ${workspace} AND m.user_id = ${user}`
+
+/** `$n` of the caller's visibility: a member of the workspace, within an OAuth grant's workspaces. */
+export const visibleTo = (workspace: string, user: string, grants: string) =>
+  `EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = ${workspace} AND m.user_id = ${user})
+   AND (${grants}::uuid[] IS NULL OR ${workspace} = ANY(${grants}::uuid[]))`
+
+/** The value of `visibleTo`'s `grants` slot: NULL for a credential that reaches all the user's workspaces. */
+export const grantsOf = (principal: Principal): Array<string> | null =>
+  principal.workspaces === "all" ? null : [...principal.workspaces].filter(isUuid)
 
 const grantMissing = (what: string) => {
   const kind = what.split(" ")[0]
@@ -57,7 +78,7 @@ const resolveSql = (kind: Exclude<ResourceKind, "workspace">) => `
   SELECT p.workspace_id, p.id AS project_id, m.role
   FROM (${projectOf[kind]}) r
   JOIN projects p ON p.id = r.project_id
-  LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $2`
+  ${membershipOf("p.workspace_id", "$2")}`
 
 export class Access extends Context.Service<
   Access,

@@ -11,10 +11,10 @@ import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/erro
 import type { Priority } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { ReadSql } from "../infra/Database.ts"
-import { Access, checkGrant, isUuid, type Role } from "./Access.ts"
+import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Role, visibleTo } from "./Access.ts"
 import { checkDescription, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
-import { createSql, fileOnceSql, fileSql, grantsOf, moveSql, visibleTo, type WrittenRow } from "./cardStatements.ts"
+import { createSql, fileOnceSql, fileSql, moveSql, type WrittenRow } from "./cardStatements.ts"
 import { startOrderCountCompaction } from "./orderCounts.ts"
 import {
   rebalance,
@@ -253,7 +253,7 @@ export class Cards extends Context.Service<
             `
           SELECT ${cardColumns()}, p.workspace_id, m.role FROM cards c
           JOIN projects p ON p.id = c.project_id
-          LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $2
+          ${membershipOf("p.workspace_id", "$2")}
           WHERE c.id = $1`,
             [id, principal.userId]
           )

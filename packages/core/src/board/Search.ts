@@ -16,7 +16,7 @@ import { SqlClient } from "effect/sql"
 import { InvalidInput } from "../domain/errors.ts"
 import { charCount, limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { isUuid } from "./Access.ts"
+import { grantsOf, isUuid, visibleTo } from "./Access.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 
 /** Words of a query, as ILIKE patterns with %, _ and \ escaped. */
@@ -78,14 +78,11 @@ export class Search extends Context.Service<
         const inTitle = slots.map((s) => `c.title ILIKE ${s}`).join(" AND ")
         const inDoc = slots.map((s) => `${doc} ILIKE ${s}`).join(" AND ")
         // The projects the caller may search, computed once (an InitPlan) and checked per match.
-        let projects = `SELECT p.id FROM projects p JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = $1`
-        if (principal.workspaces !== "all") {
-          params.push([...principal.workspaces])
-          projects += ` WHERE p.workspace_id = ANY($${params.length}::uuid[])`
-        }
+        params.push(grantsOf(principal))
+        let projects = `SELECT p.id FROM projects p WHERE ${visibleTo("p.workspace_id", "$1::uuid", `$${params.length}`)}`
         if (input.projectId !== undefined) {
           params.push(input.projectId)
-          projects += `${principal.workspaces !== "all" ? " AND" : " WHERE"} p.id = $${params.length}::uuid`
+          projects += ` AND p.id = $${params.length}::uuid`
         }
         const scope = `c.project_id = ANY(ARRAY(${projects}))`
         // `hits`, the page before its cards are built. When a word has a trigram the indexes narrow

@@ -5,17 +5,9 @@
  * A statement that wrote nothing answers one row with `id` NULL and `found` telling whether its
  * target was there (then its snapshot was stale: run it again) or not (then say why).
  */
-import type { Principal } from "../domain/Principal.ts"
+import { visibleTo } from "./Access.ts"
 import { bucketsBefore, bucketSize, cardColumns, type CardRow, withinBucket } from "./cardView.ts"
 import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
-
-/** `$n` of the caller's visibility: a member of the workspace, within an OAuth grant's workspaces. */
-export const visibleTo = (workspace: string, user: string, grants: string) =>
-  `EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = ${workspace} AND m.user_id = ${user})
-   AND (${grants}::uuid[] IS NULL OR ${workspace} = ANY(${grants}::uuid[]))`
-
-export const grantsOf = (principal: Principal): Array<string> | null =>
-  principal.workspaces === "all" ? null : [...principal.workspaces]
 
 // The end of a statement that wrote a card: the card in its REST shape, the count of rows its
 // target CTE found, its key's scale and how many cards its counting bucket holds (both say when

@@ -18,20 +18,19 @@
  * project's workspace, 403) passes through.
  */
 import { Context, Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
-import { Access } from "../board/Access.ts"
+import { isUuid } from "../board/Access.ts"
 import { type CardLinkView, CardLinks } from "../board/CardLinks.ts"
 import { checkName, checkTitle } from "../board/cardRules.ts"
 import { Cards } from "../board/Cards.ts"
 import type { CardView, SubtaskView } from "../board/cardView.ts"
 import { Labels } from "../board/Labels.ts"
+import { type CardHit, type ColumnHit, type LabelHit, Lookups, type ProjectRef } from "../board/Lookups.ts"
 import { Search } from "../board/Search.ts"
 import { Subtasks } from "../board/Subtasks.ts"
 import { InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { cardLabel, isUuid, listOf, matchByName, normalizeName, quote } from "./execMatch.ts"
-import { type CardHit, type ColumnHit, type LabelHit, makeLookups, type ProjectRef } from "./execResolve.ts"
+import { cardLabel, listOf, matchByName, normalizeName, quote } from "./execMatch.ts"
 import {
   type CardRefOrTitle,
   EXAMPLES,
@@ -126,14 +125,12 @@ export class Commands extends Context.Service<
   static readonly layer = Layer.effect(
     Commands,
     Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      const access = yield* Access
       const cards = yield* Cards
       const labels = yield* Labels
       const subtasks = yield* Subtasks
       const cardLinks = yield* CardLinks
       const search = yield* Search
-      const lookups = makeLookups(sql)
+      const lookups = yield* Lookups
 
       // --- the board context ---------------------------------------------------------------
 
@@ -143,10 +140,7 @@ export class Commands extends Context.Service<
         projectId: string
       ): Effect.fn.Return<ProjectRef, Failure> {
         if (!isUuid(projectId)) return yield* invalid(`projectId: ${quote(projectId)} is not a project id (a UUID)`)
-        yield* access.resolve(principal, "project", projectId)
-        const project = yield* lookups.project(projectId)
-        if (project === undefined) return yield* invalid(`project ${projectId} not found`)
-        return project
+        return yield* lookups.project(principal, projectId)
       })
 
       /** The only project the principal can see; otherwise the caller must say which. */
@@ -169,20 +163,17 @@ export class Commands extends Context.Service<
         principal: Principal,
         ref: string,
         fixed: ProjectRef | undefined
-      ): Effect.fn.Return<CardHit, InvalidInput> {
-        const hits = yield* lookups.cardsByRef(principal, ref, fixed?.id)
-        if (hits.length === 1) return hits[0]!
-        if (hits.length === 0) {
-          return yield* invalid(
+      ): Effect.fn.Return<CardHit, Failure> {
+        // a command looks only where the credential reaches: a ref beyond it is no card either
+        const none = () =>
+          invalid(
             fixed !== undefined
               ? `no card ${ref} in project ${quote(fixed.name)}`
               : `no card ${ref} in the projects you can see`
           )
-        }
-        return yield* invalid(
-          `${ref} is ambiguous: there is a card ${ref} in ${hits.length} projects ` +
-            `(${listOf(hits.map((h) => `${quote(h.project.name)} ${h.project.id}`))}); pass projectId to say which`
-        )
+        return yield* lookups
+          .cardByRef(principal, ref, { projectId: fixed?.id, remedy: "pass projectId to say which" })
+          .pipe(Effect.catchTags({ NotFound: none, WorkspaceNotGranted: none }))
       })
 
       const cardByTitle = Effect.fnUntraced(function* (
@@ -209,7 +200,7 @@ export class Commands extends Context.Service<
         principal: Principal,
         names: ReadonlyArray<CardRefOrTitle>,
         fixed: ProjectRef | undefined
-      ): Effect.fn.Return<ReadonlyArray<CardHit>, InvalidInput> {
+      ): Effect.fn.Return<ReadonlyArray<CardHit>, Failure> {
         const found = new Map<number, CardHit>()
         let context = fixed
         for (const [i, name] of names.entries()) {
@@ -231,24 +222,6 @@ export class Commands extends Context.Service<
 
       const resolveCard = (principal: Principal, name: CardRefOrTitle, fixed: ProjectRef | undefined) =>
         Effect.map(resolveCards(principal, [name], fixed), (hits) => hits[0]!)
-
-      const columnByName = Effect.fnUntraced(function* (
-        project: ProjectRef,
-        name: string
-      ): Effect.fn.Return<ColumnHit, InvalidInput> {
-        const columns = yield* lookups.columns(project.id)
-        const wanted = normalizeName(name)
-        const column = columns.find((c) => normalizeName(c.name) === wanted)
-        if (column !== undefined) return column
-        return yield* invalid(
-          columns.length === 0
-            ? `project ${quote(project.name)} has no columns; create one first`
-            : `no column ${quote(name)} in project ${quote(project.name)}; its columns are ${listOf(
-                columns.map((c) => quote(c.name)),
-                50
-              )}`
-        )
-      })
 
       /**
        * The project's label of this name, created when it does not exist yet (so "add label bug
@@ -316,7 +289,7 @@ export class Commands extends Context.Service<
             if (bad !== undefined) return yield* bad
             const project = fixed ?? (yield* soleProject(principal, "to create a card I need its project"))
             let column: ColumnHit | undefined
-            if (intent.column !== undefined) column = yield* columnByName(project, intent.column)
+            if (intent.column !== undefined) column = yield* lookups.column(project, intent.column)
             else {
               // no column named: the board's first column
               column = (yield* lookups.columns(project.id))[0]
@@ -347,7 +320,7 @@ export class Commands extends Context.Service<
 
           case "move_card": {
             const hit = yield* resolveCard(principal, intent.card, fixed)
-            const column = yield* columnByName(hit.project, intent.column)
+            const column = yield* lookups.column(hit.project, intent.column)
             const card = yield* cards.move(principal, hit.id, { columnId: column.id, position: intent.position })
             return cardResult(card, [
               { type: "card.moved", cardId: card.id, ref: card.ref, columnId: card.columnId, position: card.position }

@@ -50,18 +50,3 @@ export const listOf = (items: ReadonlyArray<string>, max = 10): string => {
 /** `WEB-3 "Fix login"` */
 export const cardLabel = (card: { readonly ref: string; readonly title: string }): string =>
   `${card.ref} ${quote(card.title)}`
-
-/** A card ref as the parser hands it over: prefix, dash, number. */
-export const CARD_REF = /^([A-Za-z][A-Za-z0-9]*)-(\d+)$/
-
-/** The number of a ref (`WEB-12` → 12) when it fits a database integer, else undefined. */
-export const refNumber = (ref: string): number | undefined => {
-  const m = CARD_REF.exec(ref)
-  if (m === null) return undefined
-  const n = Number(m[2])
-  return Number.isSafeInteger(n) && n <= 2_147_483_647 ? n : undefined
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-export const isUuid = (text: string): boolean => UUID.test(text)

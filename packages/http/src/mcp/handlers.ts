@@ -1,6 +1,6 @@
 /**
- * What each MCP tool does, as the principal of the request: names become ids through the
- * read-only lookups, and every read or write is a call to a core service, which checks access.
+ * What each MCP tool does, as the principal of the request: names become ids through the core's
+ * resolver (`Lookups`), and every read or write is a call to a core service, which checks access.
  * A handler answers compact text for the model plus the structured object; it fails only with
  * domain errors, which the registration turns into tool errors carrying their message.
  */
@@ -13,6 +13,7 @@ import {
   InvalidInput,
   isUuid,
   Labels,
+  Lookups,
   NotFound,
   ProjectLinks,
   Prompts,
@@ -36,7 +37,7 @@ import {
   submittedText,
   workspacesText
 } from "./format.ts"
-import { makeLookups } from "./lookups.ts"
+import { checkProjectId, resolveCard } from "./arguments.ts"
 import { McpPrincipal } from "./McpAuth.ts"
 import type { BoardTools } from "./tools.ts"
 
@@ -63,11 +64,22 @@ export const makeHandlers = Effect.gen(function* () {
   const projectLinks = yield* ProjectLinks
   const prompts = yield* Prompts
   const commands = yield* Commands
-  const lookups = yield* makeLookups
+  const lookups = yield* Lookups
+
+  const cardId = (card: string, projectId: string | undefined, field?: string, prefer?: string) =>
+    resolveCard(lookups, card, projectId, field, prefer)
+
+  /** The column named by `column` in the project: an id as it is (the service checks it), else by name. */
+  const resolveColumn = Effect.fnUntraced(function* (projectId: string, column: string) {
+    const name = column.trim()
+    if (isUuid(name)) return name
+    const project = yield* lookups.project(yield* McpPrincipal, yield* checkProjectId(projectId))
+    return (yield* lookups.column(project, name)).id
+  })
 
   /** The card as it is now, with the name of its column. */
   const cardReply = Effect.fnUntraced(function* (card: Effect.Success<ReturnType<typeof cards.get>>, headline: string) {
-    const columns = yield* lookups.columnsOf(card.projectId)
+    const columns = yield* lookups.columns(card.projectId)
     return {
       text: `${headline}\n${cardText(card, columnName(columns, card.columnId))}`,
       data: { card }
@@ -102,10 +114,10 @@ export const makeHandlers = Effect.gen(function* () {
     show_card: ({ card, projectId }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const id = yield* lookups.cardId(principal, card, projectId)
+        const id = yield* cardId(card, projectId)
         const view = yield* cards.get(principal, id)
         const links = yield* cardLinks.list(principal, id)
-        const columns = yield* lookups.columnsOf(view.projectId)
+        const columns = yield* lookups.columns(view.projectId)
         const column = columnName(columns, view.columnId)
         return { text: cardText(view, column, links), data: { card: view, column: column ?? null, links } }
       }),
@@ -114,7 +126,7 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const project = projectId.trim()
-        const columnId = yield* lookups.columnId(principal, project, column)
+        const columnId = yield* resolveColumn(project, column)
         const card = yield* cards.create(principal, { projectId: project, columnId, title, description, priority })
         return yield* cardReply(card, `Created ${card.ref}.`)
       }),
@@ -125,7 +137,7 @@ export const makeHandlers = Effect.gen(function* () {
         if (title === undefined && description === undefined && priority === undefined) {
           return yield* new InvalidInput({ message: "give at least one of title, description or priority to change" })
         }
-        const id = yield* lookups.cardId(principal, card, projectId)
+        const id = yield* cardId(card, projectId)
         const updated = yield* cards.update(principal, id, {
           title,
           priority,
@@ -137,9 +149,9 @@ export const makeHandlers = Effect.gen(function* () {
     move_card: ({ card, column, position, projectId }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const id = yield* lookups.cardId(principal, card, projectId)
+        const id = yield* cardId(card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
-        const columnId = yield* lookups.columnId(principal, project, column)
+        const columnId = yield* resolveColumn(project, column)
         const moved = yield* cards.move(principal, id, { columnId, position })
         return yield* cardReply(moved, `Moved ${moved.ref} to position ${moved.position}.`)
       }),
@@ -147,7 +159,7 @@ export const makeHandlers = Effect.gen(function* () {
     add_label: ({ card, label, projectId }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const id = yield* lookups.cardId(principal, card, projectId)
+        const id = yield* cardId(card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
         const { label: ensured, created } = yield* labels.ensure(principal, { projectId: project, name: label })
         const found = { ...ensured, created }
@@ -166,7 +178,7 @@ export const makeHandlers = Effect.gen(function* () {
     remove_label: ({ card, label, projectId }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const id = yield* lookups.cardId(principal, card, projectId)
+        const id = yield* cardId(card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
         const wanted = label.trim()
         const labelId = isUuid(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
@@ -181,7 +193,7 @@ export const makeHandlers = Effect.gen(function* () {
     add_subtask: ({ card, projectId, title }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const id = yield* lookups.cardId(principal, card, projectId)
+        const id = yield* cardId(card, projectId)
         const subtask = yield* subtasks.create(principal, { cardId: id, title })
         const view = yield* cards.get(principal, id)
         return { text: `Added to ${view.ref}: ${subtaskLine(subtask)}`, data: { subtask, card: view } }
@@ -201,10 +213,10 @@ export const makeHandlers = Effect.gen(function* () {
     link_cards: ({ card, linkType, projectId, target }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const source = yield* lookups.cardId(principal, card, projectId)
+        const source = yield* cardId(card, projectId)
         const sourceProject = yield* lookups.projectOfCard(principal, source)
         // a target ref in several projects resolves to the one in the source card's project
-        const targetId = yield* lookups.cardId(principal, target, projectId, "target", sourceProject)
+        const targetId = yield* cardId(target, projectId, "target", sourceProject)
         const link = yield* cardLinks.create(principal, source, { targetId, linkType })
         const view = yield* cards.get(principal, source)
         return {
@@ -228,7 +240,7 @@ export const makeHandlers = Effect.gen(function* () {
     get_prompt: ({ card, projectId, variant }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const id = yield* lookups.cardId(principal, card, projectId)
+        const id = yield* cardId(card, projectId)
         const result = yield* prompts.forCard(principal, id, variant ?? "execute")
         return { text: result.prompt, data: { ...result, cardId: id } }
       }),

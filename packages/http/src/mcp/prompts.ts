@@ -4,10 +4,10 @@
  * the text `Prompts.forCard` builds, as the principal of the request. A card the caller cannot
  * see, or a ref in several of their projects without `projectId`, is an error with the message.
  */
-import { PROMPT_VARIANTS, type PromptVariant, Prompts } from "@board/core"
+import { Lookups, PROMPT_VARIANTS, type PromptVariant, Prompts } from "@board/core"
 import { Effect, Layer, Schema } from "effect"
 import { McpSchema, McpServer } from "effect/ai"
-import { makeLookups } from "./lookups.ts"
+import { resolveCard } from "./arguments.ts"
 import { McpPrincipal } from "./McpAuth.ts"
 
 const about: Record<PromptVariant, { readonly title: string; readonly description: string }> = {
@@ -31,7 +31,7 @@ const about: Record<PromptVariant, { readonly title: string; readonly descriptio
 export const PromptsLayer = Layer.unwrap(
   Effect.gen(function* () {
     const prompts = yield* Prompts
-    const lookups = yield* makeLookups
+    const lookups = yield* Lookups
     const promptFor = (variant: PromptVariant) =>
       McpServer.prompt({
         name: variant,
@@ -51,9 +51,8 @@ export const PromptsLayer = Layer.unwrap(
         },
         content: ({ card, projectId }) =>
           Effect.gen(function* () {
-            const principal = yield* McpPrincipal
-            const id = yield* lookups.cardId(principal, card, projectId)
-            const result = yield* prompts.forCard(principal, id, variant)
+            const id = yield* resolveCard(lookups, card, projectId)
+            const result = yield* prompts.forCard(yield* McpPrincipal, id, variant)
             return result.prompt
           }).pipe(Effect.mapError((e) => new McpSchema.InvalidParams({ message: e.message })))
       })
