@@ -17,6 +17,22 @@ export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyReque
 
 export type HttpError = BadRequest | Unauthorized | Forbidden | NotFound | Conflict | TooManyRequests
 
+const statuses: ReadonlyArray<readonly [new (...args: never) => HttpError, number]> = [
+  [BadRequest, 400],
+  [Unauthorized, 401],
+  [Forbidden, 403],
+  [NotFound, 404],
+  [Conflict, 409],
+  [TooManyRequests, 429]
+]
+
+/**
+ * The response the HttpApi sends for one of these errors, for routes outside it (the MCP
+ * endpoint): the `{error}` body and the status; headers come from pre-response handlers.
+ */
+export const httpErrorResponse = (e: HttpError): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.jsonUnsafe({ error: e.error }, { status: statuses.find(([cls]) => e instanceof cls)?.[1] ?? 500 })
+
 const statusOf: { readonly [K in DomainError["_tag"]]: (message: string) => HttpError } = {
   InvalidInput: (error) => new BadRequest({ error }),
   Unauthenticated: (error) => new Unauthorized({ error }),

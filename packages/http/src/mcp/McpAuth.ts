@@ -12,12 +12,11 @@
  * MCP_SESSION_IDLE, or a user's least recently used beyond MCP_SESSIONS_PER_USER, is ended in
  * the MCP server with an internal DELETE, so the server's memory follows its live clients.
  */
-import { AppConfig, Credentials, type Principal, RateBudget, type Unauthenticated } from "@board/core"
+import { AppConfig, type Principal } from "@board/core"
 import { Context, Effect } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { challengeFor } from "../middleware/AuthenticationLive.ts"
-import { clientAddress, rateLimitHeaders } from "../middleware/budget.ts"
-import { requestMeta } from "../middleware/requestMeta.ts"
+import { httpErrorResponse } from "../errors.ts"
+import { header, makeAuthenticate } from "../middleware/authenticate.ts"
 import { DEFAULT_SESSION_LIMITS, makeMcpSessions } from "./McpSessions.ts"
 
 /** The principal of the current MCP request. */
@@ -28,28 +27,15 @@ export const MCP_PATH = "/api/mcp"
 
 const SESSION_HEADER = "mcp-session-id"
 
-const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
-  const value = request.headers[name]
-  return value === undefined || value === "" ? undefined : value
-}
-
-/** The `{error}` body every failure of the API has, with extra headers. */
-const refusal = (status: number, error: string, headers: Record<string, string>) =>
-  HttpServerResponse.jsonUnsafe({ error }, { status, headers })
-
 /**
  * Authenticates every request of the routes it is provided to (the MCP endpoint, whatever the
- * method) and provides `McpPrincipal`. Budgets match the REST API: a refused credential spends
- * the client address's budget, an accepted one the user's.
+ * method) with the REST API's own `authenticate` (the same credentials, budgets, 401 challenge
+ * and 429), answering its refusal as the REST API would, and provides `McpPrincipal`.
  */
 export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
   Effect.gen(function* () {
-    const credentials = yield* Credentials
     const config = yield* AppConfig
-    const budget = yield* RateBudget
-
-    const tooMany = (message: string, retryAfterSeconds: number) =>
-      refusal(429, message, { "retry-after": String(Math.max(1, Math.ceil(retryAfterSeconds))) })
+    const authenticate = yield* makeAuthenticate
 
     const router = yield* HttpRouter.HttpRouter
     const sessions = makeMcpSessions({
@@ -87,12 +73,6 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
             )
           )
 
-    const unauthorized = (request: HttpServerRequest.HttpServerRequest, e: Unauthenticated) =>
-      budget.charge(`ip:${clientAddress(request)}`).pipe(
-        Effect.as(refusal(401, e.message, { "www-authenticate": challengeFor(config.publicUrl, e.invalidToken) })),
-        Effect.catchTag("TooManyRequests", (t) => Effect.succeed(tooMany(t.message, t.retryAfterSeconds)))
-      )
-
     return (httpEffect) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
@@ -106,32 +86,12 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
           })
         }
         yield* end(sessions.expire(Date.now()))
-        const resolved = yield* Effect.result(
-          credentials.resolve(
-            {
-              apiKey: header(request, "x-api-key"),
-              authorization: header(request, "authorization"),
-              intakeKey: header(request, "x-intake-key")
-            },
-            ["apiKey", "oauth"]
-          )
-        )
-        if (resolved._tag === "Failure") return yield* unauthorized(request, resolved.failure)
+        const resolved = yield* Effect.result(authenticate(["apiKey", "oauth"]))
+        if (resolved._tag === "Failure") return httpErrorResponse(resolved.failure)
         const principal = resolved.success
-        requestMeta(request).userId = principal.userId
-        // one budget per user, whatever credential or front end they use
-        const charged = yield* Effect.result(budget.charge(`user:${principal.userId}`))
-        if (charged._tag === "Failure") return tooMany(charged.failure.message, charged.failure.retryAfterSeconds)
-        const state = charged.success
-        if (state !== undefined) {
-          const headers = rateLimitHeaders(state)
-          yield* HttpEffect.appendPreResponseHandler((_req, res) =>
-            Effect.succeed(HttpServerResponse.setHeaders(res, headers))
-          )
-        }
         if (session !== undefined && !sessions.use(session, principal.userId, Date.now())) {
           // unknown here, ended, or another user's: the same answer as the MCP server's for an unknown session
-          return refusal(404, "unknown MCP session: initialize a new one", {})
+          return HttpServerResponse.jsonUnsafe({ error: "unknown MCP session: initialize a new one" }, { status: 404 })
         }
         const response = yield* Effect.provideService(httpEffect, McpPrincipal, principal)
         if (session === undefined) {

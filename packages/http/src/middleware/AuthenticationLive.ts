@@ -1,57 +1,28 @@
-/** Server side of the authentication middleware tags: resolve the credential, or answer 401 with a challenge. */
-import { AppConfig, Credentials, Intake, type Unauthenticated, type UserCredentialKind } from "@board/core"
+/**
+ * Server side of the authentication middleware tags: the credential resolved by the one
+ * `authenticate` (shared with the MCP endpoint), or 401 with a challenge; intake tokens and the
+ * credential-less endpoints have their own budgets.
+ */
+import { Intake, type UserCredentialKind } from "@board/core"
 import { Effect, Layer } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { CurrentPrincipal } from "../CurrentPrincipal.ts"
+import { HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { CurrentIntake, CurrentPrincipal } from "../CurrentPrincipal.ts"
 import { Unauthorized } from "../errors.ts"
-import { CurrentIntake } from "../CurrentPrincipal.ts"
 import { AnyUserAuth, BootstrapAuth, ClientLimit, IntakeAuth, UserAuth } from "./Authentication.ts"
+import { header, makeAuthenticate } from "./authenticate.ts"
 import { makeBudgets } from "./budget.ts"
-import { requestMeta } from "./requestMeta.ts"
-
-const header = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
-  const value = request.headers[name]
-  return value === undefined || value === "" ? undefined : value
-}
-
-/** RFC 9728 §5.1 / RFC 6750 §3: every 401 says where to find the authorization server. */
-export const challengeFor = (publicUrl: string, invalidToken: boolean) =>
-  `Bearer resource_metadata="${publicUrl}/.well-known/oauth-protected-resource/api", scope="mcp"` +
-  (invalidToken ? `, error="invalid_token"` : "")
 
 const make = (accepts: ReadonlyArray<UserCredentialKind>) =>
-  Effect.gen(function* () {
-    const credentials = yield* Credentials
-    const config = yield* AppConfig
-    const { charge, chargeClient } = yield* makeBudgets
-    const unauthorized = (e: Unauthenticated) =>
-      HttpEffect.appendPreResponseHandler((_request, response) =>
-        Effect.succeed(
-          HttpServerResponse.setHeader(response, "www-authenticate", challengeFor(config.publicUrl, e.invalidToken))
-        )
-      ).pipe(Effect.andThen(Effect.fail(new Unauthorized({ error: e.message }))))
-
-    // biome-ignore lint/suspicious/noExplicitAny: HttpApiMiddleware's error channel includes its private `unhandled` marker
-    return (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, any, CurrentPrincipal>) =>
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        // a refused credential spends the caller's address budget, never the named user's
-        const principal = yield* credentials
-          .resolve(
-            {
-              apiKey: header(request, "x-api-key"),
-              authorization: header(request, "authorization"),
-              intakeKey: header(request, "x-intake-key")
-            },
-            accepts
-          )
-          .pipe(Effect.catchTag("Unauthenticated", (e) => Effect.andThen(chargeClient(request), unauthorized(e))))
-        requestMeta(request).userId = principal.userId
-        // one budget per user, whatever credential they use
-        yield* charge(`user:${principal.userId}`)
-        return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
-      })
-  })
+  Effect.map(
+    makeAuthenticate,
+    (authenticate) =>
+      // biome-ignore lint/suspicious/noExplicitAny: HttpApiMiddleware's error channel includes its private `unhandled` marker
+      (httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, any, CurrentPrincipal>) =>
+        Effect.gen(function* () {
+          const principal = yield* authenticate(accepts)
+          return yield* Effect.provideService(httpEffect, CurrentPrincipal, principal)
+        })
+  )
 
 /** Intake: the token authenticates first; every failure is the same refusal (body and headers). */
 const makeIntake = Effect.gen(function* () {

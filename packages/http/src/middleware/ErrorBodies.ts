@@ -6,7 +6,7 @@
 import { limits } from "@board/core"
 import { Cause, Effect, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { challengeFor } from "./AuthenticationLive.ts"
+import { challengeFor } from "./authenticate.ts"
 import { type CorsDecision, corsFor } from "./cors.ts"
 import type { RequestLogger } from "./RequestLog.ts"
 import type { RouteTable } from "./routeTable.ts"
