@@ -7,6 +7,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { NotFound, WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { isUuid } from "./ids.ts"
 
 export type Role = "owner" | "member"
 
@@ -19,10 +20,7 @@ export interface Resolved {
   readonly role: Role
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/** Callers beyond HTTP (MCP tools, commands) may pass any string: not a uuid is simply not found. */
-export const isUuid = (id: string): boolean => UUID.test(id)
+export { isUuid }
 
 /** Whether the principal's credential reaches the workspace (an OAuth grant names its workspaces). */
 export const grantCovers = (principal: Principal, workspaceId: string): boolean =>

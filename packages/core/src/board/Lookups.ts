@@ -14,18 +14,8 @@ import { SqlClient, type Statement } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { listOf, normalizeName, quote } from "../nlu/execMatch.ts"
-import { Access, checkGrant, grantCovers, grantsOf, isUuid, visibleTo } from "./Access.ts"
-
-/** A card ref: project prefix, dash, number (`WEB-12`). */
-export const CARD_REF = /^([A-Za-z][A-Za-z0-9]*)-(\d+)$/
-
-/** The number of a ref (`WEB-12` → 12) when it fits a database integer, else undefined. */
-export const refNumber = (ref: string): number | undefined => {
-  const m = CARD_REF.exec(ref)
-  if (m === null) return undefined
-  const n = Number(m[2])
-  return Number.isSafeInteger(n) && n <= 2_147_483_647 ? n : undefined
-}
+import { Access, checkGrant, grantCovers, grantsOf, visibleTo } from "./Access.ts"
+import { CARD_REF, isUuid, refNumber } from "./ids.ts"
 
 export interface ProjectRef {
   readonly id: string

@@ -1,5 +1,5 @@
 /** The board and its parts: SPEC.md's Cards, Columns, Labels, Subtasks and Card links sections. */
-import { limits } from "@board/core/contract"
+import { CARD_ID_OR_REF, limits } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, NotFound } from "../errors.ts"
@@ -24,6 +24,28 @@ import {
 } from "../schemas.ts"
 
 const id = { id: Uuid }
+/**
+ * GET /v1/cards/{id} also takes the card's ref (`WEB-12`, any case), resolved among the projects
+ * the caller can see: 404 when none has it (as for an id), 403 when only a workspace outside the
+ * credential's grant does (as for an id), and 400 when several of the caller's projects do. Refs
+ * are unique per project, not globally, so that request does not name one card: the client
+ * must change it (use the card id), which is what 400 says; 404 would deny a card the caller
+ * can see, and 409 speaks of the resource's state, not of an ambiguous name. Anything that is
+ * neither an id nor a ref is malformed (400), as before.
+ */
+const cardIdOrRefText = "card id (UUID) or ref such as WEB-12"
+const cardIdOrRef = {
+  id: Schema.String.check(
+    Schema.isPattern(CARD_ID_OR_REF, { message: "expected a card id (a UUID) or a ref such as WEB-12" })
+  ).annotate({ description: cardIdOrRefText })
+}
+// the parameter's own description, which documentation tools show beside its name
+const describeCardIdOrRef = (op: Record<string, unknown>) => ({
+  ...op,
+  parameters: ((op.parameters ?? []) as Array<{ name: string }>).map((p) =>
+    p.name === "id" ? { ...p, description: cardIdOrRefText } : p
+  )
+})
 const Title = NonBlank(limits.cardTitle)
 const Description = MaxString(limits.cardDescription)
 const searchLimit = { minimum: 1, maximum: limits.searchMaxLimit }
@@ -49,7 +71,13 @@ export class BoardGroup extends HttpApiGroup.make("board")
       error: [BadRequest, Forbidden, NotFound]
     })
   )
-  .add(HttpApiEndpoint.get("getCard", "/v1/cards/:id", { params: id, success: Card, error: [Forbidden, NotFound] }))
+  .add(
+    HttpApiEndpoint.get("getCard", "/v1/cards/:id", {
+      params: cardIdOrRef,
+      success: Card,
+      error: [BadRequest, Forbidden, NotFound]
+    }).annotate(OpenApi.Transform, describeCardIdOrRef)
+  )
   .add(
     HttpApiEndpoint.patch("updateCard", "/v1/cards/:id", {
       params: id,

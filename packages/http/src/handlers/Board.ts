@@ -1,4 +1,4 @@
-import { Boards, CardLinks, Cards, Columns, Labels, Search, Subtasks } from "@board/core"
+import { Boards, CardLinks, Cards, Columns, Labels, Lookups, Search, Subtasks } from "@board/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { Readable } from "node:stream"
@@ -15,6 +15,7 @@ export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
     const subtasks = yield* Subtasks
     const links = yield* CardLinks
     const search = yield* Search
+    const lookups = yield* Lookups
     return (
       handlers
         // PostgreSQL writes the board's JSON (the bytes the Board schema would encode): sent as it
@@ -34,7 +35,10 @@ export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
           )
         )
         .handle("createCard", ({ payload }) => asPrincipal((p) => cards.create(p, payload)))
-        .handle("getCard", ({ params }) => asPrincipal((p) => cards.get(p, params.id)))
+        // an id goes straight to the one-statement read; a ref is resolved first (see groups/Board.ts)
+        .handle("getCard", ({ params }) =>
+          asPrincipal((p) => Effect.flatMap(lookups.cardId(p, params.id), (id) => cards.get(p, id)))
+        )
         .handle("updateCard", ({ params, payload }) => asPrincipal((p) => cards.update(p, params.id, payload)))
         .handle("deleteCard", ({ params }) => asPrincipal((p) => cards.remove(p, params.id)))
         .handle("moveCard", ({ params, payload }) => asPrincipal((p) => cards.move(p, params.id, payload)))
