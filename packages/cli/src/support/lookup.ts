@@ -1,18 +1,17 @@
 /**
  * The names people type, turned into what the API takes: a card by its ref (`WEB-12`), id or
  * title; a project by name, ref prefix or id (else the default one); a column, label or
- * workspace by name or id. Boards fetched once per command run.
+ * workspace by name or id. A card ref is resolved by the server (`GET /v1/cards/WEB-12`), the
+ * same resolver as the natural-language commands and MCP; boards are fetched once per run.
  */
+import { CARD_REF, isUuid } from "@board/core/contract"
 import { Context, Effect, Layer } from "effect"
 import { BoardApi } from "./client.ts"
-import { type CliFailure, failure, isNotFound, usageError } from "./failure.ts"
+import { apiStatus, type CliFailure, failure, isNotFound, usageError } from "./failure.ts"
 import { Settings } from "./settings.ts"
 import type { ApiError, BoardView, Card, Column, Label, Project, Workspace } from "./types.ts"
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-export const isUuid = (s: string) => uuid.test(s)
-/** A card ref: project prefix, dash, number (`WEB-12`). */
-export const cardRef = /^([A-Za-z][A-Za-z0-9]*)-(\d+)$/
+export { isUuid }
 /** Names compare case-insensitively, runs of whitespace as one space. */
 export const sameName = (a: string, b: string) => norm(a) === norm(b)
 const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase()
@@ -126,29 +125,23 @@ export class Lookup extends Context.Service<
         )
       })
 
-      const cardByRef = Effect.fnUntraced(function* (spec: string, prefix: string, projectSpec: string | undefined) {
-        const candidates =
-          projectSpec !== undefined
-            ? [yield* project(projectSpec)]
-            : (yield* projects()).filter((p) => p.refPrefix.toUpperCase() === prefix.toUpperCase())
-        if (candidates.length === 0)
-          return yield* failure(
-            `no card ${spec.toUpperCase()}: none of your projects uses the prefix ${prefix.toUpperCase()}`
+      /** Among every project the key can see: the server resolves the ref. */
+      const cardByRef = (spec: string): Effect.Effect<Card, E> =>
+        client.board.getCard({ params: { id: spec } }).pipe(
+          Effect.catchIf(isNotFound, () => Effect.fail(failure(`no card ${spec.toUpperCase()} in your projects`))),
+          // several of the key's projects have this ref (400, its message names them)
+          Effect.catchIf(
+            (e) => apiStatus(e) === 400,
+            (e) => Effect.fail(usageError(`${(e as { error: string }).error}, or say which with --project NAME`))
           )
-        const hits: Array<{ card: Card; project: Project }> = []
-        for (const p of candidates) {
-          const b = yield* board(p.id)
-          for (const c of b.cards)
-            if (c.ref.toUpperCase() === spec.toUpperCase()) hits.push({ card: c, project: b.project })
-        }
-        if (hits.length === 1) return hits[0].card
-        if (hits.length === 0)
-          return yield* failure(
-            `no card ${spec.toUpperCase()}${projectSpec !== undefined ? ` in ${q(candidates[0].name)}` : ""}`
-          )
-        return yield* usageError(
-          `${spec.toUpperCase()} is a card in ${hits.length} projects (${listOf(hits.map((h) => q(h.project.name)))}); say which with --project NAME`
         )
+
+      /** In one project: its board, which the command is likely to need anyway. */
+      const cardByRefIn = Effect.fnUntraced(function* (spec: string, projectSpec: string) {
+        const b = yield* board((yield* project(projectSpec)).id)
+        const hit = b.cards.find((c) => c.ref.toUpperCase() === spec.toUpperCase())
+        if (hit !== undefined) return hit
+        return yield* failure(`no card ${spec.toUpperCase()} in ${q(b.project.name)}`)
       })
 
       const cardByTitle = Effect.fnUntraced(function* (spec: string, projectSpec: string | undefined) {
@@ -169,8 +162,7 @@ export class Lookup extends Context.Service<
       const card = Effect.fnUntraced(function* (spec: string, projectSpec?: string | undefined) {
         const s = spec.trim()
         if (isUuid(s)) return yield* client.board.getCard({ params: { id: s } })
-        const ref = cardRef.exec(s)
-        if (ref !== null) return yield* cardByRef(s, ref[1], projectSpec)
+        if (CARD_REF.test(s)) return yield* projectSpec === undefined ? cardByRef(s) : cardByRefIn(s, projectSpec)
         return yield* cardByTitle(s, projectSpec)
       })
 
