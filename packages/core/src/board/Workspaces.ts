@@ -5,7 +5,7 @@ import { isEmailAddress, normalizeEmail } from "../auth/Accounts.ts"
 import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { projectTemplates } from "../domain/projectTemplates.ts"
-import { Access } from "./Access.ts"
+import { Access, grantCovers } from "./Access.ts"
 import { refPrefixFor } from "./refPrefix.ts"
 import {
   type ColumnView,
@@ -80,8 +80,7 @@ export class Workspaces extends Context.Service<
           FROM workspaces w JOIN workspace_members m ON m.workspace_id = w.id
           WHERE m.user_id = ${principal.userId}
           ORDER BY w.created_at, w.id`.pipe(Effect.orDie)
-        const granted = principal.workspaces
-        return rows.filter((r) => granted === "all" || granted.has(r.id)).map(toWorkspace)
+        return rows.filter((r) => grantCovers(principal, r.id)).map(toWorkspace)
       })
 
       const projects = Effect.fn("Workspaces.projects")(function* (principal: Principal, workspaceId: string) {
