@@ -7,6 +7,7 @@ import { iso } from "../board/rows.ts"
 import { Conflict, Forbidden, InvalidInput, NotFound, TooManyRequests, Unauthenticated } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { charCount } from "../domain/limits.ts"
+import { sqlNow } from "../infra/clock.ts"
 import { ServerSecret } from "../infra/Secret.ts"
 import { makePasswordHasher, type PasswordHasher, passwordLength } from "./passwords.ts"
 import { digestToken, mintToken } from "./secretTokens.ts"
@@ -112,14 +113,16 @@ export class Accounts extends Context.Service<
             return yield* new InvalidInput({ message: "full_name: must be 1 to 200 characters and not blank" })
           }
           // The interval is claimed in the database so it holds across every instance.
+          const now = yield* sqlNow
           const claimed = yield* sql<{ email: string }>`
-            INSERT INTO signup_attempts (email, attempted_at) VALUES (${email}, now())
-            ON CONFLICT (email) DO UPDATE SET attempted_at = now()
-              WHERE signup_attempts.attempted_at <= now() - ${`${config.signupIntervalMs} milliseconds`}::interval
+            INSERT INTO signup_attempts (email, attempted_at) VALUES (${email}, ${now}::timestamptz)
+            ON CONFLICT (email) DO UPDATE SET attempted_at = EXCLUDED.attempted_at
+              WHERE signup_attempts.attempted_at <= ${now}::timestamptz - ${`${config.signupIntervalMs} milliseconds`}::interval
             RETURNING email`.pipe(Effect.orDie)
           if (claimed.length === 0) {
             const [row] = yield* sql<{ wait: number }>`
-              SELECT ceil(extract(epoch FROM attempted_at + ${`${config.signupIntervalMs} milliseconds`}::interval - now()))::int AS wait
+              SELECT ceil(extract(epoch FROM
+                attempted_at + ${`${config.signupIntervalMs} milliseconds`}::interval - ${now}::timestamptz))::int AS wait
               FROM signup_attempts WHERE email = ${email}`.pipe(Effect.orDie)
             const wait = Math.max(1, row?.wait ?? 1)
             return yield* new TooManyRequests({
@@ -132,7 +135,8 @@ export class Accounts extends Context.Service<
             return yield* new Conflict({ message: "an account with this email already exists; log in instead" })
           const passwordHash = yield* hasher.hash(input.password)
           const rows = yield* sql<{ id: string; email: string; full_name: string }>`
-            INSERT INTO users (email, full_name, password_hash) VALUES (${email}, ${fullName}, ${passwordHash})
+            INSERT INTO users (email, full_name, password_hash, created_at, updated_at)
+            VALUES (${email}, ${fullName}, ${passwordHash}, ${now}::timestamptz, ${now}::timestamptz)
             ON CONFLICT (email) DO NOTHING
             RETURNING id, email, full_name`.pipe(Effect.orDie)
           if (rows.length === 0)
@@ -170,8 +174,10 @@ export class Accounts extends Context.Service<
             return yield* new InvalidInput({ message: "name: must be 1 to 200 characters and not blank" })
           }
           const rawKey = mintToken("apiKey")
+          const now = yield* sqlNow
           const [row] = yield* sql<{ id: string; created_at: Date; updated_at: Date }>`
-            INSERT INTO api_keys (user_id, name, digest) VALUES (${principal.userId}, ${trimmed}, ${digestToken(rawKey)})
+            INSERT INTO api_keys (user_id, name, digest, created_at, updated_at)
+            VALUES (${principal.userId}, ${trimmed}, ${digestToken(rawKey)}, ${now}::timestamptz, ${now}::timestamptz)
             RETURNING id, created_at, updated_at`.pipe(Effect.orDie)
           return {
             id: row!.id,
@@ -200,8 +206,9 @@ export class Accounts extends Context.Service<
           yield* keyManager(principal, "revoked")
           const missing = new NotFound({ message: isUuid(keyId) ? `API key ${keyId} not found` : "API key not found" })
           if (!isUuid(keyId)) return yield* missing
+          const now = yield* sqlNow
           const rows = yield* sql`
-            UPDATE api_keys SET revoked_at = now(), updated_at = now()
+            UPDATE api_keys SET revoked_at = ${now}::timestamptz, updated_at = ${now}::timestamptz
             WHERE id = ${keyId} AND user_id = ${principal.userId} AND revoked_at IS NULL RETURNING id`.pipe(
             Effect.orDie
           )

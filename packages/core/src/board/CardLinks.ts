@@ -4,6 +4,7 @@ import { SqlClient, type Statement } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { type LinkType, linkTypes } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { sqlNow } from "../infra/clock.ts"
 import { Access } from "./Access.ts"
 import { iso } from "./rows.ts"
 
@@ -94,9 +95,10 @@ export class CardLinks extends Context.Service<
           return yield* new InvalidInput({ message: "targetId: the target card must be in the same workspace" })
         }
         // the same (source, target, type) twice answers the existing link
+        const now = yield* sqlNow
         yield* sql`
-          INSERT INTO card_links (source_id, target_id, link_type, created_by)
-          VALUES (${cardId}, ${input.targetId}, ${input.linkType}, ${principal.userId})
+          INSERT INTO card_links (source_id, target_id, link_type, created_by, created_at, updated_at)
+          VALUES (${cardId}, ${input.targetId}, ${input.linkType}, ${principal.userId}, ${now}::timestamptz, ${now}::timestamptz)
           ON CONFLICT (source_id, target_id, link_type) DO NOTHING`.pipe(
           // a card deleted between the access check and the insert: the foreign key says so
           Effect.catchTag("SqlError", (e) =>

@@ -10,6 +10,7 @@ import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Priority } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"
 import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Role, visibleTo } from "./Access.ts"
 import { checkDescription, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
@@ -180,6 +181,7 @@ export class Cards extends Context.Service<
           checkPriority(input.priority)
         )
         if (invalid) return yield* invalid
+        const now = yield* sqlNow
         for (let attempt = 0; ; attempt++) {
           if (isUuid(input.projectId) && isUuid(input.columnId)) {
             const row = yield* write(createSql, [
@@ -190,6 +192,7 @@ export class Cards extends Context.Service<
               "api",
               null,
               principal.userId,
+              now,
               input.projectId,
               principal.userId,
               grantsOf(principal)
@@ -207,6 +210,7 @@ export class Cards extends Context.Service<
       const file = Effect.fn("Cards.file")(function* (input: Filing) {
         if (!isUuid(input.columnId)) return yield* new NotFound({ message: `column ${input.columnId} not found` })
         const claim = input.idempotencyKey !== undefined
+        const now = yield* sqlNow
         for (;;) {
           const [row] = yield* sql
             .unsafe<WrittenRow>(claim ? fileOnceSql : fileSql, [
@@ -217,6 +221,7 @@ export class Cards extends Context.Service<
               input.source,
               input.intakeTokenId,
               input.createdBy,
+              now,
               ...(claim ? [input.idempotencyKey] : [])
             ])
             .pipe(
@@ -275,7 +280,10 @@ export class Cards extends Context.Service<
         if (patch.description !== undefined) set.description = patch.description
         if (patch.priority !== undefined) set.priority = patch.priority
         if (Object.keys(set).length > 0) {
-          yield* sql`UPDATE cards SET ${sql.update(set)}, updated_at = now() WHERE id = ${id}`.pipe(Effect.orDie)
+          const now = yield* sqlNow
+          yield* sql`UPDATE cards SET ${sql.update(set)}, updated_at = ${now}::timestamptz WHERE id = ${id}`.pipe(
+            Effect.orDie
+          )
         }
         return yield* loadOne(id)
       })
@@ -308,9 +316,10 @@ export class Cards extends Context.Service<
         }
         // past the end means the end; the bound keeps the number a PostgreSQL int
         const position = to.position === undefined ? null : Math.min(to.position, 2 ** 31 - 1)
+        const now = yield* sqlNow
         for (let attempt = 0; ; attempt++) {
           if (isUuid(id) && isUuid(to.columnId)) {
-            const row = yield* write(moveSql, [id, to.columnId, position, principal.userId, grantsOf(principal)])
+            const row = yield* write(moveSql, [id, to.columnId, position, principal.userId, grantsOf(principal), now])
             if (row !== undefined) return toCard(row)
           }
           const card = yield* access.resolve(principal, "card", id)

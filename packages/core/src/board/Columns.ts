@@ -3,6 +3,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
 import { Access } from "./Access.ts"
 import { checkName } from "./cardRules.ts"
@@ -50,6 +51,7 @@ export class Columns extends Context.Service<
         const invalid = checkName(input.name) ?? checkPosition(input.position)
         if (invalid) return yield* invalid
         yield* access.resolve(principal, "project", input.projectId)
+        const now = yield* sqlNow
         const row = yield* sql
           .withTransaction(
             Effect.gen(function* () {
@@ -60,7 +62,8 @@ export class Columns extends Context.Service<
               const position = clampPosition(input.position, n)
               yield* sql`UPDATE board_columns SET position = position + 1 WHERE project_id = ${input.projectId} AND position >= ${position}`
               const [row] = yield* sql<Row>`
-            INSERT INTO board_columns (project_id, name, position) VALUES (${input.projectId}, ${input.name.trim()}, ${position})
+            INSERT INTO board_columns (project_id, name, position, created_at, updated_at)
+            VALUES (${input.projectId}, ${input.name.trim()}, ${position}, ${now}::timestamptz, ${now}::timestamptz)
             RETURNING id, project_id, name, position, created_at, updated_at`
               return row!
             })
@@ -77,6 +80,7 @@ export class Columns extends Context.Service<
         const invalid = (patch.name !== undefined ? checkName(patch.name) : undefined) ?? checkPosition(patch.position)
         if (invalid) return yield* invalid
         const column = yield* access.resolve(principal, "column", id)
+        const now = yield* sqlNow
         const row = yield* sql
           .withTransaction(
             Effect.gen(function* () {
@@ -100,7 +104,7 @@ export class Columns extends Context.Service<
               if (patch.name !== undefined)
                 yield* sql`UPDATE board_columns SET name = ${patch.name.trim()} WHERE id = ${id}`
               const [row] = yield* sql<Row>`
-            UPDATE board_columns SET updated_at = now() WHERE id = ${id}
+            UPDATE board_columns SET updated_at = ${now}::timestamptz WHERE id = ${id}
             RETURNING id, project_id, name, position, created_at, updated_at`
               return row
             })

@@ -3,6 +3,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { sqlNow } from "../infra/clock.ts"
 import { Access } from "./Access.ts"
 import { checkName } from "./cardRules.ts"
 import { type LabelView, toLabel } from "./cardView.ts"
@@ -56,6 +57,7 @@ export class Labels extends Context.Service<
         }
         yield* access.resolve(principal, "project", input.projectId)
         const name = input.name.trim()
+        const now = yield* sqlNow
         const rows = yield* sql<{
           id: string
           project_id: string
@@ -64,7 +66,8 @@ export class Labels extends Context.Service<
           created_at: Date
           updated_at: Date
         }>`
-          INSERT INTO labels (project_id, name, color) VALUES (${input.projectId}, ${name}, ${input.color?.toLowerCase() ?? null})
+          INSERT INTO labels (project_id, name, color, created_at, updated_at)
+          VALUES (${input.projectId}, ${name}, ${input.color?.toLowerCase() ?? null}, ${now}::timestamptz, ${now}::timestamptz)
           ON CONFLICT (project_id, lower(name)) DO NOTHING
           RETURNING id, project_id, name, color, created_at, updated_at`.pipe(Effect.orDie)
         const row = rows[0]
@@ -90,7 +93,10 @@ export class Labels extends Context.Service<
             message: `labelId: label ${labelId} belongs to another project than the card`
           })
         }
-        yield* sql`INSERT INTO card_labels (card_id, label_id) VALUES (${cardId}, ${labelId}) ON CONFLICT DO NOTHING`.pipe(
+        const now = yield* sqlNow
+        yield* sql`
+          INSERT INTO card_labels (card_id, label_id, created_at) VALUES (${cardId}, ${labelId}, ${now}::timestamptz)
+          ON CONFLICT DO NOTHING`.pipe(
           // the card or label deleted since the access check
           Effect.catchTag("SqlError", (e) =>
             e.reason._tag === "ConstraintError"
@@ -98,7 +104,7 @@ export class Labels extends Context.Service<
               : Effect.die(e)
           )
         )
-        yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${cardId}`.pipe(Effect.orDie)
+        yield* sql`UPDATE cards SET updated_at = ${now}::timestamptz WHERE id = ${cardId}`.pipe(Effect.orDie)
       })
 
       const detach = Effect.fn("Labels.detach")(function* (principal: Principal, cardId: string, labelId: string) {
@@ -108,7 +114,8 @@ export class Labels extends Context.Service<
             Effect.orDie
           )
         if (removed.length === 0) return yield* new NotFound({ message: `label ${labelId} is not on card ${cardId}` })
-        yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${cardId}`.pipe(Effect.orDie)
+        const now = yield* sqlNow
+        yield* sql`UPDATE cards SET updated_at = ${now}::timestamptz WHERE id = ${cardId}`.pipe(Effect.orDie)
       })
 
       const byName = (projectId: string, name: string) =>

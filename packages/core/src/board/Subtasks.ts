@@ -3,6 +3,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
 import { Access } from "./Access.ts"
 import { checkTitle } from "./cardRules.ts"
@@ -63,6 +64,7 @@ export class Subtasks extends Context.Service<
           return yield* new InvalidInput({ message: "position: must be a whole number from 0" })
         }
         yield* access.resolve(principal, "card", input.cardId)
+        const now = yield* sqlNow
         const row = yield* sql
           .withTransaction(
             Effect.gen(function* () {
@@ -74,9 +76,10 @@ export class Subtasks extends Context.Service<
               const position = clampPosition(input.position, n)
               yield* sql`UPDATE subtasks SET position = position + 1 WHERE card_id = ${input.cardId} AND position >= ${position}`
               const [row] = yield* sql<Row>`
-            INSERT INTO subtasks (card_id, title, position) VALUES (${input.cardId}, ${input.title}, ${position})
+            INSERT INTO subtasks (card_id, title, position, created_at, updated_at)
+            VALUES (${input.cardId}, ${input.title}, ${position}, ${now}::timestamptz, ${now}::timestamptz)
             RETURNING id, card_id, title, completed, position, created_at, updated_at`
-              yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${input.cardId}`
+              yield* sql`UPDATE cards SET updated_at = ${now}::timestamptz WHERE id = ${input.cardId}`
               return row
             })
           )
@@ -86,16 +89,21 @@ export class Subtasks extends Context.Service<
       })
 
       const write = (id: string, completed: boolean | "flip") =>
-        sql<Row>`
-          UPDATE subtasks SET completed = ${completed === "flip" ? sql`NOT completed` : completed}, updated_at = now() WHERE id = ${id}
+        Effect.flatMap(sqlNow, (now) =>
+          sql<Row>`
+          UPDATE subtasks SET completed = ${completed === "flip" ? sql`NOT completed` : completed}, updated_at = ${now}::timestamptz
+          WHERE id = ${id}
           RETURNING id, card_id, title, completed, position, created_at, updated_at`.pipe(
-          Effect.orDie,
-          Effect.flatMap((rows) =>
-            rows[0] !== undefined
-              ? Effect.succeed(view(rows[0]))
-              : Effect.fail(new NotFound({ message: `subtask ${id} not found` }))
-          ),
-          Effect.tap((s) => sql`UPDATE cards SET updated_at = now() WHERE id = ${s.cardId}`.pipe(Effect.orDie))
+            Effect.orDie,
+            Effect.flatMap((rows) =>
+              rows[0] !== undefined
+                ? Effect.succeed(view(rows[0]))
+                : Effect.fail(new NotFound({ message: `subtask ${id} not found` }))
+            ),
+            Effect.tap((s) =>
+              sql`UPDATE cards SET updated_at = ${now}::timestamptz WHERE id = ${s.cardId}`.pipe(Effect.orDie)
+            )
+          )
         )
 
       const toggle = Effect.fn("Subtasks.toggle")(function* (principal: Principal, id: string) {
@@ -114,6 +122,7 @@ export class Subtasks extends Context.Service<
 
       const remove = Effect.fn("Subtasks.remove")(function* (principal: Principal, id: string) {
         yield* access.resolve(principal, "subtask", id)
+        const now = yield* sqlNow
         yield* sql
           .withTransaction(
             Effect.gen(function* () {
@@ -123,7 +132,7 @@ export class Subtasks extends Context.Service<
               }>`DELETE FROM subtasks WHERE id = ${id} RETURNING card_id, position`
               if (row !== undefined) {
                 yield* sql`UPDATE subtasks SET position = position - 1 WHERE card_id = ${row.card_id} AND position > ${row.position}`
-                yield* sql`UPDATE cards SET updated_at = now() WHERE id = ${row.card_id}`
+                yield* sql`UPDATE cards SET updated_at = ${now}::timestamptz WHERE id = ${row.card_id}`
               }
             })
           )

@@ -5,6 +5,7 @@ import { isEmailAddress, normalizeEmail } from "../auth/Accounts.ts"
 import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { projectTemplates } from "../domain/projectTemplates.ts"
+import { sqlNow } from "../infra/clock.ts"
 import { Access, grantCovers } from "./Access.ts"
 import { refPrefixFor } from "./refPrefix.ts"
 import {
@@ -55,13 +56,17 @@ export class Workspaces extends Context.Service<
         if (principal.via === "oauth" || principal.via === "intake") {
           return yield* new Forbidden({ message: "workspaces are created with a session token or an API key" })
         }
+        const now = yield* sqlNow
         return yield* sql
           .withTransaction(
             Effect.gen(function* () {
               const [ws] = yield* sql<{ id: string; name: string; created_at: Date; updated_at: Date }>`
-            INSERT INTO workspaces (name, created_by) VALUES (${name.trim()}, ${principal.userId})
+            INSERT INTO workspaces (name, created_by, created_at, updated_at)
+            VALUES (${name.trim()}, ${principal.userId}, ${now}::timestamptz, ${now}::timestamptz)
             RETURNING id, name, created_at, updated_at`
-              yield* sql`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (${ws!.id}, ${principal.userId}, 'owner')`
+              yield* sql`
+            INSERT INTO workspace_members (workspace_id, user_id, role, joined_at)
+            VALUES (${ws!.id}, ${principal.userId}, 'owner', ${now}::timestamptz)`
               return toWorkspace({ ...ws!, role: "owner" })
             })
           )
@@ -128,8 +133,10 @@ export class Workspaces extends Context.Service<
         )
         if (user === undefined)
           return yield* new NotFound({ message: "no account with this email; they must sign up first" })
+        const now = yield* sqlNow
         yield* sql`
-          INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (${workspaceId}, ${user.id}, 'member')
+          INSERT INTO workspace_members (workspace_id, user_id, role, joined_at)
+          VALUES (${workspaceId}, ${user.id}, 'member', ${now}::timestamptz)
           ON CONFLICT (workspace_id, user_id) DO NOTHING`.pipe(Effect.orDie)
         const [row] = yield* sql<{
           user_id: string
@@ -162,6 +169,7 @@ export class Workspaces extends Context.Service<
         }
         yield* access.resolve(principal, "workspace", input.workspaceId)
         const name = input.name.trim()
+        const now = yield* sqlNow
         return yield* sql
           .withTransaction(
             Effect.gen(function* () {
@@ -173,7 +181,8 @@ export class Workspaces extends Context.Service<
                 created_at: Date
                 updated_at: Date
               }>`
-            INSERT INTO projects (workspace_id, name, ref_prefix) VALUES (${input.workspaceId}, ${name}, ${refPrefixFor(name)})
+            INSERT INTO projects (workspace_id, name, ref_prefix, created_at, updated_at)
+            VALUES (${input.workspaceId}, ${name}, ${refPrefixFor(name)}, ${now}::timestamptz, ${now}::timestamptz)
             RETURNING id, workspace_id, name, ref_prefix, created_at, updated_at`
               const created: Array<ColumnView> = []
               for (const [position, columnName] of columns.entries()) {
@@ -185,7 +194,8 @@ export class Workspaces extends Context.Service<
                   created_at: Date
                   updated_at: Date
                 }>`
-              INSERT INTO board_columns (project_id, name, position) VALUES (${project!.id}, ${columnName}, ${position})
+              INSERT INTO board_columns (project_id, name, position, created_at, updated_at)
+              VALUES (${project!.id}, ${columnName}, ${position}, ${now}::timestamptz, ${now}::timestamptz)
               RETURNING id, project_id, name, position, created_at, updated_at`
                 created.push(toColumn(col!))
               }

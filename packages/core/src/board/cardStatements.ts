@@ -36,7 +36,8 @@ const nothingWritten = (found: string) => `
   WHERE NOT EXISTS (SELECT 1 FROM written)`
 
 // $1 column, $2 title, $3 description, $4 priority, $5 source, $6 intake token, $7 created by,
-// then for a member's create $8 project, $9 user, $10 grants; for a filing $8 idempotency key.
+// $8 the time (infra/clock.ts), then for a member's create $9 project, $10 user, $11 grants; for
+// a filing $9 idempotency key.
 // A filing answers nothing about the card (the channel is blind), so it counts no position.
 const insertSql = (mode: "member" | "filing", claim: boolean) => `
   WITH target AS (
@@ -44,7 +45,7 @@ const insertSql = (mode: "member" | "filing", claim: boolean) => `
     FROM board_columns col JOIN projects p ON p.id = col.project_id
     WHERE col.id = $1::uuid AND ${
       mode === "member"
-        ? `col.project_id = $8::uuid AND ${visibleTo("p.workspace_id", "$9::uuid", "$10")}`
+        ? `col.project_id = $9::uuid AND ${visibleTo("p.workspace_id", "$10::uuid", "$11")}`
         : "col.project_id = (SELECT project_id FROM intake_tokens WHERE id = $6::uuid)"
     }
     FOR KEY SHARE OF col
@@ -53,22 +54,22 @@ const insertSql = (mode: "member" | "filing", claim: boolean) => `
   )${
     claim
       ? `, claim AS (
-    INSERT INTO intake_claims (token_id, idempotency_key, card_id)
-    SELECT $6::uuid, $8, gen_random_uuid() FROM ready
+    INSERT INTO intake_claims (token_id, idempotency_key, card_id, created_at)
+    SELECT $6::uuid, $9, gen_random_uuid(), $8::timestamptz FROM ready
     ON CONFLICT DO NOTHING RETURNING card_id
   )`
       : ""
   }, written AS (
-    INSERT INTO cards (${claim ? "id, " : ""}project_id, column_id, sort_key, ref_number, ref, title, description, priority, source, intake_token_id, created_by)
+    INSERT INTO cards (${claim ? "id, " : ""}project_id, column_id, sort_key, ref_number, ref, title, description, priority, source, intake_token_id, created_by, created_at, updated_at)
     SELECT ${claim ? "claim.card_id, " : ""}t.project_id, t.id, ${keyAtEnd("t.id")}, r.n, t.ref_prefix || '-' || r.n,
-      $2, $3, $4, $5, $6::uuid, $7::uuid
+      $2, $3, $4, $5, $6::uuid, $7::uuid, $8::timestamptz, $8::timestamptz
     FROM ready t ${claim ? "CROSS JOIN claim" : ""} CROSS JOIN LATERAL (SELECT board_next_ref(t.project_id)::int AS n) r
     RETURNING *
   )
   ${writtenCard("target", mode === "member" ? "created" : "none")}
   UNION ALL ${nothingWritten("target")}`
 
-// $1 card, $2 destination column, $3 position (NULL: the end), $4 user, $5 grants
+// $1 card, $2 destination column, $3 position (NULL: the end), $4 user, $5 grants, $6 the time
 export const moveSql = `
   WITH card AS (
     SELECT c.id, c.project_id FROM cards c JOIN projects p ON p.id = c.project_id
@@ -78,7 +79,7 @@ export const moveSql = `
     WHERE col.id = $2::uuid
     FOR KEY SHARE OF col
   ), written AS (
-    UPDATE cards c SET column_id = t.id, sort_key = ${keyAt("t.id", "c.id", "$3::int")}, updated_at = now()
+    UPDATE cards c SET column_id = t.id, sort_key = ${keyAt("t.id", "c.id", "$3::int")}, updated_at = $6::timestamptz
     FROM target t, cards old WHERE c.id = $1::uuid AND old.id = c.id AND ${epochUnchanged("t")}
     RETURNING c.*, old.column_id AS old_column_id, old.sort_key AS old_sort_key
   )

@@ -163,13 +163,14 @@ export const publishRelease = Effect.fnUntraced(function* (blobs: BlobStore, inp
   const main = digested.find((f) => f.name === artifact)!
   // one statement: a concurrent publish of the same version without --force meets the constraint
   const written = yield* sql<{ id: string }>`
-    INSERT INTO desktop_releases (platform, version, notes, artifact, sha256, sha512, size_bytes, files, has_feed, published_at)
+    INSERT INTO desktop_releases (platform, version, notes, artifact, sha256, sha512, size_bytes, files, has_feed, published_at,
+      created_at, updated_at)
     VALUES (${platform}, ${version}, ${input.notes}, ${artifact}, ${main.sha256}, ${main.sha512}, ${main.size},
-            ${JSON.stringify(digested)}::jsonb, ${feed !== null}, ${publishedAt})
+            ${JSON.stringify(digested)}::jsonb, ${feed !== null}, ${publishedAt}, ${publishedAt}, ${publishedAt})
     ON CONFLICT (platform, version) DO UPDATE SET
       notes = EXCLUDED.notes, artifact = EXCLUDED.artifact, sha256 = EXCLUDED.sha256, sha512 = EXCLUDED.sha512,
       size_bytes = EXCLUDED.size_bytes, files = EXCLUDED.files, has_feed = EXCLUDED.has_feed,
-      published_at = EXCLUDED.published_at, publish_order = nextval('desktop_release_order'), updated_at = now()
+      published_at = EXCLUDED.published_at, publish_order = nextval('desktop_release_order'), updated_at = EXCLUDED.updated_at
     WHERE ${force}
     RETURNING id`.pipe(Effect.orDie)
   if (written.length === 0) return yield* alreadyThere(publishedAt)

@@ -3,8 +3,15 @@
  * the counting, in process or in Redis (one budget across instances, namespaced by this
  * database's install id). A store failure never fails a request: it is logged and the request
  * passes (fail open), so losing Redis degrades limits, not the API.
+ *
+ * Time: the in-process store reads Effect's Clock (MemoryRateStore.ts), so TestClock moves its
+ * windows. The Redis store's fixed window is a counter with a Redis expiry (PX/PTTL) and takes
+ * no time from the caller: the window is timed by Redis alone, one clock for every instance
+ * sharing the budget, so instances whose clocks differ still agree on when a window ends.
+ * That is kept on purpose; only this module's own bookkeeping (the warning's throttle) reads
+ * the Clock.
  */
-import { Context, Duration, Effect, Layer } from "effect"
+import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { RateLimiter } from "effect/persistence"
 import { SqlClient } from "effect/sql"
 import { AppConfig, type RateLimitSetting } from "../Config.ts"
@@ -69,12 +76,13 @@ const make = (prefix: string) =>
                 })
               )
             }
-            const now = Date.now()
-            if (now - lastWarning < 60_000) return Effect.succeed(undefined)
-            lastWarning = now
-            return Effect.logWarning(
-              `rate-limit store unavailable, allowing requests (fail open): ${e === "timeout" ? "timed out" : e.reason.message}`
-            ).pipe(Effect.as(undefined))
+            return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+              if (now - lastWarning < 60_000) return Effect.succeed(undefined)
+              lastWarning = now
+              return Effect.logWarning(
+                `rate-limit store unavailable, allowing requests (fail open): ${e === "timeout" ? "timed out" : e.reason.message}`
+              ).pipe(Effect.as(undefined))
+            })
           })
         )
     }

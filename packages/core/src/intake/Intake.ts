@@ -12,6 +12,7 @@ import { checkDescription, checkTitle, firstFailure } from "../board/cardRules.t
 import { InvalidInput, Unauthenticated } from "../domain/errors.ts"
 import { headerCharCount, limits } from "../domain/limits.ts"
 import { CredentialCache } from "../auth/CredentialCache.ts"
+import { sqlNow } from "../infra/clock.ts"
 
 export interface IntakeCredential {
   readonly tokenId: string
@@ -45,6 +46,7 @@ export class Intake extends Context.Service<
       const authenticate = Effect.fn("Intake.authenticate")(function* (token: string | undefined) {
         if (token === undefined || !isWellFormed("intake", token.trim())) return yield* intakeRefusal()
         const digest = digestToken(token.trim())
+        const now = yield* sqlNow
         // the filing itself checks that the column is still in the token's project
         const credential = yield* cache.resolve(
           digest,
@@ -52,7 +54,7 @@ export class Intake extends Context.Service<
           SELECT t.id, t.column_id, t.created_by, t.expires_at FROM intake_tokens t
           JOIN board_columns c ON c.id = t.column_id AND c.project_id = t.project_id
           WHERE t.digest = ${digest} AND t.revoked_at IS NULL
-            AND (t.expires_at IS NULL OR t.expires_at > now())`.pipe(
+            AND (t.expires_at IS NULL OR t.expires_at > ${now}::timestamptz)`.pipe(
             Effect.orDie,
             Effect.map(([row]) =>
               row === undefined
@@ -103,7 +105,12 @@ export class Intake extends Context.Service<
       })
 
       // claims older than the retention go in a sweep, off the filing's path
-      yield* sql`DELETE FROM intake_claims WHERE created_at < now() - ${`${IDEMPOTENCY_RETENTION_DAYS} days`}::interval`.pipe(
+      // (the statement is built on each run: it carries the time of that run)
+      yield* Effect.flatMap(
+        sqlNow,
+        (now) =>
+          sql`DELETE FROM intake_claims WHERE created_at < ${now}::timestamptz - ${`${IDEMPOTENCY_RETENTION_DAYS} days`}::interval`
+      ).pipe(
         Effect.catchCause((cause) => Effect.logWarning("intake: sweeping old idempotency claims failed", cause)),
         Effect.repeat(Schedule.spaced("1 hour")),
         Effect.forkScoped

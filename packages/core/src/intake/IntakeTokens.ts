@@ -11,6 +11,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { Access } from "../board/Access.ts"
 import { iso } from "../board/rows.ts"
 import { CredentialCache } from "../auth/CredentialCache.ts"
+import { sqlNow } from "../infra/clock.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
 
@@ -87,9 +88,11 @@ export class IntakeTokens extends Context.Service<
         }
         const column = yield* access.resolve(principal, "column", input.columnId)
         const token = mintToken("intake")
+        const now = yield* sqlNow
         const [row] = yield* sql<Row>`
-          INSERT INTO intake_tokens (digest, name, column_id, project_id, created_by, expires_at)
-          VALUES (${digestToken(token)}, ${input.name?.trim() || null}, ${input.columnId}, ${column.projectId!}, ${principal.userId}, ${expiresAt})
+          INSERT INTO intake_tokens (digest, name, column_id, project_id, created_by, expires_at, created_at, updated_at)
+          VALUES (${digestToken(token)}, ${input.name?.trim() || null}, ${input.columnId}, ${column.projectId!}, ${principal.userId}, ${expiresAt},
+            ${now}::timestamptz, ${now}::timestamptz)
           RETURNING id, column_id, project_id, name, expires_at, revoked_at, created_at, updated_at`.pipe(Effect.orDie)
         return { ...view(row!), token }
       })
@@ -108,9 +111,10 @@ export class IntakeTokens extends Context.Service<
         )
         if (row === undefined) return yield* new NotFound({ message: `intake token ${id} not found` })
         yield* access.resolve(principal, "project", row.project_id, `intake token ${id}`)
-        yield* sql`UPDATE intake_tokens SET revoked_at = COALESCE(revoked_at, now()), updated_at = now() WHERE id = ${id}`.pipe(
-          Effect.orDie
-        )
+        const now = yield* sqlNow
+        yield* sql`
+          UPDATE intake_tokens SET revoked_at = COALESCE(revoked_at, ${now}::timestamptz), updated_at = ${now}::timestamptz
+          WHERE id = ${id}`.pipe(Effect.orDie)
         yield* cache.invalidate(id)
       })
 

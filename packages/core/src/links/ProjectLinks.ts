@@ -8,6 +8,7 @@ import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Access } from "../board/Access.ts"
+import { sqlNow } from "../infra/clock.ts"
 import { iso } from "../board/rows.ts"
 import { checkLinkFields } from "./linkRules.ts"
 import { normalizeUrl } from "./normalizeUrl.ts"
@@ -217,10 +218,13 @@ export class ProjectLinks extends Context.Service<
           },
           index
         )
+        const now = yield* sqlNow
         const inserted = yield* sql<Row>`
-          INSERT INTO project_links (project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source, created_by)
+          INSERT INTO project_links (project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source, created_by,
+            created_at, updated_at)
           VALUES (${projectId}, ${input.url}, ${normalized.url}, ${normalized.host}, ${input.title ?? null}, ${input.note ?? null},
-            ${tags}::text[], ${rating.relevance}, ${rating.score}, ${JSON.stringify(rating.evidence)}::jsonb, 'heuristic', ${principal.userId})
+            ${tags}::text[], ${rating.relevance}, ${rating.score}, ${JSON.stringify(rating.evidence)}::jsonb, 'heuristic', ${principal.userId},
+            ${now}::timestamptz, ${now}::timestamptz)
           ON CONFLICT (project_id, normalized_url) DO NOTHING
           RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
         if (inserted[0] !== undefined) return { created: true, link: view(inserted[0]) }
@@ -279,13 +283,14 @@ export class ProjectLinks extends Context.Service<
         if (input.note !== undefined) set.note = input.note
         const tags =
           input.tags === undefined ? undefined : [...new Set(input.tags.map((t) => t.trim()).filter((t) => t !== ""))]
+        const now = yield* sqlNow
         const human =
           input.relevance === undefined
             ? sql``
-            : sql`, relevance = ${input.relevance}, evaluation_source = 'human', reviewed_by = ${principal.userId}, reviewed_at = now(),
+            : sql`, relevance = ${input.relevance}, evaluation_source = 'human', reviewed_by = ${principal.userId}, reviewed_at = ${now}::timestamptz,
                  review_reason = ${input.reason ?? null}, score = NULL, evidence = NULL`
         const [row] = yield* sql<Row>`
-          UPDATE project_links SET updated_at = now()
+          UPDATE project_links SET updated_at = ${now}::timestamptz
             ${Object.keys(set).length > 0 ? sql`, ${sql.update(set)}` : sql``}
             ${tags !== undefined ? sql`, tags = ${tags}::text[]` : sql``}
             ${human}
@@ -315,9 +320,10 @@ export class ProjectLinks extends Context.Service<
           },
           index
         )
+        const now = yield* sqlNow
         const [row] = yield* sql<Row>`
           UPDATE project_links SET relevance = ${rating.relevance}, score = ${rating.score}, evidence = ${JSON.stringify(rating.evidence)}::jsonb,
-            evaluation_source = 'heuristic', reviewed_by = NULL, reviewed_at = NULL, review_reason = NULL, updated_at = now()
+            evaluation_source = 'heuristic', reviewed_by = NULL, reviewed_at = NULL, review_reason = NULL, updated_at = ${now}::timestamptz
           WHERE id = ${linkId} AND project_id = ${projectId}
           RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
         if (row === undefined)

@@ -14,6 +14,7 @@ import { iso } from "../board/rows.ts"
 import { type ClientRegistration, validateRegistration } from "./clientMetadata.ts"
 import { CHALLENGE, verifierMatches } from "./pkce.ts"
 import { CredentialCache } from "../auth/CredentialCache.ts"
+import { sqlNow } from "../infra/clock.ts"
 
 export const ACCESS_TOKEN_SECONDS = 3600
 export const REFRESH_TOKEN_DAYS = 30
@@ -117,11 +118,12 @@ export class OAuth extends Context.Service<
         const clientId = `board_client_${crypto.randomBytes(12).toString("base64url")}`
         const secret =
           c.token_endpoint_auth_method === "none" ? undefined : crypto.randomBytes(32).toString("base64url")
+        const now = yield* sqlNow
         const [row] = yield* sql<{ created_at: Date }>`
-          INSERT INTO oauth_clients (id, client_name, redirect_uris, grant_types, response_types, token_endpoint_auth_method, application_type, scope, secret_digest, metadata)
+          INSERT INTO oauth_clients (id, client_name, redirect_uris, grant_types, response_types, token_endpoint_auth_method, application_type, scope, secret_digest, metadata, created_at)
           VALUES (${clientId}, ${c.client_name ?? null}, ${c.redirect_uris as Array<string>}::text[], ${c.grant_types as Array<string>}::text[],
             ${c.response_types as Array<string>}::text[], ${c.token_endpoint_auth_method}, ${c.application_type ?? null}, ${c.scope},
-            ${secret === undefined ? null : digestToken(secret)}, ${JSON.stringify(c.extra)}::jsonb)
+            ${secret === undefined ? null : digestToken(secret)}, ${JSON.stringify(c.extra)}::jsonb, ${now}::timestamptz)
           RETURNING created_at`.pipe(Effect.orDie)
         return {
           ...c,
@@ -165,24 +167,27 @@ export class OAuth extends Context.Service<
         workspaces: ReadonlyArray<string>
       }) {
         const code = mintToken("authCode")
+        const now = yield* sqlNow
         yield* sql`
-          INSERT INTO oauth_codes (digest, client_id, user_id, redirect_uri, code_challenge, scope, resource, workspaces, expires_at)
+          INSERT INTO oauth_codes (digest, client_id, user_id, redirect_uri, code_challenge, scope, resource, workspaces, created_at, expires_at)
           VALUES (${digestToken(code)}, ${input.clientId}, ${input.userId}, ${input.redirectUri}, ${input.codeChallenge}, ${input.scope},
-            ${input.resource}, ${input.workspaces as Array<string>}::uuid[], now() + ${`${CODE_SECONDS} seconds`}::interval)`.pipe(
-          Effect.orDie
-        )
+            ${input.resource}, ${input.workspaces as Array<string>}::uuid[], ${now}::timestamptz,
+            ${now}::timestamptz + ${`${CODE_SECONDS} seconds`}::interval)`.pipe(Effect.orDie)
         return code
       })
 
-      const mintPair = (grantId: string) =>
+      // `now`: the time its transaction read, so the pair and the grant's use share one time
+      const mintPair = (grantId: string, now: string) =>
         Effect.gen(function* () {
           const access = mintToken("oauthAccess")
           const refreshToken = mintToken("oauthRefresh")
           yield* sql`
-            INSERT INTO oauth_tokens (digest, grant_id, kind, expires_at) VALUES
-              (${digestToken(access)}, ${grantId}, 'access', now() + ${`${ACCESS_TOKEN_SECONDS} seconds`}::interval),
-              (${digestToken(refreshToken)}, ${grantId}, 'refresh', now() + ${`${REFRESH_TOKEN_DAYS} days`}::interval)`
-          yield* sql`UPDATE oauth_grants SET last_used_at = now() WHERE id = ${grantId}`
+            INSERT INTO oauth_tokens (digest, grant_id, kind, created_at, expires_at) VALUES
+              (${digestToken(access)}, ${grantId}, 'access', ${now}::timestamptz,
+                ${now}::timestamptz + ${`${ACCESS_TOKEN_SECONDS} seconds`}::interval),
+              (${digestToken(refreshToken)}, ${grantId}, 'refresh', ${now}::timestamptz,
+                ${now}::timestamptz + ${`${REFRESH_TOKEN_DAYS} days`}::interval)`
+          yield* sql`UPDATE oauth_grants SET last_used_at = ${now}::timestamptz WHERE id = ${grantId}`
           return {
             access_token: access,
             token_type: "Bearer" as const,
@@ -192,8 +197,8 @@ export class OAuth extends Context.Service<
           }
         })
 
-      const revokeGrantNow = (grantId: string) =>
-        sql`UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, now()) WHERE id = ${grantId}`.pipe(
+      const revokeGrantNow = (grantId: string, now: string) =>
+        sql`UPDATE oauth_grants SET revoked_at = COALESCE(revoked_at, ${now}::timestamptz) WHERE id = ${grantId}`.pipe(
           Effect.orDie,
           Effect.andThen(cache.invalidate(grantId))
         )
@@ -215,6 +220,7 @@ export class OAuth extends Context.Service<
         if (input.codeVerifier === undefined) return yield* fail("invalid_grant", "code_verifier is required (PKCE)")
         if (!isWellFormed("authCode", input.code)) return yield* fail("invalid_grant", "invalid authorization code")
         const digest = digestToken(input.code)
+        const now = yield* sqlNow
         // refusals are returned, not failed, so the transaction commits: the code stays used
         // and a replay's revocation sticks
         const outcome = yield* sql
@@ -230,14 +236,15 @@ export class OAuth extends Context.Service<
                 workspaces: Array<string>
                 expired: boolean
               }>`
-            UPDATE oauth_codes SET used_at = now() WHERE digest = ${digest} AND used_at IS NULL
-            RETURNING client_id, user_id, redirect_uri, code_challenge, scope, resource, workspaces, expires_at <= now() AS expired`
+            UPDATE oauth_codes SET used_at = ${now}::timestamptz WHERE digest = ${digest} AND used_at IS NULL
+            RETURNING client_id, user_id, redirect_uri, code_challenge, scope, resource, workspaces,
+              expires_at <= ${now}::timestamptz AS expired`
               if (code === undefined) {
                 // a second redemption: revoke whatever the first one issued (OAuth 2.1 §4.1.3)
                 const [used] = yield* sql<{
                   grant_id: string | null
                 }>`SELECT grant_id FROM oauth_codes WHERE digest = ${digest}`
-                if (used?.grant_id) yield* revokeGrantNow(used.grant_id)
+                if (used?.grant_id) yield* revokeGrantNow(used.grant_id, now)
                 return refuse("invalid_grant", "invalid authorization code")
               }
               if (code.expired) return refuse("invalid_grant", "the authorization code has expired")
@@ -249,10 +256,11 @@ export class OAuth extends Context.Service<
               const wrongCodeTarget = resourceProblem(input.resource, code.resource)
               if (wrongCodeTarget) return wrongCodeTarget
               const [grant] = yield* sql<{ id: string }>`
-            INSERT INTO oauth_grants (user_id, client_id, workspaces, scope, resource)
-            VALUES (${code.user_id}, ${c.id}, ${code.workspaces}::uuid[], ${code.scope}, ${code.resource}) RETURNING id`
+            INSERT INTO oauth_grants (user_id, client_id, workspaces, scope, resource, created_at)
+            VALUES (${code.user_id}, ${c.id}, ${code.workspaces}::uuid[], ${code.scope}, ${code.resource}, ${now}::timestamptz)
+            RETURNING id`
               yield* sql`UPDATE oauth_codes SET grant_id = ${grant!.id} WHERE digest = ${digest}`
-              return yield* mintPair(grant!.id)
+              return yield* mintPair(grant!.id, now)
             })
           )
           .pipe(Effect.catchTag("SqlError", Effect.die))
@@ -273,18 +281,19 @@ export class OAuth extends Context.Service<
         if (!isWellFormed("oauthRefresh", input.refreshToken))
           return yield* fail("invalid_grant", "invalid refresh token")
         const digest = digestToken(input.refreshToken)
+        const now = yield* sqlNow
         const outcome = yield* sql
           .withTransaction(
             Effect.gen(function* () {
               const [rotated] = yield* sql<{ grant_id: string; expired: boolean }>`
-            UPDATE oauth_tokens SET used_at = now() WHERE digest = ${digest} AND kind = 'refresh' AND used_at IS NULL
-            RETURNING grant_id, expires_at <= now() AS expired`
+            UPDATE oauth_tokens SET used_at = ${now}::timestamptz WHERE digest = ${digest} AND kind = 'refresh' AND used_at IS NULL
+            RETURNING grant_id, expires_at <= ${now}::timestamptz AS expired`
               if (rotated === undefined) {
                 // replay of a rotated token: someone holds a copy; end the whole grant (RFC 9700 §4.14.2)
                 const [seen] = yield* sql<{
                   grant_id: string
                 }>`SELECT grant_id FROM oauth_tokens WHERE digest = ${digest} AND kind = 'refresh'`
-                if (seen !== undefined) yield* revokeGrantNow(seen.grant_id)
+                if (seen !== undefined) yield* revokeGrantNow(seen.grant_id, now)
                 return refuse("invalid_grant", "invalid refresh token")
               }
               const [grant] = yield* sql<{ client_id: string; resource: string; revoked: boolean }>`
@@ -295,7 +304,7 @@ export class OAuth extends Context.Service<
                 return refuse("invalid_grant", "the refresh token was issued to another client")
               const wrongGrantTarget = resourceProblem(input.resource, grant.resource)
               if (wrongGrantTarget) return wrongGrantTarget
-              return yield* mintPair(rotated.grant_id)
+              return yield* mintPair(rotated.grant_id, now)
             })
           )
           .pipe(Effect.catchTag("SqlError", Effect.die))
@@ -306,11 +315,12 @@ export class OAuth extends Context.Service<
         Effect.gen(function* () {
           if (!isWellFormed("oauthAccess", token)) return undefined
           const digest = digestToken(token)
+          const now = yield* sqlNow
           return yield* cache.resolve(
             digest,
             sql<{ user_id: string; workspaces: Array<string>; grant_id: string; expires_at: Date }>`
             SELECT g.user_id, g.workspaces, g.id AS grant_id, t.expires_at FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
-            WHERE t.digest = ${digest} AND t.kind = 'access' AND t.expires_at > now()
+            WHERE t.digest = ${digest} AND t.kind = 'access' AND t.expires_at > ${now}::timestamptz
               AND g.revoked_at IS NULL AND g.resource = ${resource}`.pipe(
               Effect.orDie,
               Effect.map(([row]) =>
@@ -362,10 +372,12 @@ export class OAuth extends Context.Service<
 
       const revokeGrant = Effect.fn("OAuth.revokeGrant")(function* (principal: Principal, grantId: string) {
         if (!/^[0-9a-f-]{36}$/i.test(grantId)) return yield* new NotFound({ message: `grant ${grantId} not found` })
-        const rows =
-          yield* sql`UPDATE oauth_grants SET revoked_at = now() WHERE id = ${grantId} AND user_id = ${principal.userId} AND revoked_at IS NULL RETURNING id`.pipe(
-            Effect.orDie
-          )
+        const now = yield* sqlNow
+        const rows = yield* sql`
+          UPDATE oauth_grants SET revoked_at = ${now}::timestamptz
+          WHERE id = ${grantId} AND user_id = ${principal.userId} AND revoked_at IS NULL RETURNING id`.pipe(
+          Effect.orDie
+        )
         if (rows.length === 0) return yield* new NotFound({ message: `grant ${grantId} not found` })
         yield* cache.invalidate(grantId)
       })
