@@ -3,10 +3,11 @@
  * operator command on the same PostgreSQL database can tell whether the files it would store
  * locally are the ones the server serves.
  */
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as path from "node:path"
 import type { AppConfigValues } from "../Config.ts"
+import { sqlNow } from "./clock.ts"
 import { OperatorRefused } from "./operatorTarget.ts"
 
 /** The folder local files go to, or undefined for S3 (and for `memory:`, which shares nothing). */
@@ -17,10 +18,10 @@ export const localFilesRoot = (config: AppConfigValues): string | undefined =>
 export const recordFileStore = (config: AppConfigValues) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const now = new Date(yield* Clock.currentTimeMillis)
+    const now = yield* sqlNow
     const root = localFilesRoot(config) ?? null
     yield* sql`
-      INSERT INTO file_store (one, local_root, recorded_at) VALUES (true, ${root}, ${now})
+      INSERT INTO file_store (one, local_root, recorded_at) VALUES (true, ${root}, ${now}::timestamptz)
       ON CONFLICT (one) DO UPDATE SET local_root = excluded.local_root, recorded_at = excluded.recorded_at`
   })
 
