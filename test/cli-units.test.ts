@@ -12,6 +12,7 @@ import { expiryOf } from "../packages/cli/src/commands/intake-token/create.ts"
 import { colors, noColors, useColor, visibleLength } from "../packages/cli/src/support/output.ts"
 import { normalizeApiUrl } from "../packages/cli/src/support/settings.ts"
 import type { BoardView } from "../packages/cli/src/support/types.ts"
+import { Board } from "../packages/core/src/contract.ts"
 
 describe("API URL", () => {
   it.each([
@@ -70,7 +71,7 @@ const card = (
   columnId: string,
   position: number,
   title: string,
-  extra: Partial<BoardView["cards"][number]> = {}
+  extra: Partial<(typeof Board.Encoded)["cards"][number]> = {}
 ) => ({
   id: `id-${ref}`,
   projectId: "p",
@@ -88,7 +89,8 @@ const card = (
   updatedAt: ts,
   ...extra
 })
-const board: BoardView = {
+// the wire form, decoded as the client decodes it (which brands the ids)
+const board: BoardView = Schema.decodeSync(Board)({
   project: { id: "p", workspaceId: "w", name: "Website", refPrefix: "WEB", createdAt: ts, updatedAt: ts },
   columns: ["To Do", "In Progress", "Done"].map((name, i) => ({
     id: `c${i}`,
@@ -111,7 +113,7 @@ const board: BoardView = {
     card("WEB-3", "c2", 0, "Ship it")
   ],
   labels: []
-}
+})
 
 describe("the board in a terminal", () => {
   it("wraps words to a width, cutting words longer than a line", () => {

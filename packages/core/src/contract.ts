@@ -1,9 +1,18 @@
 /**
  * `@board/core/contract`: the vocabulary the HTTP contract and its clients share with the core
- * (limits, priorities, link types, project templates, what ids and card refs look like), with no services and no database. The
+ * (the resources' schemas, ids, enums, limits and text rules, what card refs look like, project
+ * templates), with no services and no database. The
  * API description (`@board/http/Api`) imports this rather than the whole core, so the CLI's
  * client commands never load the core's services or the database driver.
  */
+export * from "./domain/board.ts"
+export * from "./domain/card.ts"
+export * from "./domain/cardLink.ts"
+export * from "./domain/enums.ts"
+export * from "./domain/ids.ts"
 export * from "./domain/limits.ts"
+export * from "./domain/projectLink.ts"
+export * from "./domain/text.ts"
+export * from "./domain/workspace.ts"
 export { projectTemplates } from "./domain/projectTemplates.ts"
 export { CARD_ID_OR_REF, CARD_REF, isUuid, refNumber } from "./board/ids.ts"

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { ProjectId } from "@board/core/contract"
 import { type Command, Option } from "commander"
 import type { App } from "../support/app.ts"
 import { BoardApi } from "../support/client.ts"
@@ -20,7 +21,9 @@ export const runDo = Effect.fn("do")(function* (options: DoOptions) {
   const settings = yield* Settings
   const project = options.project === undefined ? undefined : yield* lookup.project(options.project)
   const run = (projectId: string | undefined) =>
-    client.commands.run({ payload: { command: options.command, ...(projectId !== undefined ? { projectId } : {}) } })
+    client.commands.run({
+      payload: { command: options.command, ...(projectId !== undefined ? { projectId: projectId as ProjectId } : {}) }
+    })
   // the server infers the board from card refs; only when it cannot is the saved project used,
   // since naming one up front would hide cards of other projects
   const saved =

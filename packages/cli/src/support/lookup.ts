@@ -6,6 +6,7 @@
  */
 import { CARD_REF, isUuid } from "@board/core/contract"
 import { Context, Effect, Layer } from "effect"
+import type { CardId, ProjectId } from "@board/core/contract"
 import { BoardApi } from "./client.ts"
 import { apiStatus, type CliFailure, failure, isNotFound, usageError } from "./failure.ts"
 import { Settings } from "./settings.ts"
@@ -85,10 +86,12 @@ export class Lookup extends Context.Service<
       })
 
       const board = (projectId: string): Effect.Effect<BoardView, E> => {
+        // an id the user typed or saved: the server checks it
+        const id = projectId as ProjectId
         const cached = boards.get(projectId)
         return cached !== undefined
           ? Effect.succeed(cached)
-          : Effect.tap(client.board.board({ params: { projectId } }), (b) =>
+          : Effect.tap(client.board.board({ params: { projectId: id } }), (b) =>
               Effect.sync(() => void boards.set(projectId, b))
             )
       }
@@ -161,7 +164,7 @@ export class Lookup extends Context.Service<
 
       const card = Effect.fnUntraced(function* (spec: string, projectSpec?: string | undefined) {
         const s = spec.trim()
-        if (isUuid(s)) return yield* client.board.getCard({ params: { id: s } })
+        if (isUuid(s)) return yield* client.board.getCard({ params: { id: s as CardId } })
         if (CARD_REF.test(s)) return yield* projectSpec === undefined ? cardByRef(s) : cardByRefIn(s, projectSpec)
         return yield* cardByTitle(s, projectSpec)
       })

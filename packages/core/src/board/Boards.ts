@@ -9,20 +9,16 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import type { Board } from "../domain/board.ts"
 import { NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Access } from "./Access.ts"
 import { boardJsonSql } from "./boardJson.ts"
-import { cardColumns, type CardRow, type CardView, type LabelView, toCard, toLabel } from "./cardView.ts"
-import { type ColumnView, type ProjectView, toColumn, toProject } from "./rows.ts"
+import { cardColumns, type CardRow, toCard, toLabel } from "./cardView.ts"
+import { toColumn, toProject } from "./rows.ts"
 
-export interface BoardView {
-  readonly project: ProjectView
-  readonly columns: ReadonlyArray<ColumnView>
-  /** In column order, then position order. */
-  readonly cards: ReadonlyArray<CardView>
-  readonly labels: ReadonlyArray<LabelView>
-}
+/** A board as clients see it: the type of the domain's schema (`domain/board.ts`). */
+export type BoardView = Board
 
 export class Boards extends Context.Service<
   Boards,

@@ -2,7 +2,9 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
-import { type LinkType, linkTypes } from "../domain/limits.ts"
+import { type LinkType, linkTypes } from "../domain/enums.ts"
+import type { CardLink } from "../domain/cardLink.ts"
+import type { CardId, CardLinkId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { Access } from "./Access.ts"
@@ -10,18 +12,8 @@ import { iso } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
 
-export interface CardLinkView {
-  readonly id: string
-  readonly sourceId: string
-  readonly targetId: string
-  readonly linkType: LinkType
-  /** Seen from the card it was listed for: `outgoing` when that card is the source. */
-  readonly direction: "outgoing" | "incoming"
-  /** The card at the other end. */
-  readonly card: { readonly id: string; readonly ref: string; readonly title: string }
-  readonly createdAt: string
-  readonly updatedAt: string
-}
+/** A link as clients see it: the type of the domain's schema (`domain/cardLink.ts`). */
+export type CardLinkView = CardLink
 
 type Row = {
   id: string
@@ -36,12 +28,12 @@ type Row = {
 }
 
 const view = (r: Row, cardId: string): CardLinkView => ({
-  id: r.id,
-  sourceId: r.source_id,
-  targetId: r.target_id,
+  id: r.id as CardLinkId,
+  sourceId: r.source_id as CardId,
+  targetId: r.target_id as CardId,
   linkType: r.link_type,
   direction: r.source_id === cardId ? "outgoing" : "incoming",
-  card: { id: r.other_id, ref: r.other_ref, title: r.other_title },
+  card: { id: r.other_id as CardId, ref: r.other_ref, title: r.other_title },
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at)
 })

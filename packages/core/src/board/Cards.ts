@@ -8,7 +8,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
-import type { Priority } from "../domain/limits.ts"
+import type { Priority } from "../domain/enums.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"

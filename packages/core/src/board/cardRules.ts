@@ -1,6 +1,7 @@
 /** Validation of card fields, shared by REST, natural-language commands, MCP tools and intake. */
 import { InvalidInput } from "../domain/errors.ts"
-import { charCount, limits, priorities, type Priority } from "../domain/limits.ts"
+import { priorities, type Priority } from "../domain/enums.ts"
+import { charCount, limits } from "../domain/limits.ts"
 
 /** PostgreSQL text cannot hold NUL characters; every text field refuses them the same way. */
 export const checkNoNul = (value: string | null | undefined, field: string): InvalidInput | undefined =>

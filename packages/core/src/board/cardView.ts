@@ -2,45 +2,15 @@
  * The card as clients see it, read in one statement with its labels and subtasks, so a card,
  * a column of cards or a search page costs one query however many cards it holds.
  */
-import type { Priority } from "../domain/limits.ts"
+import type { Card, Label, Subtask } from "../domain/card.ts"
+import type { Priority } from "../domain/enums.ts"
+import type { CardId, ColumnId, IntakeTokenId, LabelId, ProjectId, SubtaskId } from "../domain/ids.ts"
 import { iso } from "./rows.ts"
 
-export interface LabelView {
-  readonly id: string
-  readonly projectId: string
-  readonly name: string
-  readonly color: string | null
-  readonly createdAt: string
-  readonly updatedAt: string
-}
-
-export interface SubtaskView {
-  readonly id: string
-  readonly cardId: string
-  readonly title: string
-  readonly completed: boolean
-  readonly position: number
-  readonly createdAt: string
-  readonly updatedAt: string
-}
-
-export interface CardView {
-  readonly id: string
-  readonly projectId: string
-  readonly columnId: string
-  readonly position: number
-  readonly ref: string
-  readonly title: string
-  readonly description: string | null
-  readonly priority: Priority
-  readonly labels: ReadonlyArray<LabelView>
-  readonly subtasks: ReadonlyArray<SubtaskView>
-  /** `api` for cards made by members, `intake` for cards filed through an intake token. */
-  readonly source: string
-  readonly intakeTokenId: string | null
-  readonly createdAt: string
-  readonly updatedAt: string
-}
+/** The card as clients see it: the type of the domain's schema (`domain/card.ts`). */
+export type CardView = Card
+export type LabelView = Label
+export type SubtaskView = Subtask
 
 /** Key units per counting bucket (the triggers of migrations/0006_order_keys.sql use it too). */
 export const ORDER_BUCKET = 128
@@ -107,8 +77,8 @@ export const toLabel = (l: {
   createdAt: string | Date
   updatedAt: string | Date
 }): LabelView => ({
-  id: l.id,
-  projectId: l.projectId,
+  id: l.id as LabelId,
+  projectId: l.projectId as ProjectId,
   name: l.name,
   color: l.color,
   createdAt: iso(l.createdAt),
@@ -124,8 +94,8 @@ export const toSubtask = (s: {
   createdAt: string | Date
   updatedAt: string | Date
 }): SubtaskView => ({
-  id: s.id,
-  cardId: s.cardId,
+  id: s.id as SubtaskId,
+  cardId: s.cardId as CardId,
   title: s.title,
   completed: s.completed,
   position: s.position,
@@ -134,9 +104,9 @@ export const toSubtask = (s: {
 })
 
 export const toCard = (r: CardRow): CardView => ({
-  id: r.id,
-  projectId: r.project_id,
-  columnId: r.column_id,
+  id: r.id as CardId,
+  projectId: r.project_id as ProjectId,
+  columnId: r.column_id as ColumnId,
   position: r.position,
   ref: r.ref,
   title: r.title,
@@ -145,7 +115,7 @@ export const toCard = (r: CardRow): CardView => ({
   labels: parseJson<Array<Parameters<typeof toLabel>[0]>>(r.labels).map(toLabel),
   subtasks: parseJson<Array<Parameters<typeof toSubtask>[0]>>(r.subtasks).map(toSubtask),
   source: r.source,
-  intakeTokenId: r.intake_token_id,
+  intakeTokenId: r.intake_token_id as IntakeTokenId | null,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at)
 })

@@ -1,13 +1,14 @@
-/** Row → response mappers: the one place database column names meet the camelCase wire names. */
+/**
+ * Row → response mappers: the one place database column names meet the camelCase wire names, and
+ * where the database's ids become the domain's branded ids.
+ */
+import type { Column } from "../domain/board.ts"
+import type { ColumnId, ProjectId, UserId, WorkspaceId } from "../domain/ids.ts"
+import type { Member, Project, Workspace } from "../domain/workspace.ts"
+
 export const iso = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString()
 
-export interface WorkspaceView {
-  readonly id: string
-  readonly name: string
-  readonly role: "owner" | "member"
-  readonly createdAt: string
-  readonly updatedAt: string
-}
+export type WorkspaceView = Workspace
 
 export const toWorkspace = (r: {
   id: string
@@ -16,21 +17,14 @@ export const toWorkspace = (r: {
   created_at: Date
   updated_at: Date
 }): WorkspaceView => ({
-  id: r.id,
+  id: r.id as WorkspaceId,
   name: r.name,
   role: r.role,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at)
 })
 
-export interface ProjectView {
-  readonly id: string
-  readonly workspaceId: string
-  readonly name: string
-  readonly refPrefix: string
-  readonly createdAt: string
-  readonly updatedAt: string
-}
+export type ProjectView = Project
 
 export const toProject = (r: {
   id: string
@@ -40,22 +34,15 @@ export const toProject = (r: {
   created_at: Date
   updated_at: Date
 }): ProjectView => ({
-  id: r.id,
-  workspaceId: r.workspace_id,
+  id: r.id as ProjectId,
+  workspaceId: r.workspace_id as WorkspaceId,
   name: r.name,
   refPrefix: r.ref_prefix,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at)
 })
 
-export interface ColumnView {
-  readonly id: string
-  readonly projectId: string
-  readonly name: string
-  readonly position: number
-  readonly createdAt: string
-  readonly updatedAt: string
-}
+export type ColumnView = Column
 
 export const toColumn = (r: {
   id: string
@@ -65,25 +52,15 @@ export const toColumn = (r: {
   created_at: Date
   updated_at: Date
 }): ColumnView => ({
-  id: r.id,
-  projectId: r.project_id,
+  id: r.id as ColumnId,
+  projectId: r.project_id as ProjectId,
   name: r.name,
   position: r.position,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at)
 })
 
-export interface MemberView {
-  /** A membership is named by its user: one per user and workspace. */
-  readonly id: string
-  readonly userId: string
-  readonly email: string
-  readonly fullName: string
-  readonly role: "owner" | "member"
-  readonly joinedAt: string
-  readonly createdAt: string
-  readonly updatedAt: string
-}
+export type MemberView = Member
 
 export const toMember = (r: {
   user_id: string
@@ -92,8 +69,8 @@ export const toMember = (r: {
   role: "owner" | "member"
   joined_at: Date
 }): MemberView => ({
-  id: r.user_id,
-  userId: r.user_id,
+  id: r.user_id as UserId,
+  userId: r.user_id as UserId,
   email: r.email,
   fullName: r.full_name,
   role: r.role,

@@ -48,9 +48,3 @@ export const limits = {
   passwordMax: 128,
   bodyBytes: 1024 * 1024
 } as const
-
-export const priorities = ["low", "medium", "high", "urgent"] as const
-export type Priority = (typeof priorities)[number]
-
-export const linkTypes = ["relates_to", "blocks", "duplicates", "is_part_of"] as const
-export type LinkType = (typeof linkTypes)[number]

@@ -6,7 +6,9 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { ProjectId, ProjectLinkId, UserId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
+import type { ProjectLink } from "../domain/projectLink.ts"
 import { Access } from "../board/Access.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { iso } from "../board/rows.ts"
@@ -17,24 +19,8 @@ import { evaluateRelevance, type Evidence, prepareBoardIndex, type Relevance } f
 
 type AccessError = NotFound | WorkspaceNotGranted
 
-export interface ProjectLinkView {
-  readonly id: string
-  readonly projectId: string
-  readonly url: string
-  readonly normalizedUrl: string
-  readonly title: string | null
-  readonly note: string | null
-  readonly tags: ReadonlyArray<string>
-  readonly relevance: Relevance | null
-  readonly score: number | null
-  readonly evidence: ReadonlyArray<Evidence> | null
-  readonly evaluation_source: "heuristic" | "human" | null
-  readonly reviewedBy: string | null
-  readonly reviewedAt: string | null
-  readonly reviewReason: string | null
-  readonly createdAt: string
-  readonly updatedAt: string
-}
+/** A link as clients see it: the type of the domain's schema (`domain/projectLink.ts`). */
+export type ProjectLinkView = ProjectLink
 
 export interface LinkPage {
   readonly links: ReadonlyArray<ProjectLinkView>
@@ -77,8 +63,8 @@ const columns = `id, project_id, url, normalized_url, host, title, note, tags, r
   reviewed_by, reviewed_at, review_reason, created_at, updated_at`
 
 const view = (r: Row): ProjectLinkView => ({
-  id: r.id,
-  projectId: r.project_id,
+  id: r.id as ProjectLinkId,
+  projectId: r.project_id as ProjectId,
   url: r.url,
   normalizedUrl: r.normalized_url,
   title: r.title,
@@ -91,7 +77,7 @@ const view = (r: Row): ProjectLinkView => ({
       ? null
       : ((typeof r.evidence === "string" ? JSON.parse(r.evidence) : r.evidence) as ReadonlyArray<Evidence>),
   evaluation_source: r.evaluation_source,
-  reviewedBy: r.reviewed_by,
+  reviewedBy: r.reviewed_by as UserId | null,
   reviewedAt: r.reviewed_at === null ? null : iso(r.reviewed_at),
   reviewReason: r.review_reason,
   createdAt: iso(r.created_at),

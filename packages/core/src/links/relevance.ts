@@ -1,11 +1,13 @@
 import { hostKey, prepareBoardIndex } from "./boardIndex.ts"
 import type { BoardIndex, BoardInput } from "./boardIndex.ts"
 import { termSet, urlPathTerms } from "./terms.ts"
+import type { Relevance } from "../domain/enums.ts"
+import type { Evidence } from "../domain/projectLink.ts"
 
 export { compareRefs, hostKey, prepareBoardIndex } from "./boardIndex.ts"
 export type { BoardCardInput, BoardIndex, BoardInput } from "./boardIndex.ts"
 
-export type Relevance = "none" | "low" | "medium" | "high"
+export type { Evidence, Relevance }
 
 export interface LinkInput {
   readonly url: string
@@ -14,13 +16,6 @@ export interface LinkInput {
   readonly title?: string | null
   readonly note?: string | null
   readonly tags: ReadonlyArray<string>
-}
-
-export interface Evidence {
-  readonly signal: "url_match" | "same_host" | "shared_terms"
-  readonly detail: string
-  readonly cards?: ReadonlyArray<string>
-  readonly terms?: ReadonlyArray<string>
 }
 
 export interface RelevanceResult {

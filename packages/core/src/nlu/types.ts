@@ -1,4 +1,4 @@
-import type { LinkType, Priority } from "../domain/limits.ts"
+import type { LinkType, Priority } from "../domain/enums.ts"
 
 export type { LinkType, Priority }
 

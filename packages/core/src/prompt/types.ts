@@ -1,8 +1,8 @@
-export type PromptVariant = "analysis" | "draft" | "execute"
+import { type LinkType, type Priority, type PromptVariant, promptVariants } from "../domain/enums.ts"
 
-export const PROMPT_VARIANTS: ReadonlyArray<PromptVariant> = ["analysis", "draft", "execute"]
+export type { PromptVariant }
 
-import type { LinkType, Priority } from "../domain/limits.ts"
+export const PROMPT_VARIANTS: ReadonlyArray<PromptVariant> = promptVariants
 
 export type { Priority }
 

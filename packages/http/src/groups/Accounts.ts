@@ -1,9 +1,9 @@
-import { limits } from "@board/core/contract"
+import { Email, Id, limits, MaxString, Name, Timestamp, Uuid } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../errors.ts"
 import { BootstrapAuth, ClientLimit } from "../middleware/Authentication.ts"
-import { AuthSession, Email, Id, MaxString, Name, Timestamp, Uuid } from "../schemas.ts"
+import { AuthSession } from "../schemas.ts"
 
 export const ApiKeyCreated = Schema.Struct({
   id: Id,

@@ -1,29 +1,39 @@
 /** The board and its parts: SPEC.md's Cards, Columns, Labels, Subtasks and Card links sections. */
-import { CARD_ID_OR_REF, limits } from "@board/core/contract"
-import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../errors.ts"
-import { UserAuth } from "../middleware/Authentication.ts"
 import {
   Board,
+  CARD_ID_OR_REF,
   Card,
+  CardId,
   CardLink,
+  CardLinkId,
   Column,
-  documentParameters,
-  integerSchema,
+  ColumnId,
+  checkedId,
+  Description,
   Label,
+  LabelId,
   LinkType,
-  MaxString,
+  limits,
   Name,
   NonBlank,
   Position,
   Priority,
-  QueryInt,
+  ProjectId,
   Subtask,
-  Uuid
-} from "../schemas.ts"
+  SubtaskId,
+  Title
+} from "@board/core/contract"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { BadRequest, Conflict, Forbidden, NotFound } from "../errors.ts"
+import { UserAuth } from "../middleware/Authentication.ts"
+import { documentParameters, integerSchema, QueryInt } from "../schemas.ts"
 
-const id = { id: Uuid }
+// ids as clients send them: checked UUIDs, branded by what they name
+const cardId = checkedId(CardId)
+const columnId = checkedId(ColumnId)
+const projectId = checkedId(ProjectId)
+const labelId = checkedId(LabelId)
 /**
  * GET /v1/cards/{id} also takes the card's ref (`WEB-12`, any case), resolved among the projects
  * the caller can see: 404 when none has it (as for an id), 403 when only a workspace outside the
@@ -46,14 +56,12 @@ const describeCardIdOrRef = (op: Record<string, unknown>) => ({
     p.name === "id" ? { ...p, description: cardIdOrRefText } : p
   )
 })
-const Title = NonBlank(limits.cardTitle)
-const Description = MaxString(limits.cardDescription)
 const searchLimit = { minimum: 1, maximum: limits.searchMaxLimit }
 
 export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.get("board", "/v1/board/:projectId", {
-      params: { projectId: Uuid },
+      params: { projectId },
       success: Board,
       error: [Forbidden, NotFound]
     })
@@ -61,8 +69,8 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.post("createCard", "/v1/cards", {
       payload: Schema.Struct({
-        projectId: Uuid,
-        columnId: Uuid,
+        projectId,
+        columnId,
         title: Title,
         description: Schema.optionalKey(Description),
         priority: Schema.optionalKey(Priority)
@@ -80,7 +88,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   )
   .add(
     HttpApiEndpoint.patch("updateCard", "/v1/cards/:id", {
-      params: id,
+      params: { id: cardId },
       payload: Schema.Struct({
         title: Schema.optionalKey(Title),
         description: Schema.optionalKey(Schema.NullOr(Description)),
@@ -92,15 +100,15 @@ export class BoardGroup extends HttpApiGroup.make("board")
   )
   .add(
     HttpApiEndpoint.delete("deleteCard", "/v1/cards/:id", {
-      params: id,
+      params: { id: cardId },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
     })
   )
   .add(
     HttpApiEndpoint.post("moveCard", "/v1/cards/:id/move", {
-      params: id,
-      payload: Schema.Struct({ columnId: Uuid, position: Schema.optionalKey(Position) }),
+      params: { id: cardId },
+      payload: Schema.Struct({ columnId, position: Schema.optionalKey(Position) }),
       success: Card,
       error: [BadRequest, Forbidden, NotFound]
     })
@@ -110,7 +118,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
       query: {
         q: NonBlank(limits.searchQuery),
         limit: Schema.optionalKey(QueryInt(searchLimit)),
-        projectId: Schema.optionalKey(Uuid)
+        projectId: Schema.optionalKey(projectId)
       },
       success: Schema.Array(Card),
       error: BadRequest
@@ -118,14 +126,14 @@ export class BoardGroup extends HttpApiGroup.make("board")
   )
   .add(
     HttpApiEndpoint.post("createColumn", "/v1/columns", {
-      payload: Schema.Struct({ projectId: Uuid, name: Name, position: Schema.optionalKey(Position) }),
+      payload: Schema.Struct({ projectId, name: Name, position: Schema.optionalKey(Position) }),
       success: Column.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     })
   )
   .add(
     HttpApiEndpoint.patch("updateColumn", "/v1/columns/:id", {
-      params: id,
+      params: { id: columnId },
       payload: Schema.Struct({ name: Schema.optionalKey(Name), position: Schema.optionalKey(Position) }),
       success: Column,
       error: [BadRequest, Forbidden, NotFound]
@@ -133,7 +141,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   )
   .add(
     HttpApiEndpoint.delete("deleteColumn", "/v1/columns/:id", {
-      params: id,
+      params: { id: columnId },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound, Conflict]
     })
@@ -141,7 +149,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.post("createLabel", "/v1/labels", {
       payload: Schema.Struct({
-        projectId: Uuid,
+        projectId,
         name: Name,
         color: Schema.optionalKey(
           Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/u, { message: "must be a #rrggbb hex colour" }))
@@ -153,58 +161,58 @@ export class BoardGroup extends HttpApiGroup.make("board")
   )
   .add(
     HttpApiEndpoint.post("attachLabel", "/v1/cards/:id/labels", {
-      params: id,
-      payload: Schema.Struct({ labelId: Uuid }),
+      params: { id: cardId },
+      payload: Schema.Struct({ labelId }),
       success: Card,
       error: [BadRequest, Forbidden, NotFound]
     })
   )
   .add(
     HttpApiEndpoint.delete("detachLabel", "/v1/cards/:id/labels/:labelId", {
-      params: { id: Uuid, labelId: Uuid },
+      params: { id: cardId, labelId },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
     })
   )
   .add(
     HttpApiEndpoint.post("createSubtask", "/v1/subtasks", {
-      payload: Schema.Struct({ cardId: Uuid, title: Title, position: Schema.optionalKey(Position) }),
+      payload: Schema.Struct({ cardId, title: Title, position: Schema.optionalKey(Position) }),
       success: Subtask.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     })
   )
   .add(
     HttpApiEndpoint.post("toggleSubtask", "/v1/subtasks/:id/toggle", {
-      params: id,
+      params: { id: checkedId(SubtaskId) },
       success: Subtask,
       error: [Forbidden, NotFound]
     })
   )
   .add(
     HttpApiEndpoint.delete("deleteSubtask", "/v1/subtasks/:id", {
-      params: id,
+      params: { id: checkedId(SubtaskId) },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
     })
   )
   .add(
     HttpApiEndpoint.get("listCardLinks", "/v1/cards/:id/links", {
-      params: id,
+      params: { id: cardId },
       success: Schema.Array(CardLink),
       error: [Forbidden, NotFound]
     })
   )
   .add(
     HttpApiEndpoint.post("createCardLink", "/v1/cards/:id/links", {
-      params: id,
-      payload: Schema.Struct({ targetId: Uuid, linkType: LinkType }),
+      params: { id: cardId },
+      payload: Schema.Struct({ targetId: cardId, linkType: LinkType }),
       success: CardLink.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     })
   )
   .add(
     HttpApiEndpoint.delete("deleteCardLink", "/v1/links/:id", {
-      params: id,
+      params: { id: checkedId(CardLinkId) },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
     })

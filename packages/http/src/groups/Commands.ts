@@ -1,10 +1,9 @@
 /** SPEC.md's natural-language endpoint. */
-import { limits } from "@board/core/contract"
+import { checkedId, Id, limits, ProjectId } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
-import { Id, Uuid } from "../schemas.ts"
 
 export const CommandResult = Schema.Struct({
   command: Schema.String,
@@ -20,7 +19,7 @@ export class CommandsGroup extends HttpApiGroup.make("commands")
     HttpApiEndpoint.post("run", "/v1/nlu", {
       // the length and blank checks live in the core, whose messages carry a working example;
       // the document states them
-      payload: Schema.Struct({ command: Schema.String, projectId: Schema.optionalKey(Uuid) }),
+      payload: Schema.Struct({ command: Schema.String, projectId: Schema.optionalKey(checkedId(ProjectId)) }),
       success: CommandResult,
       error: [BadRequest, Forbidden]
     })

@@ -2,11 +2,12 @@
  * SPEC.md's "Desktop builds": the manifest, the signed download redirect and the
  * electron-updater feed. All take an API key or an OAuth token and spend the user's budget.
  */
+import { Timestamp } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { NotFound } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
-import { documentParameters, Timestamp } from "../schemas.ts"
+import { documentParameters } from "../schemas.ts"
 
 // SPEC.md: a bare X.Y.Z version and a digest of 64 lowercase hex characters
 const Version = Schema.String.check(Schema.isPattern(/^[0-9]+\.[0-9]+\.[0-9]+$/u))

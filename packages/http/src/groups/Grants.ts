@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { NotFound } from "../errors.ts"
 import { BootstrapAuth } from "../middleware/Authentication.ts"
-import { Id, Timestamp, Uuid } from "../schemas.ts"
+import { Id, Timestamp, Uuid } from "@board/core/contract"
 
 export const Grant = Schema.Struct({
   id: Id,

@@ -1,10 +1,9 @@
 /** SPEC.md's "Intake" section and CONTRACT.md's intake-token endpoints. */
-import { headerCharCount, limits } from "@board/core/contract"
+import { headerCharCount, Id, limits, MaxString, NonBlank, Timestamp, Uuid } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { AnyUserAuth, IntakeAuth } from "../middleware/Authentication.ts"
-import { Id, MaxString, NonBlank, Timestamp, Uuid } from "../schemas.ts"
 
 export const IntakeToken = Schema.Struct({
   id: Id,

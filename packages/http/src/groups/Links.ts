@@ -1,10 +1,21 @@
 /** SPEC.md's "Project links" section, and the agent prompt of a card. */
-import { limits } from "@board/core/contract"
+import {
+  checkedId,
+  CardId,
+  limits,
+  MaxString,
+  ProjectId,
+  ProjectLink,
+  ProjectLinkId,
+  PromptVariant,
+  Relevance,
+  relevances
+} from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
-import { documentParameters, integerSchema, MaxString, ProjectLink, QueryInt, Relevance, Uuid } from "../schemas.ts"
+import { documentParameters, integerSchema, QueryInt } from "../schemas.ts"
 
 const Tags = Schema.Array(MaxString(limits.linkTag)).check(
   Schema.isMaxLength(limits.linkTags, { message: `must have at most ${limits.linkTags} tags` })
@@ -13,15 +24,16 @@ const Tags = Schema.Array(MaxString(limits.linkTag)).check(
 const Url = MaxString(limits.linkUrl)
   .check(Schema.isPattern(/^\s*[Hh][Tt][Tt][Pp][Ss]?:/u, { message: "must be an absolute http or https URL" }))
   .annotate({ format: "uri" })
-const params = { projectId: Uuid, linkId: Uuid }
+const projectId = checkedId(ProjectId)
+const params = { projectId, linkId: checkedId(ProjectLinkId) }
 const Page = { limit: { minimum: 1, maximum: 500 }, offset: { minimum: 0 } } as const
 
 export class LinksGroup extends HttpApiGroup.make("links")
   .add(
     HttpApiEndpoint.get("list", "/v1/projects/:projectId/links", {
-      params: { projectId: Uuid },
+      params: { projectId },
       query: {
-        relevance: Schema.optionalKey(Schema.Literals(["none", "low", "medium", "high", "unrated"])),
+        relevance: Schema.optionalKey(Schema.Literals([...relevances, "unrated"])),
         limit: Schema.optionalKey(QueryInt(Page.limit)),
         offset: Schema.optionalKey(QueryInt(Page.offset))
       },
@@ -39,7 +51,7 @@ export class LinksGroup extends HttpApiGroup.make("links")
   )
   .add(
     HttpApiEndpoint.post("submit", "/v1/projects/:projectId/links", {
-      params: { projectId: Uuid },
+      params: { projectId },
       payload: Schema.Struct({
         url: Url,
         title: Schema.optionalKey(MaxString(limits.linkTitle)),
@@ -87,9 +99,9 @@ export class LinksGroup extends HttpApiGroup.make("links")
   )
   .add(
     HttpApiEndpoint.get("prompt", "/v1/cards/:id/prompt", {
-      params: { id: Uuid },
-      query: { variant: Schema.optionalKey(Schema.Literals(["analysis", "draft", "execute"])) },
-      success: Schema.Struct({ prompt: Schema.String, variant: Schema.Literals(["analysis", "draft", "execute"]) }),
+      params: { id: checkedId(CardId) },
+      query: { variant: Schema.optionalKey(PromptVariant) },
+      success: Schema.Struct({ prompt: Schema.String, variant: PromptVariant }),
       error: [BadRequest, Forbidden, NotFound]
     })
   )

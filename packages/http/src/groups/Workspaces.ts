@@ -1,11 +1,21 @@
-import { projectTemplates } from "@board/core/contract"
+import {
+  Column,
+  checkedId,
+  Email,
+  Member,
+  Name,
+  Project,
+  projectTemplates,
+  Workspace,
+  WorkspaceId
+} from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { AnyUserAuth, BootstrapAuth, UserAuth } from "../middleware/Authentication.ts"
-import { Column, Email, Name, Project, Uuid, Workspace, WorkspaceMember } from "../schemas.ts"
 
-const idParams = { id: Uuid }
+const workspaceId = checkedId(WorkspaceId)
+const idParams = { id: workspaceId }
 
 export const ProjectCreated = Schema.Struct({ project: Project, columns: Schema.Array(Column) })
 
@@ -28,7 +38,7 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
   .add(
     HttpApiEndpoint.get("members", "/v1/workspaces/:id/members", {
       params: idParams,
-      success: Schema.Array(WorkspaceMember),
+      success: Schema.Array(Member),
       error: [Forbidden, NotFound]
     }).middleware(UserAuth)
   )
@@ -36,14 +46,14 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
     HttpApiEndpoint.post("addMember", "/v1/workspaces/:id/members", {
       params: idParams,
       payload: Schema.Struct({ email: Email }),
-      success: WorkspaceMember.pipe(HttpApiSchema.status(201)),
+      success: Member.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     }).middleware(BootstrapAuth)
   )
   .add(
     HttpApiEndpoint.post("createProject", "/v1/projects", {
       payload: Schema.Struct({
-        workspaceId: Uuid,
+        workspaceId,
         name: Name,
         template: Schema.optionalKey(
           Schema.Literals(Object.keys(projectTemplates)).annotate({

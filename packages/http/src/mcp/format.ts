@@ -6,7 +6,6 @@ import type {
   BoardView,
   CardLinkView,
   CardView,
-  ColumnView,
   CommandResult,
   LinkPage,
   ProjectLinkView,
@@ -85,8 +84,10 @@ export const cardsText = (cards: ReadonlyArray<CardView>, what: string): string 
         "\n"
       )
 
-export const columnName = (columns: ReadonlyArray<Pick<ColumnView, "id" | "name">>, id: string): string | undefined =>
-  columns.find((c) => c.id === id)?.name
+export const columnName = (
+  columns: ReadonlyArray<{ readonly id: string; readonly name: string }>,
+  id: string
+): string | undefined => columns.find((c) => c.id === id)?.name
 
 const projectLinkLine = (l: ProjectLinkView): string =>
   `- [${l.relevance ?? "unrated"}] ${l.url}${l.title === null ? "" : ` ${q(l.title)}`}${l.tags.length > 0 ? ` #${l.tags.join(" #")}` : ""} (id ${l.id})`

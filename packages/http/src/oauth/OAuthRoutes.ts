@@ -299,7 +299,9 @@ export const OAuthRoutes = Layer.effectDiscard(
               400
             )
           )
-        const mine = new Set((yield* workspaces.list({ userId, via: "session", workspaces: "all" })).map((w) => w.id))
+        const mine = new Set<string>(
+          (yield* workspaces.list({ userId, via: "session", workspaces: "all" })).map((w) => w.id)
+        )
         if (ticked.some((id) => !mine.has(id))) {
           return respond(
             yield* renderFor(

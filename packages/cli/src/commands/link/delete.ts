@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { CardLinkId } from "@board/core/contract"
 import type { Command } from "commander"
 import type { App } from "../../support/app.ts"
 import { BoardApi } from "../../support/client.ts"
@@ -26,7 +27,7 @@ export const runLinkDelete = Effect.fn("link.delete")(function* (options: LinkDe
       return yield* failure(
         "give a link id (board link list CARD shows them), or the two cards: board link delete WEB-4 WEB-5"
       )
-    yield* client.board.deleteCardLink({ params: { id: options.card } })
+    yield* client.board.deleteCardLink({ params: { id: options.card as CardLinkId } })
     yield* out.message("Removed the link.")
     return yield* out.result({ deleted: { id: options.card } }, () => undefined)
   }

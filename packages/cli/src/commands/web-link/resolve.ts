@@ -1,13 +1,15 @@
 /** A project link named by its id or by its URL (as submitted, or normalised). */
 import { Effect } from "effect"
+import type { ProjectId, ProjectLinkId } from "@board/core/contract"
 import { BoardApi } from "../../support/client.ts"
 import { failure } from "../../support/failure.ts"
 import { isUuid } from "../../support/lookup.ts"
 
 const loose = (url: string) => url.trim().toLowerCase().replace(/#.*$/, "").replace(/\/+$/, "")
 
-export const projectLinkId = Effect.fnUntraced(function* (projectId: string, spec: string) {
-  if (isUuid(spec.trim())) return spec.trim()
+export const projectLinkId = Effect.fnUntraced(function* (projectId: ProjectId, spec: string) {
+  // an id the user typed: the server checks it
+  if (isUuid(spec.trim())) return spec.trim() as ProjectLinkId
   if (!/^https?:\/\//i.test(spec.trim()))
     return yield* failure(`name a link by its id or its URL (board web-link list shows both)`)
   const { client } = yield* BoardApi

@@ -1,0 +1,46 @@
+/** A card with its labels and subtasks, as clients see it. */
+import { Schema } from "effect"
+import { Priority } from "./enums.ts"
+import { CardId, ColumnId, IntakeTokenId, LabelId, ProjectId, SubtaskId } from "./ids.ts"
+import { Timestamp } from "./text.ts"
+
+export const Label = Schema.Struct({
+  id: LabelId,
+  projectId: ProjectId,
+  name: Schema.String,
+  color: Schema.NullOr(Schema.String),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type Label = typeof Label.Type
+
+export const Subtask = Schema.Struct({
+  id: SubtaskId,
+  cardId: CardId,
+  title: Schema.String,
+  completed: Schema.Boolean,
+  position: Schema.Int,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type Subtask = typeof Subtask.Type
+
+export const Card = Schema.Struct({
+  id: CardId,
+  projectId: ProjectId,
+  columnId: ColumnId,
+  /** Its 0-based place in its column. */
+  position: Schema.Int,
+  ref: Schema.String,
+  title: Schema.String,
+  description: Schema.NullOr(Schema.String),
+  priority: Priority,
+  labels: Schema.Array(Label),
+  subtasks: Schema.Array(Subtask),
+  /** `api` for cards made by members, `intake` for cards filed through an intake token. */
+  source: Schema.String,
+  intakeTokenId: Schema.NullOr(IntakeTokenId),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type Card = typeof Card.Type

@@ -1,0 +1,39 @@
+/** Workspaces, their projects and their members, as clients see them. */
+import { Schema } from "effect"
+import { WorkspaceRole } from "./enums.ts"
+import { ProjectId, UserId, WorkspaceId } from "./ids.ts"
+import { Timestamp } from "./text.ts"
+
+export const Workspace = Schema.Struct({
+  id: WorkspaceId,
+  name: Schema.String,
+  /** The caller's role in it. */
+  role: WorkspaceRole,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type Workspace = typeof Workspace.Type
+
+export const Project = Schema.Struct({
+  id: ProjectId,
+  workspaceId: WorkspaceId,
+  name: Schema.String,
+  /** What its card refs start with (`WEB` of `WEB-12`). */
+  refPrefix: Schema.String,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type Project = typeof Project.Type
+
+export const Member = Schema.Struct({
+  /** A membership is named by its user: one per user and workspace. */
+  id: UserId,
+  userId: UserId,
+  email: Schema.String,
+  fullName: Schema.String,
+  role: WorkspaceRole,
+  joinedAt: Timestamp,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type Member = typeof Member.Type
