@@ -1,47 +1,43 @@
-/** Validation of card fields, shared by REST, natural-language commands, MCP tools and intake. */
+/**
+ * Validation of card fields, shared by REST, natural-language commands, MCP tools and intake.
+ * The rules themselves (limits, messages, how characters count) are the domain's text rules
+ * (`domain/text.ts`), the same checks the HTTP contract runs on a request.
+ */
 import { InvalidInput } from "../domain/errors.ts"
-import { priorities, type Priority } from "../domain/enums.ts"
-import { charCount, limits } from "../domain/limits.ts"
+import { priorities, Priority } from "../domain/enums.ts"
+import { limits } from "../domain/limits.ts"
+import { noNul, type TextLimit, textFailure } from "../domain/text.ts"
+import { Schema } from "effect"
+
+const failure = (message: string | undefined): InvalidInput | undefined =>
+  message === undefined ? undefined : new InvalidInput({ message })
+
+const check = (value: string, field: string, limit: TextLimit) => failure(textFailure(value, field, limit))
 
 /** PostgreSQL text cannot hold NUL characters; every text field refuses them the same way. */
 export const checkNoNul = (value: string | null | undefined, field: string): InvalidInput | undefined =>
-  value?.includes("\u0000")
-    ? new InvalidInput({ message: `${field}: must not contain NUL (\\u0000) characters` })
-    : undefined
+  value != null && !noNul.passes(value) ? new InvalidInput({ message: `${field}: ${noNul.message}` }) : undefined
 
 export const checkTitle = (title: string, field = "title"): InvalidInput | undefined =>
-  checkNoNul(title, field) ??
-  (title.trim() === ""
-    ? new InvalidInput({ message: `${field}: must not be blank` })
-    : charCount(title) > limits.cardTitle
-      ? new InvalidInput({
-          message: `${field}: must be at most ${limits.cardTitle} characters (got ${charCount(title)})`
-        })
-      : undefined)
+  check(title, field, { max: limits.cardTitle, nonBlank: true, counted: true })
 
 export const checkDescription = (
   description: string | null | undefined,
   field = "description"
 ): InvalidInput | undefined =>
-  checkNoNul(description, field) ??
-  (description != null && charCount(description) > limits.cardDescription
-    ? new InvalidInput({
-        message: `${field}: must be at most ${limits.cardDescription} characters (got ${charCount(description)})`
-      })
-    : undefined)
+  description == null
+    ? undefined
+    : check(description, field, { max: limits.cardDescription, nonBlank: false, counted: true })
+
+const isPriority = Schema.is(Priority)
 
 export const checkPriority = (priority: string | undefined): InvalidInput | undefined =>
-  priority !== undefined && !(priorities as ReadonlyArray<string>).includes(priority)
+  priority !== undefined && !isPriority(priority)
     ? new InvalidInput({ message: `priority: must be one of ${priorities.join(", ")}` })
     : undefined
 
 export const checkName = (name: string, field = "name"): InvalidInput | undefined =>
-  checkNoNul(name, field) ??
-  (name.trim() === ""
-    ? new InvalidInput({ message: `${field}: must not be blank` })
-    : charCount(name) > limits.name
-      ? new InvalidInput({ message: `${field}: must be at most ${limits.name} characters` })
-      : undefined)
+  check(name, field, { max: limits.name, nonBlank: true })
 
 /** The first failure among the checks, if any. */
 export const firstFailure = (...checks: ReadonlyArray<InvalidInput | undefined>): InvalidInput | undefined =>

@@ -20,7 +20,7 @@
 import { Context, Effect, Layer } from "effect"
 import { isUuid } from "../board/Access.ts"
 import { type CardLinkView, CardLinks } from "../board/CardLinks.ts"
-import { checkName, checkTitle } from "../board/cardRules.ts"
+import { checkName, checkNoNul, checkTitle } from "../board/cardRules.ts"
 import { Cards } from "../board/Cards.ts"
 import type { CardView, SubtaskView } from "../board/cardView.ts"
 import { Labels } from "../board/Labels.ts"
@@ -470,8 +470,8 @@ export class Commands extends Context.Service<
               `command: must be at most ${limits.nluCommand} characters (got ${command.length}). Try: ${EXAMPLES.move_card}`
             )
           }
-          if (command.includes("\u0000"))
-            return yield* invalid(`command: must not contain NUL (\\u0000) characters. Try: ${EXAMPLES.move_card}`)
+          const nul = checkNoNul(command, "command")
+          if (nul !== undefined) return yield* invalid(`${nul.message}. Try: ${EXAMPLES.move_card}`)
           // the project first: a project outside the caller's grant is a 403 whatever the command says
           const fixed = input.projectId === undefined ? undefined : yield* givenProject(principal, input.projectId)
           const parsed = parseCommand(command)
