@@ -8,6 +8,7 @@
 export * from "./domain/board.ts"
 export * from "./domain/card.ts"
 export * from "./domain/cardLink.ts"
+export * from "./domain/command.ts"
 export * from "./domain/enums.ts"
 export * from "./domain/ids.ts"
 export * from "./domain/limits.ts"

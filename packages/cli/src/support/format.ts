@@ -85,20 +85,16 @@ export const projectLinkDetails = (link: ProjectLink, style: Style) => {
   return out.join("\n")
 }
 
-const isCard = (v: unknown): v is Card =>
-  typeof v === "object" && v !== null && "ref" in v && "title" in v && "columnId" in v
-
-/** What `board do` did, in a line or a list. */
+/** What `board do` did, in a line or a list: the intent says what the result is. */
 export const commandResultText = (r: CommandResult, style: Style): string => {
-  const result = r.result as Record<string, unknown> | null
-  if (isCard(result)) return `${style.cyan(result.ref)}  ${result.title}`
-  if (result !== null && typeof result === "object") {
-    if (Array.isArray(result.cards))
-      return (result.cards as Array<Card>).length === 0 ? "" : cardRows(result.cards as Array<Card>, style)
-    if (typeof result.deleted === "object" && result.deleted !== null)
-      return `deleted ${(result.deleted as { ref: string }).ref}`
-    if ("linkType" in result && "card" in result)
-      return `${linkPhrase(result as unknown as CardLink)} ${(result.card as { ref: string }).ref}`
+  switch (r.intent) {
+    case "search":
+      return r.result.cards.length === 0 ? "" : cardRows(r.result.cards, style)
+    case "delete_card":
+      return `deleted ${r.result.deleted.ref}`
+    case "link_cards":
+      return `${linkPhrase(r.result)} ${r.result.card.ref}`
+    default:
+      return `${style.cyan(r.result.ref)}  ${r.result.title}`
   }
-  return JSON.stringify(r.result, null, 2)
 }

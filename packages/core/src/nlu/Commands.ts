@@ -27,6 +27,7 @@ import { Labels } from "../board/Labels.ts"
 import { type CardHit, type ColumnHit, type LabelHit, Lookups, type ProjectRef } from "../board/Lookups.ts"
 import { Search } from "../board/Search.ts"
 import { Subtasks } from "../board/Subtasks.ts"
+import type { CardIntent, CommandResult } from "../domain/command.ts"
 import { InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
@@ -76,22 +77,8 @@ export type CommandAction =
       readonly linkType: LinkType
     }
 
-/** The 200 body of POST /v1/nlu. */
-export interface CommandResult {
-  /** The command as given. */
-  readonly command: string
-  /** The intent it was understood as. */
-  readonly intent: IntentType
-  readonly understood: true
-  /** The project the command acted on; null for a search across every visible project. */
-  readonly projectId: string | null
-  readonly actions: ReadonlyArray<CommandAction>
-  /**
-   * The card afterwards (CardView) for card commands; the link (CardLinkView) for link_cards;
-   * `{ cards: CardView[] }` for search; `{ deleted: { id, ref } }` for delete_card.
-   */
-  readonly result: unknown
-}
+/** The 200 body of POST /v1/nlu: a union tagged by `intent` (`domain/command.ts`). */
+export type { CommandResult }
 
 export interface CommandInput {
   readonly command: string
@@ -105,11 +92,8 @@ export interface CommandInput {
 export const SEARCH_LIMIT = 20
 
 type Failure = InvalidInput | NotFound | WorkspaceNotGranted
-type Outcome = {
-  readonly projectId: string | null
-  readonly actions: ReadonlyArray<CommandAction>
-  readonly result: unknown
-}
+/** What a command did: the answer without the command and `understood` (the union, member by member). */
+type Outcome = CommandResult extends infer R ? (R extends unknown ? Omit<R, "command" | "understood"> : never) : never
 
 const invalid = (message: string) => new InvalidInput({ message })
 
@@ -243,14 +227,18 @@ export class Commands extends Context.Service<
 
       // --- the intents -----------------------------------------------------------------------
 
-      const cardResult = (card: CardView, actions: ReadonlyArray<CommandAction>): Outcome => ({
+      const cardResult = (intent: CardIntent, card: CardView, actions: ReadonlyArray<CommandAction>): Outcome => ({
+        intent,
         projectId: card.projectId,
         actions,
         result: card
       })
 
-      const updated = (card: CardView, fields: ReadonlyArray<"title" | "priority" | "description">): Outcome =>
-        cardResult(card, [{ type: "card.updated", cardId: card.id, ref: card.ref, fields }])
+      const updated = (
+        intent: CardIntent,
+        card: CardView,
+        fields: ReadonlyArray<"title" | "priority" | "description">
+      ): Outcome => cardResult(intent, card, [{ type: "card.updated", cardId: card.id, ref: card.ref, fields }])
 
       const pickSubtask = (card: CardView, wanted: string, completed: boolean): SubtaskView | InvalidInput => {
         const match = matchByName(card.subtasks, wanted, (s) => s.title)
@@ -315,33 +303,39 @@ export class Commands extends Context.Service<
               yield* labels.attach(principal, card.id, label.id)
               actions.push({ type: "label.attached", cardId: card.id, labelId: label.id })
             }
-            return cardResult(intent.labels.length > 0 ? yield* cards.get(principal, card.id) : card, actions)
+            return cardResult(
+              intent.type,
+              intent.labels.length > 0 ? yield* cards.get(principal, card.id) : card,
+              actions
+            )
           }
 
           case "move_card": {
             const hit = yield* resolveCard(principal, intent.card, fixed)
             const column = yield* lookups.column(hit.project, intent.column)
             const card = yield* cards.move(principal, hit.id, { columnId: column.id, position: intent.position })
-            return cardResult(card, [
+            return cardResult(intent.type, card, [
               { type: "card.moved", cardId: card.id, ref: card.ref, columnId: card.columnId, position: card.position }
             ])
           }
 
           case "rename_card": {
             const hit = yield* resolveCard(principal, intent.card, fixed)
-            return updated(yield* cards.update(principal, hit.id, { title: intent.title }), ["title"])
+            return updated(intent.type, yield* cards.update(principal, hit.id, { title: intent.title }), ["title"])
           }
 
           case "set_priority": {
             const hit = yield* resolveCard(principal, intent.card, fixed)
-            return updated(yield* cards.update(principal, hit.id, { priority: intent.priority }), ["priority"])
+            return updated(intent.type, yield* cards.update(principal, hit.id, { priority: intent.priority }), [
+              "priority"
+            ])
           }
 
           case "set_description": {
             const hit = yield* resolveCard(principal, intent.card, fixed)
             // an empty description ("clear the description of WEB-4") clears it
             const description = intent.description.trim() === "" ? null : intent.description
-            return updated(yield* cards.update(principal, hit.id, { description }), ["description"])
+            return updated(intent.type, yield* cards.update(principal, hit.id, { description }), ["description"])
           }
 
           case "add_label": {
@@ -351,12 +345,12 @@ export class Commands extends Context.Service<
             const before = yield* cards.get(principal, hit.id)
             // already on the card: nothing to do
             if (before.labels.some((l) => normalizeName(l.name) === normalizeName(intent.label)))
-              return cardResult(before, [])
+              return cardResult(intent.type, before, [])
             const actions: Array<CommandAction> = []
             const label = yield* ensureLabel(principal, hit.project, intent.label, actions)
             yield* labels.attach(principal, hit.id, label.id)
             actions.push({ type: "label.attached", cardId: hit.id, labelId: label.id })
-            return cardResult(yield* cards.get(principal, hit.id), actions)
+            return cardResult(intent.type, yield* cards.get(principal, hit.id), actions)
           }
 
           case "remove_label": {
@@ -375,7 +369,7 @@ export class Commands extends Context.Service<
               )
             }
             yield* labels.detach(principal, hit.id, label.id)
-            return cardResult(yield* cards.get(principal, hit.id), [
+            return cardResult(intent.type, yield* cards.get(principal, hit.id), [
               { type: "label.detached", cardId: hit.id, labelId: label.id }
             ])
           }
@@ -383,7 +377,7 @@ export class Commands extends Context.Service<
           case "add_subtask": {
             const hit = yield* resolveCard(principal, intent.card, fixed)
             const subtask = yield* subtasks.create(principal, { cardId: hit.id, title: intent.title })
-            return cardResult(yield* cards.get(principal, hit.id), [
+            return cardResult(intent.type, yield* cards.get(principal, hit.id), [
               { type: "subtask.created", subtaskId: subtask.id, cardId: hit.id }
             ])
           }
@@ -396,7 +390,7 @@ export class Commands extends Context.Service<
             const subtask = pickSubtask(before, intent.subtask, completed)
             if (subtask instanceof InvalidInput) return yield* subtask
             yield* subtasks.setCompleted(principal, subtask.id, completed)
-            return cardResult(yield* cards.get(principal, hit.id), [
+            return cardResult(intent.type, yield* cards.get(principal, hit.id), [
               { type: completed ? "subtask.completed" : "subtask.reopened", subtaskId: subtask.id, cardId: hit.id }
             ])
           }
@@ -410,12 +404,14 @@ export class Commands extends Context.Service<
               l.sourceId === source!.id && l.targetId === target!.id && l.linkType === intent.linkType
             const existing = (yield* cardLinks.list(principal, source!.id)).find(sameLink)
             // linking twice answers the existing link and does nothing
-            if (existing !== undefined) return { projectId: source!.project.id, actions: [], result: existing }
+            if (existing !== undefined)
+              return { intent: intent.type, projectId: source!.project.id, actions: [], result: existing }
             const link = yield* cardLinks.create(principal, source!.id, {
               targetId: target!.id,
               linkType: intent.linkType
             })
             return {
+              intent: intent.type,
               projectId: source!.project.id,
               actions: [
                 {
@@ -434,6 +430,7 @@ export class Commands extends Context.Service<
             const hit = yield* resolveCard(principal, intent.card, fixed)
             yield* cards.remove(principal, hit.id)
             return {
+              intent: intent.type,
               projectId: hit.project.id,
               actions: [{ type: "card.deleted", cardId: hit.id, ref: hit.ref }],
               result: { deleted: { id: hit.id, ref: hit.ref } }
@@ -448,15 +445,15 @@ export class Commands extends Context.Service<
             }
             if (fixed === undefined) {
               const found = yield* search.cards(principal, { q: intent.query, limit: SEARCH_LIMIT })
-              return { projectId: null, actions: [], result: { cards: found } }
+              return { intent: intent.type, projectId: null, actions: [], result: { cards: found } }
             }
             const found = yield* search.cards(principal, { q: intent.query, limit: SEARCH_LIMIT, projectId: fixed.id })
-            return { projectId: fixed.id, actions: [], result: { cards: found } }
+            return { intent: intent.type, projectId: fixed.id, actions: [], result: { cards: found } }
           }
 
           case "show_card": {
             const hit = yield* resolveCard(principal, intent.card, fixed)
-            return cardResult(yield* cards.get(principal, hit.id), [])
+            return cardResult(intent.type, yield* cards.get(principal, hit.id), [])
           }
         }
       })
@@ -482,14 +479,8 @@ export class Commands extends Context.Service<
             )
           }
           const outcome = yield* execute(principal, parsed.intent, fixed)
-          return {
-            command,
-            intent: parsed.intent.type,
-            understood: true,
-            projectId: outcome.projectId,
-            actions: outcome.actions,
-            result: outcome.result
-          }
+          // the fields in the order the answer has always had: command, intent, understood, then the outcome's
+          return Object.assign({ command, intent: outcome.intent, understood: true as const }, outcome)
         },
         // SPEC lists no 404 for POST /v1/nlu: what a command names but cannot be found is a 400
         Effect.catchTag("NotFound", (e) => Effect.fail(invalid(e.message)))

@@ -1,18 +1,9 @@
 /** SPEC.md's natural-language endpoint. */
-import { checkedId, Id, limits, ProjectId } from "@board/core/contract"
+import { CommandResult, checkedId, limits, ProjectId } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
-
-export const CommandResult = Schema.Struct({
-  command: Schema.String,
-  intent: Schema.String,
-  understood: Schema.Literal(true),
-  projectId: Schema.NullOr(Id),
-  actions: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)),
-  result: Schema.Unknown
-})
 
 export class CommandsGroup extends HttpApiGroup.make("commands")
   .add(

@@ -107,14 +107,17 @@ export const linkPageText = (page: LinkPage): string =>
 export const commandText = (result: CommandResult): string => {
   const done = result.actions.length === 0 ? "nothing changed" : result.actions.map((a) => a.type).join(", ")
   const lines = [`Understood as ${result.intent}: ${done}.`]
-  // biome-ignore lint/suspicious/noExplicitAny: the command result's shape depends on its intent
-  const r = result.result as any
-  if (r !== null && typeof r === "object") {
-    if (Array.isArray(r.cards))
-      lines.push(...(r.cards as ReadonlyArray<CardView>).map((c) => `- ${cardLine(c)} (id ${c.id})`))
-    else if (typeof r.ref === "string" && typeof r.title === "string" && Array.isArray(r.labels))
-      lines.push(cardLine(r as CardView))
-    else if (r.card !== undefined && typeof r.linkType === "string") lines.push(linkLine(r as CardLinkView))
+  switch (result.intent) {
+    case "search":
+      lines.push(...result.result.cards.map((c) => `- ${cardLine(c)} (id ${c.id})`))
+      break
+    case "link_cards":
+      lines.push(linkLine(result.result))
+      break
+    case "delete_card":
+      break
+    default:
+      lines.push(cardLine(result.result))
   }
   return lines.join("\n")
 }
