@@ -13,6 +13,9 @@ export type LinkType = typeof LinkType.Type
 export const relevances = ["none", "low", "medium", "high"] as const
 export const Relevance = Schema.Literals(relevances)
 export type Relevance = typeof Relevance.Type
+/** A filter on links by rating: a relevance, or `unrated` for links not rated yet. */
+export const RelevanceFilter = Schema.Literals([...relevances, "unrated"])
+export type RelevanceFilter = typeof RelevanceFilter.Type
 
 /** A member's role in a workspace. */
 export const WorkspaceRole = Schema.Literals(["owner", "member"])

@@ -6,6 +6,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { RelevanceFilter } from "../domain/enums.ts"
 import type { ProjectId, ProjectLinkId, UserId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import type { ProjectLink } from "../domain/projectLink.ts"
@@ -29,7 +30,7 @@ export interface LinkPage {
   readonly offset: number
 }
 
-export type RelevanceFilter = Relevance | "unrated"
+export type { RelevanceFilter }
 
 export interface LinkReview {
   readonly title?: string | null | undefined

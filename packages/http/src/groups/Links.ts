@@ -9,7 +9,7 @@ import {
   ProjectLinkId,
   PromptVariant,
   Relevance,
-  relevances
+  RelevanceFilter
 } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
@@ -33,7 +33,7 @@ export class LinksGroup extends HttpApiGroup.make("links")
     HttpApiEndpoint.get("list", "/v1/projects/:projectId/links", {
       params: { projectId },
       query: {
-        relevance: Schema.optionalKey(Schema.Literals([...relevances, "unrated"])),
+        relevance: Schema.optionalKey(RelevanceFilter),
         limit: Schema.optionalKey(QueryInt(Page.limit)),
         offset: Schema.optionalKey(QueryInt(Page.offset))
       },

@@ -13,7 +13,7 @@
  * Every tool works inside this service only (`openWorldHint: false`): nothing fetches URLs.
  * There is no delete tool, and run_command refuses to delete.
  */
-import { linkTypes, priorities } from "@board/core"
+import { LinkType, limits, linkTypes, Priority, priorities, PromptVariant, RelevanceFilter } from "@board/core"
 import { Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 
@@ -28,6 +28,11 @@ const hints =
 
 const reads = hints(true, false, true)
 
+/** "a, b or c": the values of an enum in a description, from the domain's list. */
+const oneOf = (values: ReadonlyArray<string>) => `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`
+/** A limit in a description: grouped from five digits on (2048, but 10,000). */
+const n = (limit: number) => (limit >= 10_000 ? limit.toLocaleString("en-US") : String(limit))
+
 const Card = Schema.String.annotate({ description: "The card: its id (a UUID) or its ref, such as WEB-12" })
 const ProjectHint = Schema.optionalKey(
   Schema.String.annotate({
@@ -38,7 +43,7 @@ const ProjectId = Schema.String.annotate({ description: "The project id (a UUID)
 const Column = Schema.String.annotate({
   description: 'The column: its id (a UUID) or its name, such as "In Progress" (case-insensitive)'
 })
-const Priority = Schema.Literals(priorities).annotate({ description: "The priority: low, medium, high or urgent" })
+const PriorityField = Priority.annotate({ description: `The priority: ${oneOf(priorities)}` })
 
 export const ListWorkspaces = reads(
   Tool.make("list_workspaces", {
@@ -71,7 +76,9 @@ export const SearchCards = reads(
     parameters: Schema.Struct({
       query: Schema.String.annotate({ description: 'Words to look for, e.g. "login bug"' }),
       limit: Schema.optionalKey(
-        Schema.Int.annotate({ description: "How many cards at most, from 1 to 200 (default 50)" })
+        Schema.Int.annotate({
+          description: `How many cards at most, from 1 to ${n(limits.searchMaxLimit)} (default ${n(limits.searchDefaultLimit)})`
+        })
       ),
       projectId: Schema.optionalKey(Schema.String.annotate({ description: "Only search this project (a UUID)" }))
     })
@@ -97,11 +104,11 @@ export const CreateCard = hints(
     parameters: Schema.Struct({
       projectId: ProjectId,
       column: Column,
-      title: Schema.String.annotate({ description: "The title, 1 to 500 characters" }),
+      title: Schema.String.annotate({ description: `The title, 1 to ${n(limits.cardTitle)} characters` }),
       description: Schema.optionalKey(
-        Schema.String.annotate({ description: "A longer description, up to 10,000 characters" })
+        Schema.String.annotate({ description: `A longer description, up to ${n(limits.cardDescription)} characters` })
       ),
-      priority: Schema.optionalKey(Priority)
+      priority: Schema.optionalKey(PriorityField)
     })
   })
 )
@@ -116,9 +123,11 @@ export const UpdateCard = hints(
       "Change a card's title, description or priority; fields left out stay as they are. An empty description clears it. Replaces the previous values.",
     parameters: Schema.Struct({
       card: Card,
-      title: Schema.optionalKey(Schema.String.annotate({ description: "The new title, 1 to 500 characters" })),
+      title: Schema.optionalKey(
+        Schema.String.annotate({ description: `The new title, 1 to ${n(limits.cardTitle)} characters` })
+      ),
       description: Schema.optionalKey(Schema.String.annotate({ description: 'The new description ("" clears it)' })),
-      priority: Schema.optionalKey(Priority),
+      priority: Schema.optionalKey(PriorityField),
       projectId: ProjectHint
     })
   })
@@ -184,7 +193,7 @@ export const AddSubtask = hints(
       "Add a subtask (a checklist item, not done) at the end of a card's subtasks. Answers the subtask with its id.",
     parameters: Schema.Struct({
       card: Card,
-      title: Schema.String.annotate({ description: "The subtask's title, 1 to 500 characters" }),
+      title: Schema.String.annotate({ description: `The subtask's title, 1 to ${n(limits.cardTitle)} characters` }),
       projectId: ProjectHint
     })
   })
@@ -212,7 +221,7 @@ export const LinkCards = hints(
     parameters: Schema.Struct({
       card: Card,
       target: Schema.String.annotate({ description: "The other card: its id or its ref" }),
-      linkType: Schema.Literals(linkTypes).annotate({ description: "relates_to, blocks, duplicates or is_part_of" }),
+      linkType: LinkType.annotate({ description: oneOf(linkTypes) }),
       projectId: ProjectHint
     })
   })
@@ -228,11 +237,17 @@ export const SubmitLink = hints(
       "Save an external link (documentation, issue, article) to a project's link store; it is rated for relevance against the board. The URL is never fetched: give a title and a note yourself. A URL already stored (after normalization) is answered as it is.",
     parameters: Schema.Struct({
       projectId: ProjectId,
-      url: Schema.String.annotate({ description: "An http(s) URL, up to 2048 characters" }),
-      title: Schema.optionalKey(Schema.String.annotate({ description: "The page's title, up to 200 characters" })),
-      note: Schema.optionalKey(Schema.String.annotate({ description: "Why it matters, up to 2000 characters" })),
+      url: Schema.String.annotate({ description: `An http(s) URL, up to ${n(limits.linkUrl)} characters` }),
+      title: Schema.optionalKey(
+        Schema.String.annotate({ description: `The page's title, up to ${n(limits.linkTitle)} characters` })
+      ),
+      note: Schema.optionalKey(
+        Schema.String.annotate({ description: `Why it matters, up to ${n(limits.linkNote)} characters` })
+      ),
       tags: Schema.optionalKey(
-        Schema.Array(Schema.String).annotate({ description: "Up to 20 tags of up to 50 characters" })
+        Schema.Array(Schema.String).annotate({
+          description: `Up to ${n(limits.linkTags)} tags of up to ${n(limits.linkTag)} characters`
+        })
       )
     })
   })
@@ -244,11 +259,7 @@ export const ListLinks = reads(
       "List a project's stored links, newest first, with their relevance rating (high, medium, low, none, or unrated).",
     parameters: Schema.Struct({
       projectId: ProjectId,
-      relevance: Schema.optionalKey(
-        Schema.Literals(["high", "medium", "low", "none", "unrated"]).annotate({
-          description: "Only links with this rating"
-        })
-      ),
+      relevance: Schema.optionalKey(RelevanceFilter.annotate({ description: "Only links with this rating" })),
       limit: Schema.optionalKey(
         Schema.Int.annotate({ description: "How many links at most, from 1 to 500 (default 50)" })
       ),
@@ -264,7 +275,7 @@ export const GetPrompt = reads(
     parameters: Schema.Struct({
       card: Card,
       variant: Schema.optionalKey(
-        Schema.Literals(["analysis", "draft", "execute"]).annotate({
+        PromptVariant.annotate({
           description: "analysis, draft or execute (default)"
         })
       ),
@@ -282,7 +293,7 @@ export const RunCommand = hints(
     description:
       'Carry out one plain-English board command, e.g. "move WEB-12 to Done", "add label bug to WEB-3", "create card Fix login in To Do with priority high", "WEB-4 blocks WEB-7", "find login". Deleting is refused here. Prefer the specific tools when you know the ids.',
     parameters: Schema.Struct({
-      command: Schema.String.annotate({ description: "The command, up to 1000 characters" }),
+      command: Schema.String.annotate({ description: `The command, up to ${n(limits.nluCommand)} characters` }),
       projectId: Schema.optionalKey(
         Schema.String.annotate({
           description:
