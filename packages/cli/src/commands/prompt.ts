@@ -1,3 +1,4 @@
+import { type PromptVariant, promptVariants } from "@board/core/contract"
 import { Effect } from "effect"
 import { type Command, Option } from "commander"
 import type { App } from "../support/app.ts"
@@ -9,7 +10,7 @@ import { projectOption } from "./shared.ts"
 
 export interface PromptOptions {
   readonly card: string
-  readonly variant?: "analysis" | "draft" | "execute"
+  readonly variant?: PromptVariant
   readonly project?: string
 }
 
@@ -30,13 +31,7 @@ export const registerPrompt = (program: Command, app: App) =>
     .command("prompt")
     .description("print a Markdown prompt for an agent to work on a card (its subtasks, links and references)")
     .argument("<card>", "the card's ref (WEB-12), id or title")
-    .addOption(
-      new Option("--variant <variant>", "analysis, draft or execute (default)").choices([
-        "analysis",
-        "draft",
-        "execute"
-      ] as const)
-    )
+    .addOption(new Option("--variant <variant>", "analysis, draft or execute (default)").choices(promptVariants))
     .addOption(projectOption())
     .addHelpText(
       "after",

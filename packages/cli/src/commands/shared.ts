@@ -1,6 +1,6 @@
 /** Options and argument parsers several commands share. */
 import { Effect } from "effect"
-import { linkTypes, priorities } from "@board/core/contract"
+import { linkTypes, priorities, relevances } from "@board/core/contract"
 import { InvalidArgumentError, Option } from "commander"
 import { readStdin } from "../support/prompt.ts"
 
@@ -17,7 +17,7 @@ export const priorityOption = () => new Option("--priority <priority>", oneOf(pr
 
 export const linkTypeOption = () => new Option("-t, --type <type>", oneOf(linkTypes)).choices(linkTypes)
 
-export const relevances = ["none", "low", "medium", "high"] as const
+export { relevances }
 
 export const wholeNumber =
   (min: number, max = Number.MAX_SAFE_INTEGER) =>

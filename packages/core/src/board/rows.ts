@@ -3,6 +3,7 @@
  * where the database's ids become the domain's branded ids.
  */
 import type { Column } from "../domain/board.ts"
+import type { WorkspaceRole } from "../domain/enums.ts"
 import type { ColumnId, ProjectId, UserId, WorkspaceId } from "../domain/ids.ts"
 import type { Member, Project, Workspace } from "../domain/workspace.ts"
 
@@ -13,7 +14,7 @@ export type WorkspaceView = Workspace
 export const toWorkspace = (r: {
   id: string
   name: string
-  role: "owner" | "member"
+  role: WorkspaceRole
   created_at: Date
   updated_at: Date
 }): WorkspaceView => ({
@@ -66,7 +67,7 @@ export const toMember = (r: {
   user_id: string
   email: string
   full_name: string
-  role: "owner" | "member"
+  role: WorkspaceRole
   joined_at: Date
 }): MemberView => ({
   id: r.user_id as UserId,

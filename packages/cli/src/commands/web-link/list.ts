@@ -1,3 +1,4 @@
+import { RelevanceFilter } from "@board/core/contract"
 import { Effect } from "effect"
 import { type Command, Option } from "commander"
 import type { App } from "../../support/app.ts"
@@ -9,7 +10,7 @@ import { projectOption, wholeNumber } from "../shared.ts"
 
 export interface WebLinkListOptions {
   readonly project?: string
-  readonly relevance?: "none" | "low" | "medium" | "high" | "unrated"
+  readonly relevance?: RelevanceFilter
   readonly limit?: number
   readonly offset?: number
 }
@@ -46,13 +47,9 @@ export const registerWebLinkList = (links: Command, app: App) =>
     .description("list a project's links, newest first")
     .addOption(projectOption())
     .addOption(
-      new Option("-r, --relevance <rating>", "only links rated none, low, medium, high, or unrated").choices([
-        "none",
-        "low",
-        "medium",
-        "high",
-        "unrated"
-      ] as const)
+      new Option("-r, --relevance <rating>", "only links rated none, low, medium, high, or unrated").choices(
+        RelevanceFilter.literals
+      )
     )
     .option("-n, --limit <n>", "at most this many, 1 to 500 (default 50)", wholeNumber(1, 500))
     .option("--offset <n>", "skip this many", wholeNumber(0))

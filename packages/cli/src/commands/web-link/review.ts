@@ -1,3 +1,4 @@
+import type { Relevance } from "@board/core/contract"
 import { Effect } from "effect"
 import { type Command, Option } from "commander"
 import type { App } from "../../support/app.ts"
@@ -12,7 +13,7 @@ import { projectLinkId } from "./resolve.ts"
 export interface WebLinkReviewOptions {
   readonly link: string
   readonly project?: string
-  readonly relevance?: "none" | "low" | "medium" | "high"
+  readonly relevance?: Relevance
   readonly reason?: string
   readonly title?: string
   readonly note?: string
