@@ -1,10 +1,17 @@
-/** Validation of project-link fields, shared by REST, MCP tools and the CLI. */
+/**
+ * Validation of project-link fields, shared by REST, MCP tools and the CLI; the length rule is the
+ * domain's (`domain/text.ts`), the one the HTTP contract checks.
+ */
 import { InvalidInput } from "../domain/errors.ts"
-import { charCount, limits } from "../domain/limits.ts"
+import { limits } from "../domain/limits.ts"
+import { textFailure } from "../domain/text.ts"
 import { checkNoNul } from "../board/cardRules.ts"
 
-const tooLong = (field: string, max: number) =>
-  new InvalidInput({ message: `${field}: must be at most ${max} characters` })
+/** `value` within `max` characters (NUL is checked first, across every field). */
+const tooLong = (value: string | null | undefined, field: string, max: number): InvalidInput | undefined => {
+  const message = value == null ? undefined : textFailure(value, field, { max, nonBlank: false })
+  return message === undefined ? undefined : new InvalidInput({ message })
+}
 
 export const checkLinkFields = (input: {
   readonly url?: string | undefined
@@ -20,16 +27,16 @@ export const checkLinkFields = (input: {
     checkNoNul(input.reason, "reason") ??
     (input.tags ?? []).map((t, i) => checkNoNul(t, `tags[${i}]`)).find((e) => e !== undefined)
   if (nul) return nul
-  if (input.url !== undefined && charCount(input.url) > limits.linkUrl) return tooLong("url", limits.linkUrl)
-  if (input.title != null && charCount(input.title) > limits.linkTitle) return tooLong("title", limits.linkTitle)
-  if (input.note != null && charCount(input.note) > limits.linkNote) return tooLong("note", limits.linkNote)
-  if (input.reason !== undefined && charCount(input.reason) > limits.linkReason)
-    return tooLong("reason", limits.linkReason)
+  const long =
+    tooLong(input.url, "url", limits.linkUrl) ??
+    tooLong(input.title, "title", limits.linkTitle) ??
+    tooLong(input.note, "note", limits.linkNote) ??
+    tooLong(input.reason, "reason", limits.linkReason)
+  if (long) return long
   if (input.tags !== undefined) {
     if (input.tags.length > limits.linkTags)
       return new InvalidInput({ message: `tags: at most ${limits.linkTags} tags` })
-    const long = input.tags.findIndex((t) => charCount(t) > limits.linkTag)
-    if (long >= 0) return tooLong(`tags[${long}]`, limits.linkTag)
+    return input.tags.map((t, i) => tooLong(t, `tags[${i}]`, limits.linkTag)).find((e) => e !== undefined)
   }
   return undefined
 }
