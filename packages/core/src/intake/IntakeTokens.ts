@@ -6,7 +6,8 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { digestToken, mintToken } from "../auth/secretTokens.ts"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
-import { charCount, limits } from "../domain/limits.ts"
+import { limits } from "../domain/limits.ts"
+import { textFailure } from "../domain/text.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Access } from "../board/Access.ts"
 import { iso } from "../board/rows.ts"
@@ -72,9 +73,10 @@ export class IntakeTokens extends Context.Service<
         principal: Principal,
         input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }
       ) {
-        if (input.name !== undefined && charCount(input.name) > limits.name) {
-          return yield* new InvalidInput({ message: `name: must be at most ${limits.name} characters` })
-        }
+        // the rule of the contract's MaxString(limits.name): at most so many characters, no NUL
+        const badName =
+          input.name === undefined ? undefined : textFailure(input.name, "name", { max: limits.name, nonBlank: false })
+        if (badName !== undefined) return yield* new InvalidInput({ message: badName })
         let expiresAt: Date | null = null
         if (input.expiresAt !== undefined) {
           expiresAt = new Date(input.expiresAt)
