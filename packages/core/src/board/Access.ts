@@ -7,7 +7,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { NotFound, WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { isUuid } from "./ids.ts"
+import { isUuid } from "../domain/ids.ts"
 
 export type Role = "owner" | "member"
 

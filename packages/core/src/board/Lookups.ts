@@ -15,7 +15,7 @@ import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/erro
 import type { Principal } from "../domain/Principal.ts"
 import { listOf, normalizeName, quote } from "../nlu/execMatch.ts"
 import { Access, checkGrant, grantCovers, grantsOf, visibleTo } from "./Access.ts"
-import { CARD_REF, isUuid, refNumber } from "./ids.ts"
+import { CARD_REF, isUuid, refNumber } from "../domain/ids.ts"
 
 export interface ProjectRef {
   readonly id: string

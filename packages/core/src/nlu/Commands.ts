@@ -32,14 +32,7 @@ import { InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { cardLabel, listOf, matchByName, normalizeName, quote } from "./execMatch.ts"
-import {
-  type CardRefOrTitle,
-  EXAMPLES,
-  type Intent,
-  type IntentType,
-  type LinkType,
-  parseCommand
-} from "./parseCommand.ts"
+import { type CardRefOrTitle, EXAMPLES, type Intent, type LinkType, parseCommand } from "./parseCommand.ts"
 
 /** One thing a command did, with the ids it touched. Read-only commands do nothing. */
 export type CommandAction =
