@@ -12,6 +12,7 @@ import { registerIntake } from "./commands/intake.ts"
 import { registerLabel } from "./commands/label/index.ts"
 import { registerLink } from "./commands/link/index.ts"
 import { registerWebLink } from "./commands/web-link/index.ts"
+import { registerBackup } from "./commands/backup.ts"
 import { registerMigrate } from "./commands/migrate.ts"
 import { registerProject } from "./commands/project/index.ts"
 import { registerPrompt } from "./commands/prompt.ts"
@@ -80,6 +81,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerIntakeToken(program, app)
   registerServe(program)
   registerMigrate(program)
+  registerBackup(program)
   registerDesktopPublish(program)
   return program
 }

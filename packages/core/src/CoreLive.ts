@@ -1,5 +1,5 @@
 /** Composition of the core: config → database (+ migrations) → services. */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Accounts } from "./auth/Accounts.ts"
 import type { PasswordHasher } from "./auth/passwords.ts"
@@ -25,7 +25,7 @@ import { DesktopReleases } from "./desktop/DesktopReleases.ts"
 import { BlobsLive } from "./infra/BlobsLive.ts"
 import { RateBudgetLive } from "./infra/RateBudget.ts"
 import { AppConfig, type AppConfigValues } from "./Config.ts"
-import { layerOwner } from "./infra/Database.ts"
+import { dumpEmbedded, EmbeddedDatabase, layerOwner } from "./infra/Database.ts"
 import { recordFileStore } from "./infra/fileStoreRecord.ts"
 import { describeFiles } from "./infra/operatorTarget.ts"
 import { AdminOperations, layerAdminChannel } from "./infra/AdminChannel.ts"
@@ -76,7 +76,16 @@ const AdminOperationsLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const releases = yield* DesktopReleases
     const config = yield* AppConfig
+    // the admin channel runs only on an embedded database, which is then always there
+    const embedded = yield* Effect.serviceOption(EmbeddedDatabase)
     return AdminOperations.of({
+      backup: (file) =>
+        Option.isNone(embedded)
+          ? Effect.fail(new Error("this server has no embedded database to back up"))
+          : dumpEmbedded(file).pipe(
+              Effect.provideService(SqlClient.SqlClient, sql),
+              Effect.provideService(EmbeddedDatabase, embedded.value)
+            ),
       migrate: () =>
         runMigrations().pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provide(NodeServices.layer)),
       publish: (input, onProgress) =>

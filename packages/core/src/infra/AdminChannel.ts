@@ -16,6 +16,8 @@ import { adminSocketPath } from "./dataDirSockets.ts"
 
 export const AdminRequest = Schema.Union([
   Schema.Struct({ op: Schema.Literal("migrate") }),
+  /** Dump the database to `file` (an absolute path the server may write). */
+  Schema.Struct({ op: Schema.Literal("backup"), file: Schema.String }),
   Schema.Struct({
     op: Schema.Literal("publish"),
     platform: Schema.String,
@@ -32,6 +34,8 @@ export type AdminRequest = typeof AdminRequest.Type
 /** What each operation answers. */
 export interface AdminAnswers {
   readonly migrate: ReadonlyArray<readonly [number, string]>
+  /** Bytes written. */
+  readonly backup: number
   /** The release, and where the server stored its files. */
   readonly publish: { readonly release: PublishedRelease; readonly files: string }
 }
@@ -53,6 +57,7 @@ export class AdminOperations extends Context.Service<
   AdminOperations,
   {
     readonly migrate: () => Effect.Effect<AdminAnswers["migrate"], unknown>
+    readonly backup: (file: string) => Effect.Effect<AdminAnswers["backup"], unknown>
     readonly publish: (
       input: Extract<AdminRequest, { op: "publish" }>,
       progress: (p: PublishProgress) => void
@@ -113,7 +118,9 @@ export const layerAdminChannel = (dataDir: string) =>
         const operation: Effect.Effect<unknown, unknown> =
           request.op === "migrate"
             ? operations.migrate()
-            : operations.publish(request, (progress) => write(`${JSON.stringify({ progress })}\n`))
+            : request.op === "backup"
+              ? operations.backup(request.file)
+              : operations.publish(request, (progress) => write(`${JSON.stringify({ progress })}\n`))
         return runPromiseExit(operation).then((exit) =>
           Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause))
         )

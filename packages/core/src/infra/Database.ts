@@ -7,6 +7,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { Reactivity } from "effect/reactivity"
 import { SqlClient } from "effect/sql"
+import * as fs from "node:fs"
 import * as net from "node:net"
 import * as path from "node:path"
 import * as stream from "node:stream"
@@ -104,6 +105,42 @@ export const startEmbedded = (dataDir: string) =>
       })
   )
 
+/** The embedded database this process owns (absent on PostgreSQL). */
+export class EmbeddedDatabase extends Context.Service<EmbeddedDatabase, Embedded>()("board/core/EmbeddedDatabase") {}
+
+/**
+ * Writes PGlite's own dump of its data directory (a gzip tarball) to `file`. It holds the one
+ * connection meanwhile, so no transaction is open while the files are read, and checkpoints
+ * first, so the dump needs no recovery when it is loaded. Requests wait the few hundred
+ * milliseconds it takes.
+ */
+export const dumpEmbedded = (file: string) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const embedded = yield* EmbeddedDatabase
+      const sql = yield* SqlClient.SqlClient
+      const connection = yield* sql.reserve
+      yield* connection.executeRaw("CHECKPOINT", [])
+      const dump = yield* Effect.promise(() => embedded.db.dumpDataDir("gzip"))
+      const bytes = Buffer.from(yield* Effect.promise(() => dump.arrayBuffer()))
+      yield* Effect.sync(() => fs.writeFileSync(file, bytes, { mode: 0o600 }))
+      return bytes.length
+    })
+  )
+
+/** Creates DATA_DIR's database from a dump written by `dumpEmbedded` (nothing may be there yet). */
+export const restoreEmbedded = async (dataDir: string, dump: Buffer): Promise<void> => {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/pg_trgm")
+  ])
+  const db = await PGlite.create(path.join(path.resolve(dataDir), "pgdata"), {
+    extensions: { pg_trgm },
+    loadDataDir: new Blob([new Uint8Array(dump)])
+  })
+  await db.close()
+}
+
 const clientOf = (embedded: Embedded) =>
   PgClient.make({
     stream: embedded.connect,
@@ -161,12 +198,26 @@ const readStream = (databaseUrl: string): { stream: () => net.Socket } | Record<
 
 const readsFromMain = Layer.effect(ReadSql, Effect.service(SqlClient.SqlClient))
 
+/** The embedded database in `dataDir`, owned by this process until the layer closes. */
+export const layerEmbedded = (dataDir: string) => {
+  const started = Layer.effect(EmbeddedDatabase, startEmbedded(dataDir))
+  const client = PgClient.layerFrom(Effect.flatMap(Effect.service(EmbeddedDatabase), clientOf))
+  return Layer.provideMerge(readsFromMain, client).pipe(Layer.provideMerge(started))
+}
+
+/** Whether the PostgreSQL database at `databaseUrl` already holds a board (its migrations table). */
+export const postgresHoldsBoard = (databaseUrl: string) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const sql = yield* PgClient.make({ url: Redacted.make(databaseUrl), maxConnections: 1 })
+      const rows = yield* sql<{ taken: boolean }>`SELECT to_regclass('board_migrations') IS NOT NULL AS taken`
+      return rows[0]?.taken === true
+    })
+  ).pipe(Effect.provide(Reactivity.layer))
+
 /** The server's database: it owns the embedded one when DATABASE_URL is unset. */
 export const layerOwner = (config: AppConfigValues) => {
-  if (config.databaseUrl === undefined) {
-    const embedded = PgClient.layerFrom(Effect.flatMap(startEmbedded(config.dataDir), clientOf))
-    return Layer.provideMerge(readsFromMain, embedded)
-  }
+  if (config.databaseUrl === undefined) return layerEmbedded(config.dataDir)
   const url = Redacted.make(config.databaseUrl)
   const reads = Layer.effect(
     ReadSql,
