@@ -13,7 +13,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { listOf, normalizeName, quote } from "../nlu/execMatch.ts"
+import { listOf, normalizeName, quote } from "./names.ts"
 import { Access, checkGrant, grantCovers, grantsOf, visibleTo } from "./Access.ts"
 import { CARD_REF, isUuid, refNumber } from "../domain/ids.ts"
 

@@ -31,7 +31,7 @@ import type { CardIntent, CommandResult } from "../domain/command.ts"
 import { InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { cardLabel, listOf, matchByName, normalizeName, quote } from "./execMatch.ts"
+import { cardLabel, listOf, matchByName, normalizeName, quote } from "../board/names.ts"
 import { type CardRefOrTitle, EXAMPLES, type Intent, type LinkType, parseCommand } from "./parseCommand.ts"
 
 /** One thing a command did, with the ids it touched. Read-only commands do nothing. */

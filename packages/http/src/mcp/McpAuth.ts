@@ -13,7 +13,7 @@
  * the MCP server with an internal DELETE, so the server's memory follows its live clients.
  */
 import { AppConfig, type Principal } from "@board/core"
-import { Context, Effect } from "effect"
+import { Clock, Context, Effect } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { httpErrorResponse } from "../errors.ts"
 import { header, makeAuthenticate } from "../middleware/authenticate.ts"
@@ -85,11 +85,12 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
             workspaces: new Set<string>()
           })
         }
-        yield* end(sessions.expire(Date.now()))
+        // the one clock (Effect's), so a test clock moves session expiry like every other
+        yield* end(sessions.expire(yield* Clock.currentTimeMillis))
         const resolved = yield* Effect.result(authenticate(["apiKey", "oauth"]))
         if (resolved._tag === "Failure") return httpErrorResponse(resolved.failure)
         const principal = resolved.success
-        if (session !== undefined && !sessions.use(session, principal.userId, Date.now())) {
+        if (session !== undefined && !sessions.use(session, principal.userId, yield* Clock.currentTimeMillis)) {
           // unknown here, ended, or another user's: the same answer as the MCP server's for an unknown session
           return HttpServerResponse.jsonUnsafe({ error: "unknown MCP session: initialize a new one" }, { status: 404 })
         }
@@ -100,7 +101,9 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
             const opened = res.headers[SESSION_HEADER]
             return opened === undefined
               ? Effect.succeed(res)
-              : Effect.as(end(sessions.open(opened, principal.userId, Date.now())), res)
+              : Effect.flatMap(Clock.currentTimeMillis, (now) =>
+                  Effect.as(end(sessions.open(opened, principal.userId, now)), res)
+                )
           })
         } else if (request.method === "DELETE" && response.status === 204) {
           sessions.close(session)

@@ -1,6 +1,7 @@
 /**
- * Pure helpers of the command executor: matching a name typed in a command against names on the
- * board, and the wording of the messages that list what was found.
+ * Names as people and agents type them: matching a typed name against names on the board, and
+ * the wording of the messages that list what was found. Shared by the resolver (Lookups.ts),
+ * the natural-language commands and the MCP tools.
  */
 
 /** How names compare: case-insensitively, with runs of whitespace as one space. */
