@@ -15,7 +15,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { Access } from "./Access.ts"
 import { boardJsonSql } from "./boardJson.ts"
 import { cardColumns, type CardRow, toCard, toLabel } from "./cardView.ts"
-import { toColumn, toProject } from "./rows.ts"
+import { type ColumnRow, type ProjectRow, toColumn, toProject } from "./rows.ts"
 
 /** A board as clients see it: the type of the domain's schema (`domain/board.ts`). */
 export type BoardView = Board
@@ -46,16 +46,9 @@ export class Boards extends Context.Service<
         yield* access.resolve(principal, "project", projectId)
         const [[project], columns, cards, labels] = yield* Effect.all(
           [
-            sql<{
-              id: string
-              workspace_id: string
-              name: string
-              ref_prefix: string
-              created_at: Date
-              updated_at: Date
-            }>`
+            sql<ProjectRow>`
             SELECT id, workspace_id, name, ref_prefix, created_at, updated_at FROM projects WHERE id = ${projectId}`,
-            sql<{ id: string; project_id: string; name: string; position: number; created_at: Date; updated_at: Date }>`
+            sql<ColumnRow>`
             SELECT id, project_id, name, position, created_at, updated_at FROM board_columns
             WHERE project_id = ${projectId} ORDER BY position`,
             sql.unsafe<CardRow>(

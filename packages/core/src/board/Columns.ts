@@ -8,7 +8,7 @@ import { retryConflicts } from "../infra/retryConflicts.ts"
 import { Access } from "./Access.ts"
 import { checkName } from "./cardRules.ts"
 import { clampPosition } from "./positions.ts"
-import { type ColumnView, toColumn } from "./rows.ts"
+import { type ColumnRow, type ColumnView, toColumn } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
 
@@ -38,7 +38,7 @@ export class Columns extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
 
-      type Row = { id: string; project_id: string; name: string; position: number; created_at: Date; updated_at: Date }
+      type Row = ColumnRow
       // NO KEY UPDATE: serialises column edits of a project without blocking card writes, whose
       // foreign key takes KEY SHARE on the project (FOR UPDATE would deadlock with a create that
       // holds its column FOR KEY SHARE; see orderKeys.ts)

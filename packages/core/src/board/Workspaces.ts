@@ -11,6 +11,7 @@ import { refPrefixFor } from "./refPrefix.ts"
 import {
   type ColumnView,
   type MemberView,
+  type ProjectRow,
   type ProjectView,
   toColumn,
   toMember,
@@ -90,14 +91,7 @@ export class Workspaces extends Context.Service<
 
       const projects = Effect.fn("Workspaces.projects")(function* (principal: Principal, workspaceId: string) {
         yield* access.resolve(principal, "workspace", workspaceId)
-        const rows = yield* sql<{
-          id: string
-          workspace_id: string
-          name: string
-          ref_prefix: string
-          created_at: Date
-          updated_at: Date
-        }>`
+        const rows = yield* sql<ProjectRow>`
           SELECT id, workspace_id, name, ref_prefix, created_at, updated_at FROM projects
           WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`.pipe(Effect.orDie)
         return rows.map(toProject)
@@ -173,14 +167,7 @@ export class Workspaces extends Context.Service<
         return yield* sql
           .withTransaction(
             Effect.gen(function* () {
-              const [project] = yield* sql<{
-                id: string
-                workspace_id: string
-                name: string
-                ref_prefix: string
-                created_at: Date
-                updated_at: Date
-              }>`
+              const [project] = yield* sql<ProjectRow>`
             INSERT INTO projects (workspace_id, name, ref_prefix, created_at, updated_at)
             VALUES (${input.workspaceId}, ${name}, ${refPrefixFor(name)}, ${now}::timestamptz, ${now}::timestamptz)
             RETURNING id, workspace_id, name, ref_prefix, created_at, updated_at`

@@ -27,14 +27,17 @@ export const toWorkspace = (r: {
 
 export type ProjectView = Project
 
-export const toProject = (r: {
-  id: string
-  workspace_id: string
-  name: string
-  ref_prefix: string
-  created_at: Date
-  updated_at: Date
-}): ProjectView => ({
+/** A `projects` row as the queries select it (`id, workspace_id, name, ref_prefix, created_at, updated_at`). */
+export interface ProjectRow {
+  readonly id: string
+  readonly workspace_id: string
+  readonly name: string
+  readonly ref_prefix: string
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+export const toProject = (r: ProjectRow): ProjectView => ({
   id: r.id as ProjectId,
   workspaceId: r.workspace_id as WorkspaceId,
   name: r.name,
@@ -45,14 +48,17 @@ export const toProject = (r: {
 
 export type ColumnView = Column
 
-export const toColumn = (r: {
-  id: string
-  project_id: string
-  name: string
-  position: number
-  created_at: Date
-  updated_at: Date
-}): ColumnView => ({
+/** A `board_columns` row as the queries select it. */
+export interface ColumnRow {
+  readonly id: string
+  readonly project_id: string
+  readonly name: string
+  readonly position: number
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+export const toColumn = (r: ColumnRow): ColumnView => ({
   id: r.id as ColumnId,
   projectId: r.project_id as ProjectId,
   name: r.name,
