@@ -108,7 +108,9 @@ const AdminOperationsLive = Layer.effect(
 export const coreLayer = (config: AppConfigValues, options: { readonly hasher?: PasswordHasher } = {}) => {
   const base = Layer.mergeAll(
     Layer.succeed(AppConfig, config),
-    Layer.succeed(ServerSecret, deriveKeys(resolveSecret(config.secret, config.dataDir)))
+    // built with the layer, not when it is described: a DATA_DIR that cannot be created is then
+    // a start failure like the others (one line), not an exception thrown out of the composition
+    Layer.sync(ServerSecret, () => deriveKeys(resolveSecret(config.secret, config.dataDir)))
   )
   const migrated = MigrationsLive.pipe(Layer.provideMerge(layerOwner(config)))
   // on PostgreSQL, operator commands elsewhere learn from the database where this server keeps files

@@ -45,12 +45,33 @@ export class DataDirLocked extends Error {
 }
 
 /**
+ * `mkdir -p`, one level at a time. Node's `mkdirSync(…, { recursive: true })` never returns for
+ * a path under /proc (ENOENT for the child, the parent exists, retry…): `DATA_DIR=/proc/nope`
+ * spun at 100% CPU with no output. Here each level is tried once, so it fails at once.
+ */
+const makeDirectory = (dir: string): void => {
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 })
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === "EEXIST") {
+      if (!fs.statSync(dir).isDirectory()) throw e
+      return
+    }
+    const parent = path.dirname(dir)
+    if (code !== "ENOENT" || parent === dir) throw e
+    makeDirectory(parent)
+    fs.mkdirSync(dir, { mode: 0o700 })
+  }
+}
+
+/**
  * Creates DATA_DIR when missing, readable by this user only (it holds the database and the
  * secret); an unusable path is an error naming DATA_DIR.
  */
 export const ensureDataDir = (dataDir: string): void => {
   try {
-    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+    makeDirectory(path.resolve(dataDir))
   } catch (e) {
     throw new Error(`DATA_DIR: cannot use ${dataDir} as the data directory (${(e as Error).message})`)
   }
