@@ -100,6 +100,10 @@ const parseUrl = (variable: string, value: string, protocols: ReadonlyArray<stri
   return value
 }
 
+/** 127.0.0.0/8, ::1 and localhost: addresses only this machine reaches. */
+const isLoopbackHost = (host: string): boolean =>
+  host === "localhost" || host === "::1" || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(host)
+
 /** Throws `ConfigInvalid` naming the first bad variable. */
 export const parseConfig = (
   env: Readonly<Record<string, string | undefined>>,
@@ -135,7 +139,16 @@ export const parseConfig = (
     }
     publicUrl = publicUrlRaw.replace(/\/+$/, "")
   } else {
-    const hostPart = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host
+    // Listening beyond this machine, the server cannot know the address its clients use (a
+    // wildcard, a proxy, TLS in front): the links it hands out (OAuth issuer, download links,
+    // the API index) went to 127.0.0.1, wrong for every other machine. Refused at start.
+    if (!isLoopbackHost(host)) {
+      throw new ConfigInvalid(
+        "PUBLIC_URL",
+        `required when HOST (${host}) is not a loopback address: set it to the origin clients use, such as https://board.example.com`
+      )
+    }
+    const hostPart = host.includes(":") ? `[${host}]` : host
     publicUrl = `http://${hostPart}:${port}`
   }
   const databaseUrl = get("DATABASE_URL")

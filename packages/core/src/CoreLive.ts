@@ -31,6 +31,7 @@ import { describeFiles } from "./infra/operatorTarget.ts"
 import { AdminOperations, layerAdminChannel } from "./infra/AdminChannel.ts"
 import { SqlClient } from "effect/sql"
 import { runMigrations } from "./infra/Migrations.ts"
+import { layerRedisReached } from "./infra/redisReach.ts"
 import { deriveKeys, resolveSecret, ServerSecret } from "./infra/Secret.ts"
 
 export const MigrationsLive = Layer.effectDiscard(
@@ -112,7 +113,9 @@ export const coreLayer = (config: AppConfigValues, options: { readonly hasher?: 
     // a start failure like the others (one line), not an exception thrown out of the composition
     Layer.sync(ServerSecret, () => deriveKeys(resolveSecret(config.secret, config.dataDir)))
   )
-  const migrated = MigrationsLive.pipe(Layer.provideMerge(layerOwner(config)))
+  // start-up order: Redis reached, then the database opened and migrated (the listener, when
+  // there is one, was bound before this layer is built: http/Server.ts)
+  const migrated = MigrationsLive.pipe(Layer.provideMerge(layerOwner(config)), Layer.provide(layerRedisReached(config)))
   // on PostgreSQL, operator commands elsewhere learn from the database where this server keeps files
   const database =
     config.databaseUrl === undefined

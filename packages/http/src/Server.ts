@@ -7,7 +7,6 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ByteSize, Layer, References } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { createServer } from "node:http"
 import { Api } from "./Api.ts"
 import { AccountsHandlers } from "./handlers/Accounts.ts"
 import { BoardHandlers } from "./handlers/Board.ts"
@@ -27,6 +26,7 @@ import { makeRouteTable, type RouteTable } from "./middleware/routeTable.ts"
 import { McpRoutes } from "./mcp/McpRoutes.ts"
 import { OAuthRoutes } from "./oauth/OAuthRoutes.ts"
 import { makeOpenApiDocument, renderDocsPage } from "./OpenApiDocument.ts"
+import { createStartingServer } from "./startingListener.ts"
 
 const docsRoutes = (publicUrl: string) => {
   const spec = makeOpenApiDocument(publicUrl)
@@ -82,16 +82,23 @@ export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}
   // 300-character id answered 404 "no such endpoint". The HTTP server's header limit bounds the
   // URL anyway, so every parameter reaches its schema (400 for a malformed id).
   const routerConfig = { maxParamLength: 16 * 1024 }
-  const core = coreLayer(config, options.hasher === undefined ? {} : { hasher: options.hasher })
-  // The core is provided to the routes and to the listener, not around the whole server: every
-  // request's fiber starts from the listener's context, and the framework copies that context
-  // into each handler's once per request, so keeping it to the few HTTP services (instead of the
-  // whole core) is measurably cheaper. The listener still opens only once the core (database,
-  // migrations) is up, and the core (one instance, memoised) stays visible to embedders and tests.
-  const listener = NodeHttpServer.layer(() => createServer({ requestTimeout: 30_000, headersTimeout: 15_000 }), {
-    port: config.port,
-    host: config.host
-  })
+  // Start-up order: the configuration was validated by the caller; the port is bound first (a
+  // port in use or a foreign HOST fails here, before anything is touched); then the core reaches
+  // Redis, opens the database and migrates; only then are the routes attached. Until then the
+  // bound listener answers 503 {"error":"starting"} (startingListener.ts).
+  const listener = NodeHttpServer.layer(
+    () => createStartingServer({ requestTimeout: 30_000, headersTimeout: 15_000 }),
+    { port: config.port, host: config.host }
+  )
+  const core = Layer.provide(
+    coreLayer(config, options.hasher === undefined ? {} : { hasher: options.hasher }),
+    listener
+  )
+  // The core is provided to the routes, not around the whole server: every request's fiber
+  // starts from the listener's context, and the framework copies that context into each
+  // handler's once per request, so keeping it to the few HTTP services (instead of the whole
+  // core) is measurably cheaper. The core and the listener (one instance each, memoised) stay
+  // visible to embedders and tests.
   return HttpRouter.serve(Layer.provide(routes, core), {
     disableLogger: true,
     disableListenLog: true,
@@ -103,7 +110,7 @@ export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}
     // HTTP layers would be built, timed and dropped on every request: they are noops instead.
     // Causes keep their stack frames; wire an exporter here and turn this back on together.
     Layer.provide(Layer.succeed(References.TracerEnabled, false)),
-    Layer.provide(Layer.provide(listener, core)),
+    Layer.provide(listener),
     Layer.merge(core)
   )
 }
