@@ -27,6 +27,7 @@ export const runBoard = (
         BOARD_API_KEY: undefined,
         BOARD_API_URL: undefined,
         BOARD_INTAKE_KEY: undefined,
+        BOARD_TIMEOUT: undefined,
         NO_COLOR: undefined,
         ...options.env
       },

@@ -6,6 +6,7 @@ import { Api } from "@board/http/Api"
 import { Context, Effect, Layer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApi, HttpApiClient, HttpApiMiddleware } from "effect/http-api"
+import { withDeadline } from "./deadline.ts"
 import { Settings } from "./settings.ts"
 
 export type BoardClient = HttpApiClient.ForApi<typeof Api>
@@ -99,7 +100,8 @@ export const layer = Layer.unwrap(
                 Effect.sync(() => {
                   if (response.status === 429) lastRetryAfter = response.headers["retry-after"]
                 })
-              )
+              ),
+              withDeadline(settings.timeout)
             )
         })
         return BoardApi.of({ client, credentials, retryAfter: () => lastRetryAfter })

@@ -5,6 +5,7 @@
  */
 import { Data, Effect, Predicate } from "effect"
 import { BoardApi } from "./client.ts"
+import { RequestTimedOut } from "./deadline.ts"
 import { exitCodes } from "./runtime.ts"
 import { Settings } from "./settings.ts"
 
@@ -87,7 +88,11 @@ export const describeFailure = (e: unknown, ctx: FailureContext): Effect.Effect<
       return new CliFailure({ code: exitCodes.error, message: schemaMessage(String(e.message)) })
     }
     if (Predicate.isTagged(e, "HttpClientError") && Predicate.hasProperty(e, "reason")) {
-      const reason = e.reason as { _tag: string; response?: { status: number; text: Effect.Effect<string, unknown> } }
+      const reason = e.reason as {
+        _tag: string
+        cause?: unknown
+        response?: { status: number; text: Effect.Effect<string, unknown> }
+      }
       if (reason.response !== undefined) {
         const status = reason.response.status
         const text = yield* reason.response.text.pipe(Effect.orElseSucceed(() => ""))
@@ -96,6 +101,13 @@ export const describeFailure = (e: unknown, ctx: FailureContext): Effect.Effect<
           return new CliFailure({ code: exitCodes.auth, message: `${message}\n${ctx.onUnauthorized}` })
         if (status === 429) return new CliFailure({ code: exitCodes.error, message: retryText(message, ctx) })
         return new CliFailure({ code: exitCodes.error, message })
+      }
+      if (reason._tag === "TransportError" && reason.cause instanceof RequestTimedOut) {
+        const { timeout } = reason.cause
+        return new CliFailure({
+          code: exitCodes.error,
+          message: `the server at ${ctx.apiUrl} did not answer within ${timeout.text}; to wait longer, pass --timeout (for example --timeout 2m) or set BOARD_TIMEOUT`
+        })
       }
       if (reason._tag === "TransportError") {
         return new CliFailure({

@@ -5,6 +5,7 @@
 import { Context } from "effect"
 import { type Command, Option } from "commander"
 import { type ConfigFile, configPath, ConfigUnreadable, readConfig } from "./config.ts"
+import { defaultTimeout, parseTimeout, type Timeout } from "./deadline.ts"
 import { CliExit, exitCodes } from "./runtime.ts"
 
 export const defaultApiUrl = "http://127.0.0.1:8080/api"
@@ -14,6 +15,7 @@ export interface Globals {
   readonly apiKey?: string
   readonly json?: boolean
   readonly quiet?: boolean
+  readonly timeout?: string
 }
 
 export type Source = "flag" | "env" | "config" | "default" | "none"
@@ -31,6 +33,8 @@ export interface SettingsValues {
   readonly config: ConfigFile
   readonly json: boolean
   readonly quiet: boolean
+  /** Each request's deadline: --timeout, else BOARD_TIMEOUT, else 30 s (deadline.ts). */
+  readonly timeout: Timeout
   readonly env: NodeJS.ProcessEnv
 }
 
@@ -52,6 +56,12 @@ export const globalOptions = (program: Command) =>
     )
     .option("--json", "print data as JSON (stdout), for scripts")
     .option("-q, --quiet", "print no progress messages on stderr (data and errors still print)")
+    .addOption(
+      new Option(
+        "--timeout <duration>",
+        `how long each request may take before the command gives up (30s, 2m, or seconds); else BOARD_TIMEOUT, else ${defaultTimeout.text}`
+      ).env("BOARD_TIMEOUT")
+    )
 
 /** `http://h:8080`, `http://h:8080/`, `http://h:8080/api/` all mean the API root `http://h:8080/api`. */
 export const normalizeApiUrl = (raw: string): { apiUrl: string; origin: string } => {
@@ -104,6 +114,10 @@ export const resolveSettings = (cmd: Command, env: NodeJS.ProcessEnv = process.e
     config,
     json: globals.json === true,
     quiet: globals.quiet === true,
+    timeout:
+      nonEmpty(globals.timeout) === undefined
+        ? defaultTimeout
+        : parseTimeout(globals.timeout as string, sourceOf(cmd, "timeout") === "env" ? "BOARD_TIMEOUT" : "--timeout"),
     env
   }
 }
