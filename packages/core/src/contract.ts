@@ -16,3 +16,6 @@ export * from "./domain/projectLink.ts"
 export * from "./domain/text.ts"
 export * from "./domain/workspace.ts"
 export { projectTemplates } from "./domain/projectTemplates.ts"
+// The plain-English command grammar: pure and offline, the same function the server executes
+// with, so a client can tell a destructive command (delete_card) before it sends it.
+export { type CardRefOrTitle, parseCommand, type ParseResult } from "./nlu/parseCommand.ts"

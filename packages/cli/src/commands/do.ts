@@ -1,24 +1,55 @@
+import { type CardRefOrTitle, parseCommand } from "@board/core/contract"
 import { Effect } from "effect"
 import type { ProjectId } from "@board/core/contract"
 import { type Command, Option } from "commander"
 import type { App } from "../support/app.ts"
 import { BoardApi } from "../support/client.ts"
-import { apiStatus, failWithHint } from "../support/failure.ts"
+import { apiStatus, failure, failWithHint, usageError } from "../support/failure.ts"
 import { commandResultText, examples } from "../support/format.ts"
 import { Lookup } from "../support/lookup.ts"
 import { Output } from "../support/output.ts"
+import { ask, stdinIsTerminal } from "../support/prompt.ts"
 import { Settings } from "../support/settings.ts"
 
 export interface DoOptions {
   readonly command: string
   readonly project?: string
+  readonly yes?: boolean
 }
+
+/** How the command names the card it would delete, as typed (a ref, or a title in quotes). */
+const named = (card: CardRefOrTitle) => ("ref" in card ? card.ref : JSON.stringify(card.title))
+
+/**
+ * A command that deletes asks first, like `board card delete`: on a terminal it asks, in a
+ * script it needs --yes. The server parses and runs a command in one call, so the CLI reads it
+ * with the server's own grammar (`parseCommand`, pure, from @board/core/contract) before
+ * sending it: the two cannot disagree on what is a delete.
+ */
+const confirmDelete = (options: DoOptions) =>
+  Effect.gen(function* () {
+    if (options.yes === true) return
+    const parsed = parseCommand(options.command)
+    if (!parsed.ok || parsed.intent.type !== "delete_card") return
+    const spec = parsed.intent.card
+    if (!stdinIsTerminal()) return yield* usageError(`deleting ${named(spec)} cannot be undone: confirm with --yes`)
+    // the card as the board has it, when the CLI can find it; otherwise as typed
+    const lookup = yield* Lookup
+    const card = yield* lookup
+      .card("ref" in spec ? spec.ref : spec.title, options.project)
+      .pipe(Effect.orElseSucceed(() => undefined))
+    const answer = yield* ask(
+      `Delete ${card === undefined ? named(spec) : `${card.ref} "${card.title}"`} with its subtasks and links? This cannot be undone. [y/N] `
+    )
+    if (!/^y(es)?$/i.test(answer)) return yield* failure("not deleted")
+  })
 
 export const runDo = Effect.fn("do")(function* (options: DoOptions) {
   const { client } = yield* BoardApi
   const lookup = yield* Lookup
   const out = yield* Output
   const settings = yield* Settings
+  yield* confirmDelete(options)
   const project = options.project === undefined ? undefined : yield* lookup.project(options.project)
   const run = (projectId: string | undefined) =>
     client.commands.run({
@@ -57,6 +88,7 @@ export const registerDo = (program: Command, app: App) =>
         "the board to act on: name, ref prefix or id (default: inferred from card refs, else the saved or only project)"
       )
     )
+    .option("-y, --yes", "do not ask before a command that deletes; required for one when stdin is not a terminal")
     .addHelpText(
       "after",
       examples(
@@ -64,7 +96,8 @@ export const registerDo = (program: Command, app: App) =>
         'board do "move WEB-12 to Done"',
         "board do \"add subtask 'write tests' to WEB-4\"",
         'board do "WEB-4 blocks WEB-5"',
-        'board do "search for login bug" --json'
+        'board do "search for login bug" --json',
+        'board do "delete WEB-3" --yes'
       )
     )
     .action((words: Array<string>, flags: Omit<DoOptions, "command">, cmd: Command) =>
