@@ -1,3 +1,4 @@
+import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
 import { createStartingServer } from "./startingListener.ts"
@@ -19,5 +20,32 @@ describe("createStartingServer", () => {
     } finally {
       server.close()
     }
+  })
+
+  it("closes at once when a request in flight at close is answered (not after the keep-alive timeout)", async () => {
+    const server = createStartingServer({ keepAliveTimeout: 30_000 })
+    let answer: (() => void) | undefined
+    server.on("request", (_req, res) => {
+      answer = () => res.end("late")
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const agent = new http.Agent({ keepAlive: true })
+    const reply = new Promise<string>((resolve, reject) =>
+      http
+        .get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { agent }, (res) => {
+          let text = ""
+          res.on("data", (d) => (text += d))
+          res.on("end", () => resolve(text))
+        })
+        .on("error", reject)
+    )
+    while (answer === undefined) await new Promise((r) => setTimeout(r, 10))
+    const started = Date.now()
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    answer()
+    expect(await reply).toBe("late")
+    await closed
+    expect(Date.now() - started).toBeLessThan(2_000)
+    agent.destroy()
   })
 })

@@ -1,0 +1,69 @@
+/**
+ * Issue 17, signals: `npx -y pnpm@10 start` exits at once on SIGTERM (143) while the server is
+ * still shutting down, so a supervisor would think it stopped. The README's systemd unit runs the
+ * server directly, `node --max-semi-space-size=8 bin/board.mjs serve` on the project's Node: the
+ * process the supervisor holds is the one that exits last. This is that exact command line.
+ */
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { freePort } from "../support/server.ts"
+import { repoRoot, spawnProcess, waitForHealth } from "../support/spawn.ts"
+
+const tmpDirs: Array<string> = []
+afterAll(() => {
+  for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+describe("run under a supervisor (the README's systemd unit)", () => {
+  it("SIGTERM to `node_modules/.bin/node --max-semi-space-size=8 bin/board.mjs serve` exits 0 only after a request in flight is answered and DATA_DIR is released", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-supervised-"))
+    tmpDirs.push(dataDir)
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}/api`
+    const server = spawnProcess(
+      path.join(repoRoot, "node_modules/.bin/node"),
+      ["--max-semi-space-size=8", "bin/board.mjs", "serve"],
+      { DATA_DIR: dataDir, PORT: String(port), DATABASE_URL: undefined, REDIS_URL: undefined, LOG_FORMAT: "json" }
+    )
+    // what is true at the very moment the supervised process exits
+    let lockAtExit: boolean | undefined
+    const exited = new Promise<number | null>((resolve) =>
+      server.child.on("exit", (code) => {
+        lockAtExit = fs.existsSync(path.join(dataDir, "board.lock"))
+        resolve(code)
+      })
+    )
+    await waitForHealth(base)
+    expect(fs.existsSync(path.join(dataDir, "board.lock"))).toBe(true)
+
+    // a signup whose body is still arriving when the signal comes
+    const body = JSON.stringify({ email: "late@example.com", password: "12345678", full_name: "Late" })
+    const answered = new Promise<{ status: number; at: number }>((resolve, reject) => {
+      const request = http.request(
+        `${base}/v1/auth/signup`,
+        { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        (response) => {
+          response.resume()
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, at: Date.now() }))
+        }
+      )
+      request.on("error", reject)
+      request.write(body.slice(0, 10))
+      setTimeout(() => {
+        server.child.kill("SIGTERM")
+        // the rest of the body, well after the signal
+        setTimeout(() => request.end(body.slice(10)), 700)
+      }, 300)
+    })
+    const reply = await answered
+    const code = await exited
+    const exitedAt = Date.now()
+    expect(reply.status, server.output()).toBe(201)
+    expect(code, server.output()).toBe(0)
+    expect(exitedAt).toBeGreaterThanOrEqual(reply.at)
+    expect(lockAtExit).toBe(false)
+  })
+})
