@@ -42,6 +42,7 @@ Server and credentials:
   The API key is --api-key, else BOARD_API_KEY, else the one \`board auth signup|login\` saved in
   $XDG_CONFIG_HOME/board/config.json (~/.config/board/config.json when XDG_CONFIG_HOME is unset).
   A card is named by its ref (WEB-12), id or title; a project by name, ref prefix or id; a column by name.
+  Each request must be answered within --timeout, else BOARD_TIMEOUT, else 30s (then exit 1).
 
 Version:
   board --version (or -V) prints the version.
