@@ -1,6 +1,7 @@
 /**
- * The composition root: Config → Sql (+ migrations) → core services → handlers → HttpRouter,
- * wrapped by the middleware that guarantees `{error}` bodies and logs requests.
+ * The composition root: Config → listener bound (503 starting) → Redis reached → Sql (+
+ * migrations) → core services → handlers → HttpRouter, wrapped by the middleware that
+ * guarantees `{error}` bodies and logs requests.
  */
 import { type AppConfigValues, coreLayer, type CoreServices, limits, type PasswordHasher } from "@board/core"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
