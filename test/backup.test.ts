@@ -5,23 +5,15 @@
  */
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { type Backend, backends, createTestDatabase } from "./support/backends.ts"
 import { type Account, bootstrap, call, key, SUITE_PASSWORD } from "./support/client.ts"
 import { startServer } from "./support/server.ts"
 import { spawnBoard } from "./support/spawn.ts"
+import { tmpDirs } from "./support/tmp.ts"
 
-const tmpDirs: Array<string> = []
-const tmpDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "board-backup-"))
-  tmpDirs.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true })
-})
+const tmpDir = tmpDirs("board-backup-")
 
 const board = async (args: ReadonlyArray<string>, env: Record<string, string | undefined>) => {
   const p = spawnBoard(args, {

@@ -4,23 +4,15 @@
  */
 import { execFile, execFileSync } from "node:child_process"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { postgresUrl } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 import { spawnBoard } from "./support/spawn.ts"
+import { tmpDirs } from "./support/tmp.ts"
 
-const tmpDirs: Array<string> = []
-const tmpDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "board-ops-"))
-  tmpDirs.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true })
-})
+const tmpDir = tmpDirs("board-ops-")
 
 const board = async (args: ReadonlyArray<string>, env: Record<string, string | undefined>, cwd?: string) => {
   const p = spawnBoard(args, { DATABASE_URL: undefined, REDIS_URL: undefined, S3_BUCKET: undefined, ...env }, cwd)

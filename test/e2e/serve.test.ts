@@ -1,22 +1,14 @@
 /** Issue 2 end to end: the real binary's start, configuration errors, DATA_DIR lock, signals, migrate. */
 import * as fs from "node:fs"
 import * as net from "node:net"
-import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { call } from "../support/client.ts"
 import { freePort } from "../support/server.ts"
 import { isListening, spawnBoard, spawnProcess, waitForHealth } from "../support/spawn.ts"
+import { tmpDirs } from "../support/tmp.ts"
 
-const tmpDirs: Array<string> = []
-const tmpDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "board-e2e-"))
-  tmpDirs.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true })
-})
+const tmpDir = tmpDirs("board-e2e-")
 
 const env = (extra: Record<string, string>) => ({
   DATABASE_URL: undefined,

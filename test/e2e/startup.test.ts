@@ -9,22 +9,14 @@ import { Effect, Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import * as fs from "node:fs"
 import * as net from "node:net"
-import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { createTestDatabase, postgresUrl } from "../support/backends.ts"
 import { freePort } from "../support/server.ts"
 import { spawnBoard } from "../support/spawn.ts"
+import { tmpDirs } from "../support/tmp.ts"
 
-const tmpDirs: Array<string> = []
-const tmpDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "board-startup-"))
-  tmpDirs.push(dir)
-  return dir
-}
-afterAll(() => {
-  for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true })
-})
+const tmpDir = tmpDirs("board-startup-")
 
 const env = (extra: Record<string, string>) => ({
   DATABASE_URL: undefined,
