@@ -46,6 +46,10 @@ export interface AppConfigValues {
   readonly mcpSessionIdleMs: number
   /** Live MCP sessions per user; opening one more ends their least recently used. */
   readonly mcpSessionsPerUser: number
+  /** `/metrics` is served only when set, and only to `Authorization: Bearer <token>`. */
+  readonly metricsToken: string | undefined
+  /** OTLP/HTTP collector base URL: traces are exported there only when set. */
+  readonly otelEndpoint: string | undefined
 }
 
 export class ConfigInvalid extends Error {
@@ -103,6 +107,18 @@ const parseUrl = (variable: string, value: string, protocols: ReadonlyArray<stri
 /** 127.0.0.0/8, ::1 and localhost: addresses only this machine reaches. */
 const isLoopbackHost = (host: string): boolean =>
   host === "localhost" || host === "::1" || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(host)
+
+/**
+ * The log format a start-up failure is written in when the configuration as a whole is invalid:
+ * LOG_FORMAT when it is valid, else what `parseConfig` would choose without it.
+ */
+export const logFormatFor = (
+  env: Readonly<Record<string, string | undefined>>,
+  options: { readonly stdoutIsTty: boolean }
+): "json" | "pretty" => {
+  const text = env.LOG_FORMAT?.trim().toLowerCase()
+  return text === "json" || text === "pretty" ? text : options.stdoutIsTty ? "pretty" : "json"
+}
 
 /** Throws `ConfigInvalid` naming the first bad variable. */
 export const parseConfig = (
@@ -252,6 +268,16 @@ export const parseConfig = (
       `expected a whole number from 1 to 1000, got ${JSON.stringify(perUserText)}`
     )
   }
+  const metricsToken = get("METRICS_TOKEN")
+  // a short token is guessable, and the metrics name every route the service has
+  if (metricsToken !== undefined && (metricsToken.length < 16 || /\s/.test(metricsToken))) {
+    throw new ConfigInvalid(
+      "METRICS_TOKEN",
+      "must be at least 16 characters without spaces (e.g. `openssl rand -hex 16`)"
+    )
+  }
+  const otelEndpoint = get("OTEL_EXPORTER_OTLP_ENDPOINT")
+  if (otelEndpoint !== undefined) parseUrl("OTEL_EXPORTER_OTLP_ENDPOINT", otelEndpoint, ["http:", "https:"])
   return {
     host,
     port,
@@ -270,7 +296,9 @@ export const parseConfig = (
     logFormat,
     downloadUrlTtlSeconds: Math.floor(ttlMs / 1000),
     mcpSessionIdleMs,
-    mcpSessionsPerUser
+    mcpSessionsPerUser,
+    metricsToken,
+    otelEndpoint: otelEndpoint?.replace(/\/+$/, "")
   }
 }
 

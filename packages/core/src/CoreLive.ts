@@ -24,6 +24,7 @@ import { IntakeTokens } from "./intake/IntakeTokens.ts"
 import { DesktopReleases } from "./desktop/DesktopReleases.ts"
 import { BlobsLive } from "./infra/BlobsLive.ts"
 import { RateBudgetLive } from "./infra/RateBudget.ts"
+import { Readiness } from "./infra/Readiness.ts"
 import { AppConfig, type AppConfigValues } from "./Config.ts"
 import { dumpEmbedded, EmbeddedDatabase, layerOwner } from "./infra/Database.ts"
 import { recordFileStore } from "./infra/fileStoreRecord.ts"
@@ -45,8 +46,9 @@ export const MigrationsLive = Layer.effectDiscard(
 ).pipe(Layer.provide(NodeServices.layer))
 
 export const ServicesLive = (hasher?: PasswordHasher) =>
-  // natural-language commands act through the other services, so they sit on top
-  Commands.layer.pipe(
+  // natural-language commands act through the other services, and readiness asks the database
+  // and the rate-limit store, so they sit on top
+  Layer.merge(Commands.layer, Readiness.layer).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),

@@ -5,7 +5,7 @@
  */
 import { type AppConfigValues, coreLayer, type CoreServices, limits, type PasswordHasher } from "@board/core"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ByteSize, Layer, References } from "effect"
+import { ByteSize, Effect, Layer, References } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
@@ -24,6 +24,9 @@ import { errorBodies } from "./middleware/ErrorBodies.ts"
 import { makeRequestLogger, type RequestLogger } from "./middleware/RequestLog.ts"
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
 import { makeRouteTable, type RouteTable } from "./middleware/routeTable.ts"
+import type { RequestMetrics } from "./monitoring/Metrics.ts"
+import { MetricsRoute, ReadyRoute } from "./monitoring/MonitoringRoutes.ts"
+import { serviceVersion } from "./monitoring/version.ts"
 import { McpRoutes } from "./mcp/McpRoutes.ts"
 import { OAuthRoutes } from "./oauth/OAuthRoutes.ts"
 import { makeOpenApiDocument, renderDocsPage } from "./OpenApiDocument.ts"
@@ -38,8 +41,13 @@ const docsRoutes = (publicUrl: string) => {
   )
 }
 
-/** Every route of the service, needing only the core services. */
-export const routesLayer = (config: AppConfigValues, logger: RequestLogger, routes: RouteTable) =>
+/** Every route of the service, needing only the core services; `/metrics` only with metrics on. */
+export const routesLayer = (
+  config: AppConfigValues,
+  logger: RequestLogger,
+  routes: RouteTable,
+  metrics?: RequestMetrics
+) =>
   Layer.mergeAll(
     HttpApiBuilder.layer(Api).pipe(
       Layer.provide([
@@ -60,8 +68,47 @@ export const routesLayer = (config: AppConfigValues, logger: RequestLogger, rout
     OAuthRoutes,
     FileRoutes,
     McpRoutes,
-    errorBodies(logger, config.publicUrl, config.corsOrigins, routes)
+    ReadyRoute,
+    metrics === undefined ? Layer.empty : MetricsRoute(metrics),
+    errorBodies(logger, config.publicUrl, config.corsOrigins, routes, metrics)
   )
+
+/**
+ * The routes with metrics when METRICS_TOKEN is set: prom-client is imported only then, so a
+ * server without it loads none of it and its middleware does no per-request work for it.
+ */
+const routesWithMetrics = (config: AppConfigValues, logger: RequestLogger, routes: RouteTable) =>
+  config.metricsToken === undefined
+    ? routesLayer(config, logger, routes)
+    : Layer.unwrap(
+        Effect.map(
+          Effect.promise(() => import("./monitoring/Metrics.ts")),
+          (m) => routesLayer(config, logger, routes, m.makeRequestMetrics())
+        )
+      )
+
+/**
+ * Spans exported to OTEL_EXPORTER_OTLP_ENDPOINT through Effect's own OTLP tracer (OTLP/HTTP
+ * JSON to `<endpoint>/v1/traces`), imported only when it is set. Without it nothing exports
+ * spans, so the spans of Effect.fn and the HTTP layers would be built, timed and dropped on
+ * every request: tracing is switched off instead (causes keep their stack frames).
+ */
+const tracing = (config: AppConfigValues) => {
+  const endpoint = config.otelEndpoint
+  if (endpoint === undefined) return Layer.succeed(References.TracerEnabled, false)
+  return Layer.unwrap(
+    Effect.promise(async () => {
+      const [{ OtlpSerialization, OtlpTracer }, { FetchHttpClient }] = await Promise.all([
+        import("effect/observability"),
+        import("effect/http")
+      ])
+      return OtlpTracer.layer({
+        url: `${endpoint}/v1/traces`,
+        resource: { serviceName: "board", serviceVersion }
+      }).pipe(Layer.provide([OtlpSerialization.layerJson, FetchHttpClient.layer]))
+    })
+  )
+}
 
 export interface ServerOptions {
   readonly hasher?: PasswordHasher
@@ -75,7 +122,7 @@ export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}
   const logger = options.logger ?? makeRequestLogger({ level: config.logLevel, format: config.logFormat })
   // 404 or 405: told apart by the routes as registered, tests' extra routes included
   const { table, recording } = makeRouteTable()
-  const service = routesLayer(config, logger, table)
+  const service = routesWithMetrics(config, logger, table)
   const routes = (options.extraRoutes === undefined ? service : Layer.merge(service, options.extraRoutes)).pipe(
     Layer.provide(recording)
   )
@@ -107,10 +154,7 @@ export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}
   }).pipe(
     // the body limit for every request, set once rather than per request (a 413 beyond it)
     Layer.provide(Layer.succeed(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limits.bodyBytes))),
-    // Nothing exports spans (there is no tracer configured), so the spans of Effect.fn and the
-    // HTTP layers would be built, timed and dropped on every request: they are noops instead.
-    // Causes keep their stack frames; wire an exporter here and turn this back on together.
-    Layer.provide(Layer.succeed(References.TracerEnabled, false)),
+    Layer.provide(tracing(config)),
     Layer.provide(listener),
     Layer.merge(core)
   )

@@ -38,12 +38,14 @@ export class RateBudget extends Context.Service<
       budget?: { readonly limit: number; readonly windowMs: number }
     ) => Effect.Effect<BudgetState | undefined, TooManyRequests>
     readonly setting: RateLimitSetting
+    /** Answers when the store does (Redis: a PING); fails with the store's message otherwise. */
+    readonly ping: Effect.Effect<void, string>
   }
 >()("board/core/RateBudget") {}
 
 const STORE_TIMEOUT = Duration.millis(250)
 
-const make = (prefix: string) =>
+const make = (prefix: string, ping: Effect.Effect<void, string>) =>
   Effect.gen(function* () {
     const limiter = yield* RateLimiter.RateLimiter
     const config = yield* AppConfig
@@ -86,7 +88,7 @@ const make = (prefix: string) =>
           })
         )
     }
-    return RateBudget.of({ charge, setting })
+    return RateBudget.of({ charge, setting, ping })
   })
 
 /** In-process counters (one process) or Redis (every instance), per configuration. */
@@ -94,7 +96,7 @@ export const RateBudgetLive = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* AppConfig
     if (config.redisUrl === undefined) {
-      return Layer.effect(RateBudget, make("")).pipe(
+      return Layer.effect(RateBudget, make("", Effect.void)).pipe(
         Layer.provide(RateLimiter.layer),
         Layer.provide(layerMemoryRateStore)
       )
@@ -106,7 +108,10 @@ export const RateBudgetLive = Layer.unwrap(
     const prefix = `board:${row?.value ?? "default"}:`
     // the Redis client is loaded only when REDIS_URL is set
     const NodeRedis = yield* Effect.promise(() => import("@effect/platform-node/NodeRedis"))
-    return Layer.effect(RateBudget, make("")).pipe(
+    const withPing = Effect.flatMap(Effect.service(NodeRedis.NodeRedis), (redis) =>
+      make("", Effect.asVoid(redis.use((client) => client.ping())).pipe(Effect.mapError((e) => e.message)))
+    )
+    return Layer.effect(RateBudget, withPing).pipe(
       Layer.provide(RateLimiter.layer),
       Layer.provide(RateLimiter.layerStoreRedis({ prefix: `${prefix}rl:` })),
       Layer.provide(NodeRedis.layer({ url: config.redisUrl, disableOfflineQueue: true }))

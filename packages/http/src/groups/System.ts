@@ -8,7 +8,10 @@ export const ApiIndex = Schema.Struct({
   service: Schema.Literal("service-api"),
   name: Schema.String,
   description: Schema.optionalKey(Schema.String),
+  /** The API's version (`1.0`, SPEC's interface version). */
   version: Schema.optionalKey(Schema.String),
+  /** The running release of the service (the root package.json's version). */
+  serviceVersion: Schema.optionalKey(Schema.String),
   baseUrl: Schema.String.annotate({ format: "uri" }),
   documentation: Schema.optionalKey(Schema.Record(Schema.String, Schema.String.annotate({ format: "uri" }))),
   authentication: Schema.optionalKey(

@@ -2,6 +2,7 @@ import { AppConfig } from "@board/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../Api.ts"
+import { serviceVersion } from "../monitoring/version.ts"
 
 export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
   Effect.gen(function* () {
@@ -14,6 +15,7 @@ export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
       description:
         "A board for human and agent teams: workspaces, projects, columns, cards, labels, subtasks, links, agent prompts and a blind intake channel.",
       version: "1.0",
+      serviceVersion,
       baseUrl,
       documentation: {
         openapi: `${baseUrl}/v1/openapi.json`,

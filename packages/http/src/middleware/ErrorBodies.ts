@@ -1,13 +1,15 @@
 /**
  * The outermost middleware: gives every failure Effect would answer with an empty body the
  * `{error}` body (unknown route 404, wrong method 405 with Allow, body over 1 MiB 413,
- * defects 500 with a request id and never the defect text), and writes the request log line.
+ * defects 500 with a request id and never the defect text), writes the request log line, gives
+ * every response its `X-Request-Id` and, when metrics are on, counts the request.
  */
 import { limits } from "@board/core"
-import { Cause, Effect, type Types } from "effect"
+import { Cause, Context, Effect, type Fiber, type Types } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { challengeFor } from "./authenticate.ts"
 import { type CorsDecision, corsFor } from "./cors.ts"
+import type { RequestMetrics } from "../monitoring/Metrics.ts"
 import type { RequestLogger } from "./RequestLog.ts"
 import type { RouteTable } from "./routeTable.ts"
 import { requestMeta } from "./requestMeta.ts"
@@ -42,7 +44,8 @@ export const errorBodies = (
   logger: RequestLogger,
   publicUrl: string,
   corsOrigins: ReadonlyArray<string>,
-  routes: RouteTable
+  routes: RouteTable,
+  metrics?: RequestMetrics
 ) => {
   const allowFor = routes.allowFor
   const handleFailure = (request: HttpServerRequest.HttpServerRequest, path: string) => (cause: Cause.Cause<unknown>) =>
@@ -83,17 +86,31 @@ export const errorBodies = (
           ? HttpServerResponse.setHeader(final, "www-authenticate", challengeFor(publicUrl, false))
           : final
       const withCors = cors === undefined ? challenged : HttpServerResponse.setHeaders(challenged, cors.headers)
-      // only failures that were logged carry the id: other responses stay byte-identical
-      // (the intake channel's refusals must not differ by a header)
-      return final.status >= 500
-        ? HttpServerResponse.setHeader(withCors, "x-request-id", requestMeta(request).id)
-        : withCors
+      // every response names its request (the client's own id when sane), so a client can quote
+      // it and an operator find the log line; every response has one, so none differs by it
+      return HttpServerResponse.setHeader(withCors, "x-request-id", requestMeta(request).id)
     }
+
+  // Installed only when metrics are on. The router puts the matched route into the fiber's
+  // context and it stays there until the request ends, so it is read here after the handler ran.
+  const counted =
+    metrics === undefined
+      ? undefined
+      : (
+          fiber: Fiber.Fiber<unknown, unknown>,
+          request: HttpServerRequest.HttpServerRequest,
+          started: number,
+          response: HttpServerResponse.HttpServerResponse
+        ): HttpServerResponse.HttpServerResponse => {
+          const route = Context.getOrUndefined(fiber.context, HttpRouter.RouteContext)?.route
+          metrics.observe(route, request.method, response.status, (performance.now() - started) / 1000)
+          return response
+        }
 
   return HttpRouter.middleware(
     (app): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-        const started = logger.enabled ? performance.now() : 0
+        const started = logger.enabled || counted !== undefined ? performance.now() : 0
         const url = request.url
         const query = url.indexOf("?")
         const path = query === -1 ? url : url.slice(0, query)
@@ -114,7 +131,10 @@ export const errorBodies = (
             : length !== undefined && Number(length) > limits.bodyBytes
               ? Effect.succeed(json(413, statusMessages[413]!))
               : Effect.catchCause(app, handleFailure(request, path))
-        return Effect.map(response, finish(request, path, started, cors))
+        const finished = Effect.map(response, finish(request, path, started, cors))
+        return counted === undefined
+          ? finished
+          : Effect.withFiber((fiber) => Effect.map(finished, (r) => counted(fiber, request, started, r)))
       }),
     { global: true }
   )

@@ -7,16 +7,29 @@ import type { HttpServerRequest } from "effect/http"
 import * as crypto from "node:crypto"
 
 export interface RequestMeta {
-  /** Made on first use: most responses never need one (only log lines and 500s do). */
+  /** The client's `X-Request-Id` when sane, else a fresh one; made on first use. */
   readonly id: string
   userId: string | undefined
 }
 
+/**
+ * What an incoming `X-Request-Id` may be to be kept: short, and only characters that are safe
+ * in a log line, a header and a URL (a proxy's UUID, a trace id, `req-42:retry.1`).
+ */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
 class Meta implements RequestMeta {
   userId: string | undefined = undefined
   #id: string | undefined
+  readonly #incoming: string | string[] | undefined
+  constructor(incoming: string | string[] | undefined) {
+    this.#incoming = incoming
+  }
   get id(): string {
-    this.#id ??= crypto.randomUUID()
+    if (this.#id === undefined) {
+      const incoming = this.#incoming
+      this.#id = typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+    }
     return this.#id
   }
 }
@@ -27,7 +40,7 @@ export const requestMeta = (request: HttpServerRequest.HttpServerRequest): Reque
   const key = request.source as object
   let meta = metas.get(key)
   if (meta === undefined) {
-    meta = new Meta()
+    meta = new Meta(request.headers["x-request-id"])
     metas.set(key, meta)
   }
   return meta
