@@ -64,8 +64,10 @@ describe("board serve (spawned)", () => {
           const p = spawnBoard(["serve"], env({ DATA_DIR: "memory:", ...bad }))
           const { code } = await p.exited
           expect(code, p.output()).toBe(1)
-          const last = p.output().trim().split("\n").at(-1)!
-          expect(last).toMatch(line)
+          // LOG_FORMAT=json: the fatal line is a JSON log line too (issue 17); its msg is the plain line
+          const last = JSON.parse(p.output().trim().split("\n").at(-1)!)
+          expect(last).toMatchObject({ level: "error", time: expect.any(String) })
+          expect(last.msg).toMatch(line)
           expect(p.output()).not.toContain("hunter2")
         })
       )
@@ -112,6 +114,45 @@ describe("board serve (spawned)", () => {
     expect(login.status).toBe(200)
     again.child.kill("SIGINT")
     expect((await again.exited).code).toBe(0)
+  })
+
+  it("in JSON mode every line from start to SIGTERM is one JSON object of one shape, with start, ready and stop", async () => {
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}/api`
+    const p = spawnBoard(["serve"], env({ DATA_DIR: tmpDir(), PORT: String(port), LOG_LEVEL: "debug" }))
+    await waitForHealth(base)
+    const traced = await call(base, "GET", "/v1/workspaces", { headers: { "x-request-id": "e2e-trace-1" } })
+    expect(traced.headers.get("x-request-id")).toBe("e2e-trace-1")
+    await call(base, "GET", "/v1/nope")
+    p.child.kill("SIGTERM")
+    expect((await p.exited).code).toBe(0)
+    const lines = p.output().trim().split("\n")
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
+    for (const line of parsed) {
+      // the same three keys first on every line, never Effect's own shape
+      expect(Object.keys(line).slice(0, 3), JSON.stringify(line)).toEqual(["time", "level", "msg"])
+      expect(new Date(line.time as string).toISOString()).toBe(line.time)
+      expect(["debug", "info", "warn", "error"]).toContain(line.level)
+      expect(typeof line.msg).toBe("string")
+      for (const effectKey of ["message", "timestamp", "annotations", "spans", "fiberId"])
+        expect(line, JSON.stringify(line)).not.toHaveProperty(effectKey)
+    }
+    const msgs = parsed.map((l) => l.msg as string)
+    expect(msgs.some((m) => m.startsWith("applied migrations"))).toBe(true)
+    expect(msgs.findIndex((m) => m.startsWith("board listening on"))).toBeLessThan(msgs.indexOf("ready"))
+    expect(parsed.find((l) => l.msg === "ready")).toMatchObject({ database: "embedded", startupMs: expect.any(Number) })
+    expect(parsed.find((l) => l.requestId === "e2e-trace-1")).toMatchObject({ msg: "request", status: 401 })
+    expect(parsed.at(-2)).toMatchObject({ msg: "shutting down on SIGTERM", signal: "SIGTERM" })
+    expect(parsed.at(-1)).toMatchObject({ msg: "stopped", signal: "SIGTERM", shutdownMs: expect.any(Number) })
+  })
+
+  it("in pretty mode the fatal start-up line stays plain text", async () => {
+    const p = spawnBoard(
+      ["serve"],
+      env({ DATA_DIR: "memory:", LOG_FORMAT: "pretty", REDIS_URL: "redis://127.0.0.1:1" })
+    )
+    expect((await p.exited).code).toBe(1)
+    expect(p.output().trim().split("\n").at(-1)).toMatch(/^board serve: REDIS_URL: cannot reach Redis/)
   })
 
   it("a lock left by a killed process does not block the next start", async () => {

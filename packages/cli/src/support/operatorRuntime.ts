@@ -7,6 +7,7 @@ import {
   type AppConfigValues,
   AdminFailure,
   ConfigInvalid,
+  effectLogger,
   maskUrlPassword,
   type OperatorTarget,
   operatorTarget,
@@ -27,10 +28,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): AppConfigValue
 
 const levels = { debug: "Debug", info: "Info", warn: "Warn", error: "Error" } as const
 
-/** Effect's own log lines (startup, migrations) in the same format as the request log. */
+/** Effect's own log lines (startup, migrations) in the one format of the request log (logLines.ts). */
 export const loggerLayer = (config: AppConfigValues) =>
   Layer.mergeAll(
-    Logger.layer([config.logFormat === "json" ? Logger.consoleJson : Logger.consolePretty()]),
+    Logger.layer([config.logFormat === "json" ? effectLogger("json") : Logger.consolePretty()]),
     Layer.succeed(References.MinimumLogLevel, levels[config.logLevel])
   )
 
