@@ -7,6 +7,8 @@ import { makeRequestLogger, serverLayer } from "@board/http"
 import { Effect, Layer, ManagedRuntime, References } from "effect"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
+import * as http from "node:http"
+import type * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Backend, backends, createTestDatabase, postgresUrl } from "./support/backends.ts"
 import { bootstrap, call, key } from "./support/client.ts"
@@ -202,6 +204,37 @@ describe.skipIf(process.env.REDIS_URL === undefined)("readiness with Redis confi
       expect(r.body).toMatchObject({ status: "ready", database: "embedded", redis: "ok" })
     } finally {
       await server.stop()
+    }
+  })
+})
+
+describe("traces", () => {
+  it("are exported over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT when it is set", async () => {
+    const received: Array<{ path: string; body: string }> = []
+    const collector = http.createServer((req, res) => {
+      let body = ""
+      req.on("data", (d) => (body += d))
+      req.on("end", () => {
+        received.push({ path: req.url ?? "", body })
+        res.writeHead(200, { "content-type": "application/json" }).end("{}")
+      })
+    })
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
+    const endpoint = `http://127.0.0.1:${(collector.address() as net.AddressInfo).port}`
+    try {
+      const server = await startServer("pglite", { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint })
+      const r = await call(server.baseUrl, "GET", "/v1/workspaces")
+      expect(r.status).toBe(401)
+      // the exporter flushes what it holds when the server stops
+      await server.stop()
+      const traces = received.filter((x) => x.path === "/v1/traces")
+      expect(traces.length).toBeGreaterThan(0)
+      const all = traces.map((x) => x.body).join("\n")
+      expect(all).toContain('"resourceSpans"')
+      expect(all).toContain('"board"')
+      expect(all).toContain("/api/v1/workspaces")
+    } finally {
+      collector.close()
     }
   })
 })

@@ -74,7 +74,11 @@ describe("parseConfig", () => {
     ["CORS_ORIGINS", "https://a.example/path"],
     ["LOG_LEVEL", "loud"],
     ["LOG_FORMAT", "xml"],
-    ["DOWNLOAD_URL_TTL", "8d"]
+    ["DOWNLOAD_URL_TTL", "8d"],
+    ["METRICS_TOKEN", "short"],
+    ["METRICS_TOKEN", "has a space in it somewhere"],
+    ["OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"],
+    ["OTEL_EXPORTER_OTLP_ENDPOINT", "grpc://collector:4317"]
   ])("%s=%j is refused with a message naming it", (variable, value) => {
     const env = variable === "DOWNLOAD_URL_TTL" ? { [variable]: value } : { [variable]: value }
     let error: unknown
@@ -86,6 +90,13 @@ describe("parseConfig", () => {
     expect(error).toBeInstanceOf(ConfigInvalid)
     expect((error as ConfigInvalid).variable).toBe(variable)
     expect((error as Error).message.startsWith(`${variable}:`)).toBe(true)
+  })
+
+  it("metrics and traces are off unless configured", () => {
+    expect(parseConfig({})).toMatchObject({ metricsToken: undefined, otelEndpoint: undefined })
+    expect(
+      parseConfig({ METRICS_TOKEN: "0123456789abcdef", OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" })
+    ).toMatchObject({ metricsToken: "0123456789abcdef", otelEndpoint: "http://collector:4318" })
   })
 
   it("never quotes a password from a URL it refuses", () => {
