@@ -1,7 +1,7 @@
 /**
  * The SQL client: PostgreSQL at DATABASE_URL, or embedded PGlite in DATA_DIR reached through
- * the same driver over a unix socket (one dialect, one set of migrations). The embedded
- * database belongs to one process; other commands reach it through the owner's socket.
+ * the same driver over an in-process stream (one dialect, one set of migrations). The embedded
+ * database belongs to one process; other commands hand their work to it (AdminChannel.ts).
  */
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted } from "effect"
