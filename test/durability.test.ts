@@ -32,8 +32,10 @@ afterAll(async () => {
 describe.each(backends)("durability under SIGKILL on %s", (backend: Backend) => {
   it(`keeps every acknowledged write exactly once across ${CYCLES} kills`, async () => {
     const random = mulberry32(Number(process.env.DURABILITY_SEED ?? 7))
-    const port = await freePort()
-    const base = `http://127.0.0.1:${port}/api`
+    // a fresh port for every start: a port this test just freed by a kill may be taken meanwhile
+    // by another suite's server (the suites run side by side), and a restart on it would fail
+    let port = await freePort()
+    let base = `http://127.0.0.1:${port}/api`
     let env: Record<string, string | undefined>
     if (backend === "postgres") {
       const db = await createTestDatabase()
@@ -89,6 +91,9 @@ describe.each(backends)("durability under SIGKILL on %s", (backend: Backend) => 
       await server.exited
       stop = true
       await Promise.all(loops)
+      port = await freePort()
+      base = `http://127.0.0.1:${port}/api`
+      env.PORT = String(port)
       server = spawnBoard(["serve"], env)
       await waitForHealth(base, 60_000)
     }

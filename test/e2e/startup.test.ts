@@ -23,7 +23,8 @@ const env = (extra: Record<string, string>) => ({
   REDIS_URL: undefined,
   PUBLIC_URL: undefined,
   HOST: undefined,
-  LOG_FORMAT: "json",
+  // pretty: the one-line failures are plain text (serve.test.ts checks them as JSON lines)
+  LOG_FORMAT: "pretty",
   ...extra
 })
 
