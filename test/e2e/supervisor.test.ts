@@ -6,21 +6,17 @@
  */
 import * as fs from "node:fs"
 import * as http from "node:http"
-import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { freePort } from "../support/server.ts"
 import { repoRoot, spawnProcess, waitForHealth } from "../support/spawn.ts"
+import { tmpDirs } from "../support/tmp.ts"
 
-const tmpDirs: Array<string> = []
-afterAll(() => {
-  for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true })
-})
+const tmpDir = tmpDirs("board-supervised-")
 
 describe("run under a supervisor (the README's systemd unit)", () => {
   it("SIGTERM to `node_modules/.bin/node --max-semi-space-size=8 bin/board.mjs serve` exits 0 only after a request in flight is answered and DATA_DIR is released", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-supervised-"))
-    tmpDirs.push(dataDir)
+    const dataDir = tmpDir()
     const port = await freePort()
     const base = `http://127.0.0.1:${port}/api`
     const server = spawnProcess(
@@ -30,8 +26,10 @@ describe("run under a supervisor (the README's systemd unit)", () => {
     )
     // what is true at the very moment the supervised process exits
     let lockAtExit: boolean | undefined
+    let exitedAt = 0
     const exited = new Promise<number | null>((resolve) =>
       server.child.on("exit", (code) => {
+        exitedAt = Date.now()
         lockAtExit = fs.existsSync(path.join(dataDir, "board.lock"))
         resolve(code)
       })
@@ -60,7 +58,6 @@ describe("run under a supervisor (the README's systemd unit)", () => {
     })
     const reply = await answered
     const code = await exited
-    const exitedAt = Date.now()
     expect(reply.status, server.output()).toBe(201)
     expect(code, server.output()).toBe(0)
     expect(exitedAt).toBeGreaterThanOrEqual(reply.at)

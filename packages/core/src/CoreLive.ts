@@ -117,7 +117,10 @@ export const coreLayer = (config: AppConfigValues, options: { readonly hasher?: 
   )
   // start-up order: Redis reached, then the database opened and migrated (the listener, when
   // there is one, was bound before this layer is built: http/Server.ts)
-  const migrated = MigrationsLive.pipe(Layer.provideMerge(layerOwner(config)), Layer.provide(layerRedisReached(config)))
+  const migrated = MigrationsLive.pipe(
+    Layer.provideMerge(layerOwner(config, true)),
+    Layer.provide(layerRedisReached(config))
+  )
   // on PostgreSQL, operator commands elsewhere learn from the database where this server keeps files
   const database =
     config.databaseUrl === undefined

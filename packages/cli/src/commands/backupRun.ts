@@ -114,19 +114,26 @@ export const runBackup = async (file: string): Promise<void> => {
   }
 }
 
-/** The secret and the desktop builds of the backup go back into DATA_DIR (never over what is there). */
-const restoreDataDirFiles = (command: string, unpacked: string, dataDir: string): ReadonlyArray<string> => {
-  const restored: Array<string> = []
-  for (const name of ["secret", "files"]) {
-    const from = path.join(unpacked, name)
+/** What of the backup goes back into DATA_DIR beside the database: the secret and the desktop builds. */
+const dataDirEntries = (unpacked: string) =>
+  ["secret", "files"].filter((name) => fs.existsSync(path.join(unpacked, name)))
+
+/** Refuses before anything is written when one of them is there already (never over what is there). */
+const checkDataDirFree = (command: string, unpacked: string, dataDir: string): void => {
+  for (const name of dataDirEntries(unpacked)) {
     const to = path.join(dataDir, name)
-    if (!fs.existsSync(from)) continue
     if (fs.existsSync(to)) {
       throw new CliExit(exitCodes.usage, `${command}: ${to} exists already; restore into an empty data directory`)
     }
-    fs.cpSync(from, to, { recursive: true })
+  }
+}
+
+const copyDataDirFiles = (unpacked: string, dataDir: string): ReadonlyArray<string> => {
+  const restored = dataDirEntries(unpacked)
+  for (const name of restored) {
+    const to = path.join(dataDir, name)
+    fs.cpSync(path.join(unpacked, name), to, { recursive: true })
     if (name === "secret") fs.chmodSync(to, 0o600)
-    restored.push(name)
   }
   return restored
 }
@@ -166,8 +173,15 @@ export const runRestore = async (file: string): Promise<void> => {
       // no server may start on it while it is being written
       const release = acquireDataDirLock(dataDir, "")
       try {
-        const restored = restoreDataDirFiles(command, unpacked, dataDir)
-        await restoreEmbedded(dataDir, fs.readFileSync(dump))
+        checkDataDirFree(command, unpacked, dataDir)
+        try {
+          await restoreEmbedded(dataDir, fs.readFileSync(dump))
+        } catch (e) {
+          // nothing half-made stays behind: a retry finds the directory as it was
+          fs.rmSync(embeddedDatabaseDir(dataDir), { recursive: true, force: true })
+          throw new CliExit(exitCodes.error, `${command} failed: ${(e as Error).message}`)
+        }
+        const restored = copyDataDirFiles(unpacked, dataDir)
         process.stderr.write(
           `${command}: restored the database${restored.map((r) => `, ${r}`).join("")} into ${dataDir}\n`
         )
@@ -189,6 +203,8 @@ export const runRestore = async (file: string): Promise<void> => {
         `${command}: the database at ${maskUrlPassword(config.databaseUrl)} already holds a board; restore into an empty database`
       )
     }
+    const root = localFilesRoot(config)
+    if (root !== undefined && fs.existsSync(config.dataDir)) checkDataDirFree(command, unpacked, config.dataDir)
     const { url } = splitPassword(config.databaseUrl)
     await runTool(
       command,
@@ -196,11 +212,10 @@ export const runRestore = async (file: string): Promise<void> => {
       ["--no-owner", "--no-privileges", "--exit-on-error", "--single-transaction", `--dbname=${url}`, dump],
       config.databaseUrl
     )
-    const root = localFilesRoot(config)
     let restored: ReadonlyArray<string> = []
     if (root !== undefined) {
       ensureDataDir(config.dataDir)
-      restored = restoreDataDirFiles(command, unpacked, path.resolve(config.dataDir))
+      restored = copyDataDirFiles(unpacked, path.resolve(config.dataDir))
     }
     process.stderr.write(`${command}: restored the database${restored.map((r) => `, ${r}`).join("")}\n`)
   } finally {

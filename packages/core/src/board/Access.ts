@@ -8,8 +8,9 @@ import { SqlClient } from "effect/sql"
 import { NotFound, WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { isUuid } from "../domain/ids.ts"
+import type { WorkspaceRole } from "../domain/enums.ts"
 
-export type Role = "owner" | "member"
+export type Role = WorkspaceRole
 
 export type ResourceKind = "workspace" | "project" | "column" | "card" | "label" | "subtask" | "link"
 

@@ -19,6 +19,7 @@ import {
   toWorkspace,
   type WorkspaceView
 } from "./rows.ts"
+import type { WorkspaceRole } from "../domain/enums.ts"
 
 export class Workspaces extends Context.Service<
   Workspaces,
@@ -78,7 +79,7 @@ export class Workspaces extends Context.Service<
         const rows = yield* sql<{
           id: string
           name: string
-          role: "owner" | "member"
+          role: WorkspaceRole
           created_at: Date
           updated_at: Date
         }>`
@@ -103,7 +104,7 @@ export class Workspaces extends Context.Service<
           user_id: string
           email: string
           full_name: string
-          role: "owner" | "member"
+          role: WorkspaceRole
           joined_at: Date
         }>`
           SELECT m.user_id, u.email, u.full_name, m.role, m.joined_at
@@ -136,7 +137,7 @@ export class Workspaces extends Context.Service<
           user_id: string
           email: string
           full_name: string
-          role: "owner" | "member"
+          role: WorkspaceRole
           joined_at: Date
         }>`
           SELECT m.user_id, u.email, u.full_name, m.role, m.joined_at

@@ -81,6 +81,8 @@ const serve = (socket: net.Socket, run: (request: AdminRequest, write: (line: st
   let buffer = ""
   socket.setEncoding("utf8")
   socket.on("error", () => {})
+  // a client that connects and never sends its request must not hold the channel (or a stop)
+  socket.setTimeout(10_000, () => socket.destroy())
   socket.on("data", (chunk: string) => {
     buffer += chunk
     const end = buffer.indexOf("\n")
@@ -89,6 +91,7 @@ const serve = (socket: net.Socket, run: (request: AdminRequest, write: (line: st
       return
     }
     socket.removeAllListeners("data")
+    socket.setTimeout(0)
     const decoded = decodeRequest(buffer.slice(0, end))
     if (Exit.isFailure(decoded)) {
       socket.end(failureLine(new Error(`not an admin request: ${Cause.pretty(decoded.cause).split("\n")[0]}`)))
@@ -126,21 +129,28 @@ export const layerAdminChannel = (dataDir: string) =>
         )
       }
       const file = adminSocketPath(dataDir)
+      const open = new Set<net.Socket>()
       yield* Effect.acquireRelease(
         Effect.callback<net.Server, Error>((resume) => {
           // the lock held by this process makes any socket file left here a dead one
           fs.rmSync(file, { force: true })
-          const server = net.createServer((socket) => serve(socket, run))
-          const previous = process.umask(0o177)
+          const server = net.createServer((socket) => {
+            open.add(socket)
+            socket.once("close", () => open.delete(socket))
+            serve(socket, run)
+          })
           server.once("error", (e) => resume(Effect.fail(e)))
           server.listen(file, () => {
-            process.umask(previous)
+            // the owner only (DATA_DIR itself is 0700 as well)
+            fs.chmodSync(file, 0o600)
             resume(Effect.succeed(server))
           })
         }),
         (server) =>
           Effect.callback<void>((resume) => {
             server.close(() => resume(Effect.void))
+            // an operation still running answers nothing more: its client says the server stopped
+            for (const socket of open) socket.destroy()
             fs.rmSync(file, { force: true })
           })
       )
@@ -189,10 +199,16 @@ const callOnce = <R extends AdminRequest>(
     socket.on("data", (chunk: string) => {
       buffer += chunk
       for (let end = buffer.indexOf("\n"); end !== -1; end = buffer.indexOf("\n")) {
-        const line = JSON.parse(buffer.slice(0, end)) as
+        let line:
           | { progress: PublishProgress }
           | { ok: true; value: AdminAnswers[R["op"]] }
           | { ok: false; tag: string; message: string }
+        try {
+          line = JSON.parse(buffer.slice(0, end))
+        } catch {
+          socket.destroy()
+          return settle(() => reject(new Error("the server's admin channel answered something that is not JSON")))
+        }
         buffer = buffer.slice(end + 1)
         if ("progress" in line) onProgress?.(line.progress)
         else if (line.ok) settle(() => resolve(line.value))

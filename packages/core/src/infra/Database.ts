@@ -33,10 +33,11 @@ export interface Embedded {
 }
 
 /**
- * Starts PGlite, owning DATA_DIR until the scope closes (the lock file tells other commands
- * where the owner's admin channel is).
+ * Starts PGlite, owning DATA_DIR until the scope closes. `serves` says whether this process
+ * takes operator commands (the server does, over its admin channel): the lock file names the
+ * admin socket only then, so a command never waits for a channel no one will open.
  */
-export const startEmbedded = (dataDir: string) =>
+export const startEmbedded = (dataDir: string, serves = false) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
@@ -46,7 +47,8 @@ export const startEmbedded = (dataDir: string) =>
           import("@electric-sql/pglite/contrib/pg_trgm"),
           import("@electric-sql/pglite-socket")
         ])
-        const releaseLock = dataDir === "memory:" ? () => {} : acquireDataDirLock(dataDir, adminSocketPath(dataDir))
+        const releaseLock =
+          dataDir === "memory:" ? () => {} : acquireDataDirLock(dataDir, serves ? adminSocketPath(dataDir) : "")
         let stopRefusing = () => {}
         try {
           const db =
@@ -110,23 +112,28 @@ export class EmbeddedDatabase extends Context.Service<EmbeddedDatabase, Embedded
 
 /**
  * Writes PGlite's own dump of its data directory (a gzip tarball) to `file`. It holds the one
- * connection meanwhile, so no transaction is open while the files are read, and checkpoints
- * first, so the dump needs no recovery when it is loaded. Requests wait the few hundred
- * milliseconds it takes.
+ * connection while PGlite reads its files, so no transaction is open then, and checkpoints
+ * first, so the dump needs no recovery when it is loaded: requests wait for that part (about a
+ * second per few hundred MiB of database), not for the file's write. The dump is held in memory
+ * once, as PGlite returns it.
  */
 export const dumpEmbedded = (file: string) =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const embedded = yield* EmbeddedDatabase
-      const sql = yield* SqlClient.SqlClient
-      const connection = yield* sql.reserve
-      yield* connection.executeRaw("CHECKPOINT", [])
-      const dump = yield* Effect.promise(() => embedded.db.dumpDataDir("gzip"))
-      const bytes = Buffer.from(yield* Effect.promise(() => dump.arrayBuffer()))
-      yield* Effect.sync(() => fs.writeFileSync(file, bytes, { mode: 0o600 }))
-      return bytes.length
+  Effect.gen(function* () {
+    const embedded = yield* EmbeddedDatabase
+    const sql = yield* SqlClient.SqlClient
+    const dump = yield* Effect.scoped(
+      Effect.gen(function* () {
+        const connection = yield* sql.reserve
+        yield* connection.executeRaw("CHECKPOINT", [])
+        return yield* Effect.promise(() => embedded.db.dumpDataDir("gzip"))
+      })
+    )
+    return yield* Effect.promise(async () => {
+      const bytes = new Uint8Array(await dump.arrayBuffer())
+      await fs.promises.writeFile(file, bytes, { mode: 0o600 })
+      return bytes.byteLength
     })
-  )
+  })
 
 /** Creates DATA_DIR's database from a dump written by `dumpEmbedded` (nothing may be there yet). */
 export const restoreEmbedded = async (dataDir: string, dump: Buffer): Promise<void> => {
@@ -199,8 +206,8 @@ const readStream = (databaseUrl: string): { stream: () => net.Socket } | Record<
 const readsFromMain = Layer.effect(ReadSql, Effect.service(SqlClient.SqlClient))
 
 /** The embedded database in `dataDir`, owned by this process until the layer closes. */
-export const layerEmbedded = (dataDir: string) => {
-  const started = Layer.effect(EmbeddedDatabase, startEmbedded(dataDir))
+export const layerEmbedded = (dataDir: string, serves = false) => {
+  const started = Layer.effect(EmbeddedDatabase, startEmbedded(dataDir, serves))
   const client = PgClient.layerFrom(Effect.flatMap(Effect.service(EmbeddedDatabase), clientOf))
   return Layer.provideMerge(readsFromMain, client).pipe(Layer.provideMerge(started))
 }
@@ -215,9 +222,12 @@ export const postgresHoldsBoard = (databaseUrl: string) =>
     })
   ).pipe(Effect.provide(Reactivity.layer))
 
-/** The server's database: it owns the embedded one when DATABASE_URL is unset. */
-export const layerOwner = (config: AppConfigValues) => {
-  if (config.databaseUrl === undefined) return layerEmbedded(config.dataDir)
+/**
+ * The database for this configuration: PostgreSQL, or the embedded one, owned by this process.
+ * `serves`: this is the server, which takes operator commands beside it (see `startEmbedded`).
+ */
+export const layerOwner = (config: AppConfigValues, serves = false) => {
+  if (config.databaseUrl === undefined) return layerEmbedded(config.dataDir, serves)
   const url = Redacted.make(config.databaseUrl)
   const reads = Layer.effect(
     ReadSql,

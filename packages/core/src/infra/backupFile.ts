@@ -70,7 +70,14 @@ export const writeBackup = async (options: {
 export const readBackup = async (file: string, into: string): Promise<BackupManifest> => {
   const tar = await import("tar")
   try {
-    await tar.extract({ file, cwd: into, strict: true })
+    // files and folders only: a link in a crafted archive would make the restore write (or
+    // chmod) wherever it points
+    await tar.extract({
+      file,
+      cwd: into,
+      strict: true,
+      filter: (_path, entry) => "type" in entry && (entry.type === "File" || entry.type === "Directory")
+    })
   } catch (e) {
     throw new Error(`${file} is not a board backup (${(e as Error).message})`)
   }
