@@ -15,6 +15,8 @@ export * from "./domain/limits.ts"
 export * from "./domain/projectLink.ts"
 export * from "./domain/text.ts"
 export * from "./domain/workspace.ts"
+// how typed names compare and how messages list them: the same for the server and the CLI
+export { listOf, normalizeName, quote } from "./board/names.ts"
 export { projectTemplates } from "./domain/projectTemplates.ts"
 // The plain-English command grammar: pure and offline, the same function the server executes
 // with, so a client can tell a destructive command (delete_card) before it sends it.

@@ -4,7 +4,7 @@
  * workspace by name or id. A card ref is resolved by the server (`GET /v1/cards/WEB-12`), the
  * same resolver as the natural-language commands and MCP; boards are fetched once per run.
  */
-import { CARD_REF, isUuid } from "@board/core/contract"
+import { CARD_REF, isUuid, listOf, normalizeName, quote } from "@board/core/contract"
 import { Context, Effect, Layer } from "effect"
 import type { CardId, ProjectId } from "@board/core/contract"
 import { BoardApi } from "./client.ts"
@@ -13,12 +13,10 @@ import { Settings } from "./settings.ts"
 import type { ApiError, BoardView, Card, Column, Label, Project, Workspace } from "./types.ts"
 
 export { isUuid }
-/** Names compare case-insensitively, runs of whitespace as one space. */
-export const sameName = (a: string, b: string) => norm(a) === norm(b)
-const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase()
-const q = (s: string) => JSON.stringify(s)
-export const listOf = (items: ReadonlyArray<string>): string =>
-  items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`
+/** Names compare as the server compares them (case-insensitively, runs of whitespace as one space). */
+export const sameName = (a: string, b: string) => normalizeName(a) === normalizeName(b)
+const q = quote
+export { listOf }
 
 export type ProjectInfo = Project & { readonly workspaceName: string }
 type E = CliFailure | ApiError
