@@ -151,7 +151,8 @@ export class Lookups extends Context.Service<
         Effect.map(access.resolve(principal, "card", cardId), (r) => r.projectId!)
 
       // The cards of a ref in the projects of the user's workspaces, the grant set aside: the
-      // grant is applied after, so that a card beyond it is refused as its id would be.
+      // grant is applied after, so that a card beyond it is refused as its id would be. The
+      // granted ones come first, so the bound never hides one behind cards the grant excludes.
       const memberCardsByRef = (principal: Principal, ref: string, n: number, projectId: string | undefined) =>
         sql
           .unsafe<CardRow>(
@@ -159,9 +160,9 @@ export class Lookups extends Context.Service<
              FROM cards c JOIN projects p ON p.id = c.project_id
              WHERE c.ref_number = $3 AND upper(c.ref) = $4 AND ${visibleTo("p.workspace_id", "$1::uuid", "$2")}
                AND ($5::uuid IS NULL OR p.id = $5::uuid)
-             ORDER BY p.created_at, p.id
+             ORDER BY ($6::uuid[] IS NULL OR p.workspace_id = ANY($6::uuid[])) DESC, p.created_at, p.id
              LIMIT 20`,
-            [principal.userId, null, n, ref.toUpperCase(), projectId ?? null]
+            [principal.userId, null, n, ref.toUpperCase(), projectId ?? null, grantsOf(principal)]
           )
           .pipe(
             Effect.orDie,
