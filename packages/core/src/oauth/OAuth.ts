@@ -66,20 +66,23 @@ type ClientRow = {
   scope: string
 }
 
+/** What the consent step knows when it issues an authorization code. */
+export interface IssueCodeInput {
+  readonly clientId: string
+  readonly userId: string
+  readonly redirectUri: string
+  readonly codeChallenge: string
+  readonly scope: string
+  readonly resource: string
+  readonly workspaces: ReadonlyArray<string>
+}
+
 export class OAuth extends Context.Service<
   OAuth,
   {
     readonly register: (body: unknown) => Effect.Effect<RegisteredClient, OAuthError>
     readonly client: (clientId: string) => Effect.Effect<ClientRow | undefined>
-    readonly issueCode: (input: {
-      clientId: string
-      userId: string
-      redirectUri: string
-      codeChallenge: string
-      scope: string
-      resource: string
-      workspaces: ReadonlyArray<string>
-    }) => Effect.Effect<string>
+    readonly issueCode: (input: IssueCodeInput) => Effect.Effect<string>
     readonly exchangeCode: (input: {
       code: string
       clientId: string | undefined
@@ -157,15 +160,7 @@ export class OAuth extends Context.Service<
           return c
         })
 
-      const issueCode = Effect.fn("OAuth.issueCode")(function* (input: {
-        clientId: string
-        userId: string
-        redirectUri: string
-        codeChallenge: string
-        scope: string
-        resource: string
-        workspaces: ReadonlyArray<string>
-      }) {
+      const issueCode = Effect.fn("OAuth.issueCode")(function* (input: IssueCodeInput) {
         const code = mintToken("authCode")
         const now = yield* sqlNow
         yield* sql`
