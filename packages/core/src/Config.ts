@@ -50,6 +50,12 @@ export interface AppConfigValues {
   readonly metricsToken: string | undefined
   /** OTLP/HTTP collector base URL: traces are exported there only when set. */
   readonly otelEndpoint: string | undefined
+  /** Events older than this are deleted (EVENT_RETENTION). */
+  readonly eventRetentionMs: number
+  /** Webhook URLs may be `http:` as well as `https:` (WEBHOOK_ALLOW_HTTP). */
+  readonly webhookAllowHttp: boolean
+  /** Webhook URLs may resolve to loopback, private and link-local addresses (WEBHOOK_ALLOW_PRIVATE). */
+  readonly webhookAllowPrivate: boolean
 }
 
 export class ConfigInvalid extends Error {
@@ -80,6 +86,15 @@ export const parseRateLimit = (text: string): RateLimitSetting | undefined => {
 }
 
 const isTrue = (v: string) => /^(true|1|yes|on)$/i.test(v)
+
+/** An optional true/false variable (false when unset). */
+const booleanSetting = (variable: string, text: string | undefined): boolean => {
+  if (text === undefined) return false
+  if (!isTrue(text) && !isFalse(text)) {
+    throw new ConfigInvalid(variable, `expected true or false, got ${JSON.stringify(text)}`)
+  }
+  return isTrue(text)
+}
 const isFalse = (v: string) => /^(false|0|no|off)$/i.test(v)
 
 /** A URL as an error message may quote it: the password, if any, masked. */
@@ -278,6 +293,16 @@ export const parseConfig = (
   }
   const otelEndpoint = get("OTEL_EXPORTER_OTLP_ENDPOINT")
   if (otelEndpoint !== undefined) parseUrl("OTEL_EXPORTER_OTLP_ENDPOINT", otelEndpoint, ["http:", "https:"])
+  const retentionText = get("EVENT_RETENTION") ?? "30d"
+  const eventRetentionMs = parseDurationMs(retentionText)
+  if (eventRetentionMs === undefined || eventRetentionMs < 60_000 || eventRetentionMs > 3650 * 86_400_000) {
+    throw new ConfigInvalid(
+      "EVENT_RETENTION",
+      `expected a duration from 1m to 3650d, got ${JSON.stringify(retentionText)}`
+    )
+  }
+  const webhookAllowHttp = booleanSetting("WEBHOOK_ALLOW_HTTP", get("WEBHOOK_ALLOW_HTTP"))
+  const webhookAllowPrivate = booleanSetting("WEBHOOK_ALLOW_PRIVATE", get("WEBHOOK_ALLOW_PRIVATE"))
   return {
     host,
     port,
@@ -298,6 +323,9 @@ export const parseConfig = (
     mcpSessionIdleMs,
     mcpSessionsPerUser,
     metricsToken,
+    eventRetentionMs,
+    webhookAllowHttp,
+    webhookAllowPrivate,
     otelEndpoint: otelEndpoint?.replace(/\/+$/, "")
   }
 }

@@ -6,6 +6,7 @@ import type { PasswordHasher } from "./auth/passwords.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { CredentialCache } from "./auth/CredentialCache.ts"
 import { Access } from "./board/Access.ts"
+import { EventLog } from "./events/EventLog.ts"
 import { Boards } from "./board/Boards.ts"
 import { CardLinks } from "./board/CardLinks.ts"
 import { Cards } from "./board/Cards.ts"
@@ -66,7 +67,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
       ).pipe(
         Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer)),
-        Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer)),
+        Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer, EventLog.layer)),
         Layer.provideMerge(CredentialCache.layer)
       )
     )

@@ -12,10 +12,11 @@ import type { Priority } from "../domain/enums.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"
-import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Role, visibleTo } from "./Access.ts"
+import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Role } from "./Access.ts"
 import { checkDescription, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
-import { createSql, fileOnceSql, fileSql, moveSql, type WrittenRow } from "./cardStatements.ts"
+import { createSql, deleteSql, fileOnceSql, fileSql, moveSql, type WrittenRow } from "./cardStatements.ts"
+import { actorParams, EventLog } from "../events/EventLog.ts"
 import { startOrderCountCompaction } from "./orderCounts.ts"
 import {
   rebalance,
@@ -54,6 +55,12 @@ export interface Filing {
 
 type AccessError = NotFound | WorkspaceNotGranted
 
+/** The event's actor as the one-statement writes take it: the credential's kind and id. */
+const credentialOf = (principal: Principal): [string, string | null] => {
+  const [kind, , credential] = actorParams(principal)
+  return [kind, credential]
+}
+
 export class Cards extends Context.Service<
   Cards,
   {
@@ -86,6 +93,7 @@ export class Cards extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const reads = yield* ReadSql
       const access = yield* Access
+      const events = yield* EventLog
       // one rebalance per column at a time from this process; another instance's overlaps safely
       const rebalancing = new Set<string>()
       // when a full bucket last rebalanced each column (an entry is dropped once its minute is over)
@@ -134,6 +142,7 @@ export class Cards extends Context.Service<
 
       // a write leaves count rows to fold, and a key long enough to rebalance its column
       const written = (row: WrittenRow) => {
+        events.committed(row.project_id)
         counts.touched(row.column_id)
         if (row.old_column_id !== null) counts.touched(row.old_column_id)
         if (Number(row.key_scale) > REBALANCE_SCALE) return startRebalance(row.column_id)
@@ -195,7 +204,8 @@ export class Cards extends Context.Service<
               now,
               input.projectId,
               principal.userId,
-              grantsOf(principal)
+              grantsOf(principal),
+              ...credentialOf(principal)
             ])
             if (row !== undefined) return toCard(row)
           }
@@ -291,16 +301,20 @@ export class Cards extends Context.Service<
       // nothing else moves: the cards after it keep their keys, and their ordinals follow
       const remove = Effect.fn("Cards.remove")(function* (principal: Principal, id: string) {
         if (isUuid(id)) {
+          const now = yield* sqlNow
           const deleted = yield* sql
-            .unsafe<{ column_id: string }>(
-              `
-            DELETE FROM cards c USING projects p
-            WHERE c.id = $1::uuid AND p.id = c.project_id AND ${visibleTo("p.workspace_id", "$2::uuid", "$3")}
-            RETURNING c.column_id`,
-              [id, principal.userId, grantsOf(principal)]
-            )
+            .unsafe<{ column_id: string; project_id: string }>(deleteSql, [
+              id,
+              principal.userId,
+              grantsOf(principal),
+              now,
+              ...credentialOf(principal)
+            ])
             .pipe(Effect.orDie)
-          if (deleted[0] !== undefined) return counts.touched(deleted[0].column_id)
+          if (deleted[0] !== undefined) {
+            events.committed(deleted[0].project_id)
+            return counts.touched(deleted[0].column_id)
+          }
         }
         yield* access.resolve(principal, "card", id)
         return yield* new NotFound({ message: `card ${id} not found` })
@@ -319,7 +333,15 @@ export class Cards extends Context.Service<
         const now = yield* sqlNow
         for (let attempt = 0; ; attempt++) {
           if (isUuid(id) && isUuid(to.columnId)) {
-            const row = yield* write(moveSql, [id, to.columnId, position, principal.userId, grantsOf(principal), now])
+            const row = yield* write(moveSql, [
+              id,
+              to.columnId,
+              position,
+              principal.userId,
+              grantsOf(principal),
+              now,
+              ...credentialOf(principal)
+            ])
             if (row !== undefined) return toCard(row)
           }
           const card = yield* access.resolve(principal, "card", id)

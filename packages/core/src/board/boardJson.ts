@@ -75,23 +75,44 @@ const subtaskJson = object([
   ["updatedAt", `'"' || ${iso("s.updated_at")} || '"'`]
 ])
 
+/**
+ * A card (alias `c`) in its REST shape, as JSON text. The board gives its own position and
+ * labels and subtasks (aggregated once for the whole board); a single card's statement
+ * (an event's object, cardStatements.ts) gives the card's ordinal and `singleCardLabels` /
+ * `singleCardSubtasks`.
+ */
+export const cardJsonOf = (position: string, labels: string, subtasks: string): string =>
+  object([
+    ["id", uuid("c.id")],
+    ["projectId", uuid("c.project_id")],
+    ["columnId", uuid("c.column_id")],
+    ["position", position],
+    ["ref", str("c.ref")],
+    ["title", str("c.title")],
+    ["description", str("c.description")],
+    ["priority", str("c.priority")],
+    ["labels", labels],
+    ["subtasks", subtasks],
+    ["source", str("c.source")],
+    ["intakeTokenId", uuid("c.intake_token_id")],
+    ["createdAt", `'"' || ${iso("c.created_at")} || '"'`],
+    ["updatedAt", `'"' || ${iso("c.updated_at")} || '"'`]
+  ])
+
+/** The labels of card `c` as a JSON array's text, in the order the REST card lists them. */
+export const singleCardLabels = `'[' || COALESCE((SELECT string_agg(${labelJson}, ',' ORDER BY lower(l.name), l.id)
+    FROM card_labels cl1 JOIN labels l ON l.id = cl1.label_id WHERE cl1.card_id = c.id), '') || ']'`
+
+/** The subtasks of card `c` as a JSON array's text, in order. */
+export const singleCardSubtasks = `'[' || COALESCE((SELECT string_agg(${subtaskJson}, ',' ORDER BY s.position, s.id)
+    FROM subtasks s WHERE s.card_id = c.id), '') || ']'`
+
 /** Positions as cardView's: the ordinal in the column by order key (keys are unique per column). */
-const cardJson = object([
-  ["id", uuid("c.id")],
-  ["projectId", uuid("c.project_id")],
-  ["columnId", uuid("c.column_id")],
-  ["position", "row_number() OVER (PARTITION BY col.position, col.id ORDER BY c.sort_key, c.id) - 1"],
-  ["ref", str("c.ref")],
-  ["title", str("c.title")],
-  ["description", str("c.description")],
-  ["priority", str("c.priority")],
-  ["labels", "'[' || COALESCE(cl.j, '') || ']'"],
-  ["subtasks", "'[' || COALESCE(cs.j, '') || ']'"],
-  ["source", str("c.source")],
-  ["intakeTokenId", uuid("c.intake_token_id")],
-  ["createdAt", `'"' || ${iso("c.created_at")} || '"'`],
-  ["updatedAt", `'"' || ${iso("c.updated_at")} || '"'`]
-])
+const cardJson = cardJsonOf(
+  "row_number() OVER (PARTITION BY col.position, col.id ORDER BY c.sort_key, c.id) - 1",
+  "'[' || COALESCE(cl.j, '') || ']'",
+  "'[' || COALESCE(cs.j, '') || ']'"
+)
 
 /** Board order: columns by position, cards by order key; the ids only make ties impossible. */
 const boardOrder = "col.position, col.id, c.sort_key, c.id"

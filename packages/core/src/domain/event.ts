@@ -1,0 +1,85 @@
+/**
+ * Events (issue 18): what changed, who changed it, and the resource after the change. Written in
+ * the change's own transaction (events/EventLog.ts), read as history, streamed live and delivered
+ * to webhooks: the same JSON everywhere.
+ */
+import { Schema } from "effect"
+import { ProjectId, UserId, WorkspaceId } from "./ids.ts"
+import { Timestamp } from "./text.ts"
+
+/** Every event type, `<resource>.<verb>`. A later feature adds its own here, and nowhere else. */
+export const eventTypes = [
+  "card.created",
+  "card.updated",
+  "card.moved",
+  "card.deleted",
+  "card.label_added",
+  "card.label_removed",
+  "column.created",
+  "column.updated",
+  "column.deleted",
+  "label.created",
+  "subtask.created",
+  "subtask.toggled",
+  "subtask.deleted",
+  "card_link.created",
+  "card_link.deleted",
+  "project_link.created",
+  "project_link.reviewed",
+  "project_link.evaluated",
+  "project_link.deleted"
+] as const
+export const EventType = Schema.Literals(eventTypes)
+export type EventType = typeof EventType.Type
+
+/** Who made a change: a person (API key or session), an agent (OAuth client), intake, or the service. */
+export const actorTypes = ["user", "agent", "intake", "system"] as const
+export const Actor = Schema.Struct({
+  type: Schema.Literals(actorTypes),
+  /** The account acting (a person, or the person an agent acts for). */
+  userId: Schema.optionalKey(UserId),
+  /** The person's full name, the agent's registered client name, or the intake token's name. */
+  name: Schema.optionalKey(Schema.String)
+})
+export type Actor = typeof Actor.Type
+
+/**
+ * An event's id: 24 lowercase hex digits that increase, as text, in the order readers see
+ * events, so it is the cursor (`after`, `Last-Event-ID`). Opaque otherwise.
+ */
+export const EventId = Schema.String.annotate({
+  description: "24 lowercase hex digits; increases within a project in the order events are seen; the cursor"
+})
+export type EventId = typeof EventId.Type
+const EVENT_ID = /^[0-9a-f]{24}$/
+export const isEventId = (s: string): boolean => EVENT_ID.test(s)
+/** An event id as a client sends it (a query's `after`). */
+export const CheckedEventId = Schema.String.check(
+  Schema.isPattern(EVENT_ID, { message: "expected an event id (24 lowercase hex digits)" })
+)
+
+export const BoardEvent = Schema.Struct({
+  id: EventId,
+  type: EventType,
+  createdAt: Timestamp,
+  workspaceId: WorkspaceId,
+  projectId: ProjectId,
+  actor: Actor,
+  /** `object`: the resource in its REST shape after the change (a delete: its last state); `previous`: changed fields' old values. */
+  data: Schema.Struct({
+    object: Schema.Unknown,
+    previous: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+  })
+})
+export type BoardEvent = typeof BoardEvent.Type
+
+export const EventPage = Schema.Struct({
+  events: Schema.Array(BoardEvent),
+  /** Pass as `after` for the next page; null when this page reached the end of the log. */
+  next: Schema.NullOr(EventId)
+})
+export type EventPage = typeof EventPage.Type
+
+/** Events per page of history: at most, and when the client does not say. */
+export const EVENT_PAGE_MAX = 500
+export const EVENT_PAGE_DEFAULT = 100

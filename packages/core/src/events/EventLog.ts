@@ -1,0 +1,250 @@
+/**
+ * The event log (issue 18): every change writes its event in its own transaction (a
+ * transactional outbox; migrations/0010_events.sql says how events are ordered), and history,
+ * the live streams and the webhooks read it.
+ *
+ * Two ways in, one table and one actor rule:
+ * - `record` inserts events on the fiber's SQL client, so inside `sql.withTransaction` they commit
+ *   or roll back with the change;
+ * - the one-statement card writes (cardStatements.ts) insert their event in the same statement,
+ *   through `eventInsertSql`, so the hottest writes stay one round trip.
+ *
+ * `committed` tells this process's feeds that a project has new events (the embedded database
+ * has no other writer); on PostgreSQL every instance also hears the trigger's NOTIFY.
+ */
+import { Context, Effect, Layer, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
+import { AppConfig } from "../Config.ts"
+import type { Actor, BoardEvent, EventPage, EventType } from "../domain/event.ts"
+import type { ProjectId, WorkspaceId } from "../domain/ids.ts"
+import type { Principal } from "../domain/Principal.ts"
+import { iso } from "../board/rows.ts"
+import { sqlNow, timestampOf } from "../infra/clock.ts"
+import { Clock } from "effect"
+
+/** What a change says about itself; the log adds the id, the time and the actor. */
+export interface EventInput {
+  readonly type: EventType
+  readonly workspaceId: string
+  readonly projectId: string
+  /** The card the event belongs to (the card itself, or its label, subtask or link), for its history. */
+  readonly cardId?: string | null | undefined
+  /** The resource in its REST shape after the change; for a delete, its last state. */
+  readonly object: unknown
+  /** For updates and moves: the changed fields' old values. */
+  readonly previous?: Record<string, unknown> | undefined
+}
+
+/** Who acts: a principal, or the service itself (a lease sweep, a migration). */
+export type EventActor = Principal | "system"
+
+/** The three values `actorSql` reads: the credential's kind, the user, the credential's id. */
+export const actorParams = (actor: EventActor): [string, string | null, string | null] =>
+  actor === "system" ? ["system", null, null] : [actor.via, actor.userId, actor.credentialId ?? null]
+
+/**
+ * The actor's JSON, named at the time of the change: an OAuth grant is an agent named after its
+ * registered client, an intake token is intake named after the token (never its secret), anything
+ * else is the person. `kind`, `user` and `credential` are SQL expressions (parameters).
+ */
+export const actorSql = (kind: string, user: string, credential: string): string => `json_strip_nulls(CASE ${kind}
+    WHEN 'oauth' THEN json_build_object('type', 'agent', 'userId', ${user}::uuid, 'name',
+      (SELECT oc.client_name FROM oauth_grants og JOIN oauth_clients oc ON oc.id = og.client_id WHERE og.id = ${credential}::uuid))
+    WHEN 'intake' THEN json_build_object('type', 'intake', 'name', (SELECT it.name FROM intake_tokens it WHERE it.id = ${credential}::uuid))
+    WHEN 'system' THEN json_build_object('type', 'system')
+    ELSE json_build_object('type', 'user', 'userId', ${user}::uuid, 'name', (SELECT u.full_name FROM users u WHERE u.id = ${user}::uuid))
+  END)`
+
+/**
+ * A data-modifying CTE that logs one event per row of `from`, for the one-statement writes.
+ * Every argument is an SQL expression over `from`'s rows (or a parameter); `data` must be the
+ * JSON text of `{object, previous?}`.
+ */
+export const eventInsertSql = (e: {
+  readonly name: string
+  readonly from: string
+  readonly type: string
+  readonly workspace: string
+  readonly project: string
+  readonly card: string
+  readonly data: string
+  readonly actor: string
+  readonly at: string
+}): string => `${e.name} AS (
+    INSERT INTO events (workspace_id, project_id, card_id, type, actor, data, created_at)
+    SELECT ${e.workspace}, ${e.project}, ${e.card}, ${e.type}, ${e.actor}, (${e.data})::json, ${e.at}::timestamptz
+    FROM ${e.from}
+    RETURNING 1
+  )`
+
+// An event's id: its transaction and its number, each as 12 hex digits (2^48 of each: centuries
+// at tens of thousands a second), so the text sorts as the log does.
+const HEX_DIGITS = 12
+
+export const encodeEventId = (tx: string | bigint, n: string | bigint): string =>
+  BigInt(tx).toString(16).padStart(HEX_DIGITS, "0") + BigInt(n).toString(16).padStart(HEX_DIGITS, "0")
+
+/** The cursor of an id (checked by the contract's schema: 24 hex digits). */
+export const decodeEventId = (id: string): { readonly tx: string; readonly n: string } => ({
+  tx: BigInt(`0x${id.slice(0, HEX_DIGITS)}`).toString(),
+  n: BigInt(`0x${id.slice(HEX_DIGITS)}`).toString()
+})
+
+const START = { tx: "0", n: "0" }
+
+interface EventRow {
+  readonly n: string
+  readonly tx: string
+  readonly workspace_id: string
+  readonly project_id: string
+  readonly type: EventType
+  readonly actor: unknown
+  readonly data: unknown
+  readonly created_at: Date | string
+}
+
+const parseJson = (v: unknown): unknown => (typeof v === "string" ? JSON.parse(v) : v)
+
+export const toEvent = (r: EventRow): BoardEvent => ({
+  id: encodeEventId(r.tx, r.n),
+  type: r.type,
+  createdAt: iso(r.created_at),
+  workspaceId: r.workspace_id as WorkspaceId,
+  projectId: r.project_id as ProjectId,
+  actor: parseJson(r.actor) as Actor,
+  data: parseJson(r.data) as BoardEvent["data"]
+})
+
+const EVENT_COLUMNS = "n::text AS n, tx::text AS tx, workspace_id, project_id, type, actor, data, created_at"
+
+/**
+ * The final events of one project (or one card) after a cursor, oldest first: only those whose
+ * transaction is older than every running one (migrations/0010_events.sql says why).
+ */
+const pageSql = (scope: "project" | "card") => `
+  SELECT ${EVENT_COLUMNS} FROM events
+  WHERE ${scope === "project" ? "project_id" : "card_id"} = $1::uuid
+    AND (tx, n) > ($2::xid8, $3::bigint)
+    AND tx < pg_snapshot_xmin(pg_current_snapshot())
+    AND ($4::text[] IS NULL OR type = ANY($4::text[]))
+  ORDER BY tx, n LIMIT $5`
+
+export interface PageQuery {
+  readonly after?: string | undefined
+  readonly limit: number
+  readonly types?: ReadonlyArray<string> | undefined
+}
+
+/** Events deleted per statement of the retention sweep, so no statement holds the database long. */
+const SWEEP_BATCH = 5_000
+
+export class EventLog extends Context.Service<
+  EventLog,
+  {
+    /** Logs events on the caller's SQL client: inside a transaction, they commit with it. */
+    readonly record: (actor: EventActor, events: EventInput | ReadonlyArray<EventInput>) => Effect.Effect<void>
+    /** Says this process committed events of a project (call after the commit). */
+    readonly committed: (projectId: string) => void
+    /** Registers a listener for `committed`; returns its removal. */
+    readonly onCommitted: (listener: (projectId: string) => void) => () => void
+    /** A page of a project's (or a card's) final events after a cursor. No access check: callers check. */
+    readonly page: (scope: "project" | "card", id: string, query: PageQuery) => Effect.Effect<EventPage>
+  }
+>()("board/core/EventLog") {
+  static readonly layer = Layer.effect(
+    EventLog,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const config = yield* AppConfig
+      const listeners = new Set<(projectId: string) => void>()
+
+      const record = (actor: EventActor, input: EventInput | ReadonlyArray<EventInput>) => {
+        const events = Array.isArray(input) ? (input as ReadonlyArray<EventInput>) : [input as EventInput]
+        if (events.length === 0) return Effect.void
+        return Effect.gen(function* () {
+          const now = yield* sqlNow
+          const [kind, user, credential] = actorParams(actor)
+          yield* sql
+            .unsafe(
+              `INSERT INTO events (workspace_id, project_id, card_id, type, actor, data, created_at)
+               SELECT e.w, e.p, e.c, e.t, ${actorSql("$1::text", "$2", "$3")}, e.d::json, $4::timestamptz
+               FROM unnest($5::uuid[], $6::uuid[], $7::uuid[], $8::text[], $9::text[]) WITH ORDINALITY AS e(w, p, c, t, d, i)
+               ORDER BY e.i`,
+              [
+                kind,
+                user,
+                credential,
+                now,
+                events.map((e) => e.workspaceId),
+                events.map((e) => e.projectId),
+                events.map((e) => e.cardId ?? null),
+                events.map((e) => e.type),
+                events.map((e) =>
+                  JSON.stringify(
+                    e.previous === undefined ? { object: e.object } : { object: e.object, previous: e.previous }
+                  )
+                )
+              ]
+            )
+            .pipe(Effect.orDie)
+          for (const e of events) committed(e.projectId)
+        })
+      }
+
+      // Told at record time: on the embedded database a feed's read queues behind the writing
+      // transaction on the one connection, so it runs after the commit; on PostgreSQL the feed
+      // also waits for the NOTIFY sent at commit.
+      const committed = (projectId: string) => {
+        for (const listener of listeners) listener(projectId)
+      }
+
+      const page = (scope: "project" | "card", id: string, query: PageQuery) =>
+        Effect.gen(function* () {
+          const from = query.after === undefined ? START : decodeEventId(query.after)
+          const rows = yield* sql
+            .unsafe<EventRow>(pageSql(scope), [
+              id,
+              from.tx,
+              from.n,
+              query.types === undefined || query.types.length === 0 ? null : query.types,
+              query.limit + 1
+            ])
+            .pipe(Effect.orDie)
+          const events = rows.slice(0, query.limit).map(toEvent)
+          return {
+            events,
+            next: rows.length > query.limit ? events[events.length - 1]!.id : null
+          } satisfies EventPage as EventPage
+        })
+
+      // retention: events older than EVENT_RETENTION go, in batches, hourly (and soon after start)
+      const sweep = Effect.gen(function* () {
+        const cutoff = timestampOf(
+          BigInt(yield* Clock.currentTimeMillis) * 1_000_000n - BigInt(config.eventRetentionMs) * 1_000_000n
+        )
+        for (;;) {
+          const deleted = yield* sql<{ n: string }>`
+            DELETE FROM events WHERE n IN (
+              SELECT n FROM events WHERE created_at < ${cutoff}::timestamptz LIMIT ${SWEEP_BATCH}
+            ) RETURNING n`
+          if (deleted.length < SWEEP_BATCH) return
+        }
+      }).pipe(
+        Effect.catchCause((cause) =>
+          Effect.logWarning("events: the retention sweep failed; it runs again in an hour", cause)
+        )
+      )
+      yield* sweep.pipe(Effect.delay("1 minute"), Effect.repeat(Schedule.spaced("1 hour")), Effect.forkScoped)
+
+      return EventLog.of({
+        record,
+        committed,
+        onCommitted: (listener) => {
+          listeners.add(listener)
+          return () => listeners.delete(listener)
+        },
+        page
+      })
+    })
+  )
+}
