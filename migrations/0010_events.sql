@@ -27,14 +27,6 @@ CREATE INDEX events_by_project ON events (project_id, tx, n);
 CREATE INDEX events_by_card ON events (card_id, tx, n) WHERE card_id IS NOT NULL;
 CREATE INDEX events_by_age ON events (created_at);
 
--- Every instance LISTENs on board_events; the payload is the project id. NOTIFY is sent when the
--- writing transaction commits, never for one that rolled back (and identical payloads of one
--- transaction fold into one).
-CREATE FUNCTION board_event_written() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_notify('board_events', NEW.project_id::text);
-  RETURN NULL;
-END $$;
-
-CREATE TRIGGER events_written AFTER INSERT ON events
-  FOR EACH ROW EXECUTE FUNCTION board_event_written();
+-- No NOTIFY here: a transaction that NOTIFYs takes PostgreSQL's global notification lock at
+-- commit, which would serialise every write's commit behind one lock. The writing instance
+-- notifies after the commit instead, batched, in a statement of its own (events/EventLog.ts).

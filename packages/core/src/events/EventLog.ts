@@ -9,10 +9,14 @@
  * - the one-statement card writes (cardStatements.ts) insert their event in the same statement,
  *   through `eventInsertSql`, so the hottest writes stay one round trip.
  *
- * `committed` tells this process's feeds that a project has new events (the embedded database
- * has no other writer); on PostgreSQL every instance also hears the trigger's NOTIFY.
+ * Telling readers: once a change commits, `committed` tells this process's feeds at once and, on
+ * PostgreSQL, every instance through one NOTIFY on `board_events` per batch (payload: the
+ * projects' ids, comma-separated), sent in a statement of its own. A NOTIFY inside the writing
+ * transaction would take PostgreSQL's global notification lock at its commit and serialise all
+ * writes' commits. Feeds also poll, for writers that never notify (a crash between the commit
+ * and the NOTIFY, a change made in SQL by hand).
  */
-import { Context, Effect, Layer, Schedule } from "effect"
+import { Cause, Context, Effect, Layer, Queue, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
 import type { Actor, BoardEvent, EventPage, EventType } from "../domain/event.ts"
@@ -135,14 +139,32 @@ export interface PageQuery {
   readonly types?: ReadonlyArray<string> | undefined
 }
 
+/** The channel instances LISTEN on; each payload is project ids, comma-separated. */
+export const EVENTS_CHANNEL = "board_events"
+/** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more: about 200 project ids per NOTIFY. */
+const IDS_PER_NOTIFY = 200
+
+/**
+ * The projects whose events the current `withEvents` transaction recorded, told once it commits;
+ * outside one, `record` is its own statement and tells at once.
+ */
+const PendingSignals = Context.Reference<Set<string> | undefined>("board/core/EventLog/PendingSignals", {
+  defaultValue: () => undefined
+})
+
 /** Events deleted per statement of the retention sweep, so no statement holds the database long. */
 const SWEEP_BATCH = 5_000
 
 export class EventLog extends Context.Service<
   EventLog,
   {
-    /** Logs events on the caller's SQL client: inside a transaction, they commit with it. */
+    /**
+     * Logs events on the caller's SQL client: inside a transaction, they commit with it. Run the
+     * change and its `record` inside `withEvents`, so readers are told after the commit.
+     */
     readonly record: (actor: EventActor, events: EventInput | ReadonlyArray<EventInput>) => Effect.Effect<void>
+    /** `sql.withTransaction`, then tells readers of the projects whose events it recorded. */
+    readonly withEvents: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
     /** Says this process committed events of a project (call after the commit). */
     readonly committed: (projectId: string) => void
     /** Registers a listener for `committed`; returns its removal. */
@@ -187,15 +209,52 @@ export class EventLog extends Context.Service<
               ]
             )
             .pipe(Effect.orDie)
-          for (const e of events) committed(e.projectId)
+          const pending = yield* PendingSignals
+          for (const e of events) {
+            if (pending === undefined) committed(e.projectId)
+            else pending.add(e.projectId)
+          }
         })
       }
 
-      // Told at record time: on the embedded database a feed's read queues behind the writing
-      // transaction on the one connection, so it runs after the commit; on PostgreSQL the feed
-      // also waits for the NOTIFY sent at commit.
+      const withEvents = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        Effect.suspend(() => {
+          const pending = new Set<string>()
+          return sql.withTransaction(effect.pipe(Effect.provideService(PendingSignals, pending))).pipe(
+            // a failed BEGIN or COMMIT is a defect, as for every other statement of the core
+            Effect.catchTag("SqlError", (e) => Effect.die(e)),
+            Effect.tap(() =>
+              Effect.sync(() => {
+                for (const projectId of pending) committed(projectId)
+              })
+            )
+          )
+        })
+
+      // other instances hear of commits through NOTIFY, batched: while one is on its way the next
+      // projects gather (the embedded database has one process, which the listeners cover)
+      const toNotify = yield* Queue.unbounded<string>()
+      if (config.databaseUrl !== undefined) {
+        yield* Effect.gen(function* () {
+          const projects = [...new Set(yield* Queue.takeAll(toNotify))]
+          for (let i = 0; i < projects.length; i += IDS_PER_NOTIFY) {
+            const payload = projects.slice(i, i + IDS_PER_NOTIFY).join(",")
+            yield* sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${payload})`
+          }
+        }).pipe(
+          Effect.catchCause((cause) =>
+            Cause.hasInterruptsOnly(cause)
+              ? Effect.interrupt
+              : Effect.logWarning("events: a NOTIFY failed; other instances see those events at their next poll", cause)
+          ),
+          Effect.forever,
+          Effect.forkScoped
+        )
+      }
+
       const committed = (projectId: string) => {
         for (const listener of listeners) listener(projectId)
+        if (config.databaseUrl !== undefined) Queue.offerUnsafe(toNotify, projectId)
       }
 
       const page = (scope: "project" | "card", id: string, query: PageQuery) =>
@@ -238,6 +297,7 @@ export class EventLog extends Context.Service<
 
       return EventLog.of({
         record,
+        withEvents,
         committed,
         onCommitted: (listener) => {
           listeners.add(listener)
