@@ -11,7 +11,7 @@ import type { ProjectId, ProjectLinkId, UserId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import type { ProjectLink } from "../domain/projectLink.ts"
 import { Access, type Resolved } from "../board/Access.ts"
-import { EventLog } from "../events/EventLog.ts"
+import { actorParams, actorSql, EventLog, eventInsertSql } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { iso } from "../board/rows.ts"
 import { checkLinkFields } from "./linkRules.ts"
@@ -72,6 +72,37 @@ const changedFields = (before: ProjectLinkView, after: ProjectLinkView): Record<
       previous[field] = value
   return previous
 }
+
+// A link in its REST shape (as `view` writes it), in SQL over alias `l`: the event of a submission
+// is written by the submission's own statement.
+const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+const linkJsonSql = `json_build_object('id', l.id, 'projectId', l.project_id, 'url', l.url, 'normalizedUrl', l.normalized_url,
+  'title', l.title, 'note', l.note, 'tags', to_json(l.tags), 'relevance', l.relevance, 'score', l.score, 'evidence', l.evidence,
+  'evaluation_source', l.evaluation_source, 'reviewedBy', l.reviewed_by,
+  'reviewedAt', CASE WHEN l.reviewed_at IS NOT NULL THEN ${isoSql("l.reviewed_at")} END, 'reviewReason', l.review_reason,
+  'createdAt', ${isoSql("l.created_at")}, 'updatedAt', ${isoSql("l.updated_at")})`
+
+// $1 project … $12 the time (see submit), $13 the workspace, $14 the credential's kind, $15 the
+// user, $16 the credential (the event's actor)
+const submitSql = `
+  WITH inserted AS (
+    INSERT INTO project_links (project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source,
+      created_by, created_at, updated_at)
+    VALUES ($1::uuid, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10::jsonb, 'heuristic', $11::uuid, $12::timestamptz, $12::timestamptz)
+    ON CONFLICT (project_id, normalized_url) DO NOTHING
+    RETURNING ${columns}
+  ), ${eventInsertSql({
+    name: "logged",
+    from: "inserted l",
+    type: "'project_link.created'",
+    workspace: "$13::uuid",
+    project: "l.project_id",
+    card: "NULL::uuid",
+    data: `json_build_object('object', ${linkJsonSql})::text`,
+    actor: actorSql("$14::text", "$15", "$16"),
+    at: "$12"
+  })}
+  SELECT * FROM inserted`
 
 const view = (r: Row): ProjectLinkView => ({
   id: r.id as ProjectLinkId,
@@ -233,25 +264,28 @@ export class ProjectLinks extends Context.Service<
           index
         )
         const now = yield* sqlNow
-        // the link and its event commit together; a URL already stored answers that link and logs nothing
-        const created = yield* sql
-          .withTransaction(
-            Effect.gen(function* () {
-              const [row] = yield* sql<Row>`
-          INSERT INTO project_links (project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source, created_by,
-            created_at, updated_at)
-          VALUES (${projectId}, ${input.url}, ${normalized.url}, ${normalized.host}, ${input.title ?? null}, ${input.note ?? null},
-            ${tags}::text[], ${rating.relevance}, ${rating.score}, ${JSON.stringify(rating.evidence)}::jsonb, 'heuristic', ${principal.userId},
-            ${now}::timestamptz, ${now}::timestamptz)
-          ON CONFLICT (project_id, normalized_url) DO NOTHING
-          RETURNING ${sql.literal(columns)}`
-              if (row === undefined) return undefined
-              const link = view(row)
-              yield* log(principal, "project_link.created", project, link)
-              return link
-            })
-          )
+        // one statement, as before events: the link and its event commit together (a submission
+        // is a benchmarked write); a URL already stored inserts nothing, so it logs nothing
+        const [row] = yield* sql
+          .unsafe<Row>(submitSql, [
+            projectId,
+            input.url,
+            normalized.url,
+            normalized.host,
+            input.title ?? null,
+            input.note ?? null,
+            tags,
+            rating.relevance,
+            rating.score,
+            JSON.stringify(rating.evidence),
+            principal.userId,
+            now,
+            project.workspaceId,
+            ...actorParams(principal)
+          ])
           .pipe(Effect.orDie)
+        if (row !== undefined) events.committed(projectId)
+        const created = row === undefined ? undefined : view(row)
         if (created !== undefined) return { created: true, link: created }
         const [existing] = yield* sql<Row>`
           SELECT ${sql.literal(columns)} FROM project_links WHERE project_id = ${projectId} AND normalized_url = ${normalized.url}`.pipe(
