@@ -7,7 +7,8 @@ import type { CardLink } from "../domain/cardLink.ts"
 import type { CardId, CardLinkId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
-import { Access } from "./Access.ts"
+import { EventLog } from "../events/EventLog.ts"
+import { Access, type Resolved } from "./Access.ts"
 import { iso } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
@@ -55,6 +56,22 @@ export class CardLinks extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
+      const events = yield* EventLog
+
+      // a link's event belongs to its source card (its history), seen from that card
+      const log = (
+        principal: Principal,
+        type: "card_link.created" | "card_link.deleted",
+        source: Resolved,
+        link: CardLinkView
+      ) =>
+        events.record(principal, {
+          type,
+          workspaceId: source.workspaceId,
+          projectId: source.projectId!,
+          cardId: link.sourceId,
+          object: link
+        })
 
       const select = (cardId: string, where: Statement.Fragment) =>
         sql<Row>`
@@ -86,30 +103,52 @@ export class CardLinks extends Context.Service<
         if (target.workspaceId !== source.workspaceId) {
           return yield* new InvalidInput({ message: "targetId: the target card must be in the same workspace" })
         }
-        // the same (source, target, type) twice answers the existing link
+        // the same (source, target, type) twice answers the existing link, and logs nothing
         const now = yield* sqlNow
-        yield* sql`
-          INSERT INTO card_links (source_id, target_id, link_type, created_by, created_at, updated_at)
-          VALUES (${cardId}, ${input.targetId}, ${input.linkType}, ${principal.userId}, ${now}::timestamptz, ${now}::timestamptz)
-          ON CONFLICT (source_id, target_id, link_type) DO NOTHING`.pipe(
-          // a card deleted between the access check and the insert: the foreign key says so
-          Effect.catchTag("SqlError", (e) =>
-            e.reason._tag === "ConstraintError"
-              ? Effect.fail(new NotFound({ message: "card not found" }))
-              : Effect.die(e)
+        const link = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const inserted = yield* sql`
+                INSERT INTO card_links (source_id, target_id, link_type, created_by, created_at, updated_at)
+                VALUES (${cardId}, ${input.targetId}, ${input.linkType}, ${principal.userId}, ${now}::timestamptz, ${now}::timestamptz)
+                ON CONFLICT (source_id, target_id, link_type) DO NOTHING RETURNING id`
+              const rows = yield* select(
+                cardId,
+                sql`l.source_id = ${cardId} AND l.target_id = ${input.targetId} AND l.link_type = ${input.linkType}`
+              )
+              if (rows[0] === undefined) return undefined
+              const link = view(rows[0], cardId)
+              if (inserted.length > 0) yield* log(principal, "card_link.created", source, link)
+              return link
+            })
           )
-        )
-        const rows = yield* select(
-          cardId,
-          sql`l.source_id = ${cardId} AND l.target_id = ${input.targetId} AND l.link_type = ${input.linkType}`
-        )
-        if (rows[0] === undefined) return yield* new NotFound({ message: "card not found" })
-        return view(rows[0], cardId)
+          .pipe(
+            // a card deleted between the access check and the insert: the foreign key says so
+            Effect.catchTag("SqlError", (e) =>
+              e.reason._tag === "ConstraintError"
+                ? Effect.fail(new NotFound({ message: "card not found" }))
+                : Effect.die(e)
+            )
+          )
+        if (link === undefined) return yield* new NotFound({ message: "card not found" })
+        return link
       })
 
       const remove = Effect.fn("CardLinks.remove")(function* (principal: Principal, linkId: string) {
-        yield* access.resolve(principal, "link", linkId)
-        yield* sql`DELETE FROM card_links WHERE id = ${linkId}`.pipe(Effect.orDie)
+        const source = yield* access.resolve(principal, "link", linkId)
+        yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              // the link's last state, seen from its source, read in the delete's own snapshot
+              const [row] = yield* sql<Row>`
+                WITH gone AS (DELETE FROM card_links WHERE id = ${linkId} RETURNING *)
+                SELECT l.id, l.source_id, l.target_id, l.link_type, l.created_at, l.updated_at,
+                       o.id AS other_id, o.ref AS other_ref, o.title AS other_title
+                FROM gone l JOIN cards o ON o.id = l.target_id`
+              if (row !== undefined) yield* log(principal, "card_link.deleted", source, view(row, row.source_id))
+            })
+          )
+          .pipe(Effect.orDie)
       })
 
       return CardLinks.of({ list, create, remove })

@@ -284,18 +284,40 @@ export class Cards extends Context.Service<
           checkPriority(patch.priority)
         )
         if (invalid) return yield* invalid
-        yield* access.resolve(principal, "card", id)
+        const card = yield* access.resolve(principal, "card", id)
         const set: Record<string, unknown> = {}
         if (patch.title !== undefined) set.title = patch.title
         if (patch.description !== undefined) set.description = patch.description
         if (patch.priority !== undefined) set.priority = patch.priority
-        if (Object.keys(set).length > 0) {
-          const now = yield* sqlNow
-          yield* sql`UPDATE cards SET ${sql.update(set)}, updated_at = ${now}::timestamptz WHERE id = ${id}`.pipe(
-            Effect.orDie
+        // an empty patch changes nothing: no write, no event
+        if (Object.keys(set).length === 0) return yield* loadOne(id)
+        const now = yield* sqlNow
+        // the change, the card after it and its event commit together; the self-join reads the
+        // old values in the same statement as the write (they are the event's `previous`)
+        return yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [old] = yield* sql<{ title: string; description: string | null; priority: Priority }>`
+              UPDATE cards c SET ${sql.update(set)}, updated_at = ${now}::timestamptz FROM cards old
+              WHERE c.id = ${id} AND old.id = c.id
+              RETURNING old.title, old.description, old.priority`
+              if (old === undefined) return yield* new NotFound({ message: `card ${id} not found` })
+              const after = yield* loadOne(id)
+              const previous: Record<string, unknown> = {}
+              for (const field of Object.keys(set) as Array<keyof typeof old>)
+                if (old[field] !== after[field]) previous[field] = old[field]
+              yield* events.record(principal, {
+                type: "card.updated",
+                workspaceId: card.workspaceId,
+                projectId: after.projectId,
+                cardId: id,
+                object: after,
+                previous
+              })
+              return after
+            })
           )
-        }
-        return yield* loadOne(id)
+          .pipe(Effect.catchTag("SqlError", Effect.die))
       })
 
       // nothing else moves: the cards after it keep their keys, and their ordinals follow

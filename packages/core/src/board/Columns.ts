@@ -5,7 +5,8 @@ import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../d
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
-import { Access } from "./Access.ts"
+import { EventLog } from "../events/EventLog.ts"
+import { Access, type Resolved } from "./Access.ts"
 import { checkName } from "./cardRules.ts"
 import { clampPosition } from "./positions.ts"
 import { type ColumnRow, type ColumnView, toColumn } from "./rows.ts"
@@ -37,6 +38,24 @@ export class Columns extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
+      const events = yield* EventLog
+
+      // a column's event, in the change's transaction. Only the column named is logged: the
+      // others' dense positions shift around it, as a client that applies the change can tell
+      const log = (
+        principal: Principal,
+        type: "column.created" | "column.updated" | "column.deleted",
+        project: Resolved,
+        column: ColumnView,
+        previous?: Record<string, unknown>
+      ) =>
+        events.record(principal, {
+          type,
+          workspaceId: project.workspaceId,
+          projectId: column.projectId,
+          object: column,
+          previous
+        })
 
       type Row = ColumnRow
       // NO KEY UPDATE: serialises column edits of a project without blocking card writes, whose
@@ -50,7 +69,7 @@ export class Columns extends Context.Service<
       ) {
         const invalid = checkName(input.name) ?? checkPosition(input.position)
         if (invalid) return yield* invalid
-        yield* access.resolve(principal, "project", input.projectId)
+        const project = yield* access.resolve(principal, "project", input.projectId)
         const now = yield* sqlNow
         const row = yield* sql
           .withTransaction(
@@ -65,11 +84,13 @@ export class Columns extends Context.Service<
             INSERT INTO board_columns (project_id, name, position, created_at, updated_at)
             VALUES (${input.projectId}, ${input.name.trim()}, ${position}, ${now}::timestamptz, ${now}::timestamptz)
             RETURNING id, project_id, name, position, created_at, updated_at`
-              return row!
+              const column = toColumn(row!)
+              yield* log(principal, "column.created", project, column)
+              return column
             })
           )
           .pipe(retryConflicts, Effect.orDie)
-        return toColumn(row)
+        return row
       })
 
       const update = Effect.fn("Columns.update")(function* (
@@ -87,8 +108,15 @@ export class Columns extends Context.Service<
               yield* lockProject(column.projectId!)
               const [current] = yield* sql<{
                 position: number
-              }>`SELECT position FROM board_columns WHERE id = ${id} FOR UPDATE`
+                name: string
+              }>`SELECT position, name FROM board_columns WHERE id = ${id} FOR UPDATE`
               if (current === undefined) return undefined
+              // an empty patch changes nothing: no write, no event
+              if (patch.position === undefined && patch.name === undefined) {
+                const [row] = yield* sql<Row>`
+                  SELECT id, project_id, name, position, created_at, updated_at FROM board_columns WHERE id = ${id}`
+                return row
+              }
               if (patch.position !== undefined) {
                 const [{ n }] = yield* sql<{
                   n: number
@@ -106,6 +134,11 @@ export class Columns extends Context.Service<
               const [row] = yield* sql<Row>`
             UPDATE board_columns SET updated_at = ${now}::timestamptz WHERE id = ${id}
             RETURNING id, project_id, name, position, created_at, updated_at`
+              const after = toColumn(row!)
+              const previous: Record<string, unknown> = {}
+              if (after.name !== current.name) previous.name = current.name
+              if (after.position !== current.position) previous.position = current.position
+              yield* log(principal, "column.updated", column, after, previous)
               return row
             })
           )
@@ -126,7 +159,11 @@ export class Columns extends Context.Service<
               if (current === undefined) return "gone" as const
               const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM cards WHERE column_id = ${id}`
               if (n > 0) return n
-              yield* sql`DELETE FROM board_columns WHERE id = ${id}`
+              const [gone] = yield* sql<Row>`
+                DELETE FROM board_columns WHERE id = ${id}
+                RETURNING id, project_id, name, position, created_at, updated_at`
+              // its last state
+              yield* log(principal, "column.deleted", column, toColumn(gone!))
               yield* sql`UPDATE board_columns SET position = position - 1 WHERE project_id = ${column.projectId!} AND position > ${current.position}`
               return "deleted" as const
             })

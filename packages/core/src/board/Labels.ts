@@ -4,9 +4,10 @@ import { SqlClient } from "effect/sql"
 import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
-import { Access } from "./Access.ts"
+import { Access, isUuid } from "./Access.ts"
 import { checkName } from "./cardRules.ts"
-import { type LabelView, toLabel } from "./cardView.ts"
+import { EventLog } from "../events/EventLog.ts"
+import { cardColumns, type CardRow, type CardView, type LabelView, toCard, toLabel } from "./cardView.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
 
@@ -45,6 +46,33 @@ export class Labels extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
+      const events = yield* EventLog
+
+      /** The card after a label change, read in the change's transaction (the event's object). */
+      const cardAfter = (cardId: string) =>
+        sql
+          .unsafe<CardRow>(`SELECT ${cardColumns()} FROM cards c WHERE c.id = $1`, [cardId])
+          .pipe(Effect.map((rows) => toCard(rows[0]!)))
+
+      /**
+       * A card's label event: the card after the change, and its labels before it as `previous`
+       * (the changed field's old value; the difference names the label).
+       */
+      const logLabelChange = (
+        principal: Principal,
+        type: "card.label_added" | "card.label_removed",
+        workspaceId: string,
+        before: CardView,
+        after: CardView
+      ) =>
+        events.record(principal, {
+          type,
+          workspaceId,
+          projectId: after.projectId,
+          cardId: after.id,
+          object: after,
+          previous: { labels: before.labels }
+        })
 
       const create = Effect.fn("Labels.create")(function* (
         principal: Principal,
@@ -55,34 +83,48 @@ export class Labels extends Context.Service<
         if (input.color !== undefined && !COLOR.test(input.color)) {
           return yield* new InvalidInput({ message: "color: must be a #rrggbb hex colour such as #ff8800" })
         }
-        yield* access.resolve(principal, "project", input.projectId)
+        const project = yield* access.resolve(principal, "project", input.projectId)
         const name = input.name.trim()
         const now = yield* sqlNow
-        const rows = yield* sql<{
-          id: string
-          project_id: string
-          name: string
-          color: string | null
-          created_at: Date
-          updated_at: Date
-        }>`
-          INSERT INTO labels (project_id, name, color, created_at, updated_at)
-          VALUES (${input.projectId}, ${name}, ${input.color?.toLowerCase() ?? null}, ${now}::timestamptz, ${now}::timestamptz)
-          ON CONFLICT (project_id, lower(name)) DO NOTHING
-          RETURNING id, project_id, name, color, created_at, updated_at`.pipe(Effect.orDie)
-        const row = rows[0]
+        const row = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [row] = yield* sql<{
+                id: string
+                project_id: string
+                name: string
+                color: string | null
+                created_at: Date
+                updated_at: Date
+              }>`
+              INSERT INTO labels (project_id, name, color, created_at, updated_at)
+              VALUES (${input.projectId}, ${name}, ${input.color?.toLowerCase() ?? null}, ${now}::timestamptz, ${now}::timestamptz)
+              ON CONFLICT (project_id, lower(name)) DO NOTHING
+              RETURNING id, project_id, name, color, created_at, updated_at`
+              if (row === undefined) return undefined
+              const label = toLabel({
+                id: row.id,
+                projectId: row.project_id,
+                name: row.name,
+                color: row.color,
+                createdAt: row.created_at,
+                updatedAt: row.updated_at
+              })
+              yield* events.record(principal, {
+                type: "label.created",
+                workspaceId: project.workspaceId,
+                projectId: label.projectId,
+                object: label
+              })
+              return label
+            })
+          )
+          .pipe(Effect.orDie)
         if (row === undefined)
           return yield* new Conflict({
             message: `a label named ${JSON.stringify(name)} already exists in this project`
           })
-        return toLabel({
-          id: row.id,
-          projectId: row.project_id,
-          name: row.name,
-          color: row.color,
-          createdAt: row.created_at,
-          updatedAt: row.updated_at
-        })
+        return row
       })
 
       const attach = Effect.fn("Labels.attach")(function* (principal: Principal, cardId: string, labelId: string) {
@@ -94,28 +136,69 @@ export class Labels extends Context.Service<
           })
         }
         const now = yield* sqlNow
-        yield* sql`
-          INSERT INTO card_labels (card_id, label_id, created_at) VALUES (${cardId}, ${labelId}, ${now}::timestamptz)
-          ON CONFLICT DO NOTHING`.pipe(
-          // the card or label deleted since the access check
-          Effect.catchTag("SqlError", (e) =>
-            e.reason._tag === "ConstraintError"
-              ? Effect.fail(new NotFound({ message: "card or label not found" }))
-              : Effect.die(e)
+        // one transaction: the attachment, the card's updated_at, the card after and the event.
+        // The first statement's RETURNING reads its own snapshot: the card's labels before.
+        // Attaching a label the card already has changes nothing: no write, no event.
+        yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [before] = yield* sql.unsafe<CardRow>(
+                `WITH added AS (
+                  INSERT INTO card_labels (card_id, label_id, created_at) VALUES ($1, $2, $3::timestamptz)
+                  ON CONFLICT DO NOTHING RETURNING card_id
+                )
+                UPDATE cards c SET updated_at = $3::timestamptz FROM added WHERE c.id = added.card_id
+                RETURNING ${cardColumns()}`,
+                [cardId, labelId, now]
+              )
+              if (before === undefined) return
+              yield* logLabelChange(
+                principal,
+                "card.label_added",
+                card.workspaceId,
+                toCard(before),
+                yield* cardAfter(cardId)
+              )
+            })
           )
-        )
-        yield* sql`UPDATE cards SET updated_at = ${now}::timestamptz WHERE id = ${cardId}`.pipe(Effect.orDie)
+          .pipe(
+            // the card or label deleted since the access check
+            Effect.catchTag("SqlError", (e) =>
+              e.reason._tag === "ConstraintError"
+                ? Effect.fail(new NotFound({ message: "card or label not found" }))
+                : Effect.die(e)
+            )
+          )
       })
 
       const detach = Effect.fn("Labels.detach")(function* (principal: Principal, cardId: string, labelId: string) {
-        yield* access.resolve(principal, "card", cardId)
-        const removed =
-          yield* sql`DELETE FROM card_labels WHERE card_id = ${cardId} AND label_id = ${labelId} RETURNING label_id`.pipe(
-            Effect.orDie
-          )
-        if (removed.length === 0) return yield* new NotFound({ message: `label ${labelId} is not on card ${cardId}` })
+        const card = yield* access.resolve(principal, "card", cardId)
         const now = yield* sqlNow
-        yield* sql`UPDATE cards SET updated_at = ${now}::timestamptz WHERE id = ${cardId}`.pipe(Effect.orDie)
+        const removed = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              // as in attach: the RETURNING shows the card's labels before the removal
+              const [before] = yield* sql.unsafe<CardRow>(
+                `WITH removed AS (
+                  DELETE FROM card_labels WHERE card_id = $1 AND label_id = $2 RETURNING card_id
+                )
+                UPDATE cards c SET updated_at = $3::timestamptz FROM removed WHERE c.id = removed.card_id
+                RETURNING ${cardColumns()}`,
+                [cardId, isUuid(labelId) ? labelId : null, now]
+              )
+              if (before === undefined) return false
+              yield* logLabelChange(
+                principal,
+                "card.label_removed",
+                card.workspaceId,
+                toCard(before),
+                yield* cardAfter(cardId)
+              )
+              return true
+            })
+          )
+          .pipe(Effect.orDie)
+        if (!removed) return yield* new NotFound({ message: `label ${labelId} is not on card ${cardId}` })
       })
 
       const byName = (projectId: string, name: string) =>

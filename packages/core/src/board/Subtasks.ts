@@ -5,7 +5,8 @@ import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/erro
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
-import { Access } from "./Access.ts"
+import { EventLog } from "../events/EventLog.ts"
+import { Access, type Resolved } from "./Access.ts"
 import { checkTitle } from "./cardRules.ts"
 import { type SubtaskView, toSubtask } from "./cardView.ts"
 import { clampPosition } from "./positions.ts"
@@ -53,6 +54,24 @@ export class Subtasks extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
+      const events = yield* EventLog
+
+      const log = (
+        principal: Principal,
+        type: "subtask.created" | "subtask.toggled" | "subtask.deleted",
+        at: Resolved,
+        subtask: SubtaskView,
+        previous?: Record<string, unknown>
+      ) =>
+        events.record(principal, {
+          type,
+          workspaceId: at.workspaceId,
+          projectId: at.projectId!,
+          // a subtask's events are its card's history
+          cardId: subtask.cardId,
+          object: subtask,
+          previous
+        })
 
       const create = Effect.fn("Subtasks.create")(function* (
         principal: Principal,
@@ -63,7 +82,7 @@ export class Subtasks extends Context.Service<
         if (input.position !== undefined && (!Number.isInteger(input.position) || input.position < 0)) {
           return yield* new InvalidInput({ message: "position: must be a whole number from 0" })
         }
-        yield* access.resolve(principal, "card", input.cardId)
+        const at = yield* access.resolve(principal, "card", input.cardId)
         const now = yield* sqlNow
         const row = yield* sql
           .withTransaction(
@@ -80,6 +99,7 @@ export class Subtasks extends Context.Service<
             VALUES (${input.cardId}, ${input.title}, ${position}, ${now}::timestamptz, ${now}::timestamptz)
             RETURNING id, card_id, title, completed, position, created_at, updated_at`
               yield* sql`UPDATE cards SET updated_at = ${now}::timestamptz WHERE id = ${input.cardId}`
+              yield* log(principal, "subtask.created", at, view(row!))
               return row
             })
           )
@@ -88,27 +108,47 @@ export class Subtasks extends Context.Service<
         return view(row)
       })
 
-      const write = (id: string, completed: boolean | "flip") =>
+      /**
+       * Sets (or flips) a subtask's state, touches its card and logs `subtask.toggled`, in one
+       * transaction. Setting the state it already has writes nothing and logs nothing.
+       */
+      const write = (principal: Principal, at: Resolved, id: string, completed: boolean | "flip") =>
         Effect.flatMap(sqlNow, (now) =>
-          sql<Row>`
-          UPDATE subtasks SET completed = ${completed === "flip" ? sql`NOT completed` : completed}, updated_at = ${now}::timestamptz
-          WHERE id = ${id}
-          RETURNING id, card_id, title, completed, position, created_at, updated_at`.pipe(
-            Effect.orDie,
-            Effect.flatMap((rows) =>
-              rows[0] !== undefined
-                ? Effect.succeed(view(rows[0]))
-                : Effect.fail(new NotFound({ message: `subtask ${id} not found` }))
-            ),
-            Effect.tap((s) =>
-              sql`UPDATE cards SET updated_at = ${now}::timestamptz WHERE id = ${s.cardId}`.pipe(Effect.orDie)
+          sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const [row] = yield* sql<Row & { was: boolean }>`
+                  WITH s AS (
+                    UPDATE subtasks s SET completed = ${completed === "flip" ? sql`NOT old.completed` : completed}, updated_at = ${now}::timestamptz
+                    FROM subtasks old
+                    WHERE s.id = ${id} AND old.id = s.id ${completed === "flip" ? sql`` : sql`AND old.completed <> ${completed}`}
+                    RETURNING s.id, s.card_id, s.title, s.completed, s.position, s.created_at, s.updated_at, old.completed AS was
+                  ), touched AS (
+                    UPDATE cards SET updated_at = ${now}::timestamptz WHERE id IN (SELECT card_id FROM s)
+                  )
+                  SELECT * FROM s`
+                if (row !== undefined) {
+                  const subtask = view(row)
+                  yield* log(principal, "subtask.toggled", at, subtask, { completed: row.was })
+                  return subtask
+                }
+                // unchanged (already in that state), or gone
+                const [same] = yield* sql<Row>`
+                  SELECT id, card_id, title, completed, position, created_at, updated_at FROM subtasks WHERE id = ${id}`
+                return same === undefined ? undefined : view(same)
+              })
             )
-          )
+            .pipe(
+              Effect.orDie,
+              Effect.flatMap((s) =>
+                s !== undefined ? Effect.succeed(s) : Effect.fail(new NotFound({ message: `subtask ${id} not found` }))
+              )
+            )
         )
 
       const toggle = Effect.fn("Subtasks.toggle")(function* (principal: Principal, id: string) {
-        yield* access.resolve(principal, "subtask", id)
-        return yield* write(id, "flip")
+        const at = yield* access.resolve(principal, "subtask", id)
+        return yield* write(principal, at, id, "flip")
       })
 
       const setCompleted = Effect.fn("Subtasks.setCompleted")(function* (
@@ -116,23 +156,24 @@ export class Subtasks extends Context.Service<
         id: string,
         completed: boolean
       ) {
-        yield* access.resolve(principal, "subtask", id)
-        return yield* write(id, completed)
+        const at = yield* access.resolve(principal, "subtask", id)
+        return yield* write(principal, at, id, completed)
       })
 
       const remove = Effect.fn("Subtasks.remove")(function* (principal: Principal, id: string) {
-        yield* access.resolve(principal, "subtask", id)
+        const at = yield* access.resolve(principal, "subtask", id)
         const now = yield* sqlNow
         yield* sql
           .withTransaction(
             Effect.gen(function* () {
-              const [row] = yield* sql<{
-                card_id: string
-                position: number
-              }>`DELETE FROM subtasks WHERE id = ${id} RETURNING card_id, position`
+              const [row] = yield* sql<Row>`
+                DELETE FROM subtasks WHERE id = ${id}
+                RETURNING id, card_id, title, completed, position, created_at, updated_at`
               if (row !== undefined) {
                 yield* sql`UPDATE subtasks SET position = position - 1 WHERE card_id = ${row.card_id} AND position > ${row.position}`
                 yield* sql`UPDATE cards SET updated_at = ${now}::timestamptz WHERE id = ${row.card_id}`
+                // its last state
+                yield* log(principal, "subtask.deleted", at, view(row))
               }
             })
           )

@@ -189,8 +189,8 @@ export class EventLog extends Context.Service<
           yield* sql
             .unsafe(
               `INSERT INTO events (workspace_id, project_id, card_id, type, actor, data, created_at)
-               SELECT e.w, e.p, e.c, e.t, ${actorSql("$1::text", "$2", "$3")}, e.d::json, $4::timestamptz
-               FROM unnest($5::uuid[], $6::uuid[], $7::uuid[], $8::text[], $9::text[]) WITH ORDINALITY AS e(w, p, c, t, d, i)
+               SELECT e.w, e.p, NULLIF(e.c, '')::uuid, e.t, ${actorSql("$1::text", "$2", "$3")}, e.d::json, $4::timestamptz
+               FROM unnest($5::uuid[], $6::uuid[], $7::text[], $8::text[], $9::text[]) WITH ORDINALITY AS e(w, p, c, t, d, i)
                ORDER BY e.i`,
               [
                 kind,
@@ -199,7 +199,8 @@ export class EventLog extends Context.Service<
                 now,
                 events.map((e) => e.workspaceId),
                 events.map((e) => e.projectId),
-                events.map((e) => e.cardId ?? null),
+                // '' for no card: the driver cannot type an array holding only nulls
+                events.map((e) => e.cardId ?? ""),
                 events.map((e) => e.type),
                 events.map((e) =>
                   JSON.stringify(

@@ -10,7 +10,8 @@ import type { RelevanceFilter } from "../domain/enums.ts"
 import type { ProjectId, ProjectLinkId, UserId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import type { ProjectLink } from "../domain/projectLink.ts"
-import { Access } from "../board/Access.ts"
+import { Access, type Resolved } from "../board/Access.ts"
+import { actorParams, actorSql, EventLog, eventInsertSql } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { iso } from "../board/rows.ts"
 import { checkLinkFields } from "./linkRules.ts"
@@ -62,6 +63,46 @@ type Row = {
 
 const columns = `id, project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source,
   reviewed_by, reviewed_at, review_reason, created_at, updated_at`
+
+/** The fields an update changed, with their old values (an event's `previous`); updatedAt always moves. */
+const changedFields = (before: ProjectLinkView, after: ProjectLinkView): Record<string, unknown> => {
+  const previous: Record<string, unknown> = {}
+  for (const [field, value] of Object.entries(before))
+    if (field !== "updatedAt" && JSON.stringify(value) !== JSON.stringify(after[field as keyof ProjectLinkView]))
+      previous[field] = value
+  return previous
+}
+
+// A link in its REST shape (as `view` writes it), in SQL over alias `l`: the event of a submission
+// is written by the submission's own statement.
+const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+const linkJsonSql = `json_build_object('id', l.id, 'projectId', l.project_id, 'url', l.url, 'normalizedUrl', l.normalized_url,
+  'title', l.title, 'note', l.note, 'tags', to_json(l.tags), 'relevance', l.relevance, 'score', l.score, 'evidence', l.evidence,
+  'evaluation_source', l.evaluation_source, 'reviewedBy', l.reviewed_by,
+  'reviewedAt', CASE WHEN l.reviewed_at IS NOT NULL THEN ${isoSql("l.reviewed_at")} END, 'reviewReason', l.review_reason,
+  'createdAt', ${isoSql("l.created_at")}, 'updatedAt', ${isoSql("l.updated_at")})`
+
+// $1 project … $12 the time (see submit), $13 the workspace, $14 the credential's kind, $15 the
+// user, $16 the credential (the event's actor)
+const submitSql = `
+  WITH inserted AS (
+    INSERT INTO project_links (project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source,
+      created_by, created_at, updated_at)
+    VALUES ($1::uuid, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10::jsonb, 'heuristic', $11::uuid, $12::timestamptz, $12::timestamptz)
+    ON CONFLICT (project_id, normalized_url) DO NOTHING
+    RETURNING ${columns}
+  ), ${eventInsertSql({
+    name: "logged",
+    from: "inserted l",
+    type: "'project_link.created'",
+    workspace: "$13::uuid",
+    project: "l.project_id",
+    card: "NULL::uuid",
+    data: `json_build_object('object', ${linkJsonSql})::text`,
+    actor: actorSql("$14::text", "$15", "$16"),
+    at: "$12"
+  })}
+  SELECT * FROM inserted`
 
 const view = (r: Row): ProjectLinkView => ({
   id: r.id as ProjectLinkId,
@@ -124,6 +165,22 @@ export class ProjectLinks extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
+      const events = yield* EventLog
+
+      const log = (
+        principal: Principal,
+        type: "project_link.created" | "project_link.reviewed" | "project_link.evaluated" | "project_link.deleted",
+        project: Resolved,
+        link: ProjectLinkView,
+        previous?: Record<string, unknown>
+      ) =>
+        events.record(principal, {
+          type,
+          workspaceId: project.workspaceId,
+          projectId: link.projectId,
+          object: link,
+          previous
+        })
 
       // The card-and-label part of a board's index costs ~10 ms to build for 1,000 cards; it is
       // kept per project and rebuilt when the board's version (counts and last changes of its
@@ -167,8 +224,9 @@ export class ProjectLinks extends Context.Service<
           return withOtherLinks(index, otherLinks)
         })
 
-      const linkOf = (projectId: string, linkId: string) =>
-        sql<Row>`SELECT ${sql.literal(columns)} FROM project_links WHERE id = ${linkId} AND project_id = ${projectId}`.pipe(
+      const linkOf = (projectId: string, linkId: string, lock = false) =>
+        sql<Row>`SELECT ${sql.literal(columns)} FROM project_links WHERE id = ${linkId} AND project_id = ${projectId}
+          ${lock ? sql`FOR UPDATE` : sql``}`.pipe(
           Effect.orDie,
           Effect.flatMap((rows) =>
             rows[0] !== undefined
@@ -191,7 +249,7 @@ export class ProjectLinks extends Context.Service<
         if (invalid) return yield* invalid
         const normalized = normalizeUrl(input.url)
         if (!normalized.ok) return yield* new InvalidInput({ message: `url: ${normalized.error}` })
-        yield* access.resolve(principal, "project", projectId)
+        const project = yield* access.resolve(principal, "project", projectId)
         const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter((t) => t !== ""))]
         const index = yield* boardIndex(projectId, null)
         const rating = evaluateRelevance(
@@ -206,15 +264,29 @@ export class ProjectLinks extends Context.Service<
           index
         )
         const now = yield* sqlNow
-        const inserted = yield* sql<Row>`
-          INSERT INTO project_links (project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source, created_by,
-            created_at, updated_at)
-          VALUES (${projectId}, ${input.url}, ${normalized.url}, ${normalized.host}, ${input.title ?? null}, ${input.note ?? null},
-            ${tags}::text[], ${rating.relevance}, ${rating.score}, ${JSON.stringify(rating.evidence)}::jsonb, 'heuristic', ${principal.userId},
-            ${now}::timestamptz, ${now}::timestamptz)
-          ON CONFLICT (project_id, normalized_url) DO NOTHING
-          RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
-        if (inserted[0] !== undefined) return { created: true, link: view(inserted[0]) }
+        // one statement, as before events: the link and its event commit together (a submission
+        // is a benchmarked write); a URL already stored inserts nothing, so it logs nothing
+        const [row] = yield* sql
+          .unsafe<Row>(submitSql, [
+            projectId,
+            input.url,
+            normalized.url,
+            normalized.host,
+            input.title ?? null,
+            input.note ?? null,
+            tags,
+            rating.relevance,
+            rating.score,
+            JSON.stringify(rating.evidence),
+            principal.userId,
+            now,
+            project.workspaceId,
+            ...actorParams(principal)
+          ])
+          .pipe(Effect.orDie)
+        if (row !== undefined) events.committed(projectId)
+        const created = row === undefined ? undefined : view(row)
+        if (created !== undefined) return { created: true, link: created }
         const [existing] = yield* sql<Row>`
           SELECT ${sql.literal(columns)} FROM project_links WHERE project_id = ${projectId} AND normalized_url = ${normalized.url}`.pipe(
           Effect.orDie
@@ -263,8 +335,7 @@ export class ProjectLinks extends Context.Service<
         }
         const invalid = checkLinkFields(input)
         if (invalid) return yield* invalid
-        yield* access.resolve(principal, "project", projectId)
-        yield* linkOf(projectId, linkId)
+        const project = yield* access.resolve(principal, "project", projectId)
         const set: Record<string, unknown> = {}
         if (input.title !== undefined) set.title = input.title
         if (input.note !== undefined) set.note = input.note
@@ -276,16 +347,26 @@ export class ProjectLinks extends Context.Service<
             ? sql``
             : sql`, relevance = ${input.relevance}, evaluation_source = 'human', reviewed_by = ${principal.userId}, reviewed_at = ${now}::timestamptz,
                  review_reason = ${input.reason ?? null}, score = NULL, evidence = NULL`
-        const [row] = yield* sql<Row>`
+        // the old state (the event's `previous`), the change and its event in one transaction
+        return yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const before = view(yield* linkOf(projectId, linkId, true))
+              const [row] = yield* sql<Row>`
           UPDATE project_links SET updated_at = ${now}::timestamptz
             ${Object.keys(set).length > 0 ? sql`, ${sql.update(set)}` : sql``}
             ${tags !== undefined ? sql`, tags = ${tags}::text[]` : sql``}
             ${human}
           WHERE id = ${linkId} AND project_id = ${projectId}
           RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
-        if (row === undefined)
-          return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
-        return view(row)
+              if (row === undefined)
+                return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
+              const after = view(row)
+              yield* log(principal, "project_link.reviewed", project, after, changedFields(before, after))
+              return after
+            })
+          )
+          .pipe(Effect.catchTag("SqlError", Effect.die))
       })
 
       const evaluate = Effect.fn("ProjectLinks.evaluate")(function* (
@@ -293,7 +374,7 @@ export class ProjectLinks extends Context.Service<
         projectId: string,
         linkId: string
       ) {
-        yield* access.resolve(principal, "project", projectId)
+        const project = yield* access.resolve(principal, "project", projectId)
         const link = yield* linkOf(projectId, linkId)
         const index = yield* boardIndex(projectId, linkId)
         const rating = evaluateRelevance(
@@ -308,14 +389,30 @@ export class ProjectLinks extends Context.Service<
           index
         )
         const now = yield* sqlNow
-        const [row] = yield* sql<Row>`
-          UPDATE project_links SET relevance = ${rating.relevance}, score = ${rating.score}, evidence = ${JSON.stringify(rating.evidence)}::jsonb,
+        // the self-join reads the old rating in the write's own statement (the event's `previous`)
+        return yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [row] = yield* sql<Row & { old: Row }>`
+          UPDATE project_links l SET relevance = ${rating.relevance}, score = ${rating.score}, evidence = ${JSON.stringify(rating.evidence)}::jsonb,
             evaluation_source = 'heuristic', reviewed_by = NULL, reviewed_at = NULL, review_reason = NULL, updated_at = ${now}::timestamptz
-          WHERE id = ${linkId} AND project_id = ${projectId}
-          RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
-        if (row === undefined)
-          return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
-        return view(row)
+          FROM project_links old
+          WHERE l.id = ${linkId} AND l.project_id = ${projectId} AND old.id = l.id
+          RETURNING ${sql.literal(
+            columns
+              .split(",")
+              .map((c) => `l.${c.trim()}`)
+              .join(", ")
+          )}, row_to_json(old) AS old`.pipe(Effect.orDie)
+              if (row === undefined)
+                return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
+              const after = view(row)
+              const old = typeof row.old === "string" ? (JSON.parse(row.old) as Row) : row.old
+              yield* log(principal, "project_link.evaluated", project, after, changedFields(view(old), after))
+              return after
+            })
+          )
+          .pipe(Effect.catchTag("SqlError", Effect.die))
       })
 
       const remove = Effect.fn("ProjectLinks.remove")(function* (
@@ -323,13 +420,20 @@ export class ProjectLinks extends Context.Service<
         projectId: string,
         linkId: string
       ) {
-        yield* access.resolve(principal, "project", projectId)
-        const deleted =
-          yield* sql`DELETE FROM project_links WHERE id = ${linkId} AND project_id = ${projectId} RETURNING id`.pipe(
-            Effect.orDie
+        const project = yield* access.resolve(principal, "project", projectId)
+        const deleted = yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const [row] = yield* sql<Row>`
+                DELETE FROM project_links WHERE id = ${linkId} AND project_id = ${projectId}
+                RETURNING ${sql.literal(columns)}`
+              // its last state
+              if (row !== undefined) yield* log(principal, "project_link.deleted", project, view(row))
+              return row !== undefined
+            })
           )
-        if (deleted.length === 0)
-          return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
+          .pipe(Effect.orDie)
+        if (!deleted) return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
       })
 
       const references = (projectId: string) =>
