@@ -105,8 +105,8 @@ export class CardLinks extends Context.Service<
         }
         // the same (source, target, type) twice answers the existing link, and logs nothing
         const now = yield* sqlNow
-        const link = yield* sql
-          .withTransaction(
+        const link = yield* events
+          .withEvents(
             Effect.gen(function* () {
               const inserted = yield* sql`
                 INSERT INTO card_links (source_id, target_id, link_type, created_by, created_at, updated_at)
@@ -136,8 +136,8 @@ export class CardLinks extends Context.Service<
 
       const remove = Effect.fn("CardLinks.remove")(function* (principal: Principal, linkId: string) {
         const source = yield* access.resolve(principal, "link", linkId)
-        yield* sql
-          .withTransaction(
+        yield* events
+          .withEvents(
             Effect.gen(function* () {
               // the link's last state, seen from its source, read in the delete's own snapshot
               const [row] = yield* sql<Row>`

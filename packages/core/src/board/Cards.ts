@@ -294,8 +294,8 @@ export class Cards extends Context.Service<
         const now = yield* sqlNow
         // the change, the card after it and its event commit together; the self-join reads the
         // old values in the same statement as the write (they are the event's `previous`)
-        return yield* sql
-          .withTransaction(
+        return yield* events
+          .withEvents(
             Effect.gen(function* () {
               const [old] = yield* sql<{ title: string; description: string | null; priority: Priority }>`
               UPDATE cards c SET ${sql.update(set)}, updated_at = ${now}::timestamptz FROM cards old

@@ -71,8 +71,8 @@ export class Columns extends Context.Service<
         if (invalid) return yield* invalid
         const project = yield* access.resolve(principal, "project", input.projectId)
         const now = yield* sqlNow
-        const row = yield* sql
-          .withTransaction(
+        const row = yield* events
+          .withEvents(
             Effect.gen(function* () {
               yield* lockProject(input.projectId)
               const [{ n }] = yield* sql<{
@@ -102,8 +102,8 @@ export class Columns extends Context.Service<
         if (invalid) return yield* invalid
         const column = yield* access.resolve(principal, "column", id)
         const now = yield* sqlNow
-        const row = yield* sql
-          .withTransaction(
+        const row = yield* events
+          .withEvents(
             Effect.gen(function* () {
               yield* lockProject(column.projectId!)
               const [current] = yield* sql<{
@@ -149,8 +149,8 @@ export class Columns extends Context.Service<
 
       const remove = Effect.fn("Columns.remove")(function* (principal: Principal, id: string) {
         const column = yield* access.resolve(principal, "column", id)
-        const outcome = yield* sql
-          .withTransaction(
+        const outcome = yield* events
+          .withEvents(
             Effect.gen(function* () {
               yield* lockProject(column.projectId!)
               const [current] = yield* sql<{

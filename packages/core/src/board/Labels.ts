@@ -86,8 +86,8 @@ export class Labels extends Context.Service<
         const project = yield* access.resolve(principal, "project", input.projectId)
         const name = input.name.trim()
         const now = yield* sqlNow
-        const row = yield* sql
-          .withTransaction(
+        const row = yield* events
+          .withEvents(
             Effect.gen(function* () {
               const [row] = yield* sql<{
                 id: string
@@ -139,8 +139,8 @@ export class Labels extends Context.Service<
         // one transaction: the attachment, the card's updated_at, the card after and the event.
         // The first statement's RETURNING reads its own snapshot: the card's labels before.
         // Attaching a label the card already has changes nothing: no write, no event.
-        yield* sql
-          .withTransaction(
+        yield* events
+          .withEvents(
             Effect.gen(function* () {
               const [before] = yield* sql.unsafe<CardRow>(
                 `WITH added AS (
@@ -174,8 +174,8 @@ export class Labels extends Context.Service<
       const detach = Effect.fn("Labels.detach")(function* (principal: Principal, cardId: string, labelId: string) {
         const card = yield* access.resolve(principal, "card", cardId)
         const now = yield* sqlNow
-        const removed = yield* sql
-          .withTransaction(
+        const removed = yield* events
+          .withEvents(
             Effect.gen(function* () {
               // as in attach: the RETURNING shows the card's labels before the removal
               const [before] = yield* sql.unsafe<CardRow>(

@@ -84,8 +84,8 @@ export class Subtasks extends Context.Service<
         }
         const at = yield* access.resolve(principal, "card", input.cardId)
         const now = yield* sqlNow
-        const row = yield* sql
-          .withTransaction(
+        const row = yield* events
+          .withEvents(
             Effect.gen(function* () {
               const [card] = yield* sql`SELECT id FROM cards WHERE id = ${input.cardId} FOR UPDATE`
               if (card === undefined) return undefined
@@ -114,8 +114,8 @@ export class Subtasks extends Context.Service<
        */
       const write = (principal: Principal, at: Resolved, id: string, completed: boolean | "flip") =>
         Effect.flatMap(sqlNow, (now) =>
-          sql
-            .withTransaction(
+          events
+            .withEvents(
               Effect.gen(function* () {
                 const [row] = yield* sql<Row & { was: boolean }>`
                   WITH s AS (
@@ -163,8 +163,8 @@ export class Subtasks extends Context.Service<
       const remove = Effect.fn("Subtasks.remove")(function* (principal: Principal, id: string) {
         const at = yield* access.resolve(principal, "subtask", id)
         const now = yield* sqlNow
-        yield* sql
-          .withTransaction(
+        yield* events
+          .withEvents(
             Effect.gen(function* () {
               const [row] = yield* sql<Row>`
                 DELETE FROM subtasks WHERE id = ${id}

@@ -17,7 +17,7 @@
  * and the NOTIFY, a change made in SQL by hand).
  */
 import { Cause, Context, Effect, Layer, Queue, Schedule } from "effect"
-import { SqlClient } from "effect/sql"
+import { SqlClient, type SqlError } from "effect/sql"
 import { AppConfig } from "../Config.ts"
 import type { Actor, BoardEvent, EventPage, EventType } from "../domain/event.ts"
 import type { ProjectId, WorkspaceId } from "../domain/ids.ts"
@@ -164,7 +164,7 @@ export class EventLog extends Context.Service<
      */
     readonly record: (actor: EventActor, events: EventInput | ReadonlyArray<EventInput>) => Effect.Effect<void>
     /** `sql.withTransaction`, then tells readers of the projects whose events it recorded. */
-    readonly withEvents: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    readonly withEvents: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError.SqlError, R>
     /** Says this process committed events of a project (call after the commit). */
     readonly committed: (projectId: string) => void
     /** Registers a listener for `committed`; returns its removal. */
@@ -222,8 +222,6 @@ export class EventLog extends Context.Service<
         Effect.suspend(() => {
           const pending = new Set<string>()
           return sql.withTransaction(effect.pipe(Effect.provideService(PendingSignals, pending))).pipe(
-            // a failed BEGIN or COMMIT is a defect, as for every other statement of the core
-            Effect.catchTag("SqlError", (e) => Effect.die(e)),
             Effect.tap(() =>
               Effect.sync(() => {
                 for (const projectId of pending) committed(projectId)

@@ -348,8 +348,8 @@ export class ProjectLinks extends Context.Service<
             : sql`, relevance = ${input.relevance}, evaluation_source = 'human', reviewed_by = ${principal.userId}, reviewed_at = ${now}::timestamptz,
                  review_reason = ${input.reason ?? null}, score = NULL, evidence = NULL`
         // the old state (the event's `previous`), the change and its event in one transaction
-        return yield* sql
-          .withTransaction(
+        return yield* events
+          .withEvents(
             Effect.gen(function* () {
               const before = view(yield* linkOf(projectId, linkId, true))
               const [row] = yield* sql<Row>`
@@ -390,8 +390,8 @@ export class ProjectLinks extends Context.Service<
         )
         const now = yield* sqlNow
         // the self-join reads the old rating in the write's own statement (the event's `previous`)
-        return yield* sql
-          .withTransaction(
+        return yield* events
+          .withEvents(
             Effect.gen(function* () {
               const [row] = yield* sql<Row & { old: Row }>`
           UPDATE project_links l SET relevance = ${rating.relevance}, score = ${rating.score}, evidence = ${JSON.stringify(rating.evidence)}::jsonb,
@@ -421,8 +421,8 @@ export class ProjectLinks extends Context.Service<
         linkId: string
       ) {
         const project = yield* access.resolve(principal, "project", projectId)
-        const deleted = yield* sql
-          .withTransaction(
+        const deleted = yield* events
+          .withEvents(
             Effect.gen(function* () {
               const [row] = yield* sql<Row>`
                 DELETE FROM project_links WHERE id = ${linkId} AND project_id = ${projectId}
