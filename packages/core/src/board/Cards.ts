@@ -12,10 +12,19 @@ import type { Priority } from "../domain/enums.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"
-import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Role } from "./Access.ts"
-import { checkDescription, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
+import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Resolved, type Role } from "./Access.ts"
+import { checkMembers, nonMembers, notMembers, replaceAssignees } from "./assignees.ts"
+import { checkAssignees, checkDescription, checkDueAt, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
-import { createSql, deleteSql, fileOnceSql, fileSql, moveSql, type WrittenRow } from "./cardStatements.ts"
+import {
+  createSql,
+  createWithExtrasSql,
+  deleteSql,
+  fileOnceSql,
+  fileSql,
+  moveSql,
+  type WrittenRow
+} from "./cardStatements.ts"
 import { actorParams, EventLog } from "../events/EventLog.ts"
 import { startOrderCountCompaction } from "./orderCounts.ts"
 import {
@@ -33,6 +42,10 @@ export interface CardInput {
   readonly title: string
   readonly description?: string | undefined
   readonly priority?: Priority | undefined
+  /** Members of the project's workspace. */
+  readonly assigneeIds?: ReadonlyArray<string> | undefined
+  /** An ISO 8601 date-time, or null for none. */
+  readonly dueAt?: string | null | undefined
 }
 
 export interface CardPatch {
@@ -40,6 +53,10 @@ export interface CardPatch {
   /** `null` clears the description. */
   readonly description?: string | null | undefined
   readonly priority?: Priority | undefined
+  /** Replaces the set of assignees (members of the card's workspace); `card.assigned` when it changes. */
+  readonly assigneeIds?: ReadonlyArray<string> | undefined
+  /** `null` clears the due date. */
+  readonly dueAt?: string | null | undefined
 }
 
 /** An intake filing: no member's access check; with `idempotencyKey`, at most one card per key. */
@@ -187,13 +204,18 @@ export class Cards extends Context.Service<
         const invalid = firstFailure(
           checkTitle(input.title),
           checkDescription(input.description),
-          checkPriority(input.priority)
+          checkPriority(input.priority),
+          checkDueAt(input.dueAt),
+          checkAssignees(input.assigneeIds)
         )
         if (invalid) return yield* invalid
         const now = yield* sqlNow
+        // a due date or assignees take the statement's longer form; a plain create keeps the lean one
+        const assignees = input.assigneeIds === undefined ? [] : [...new Set(input.assigneeIds)]
+        const extras = assignees.length > 0 || input.dueAt != null
         for (let attempt = 0; ; attempt++) {
           if (isUuid(input.projectId) && isUuid(input.columnId)) {
-            const row = yield* write(createSql, [
+            const row = yield* write(extras ? createWithExtrasSql : createSql, [
               input.columnId,
               input.title,
               input.description ?? null,
@@ -205,13 +227,16 @@ export class Cards extends Context.Service<
               input.projectId,
               principal.userId,
               grantsOf(principal),
-              ...credentialOf(principal)
+              ...credentialOf(principal),
+              ...(extras ? [input.dueAt ?? null, assignees] : [])
             ])
             if (row !== undefined) return toCard(row)
           }
           // nothing written: say why, in the order a person would look
-          yield* access.resolve(principal, "project", input.projectId)
+          const project = yield* access.resolve(principal, "project", input.projectId)
           yield* columnOfProject(principal, input.columnId, input.projectId)
+          const missing = yield* nonMembers(sql, project.workspaceId, assignees)
+          if (missing.length > 0) return yield* notMembers(missing)
           // both are fine now: the column appeared or was granted meanwhile; look once more
           if (attempt >= 2) return yield* new NotFound({ message: `column ${input.columnId} not found` })
         }
@@ -281,22 +306,45 @@ export class Cards extends Context.Service<
         const invalid = firstFailure(
           patch.title !== undefined ? checkTitle(patch.title) : undefined,
           checkDescription(patch.description),
-          checkPriority(patch.priority)
+          checkPriority(patch.priority),
+          checkDueAt(patch.dueAt),
+          checkAssignees(patch.assigneeIds)
         )
         if (invalid) return yield* invalid
-        yield* access.resolve(principal, "card", id)
+        const card = yield* access.resolve(principal, "card", id)
+        // assignees are checked before anything is written, so a refused PATCH changes nothing
+        if (patch.assigneeIds !== undefined) yield* checkMembers(sql, card.workspaceId, patch.assigneeIds)
         const set: Record<string, unknown> = {}
         if (patch.title !== undefined) set.title = patch.title
         if (patch.description !== undefined) set.description = patch.description
         if (patch.priority !== undefined) set.priority = patch.priority
+        if (patch.dueAt !== undefined) set.due_at = patch.dueAt
         if (Object.keys(set).length > 0) {
           const now = yield* sqlNow
           yield* sql`UPDATE cards SET ${sql.update(set)}, updated_at = ${now}::timestamptz WHERE id = ${id}`.pipe(
             Effect.orDie
           )
         }
+        if (patch.assigneeIds !== undefined) yield* assign(principal, card, id, patch.assigneeIds)
         return yield* loadOne(id)
       })
+
+      /** Replaces the card's assignees and logs `card.assigned` (object: the card after) when the set changed. */
+      const assign = (principal: Principal, card: Resolved, id: string, ids: ReadonlyArray<string>) =>
+        events.withEvents(
+          Effect.gen(function* () {
+            const before = yield* replaceAssignees(sql, id, [...new Set(ids)], yield* sqlNow)
+            if (before === undefined) return
+            yield* events.record(principal, {
+              type: "card.assigned",
+              workspaceId: card.workspaceId,
+              projectId: card.projectId!,
+              cardId: id,
+              object: yield* loadOne(id),
+              previous: { assigneeIds: before }
+            })
+          })
+        )
 
       // nothing else moves: the cards after it keep their keys, and their ordinals follow
       const remove = Effect.fn("Cards.remove")(function* (principal: Principal, id: string) {
