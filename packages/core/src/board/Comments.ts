@@ -107,13 +107,16 @@ export class Comments extends Context.Service<
             const [kind, user, credential] = actorParams(principal)
             const [row] = yield* sql
               .unsafe<CommentRow>(
+                // from the card's row: a card deleted since the access check writes nothing (404)
                 `INSERT INTO comments (card_id, author_id, author_kind, author, body, created_at, updated_at)
-                 VALUES ($1::uuid, $2::uuid, $3, ${actorSql("$3::text", "$2", "$4")}, $5, $6::timestamptz, $6::timestamptz)
+                 SELECT c.id, $2::uuid, $3, ${actorSql("$3::text", "$2", "$4")}, $5, $6::timestamptz, $6::timestamptz
+                 FROM cards c WHERE c.id = $1::uuid
                  RETURNING ${COLUMNS}`,
                 [cardId, user, kind, credential, body, now]
               )
               .pipe(Effect.orDie)
-            const comment = toComment(row!)
+            if (row === undefined) return yield* new NotFound({ message: `card ${cardId} not found` })
+            const comment = toComment(row)
             yield* events.record(principal, {
               type: "comment.created",
               workspaceId: card.workspaceId,
