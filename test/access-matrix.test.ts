@@ -36,6 +36,7 @@ interface Fixture {
   readonly emptyColumn: string
   readonly projectLink: string
   readonly intakeToken: string
+  readonly comment: string
 }
 
 interface Req {
@@ -209,6 +210,22 @@ const ROWS: Record<string, Row> = {
     })
   },
   "DELETE /v1/links/{id}": { scope: "workspace", req: (f) => ({ method: "DELETE", path: `/v1/links/${f.link}` }) },
+  "POST /v1/cards/{id}/comments": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/comments`, body: { body: "intruder" } })
+  },
+  "GET /v1/cards/{id}/comments": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/cards/${f.card}/comments` })
+  },
+  "PATCH /v1/comments/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "PATCH", path: `/v1/comments/${f.comment}`, body: { body: "stolen" } })
+  },
+  "DELETE /v1/comments/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "DELETE", path: `/v1/comments/${f.comment}` })
+  },
   "GET /v1/projects/{projectId}/links": {
     scope: "workspace",
     req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/links` })
@@ -341,7 +358,11 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       { method: "POST", path: "/v1/intake-tokens", body: { columnId: columns[0], name: "form" } },
       201
     )
+    const comment = (
+      await must(A, { method: "POST", path: `/v1/cards/${first.id}/comments`, body: { body: `About ${word}` } }, 201)
+    ).id
     return {
+      comment,
       word,
       projectId,
       columns,
@@ -392,6 +413,8 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         UNION ALL SELECT 'l' || t::text FROM labels t WHERE project_id IN (${projects})
         UNION ALL SELECT 'cl' || t::text FROM card_labels t WHERE card_id IN (${cards})
         UNION ALL SELECT 's' || t::text FROM subtasks t WHERE card_id IN (${cards})
+        UNION ALL SELECT 'ca' || t::text FROM card_assignees t WHERE card_id IN (${cards})
+        UNION ALL SELECT 'cm' || t::text FROM comments t WHERE card_id IN (${cards})
         UNION ALL SELECT 'ln' || t::text FROM card_links t WHERE source_id IN (${cards}) OR target_id IN (${cards})
         UNION ALL SELECT 'pl' || t::text FROM project_links t WHERE project_id IN (${projects})
         UNION ALL SELECT 'it' || t::text FROM intake_tokens t WHERE project_id IN (${projects})
@@ -639,6 +662,7 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         ["submit_link", { projectId: f.projectId, url: "https://intruder.example/x" }],
         ["list_links", { projectId: f.projectId }],
         ["get_prompt", { card: f.card }],
+        ["comment", { card: f.card, body: "intruder" }],
         ["run_command", { command: `move ${f.ref} to Done`, projectId: f.projectId }]
       ]
       const clients = [

@@ -18,7 +18,6 @@ import {
   Columns,
   Labels,
   type Principal,
-  type ResourceKind,
   Search,
   Subtasks,
   Workspaces
@@ -110,6 +109,8 @@ const expectCard = (c: any, fields: { projectId: string; columnId?: string; titl
     priority: expect.stringMatching(/^(low|medium|high|urgent)$/),
     labels: expect.any(Array),
     subtasks: expect.any(Array),
+    assigneeIds: expect.any(Array),
+    dueAt: null,
     source: "api",
     intakeTokenId: null,
     createdAt: expect.stringMatching(ISO),
@@ -1060,7 +1061,7 @@ describe.each(backends)("board access matrix on %s", (backend) => {
           })
       ],
       ...(["workspace", "project", "column", "card", "label", "subtask", "link"] as const).map(
-        (kind: ResourceKind) =>
+        (kind) =>
           [
             `Access.resolve(${kind})`,
             (p: Principal, f: Fixture) =>

@@ -113,10 +113,28 @@ describe.each(backends)("board JSON on %s", (backend) => {
     await server.query(`UPDATE labels SET updated_at = '2024-06-01T12:34:56.789999Z' WHERE id = $1`, [red.id])
     await server.query(`UPDATE subtasks SET created_at = '2025-12-31T23:59:59.000001Z' WHERE id = $1`, [s1.id])
     await server.query(`UPDATE projects SET updated_at = '2026-03-04T05:06:07.0089Z' WHERE id = $1`, [a.projectId])
+    // assignees (two, in assignment order) and due dates, one with microseconds to cut
+    const other = await bootstrap(base, "assignee")
+    await call(base, "POST", `/v1/workspaces/${a.workspaceId}/members`, {
+      body: { email: other.email },
+      headers: { authorization: `Bearer ${a.session}` }
+    })
+    await call(base, "PATCH", `/v1/cards/${cards[0]!.id}`, { body: { assigneeIds: [other.userId] }, headers: h })
+    await call(base, "PATCH", `/v1/cards/${cards[0]!.id}`, {
+      body: { assigneeIds: [other.userId, a.userId], dueAt: "2026-07-01T09:30:00+02:00" },
+      headers: h
+    })
+    await post("/v1/cards", { projectId: a.projectId, columnId: doing, title: "due", assigneeIds: [a.userId] })
+    await server.query(`UPDATE cards SET due_at = '2027-01-01T00:00:00.123999Z' WHERE id = $1`, [cards[3]!.id])
 
     const board = await expectSameBoard(a.projectId)
     expect(board.columns).toHaveLength(4)
-    expect(board.cards).toHaveLength(titles.length + 6 + 2)
+    expect(board.cards).toHaveLength(titles.length + 6 + 3)
+    expect(board.cards.find((c: any) => c.id === cards[0]!.id)).toMatchObject({
+      assigneeIds: [other.userId, a.userId],
+      dueAt: "2026-07-01T07:30:00.000Z"
+    })
+    expect(board.cards.find((c: any) => c.id === cards[3]!.id).dueAt).toBe("2027-01-01T00:00:00.123Z")
     expect(board.labels.map((l: any) => l.name)).toEqual(["Backend", "bug", 'UI ✨ "quoted" \\ slash', "unused"])
     expect(
       board.cards.find((c: any) => c.id === cards[0]!.id).subtasks.map((s: any) => [s.title, s.completed, s.position])

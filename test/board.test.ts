@@ -56,6 +56,8 @@ describe.each(backends)("board on %s", (backend) => {
         priority: "high",
         labels: [],
         subtasks: [],
+        assigneeIds: [],
+        dueAt: null,
         source: "api",
         intakeTokenId: null,
         createdAt: expect.any(String),

@@ -83,6 +83,8 @@ const card = (
   priority: "medium" as const,
   labels: [],
   subtasks: [],
+  assigneeIds: [],
+  dueAt: null,
   source: "api",
   intakeTokenId: null,
   createdAt: ts,

@@ -416,6 +416,18 @@ describe.each(backends)("generated requests on %s", (backend) => {
   const cases = (): Record<string, Case> => {
     const columns = refs("col0", "col1", "col2")
     const project = { projectId: ref("project") }
+    // assignees are members of the card's workspace (anyone else is a documented 400), and a due
+    // date is a real instant (the document's pattern also lets 2026-99-99 through)
+    const cardExtras = {
+      assigneeIds: fc.subarray([A.userId]),
+      dueAt: fc.option(
+        fc
+          .date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true })
+          .map((d) => d.toISOString()),
+        { nil: null }
+      )
+    }
+    const assignee = fc.constantFrom("me", A.userId, B.userId)
     return {
       "GET /v1": {},
       "GET /v1/health": {},
@@ -469,9 +481,9 @@ describe.each(backends)("generated requests on %s", (backend) => {
           )
         }
       },
-      "GET /v1/board/{projectId}": { pools: project },
+      "GET /v1/board/{projectId}": { pools: { ...project, assignee } },
       "POST /v1/cards": {
-        pools: { ...project, columnId: columns },
+        pools: { ...project, columnId: columns, ...cardExtras },
         check: async (r) => {
           const back = await getCard(r.body.id)
           expect(back.status).toBe(200)
@@ -480,7 +492,7 @@ describe.each(backends)("generated requests on %s", (backend) => {
       },
       "GET /v1/cards/{id}": { pools: { id: ref("card") } },
       "PATCH /v1/cards/{id}": {
-        pools: { id: ref("card") },
+        pools: { id: ref("card"), ...cardExtras },
         check: async (r) => expect((await getCard(r.body.id)).body).toEqual(r.body)
       },
       "DELETE /v1/cards/{id}": {
@@ -498,7 +510,7 @@ describe.each(backends)("generated requests on %s", (backend) => {
           expect((await getCard(r.body.id)).body).toEqual(r.body)
         }
       },
-      "GET /v1/search": { pools: project },
+      "GET /v1/search": { pools: { ...project, assignee } },
       "POST /v1/columns": {
         pools: project,
         check: async (r) => expect((await board(ids.project!)).columns).toContainEqual(r.body)
@@ -579,6 +591,29 @@ describe.each(backends)("generated requests on %s", (backend) => {
         }
       },
       "GET /v1/cards/{id}/links": { pools: { id: ref("card") } },
+      "POST /v1/cards/{id}/comments": {
+        pools: { id: ref("card") },
+        check: async (r) =>
+          expect(
+            (await must("GET", `/v1/cards/${ids.card}/comments?limit=500`, undefined, 200)).comments
+          ).toContainEqual(r.body)
+      },
+      "GET /v1/cards/{id}/comments": { pools: { id: ref("card") } },
+      "PATCH /v1/comments/{id}": {
+        pools: { id: ref("comment") },
+        check: async (r) =>
+          expect(
+            (await must("GET", `/v1/cards/${ids.card}/comments?limit=500`, undefined, 200)).comments
+          ).toContainEqual(r.body)
+      },
+      "DELETE /v1/comments/{id}": {
+        setup: async () => ({
+          fresh: (await must("POST", `/v1/cards/${ids.target}/comments`, { body: "to be deleted" }, 201)).id
+        }),
+        pools: { id: ref("fresh") },
+        check: async (_r, req) =>
+          expect((await call(base, "DELETE", `/v1/comments/${req.params.id}`, { headers: h() })).status).toBe(404)
+      },
       "POST /v1/cards/{id}/links": {
         pools: { id: ref("card"), targetId: refs("target", "third") },
         check: async (r) => {
@@ -776,6 +811,7 @@ describe.each(backends)("generated requests on %s", (backend) => {
     ids.spareLabel = (await must("POST", "/v1/labels", { projectId: ids.project, name: "spare" }, 201)).id
     await must("POST", `/v1/cards/${ids.card}/labels`, { labelId: ids.label }, 200)
     ids.subtask = (await must("POST", "/v1/subtasks", { cardId: ids.card, title: "write tests" }, 201)).id
+    ids.comment = (await must("POST", `/v1/cards/${ids.card}/comments`, { body: "first thoughts" }, 201)).id
     ids.link = (await must("POST", `/v1/cards/${ids.card}/links`, { targetId: ids.target, linkType: "blocks" }, 201)).id
     ids.spareColumn = (await must("POST", "/v1/columns", { projectId: ids.project, name: "Parked" }, 201)).id
     ids.projectLink = (

@@ -35,6 +35,7 @@ const HINTS: Record<string, readonly [boolean, boolean, boolean]> = {
   submit_link: [false, false, true],
   list_links: [true, false, true],
   get_prompt: [true, false, true],
+  comment: [false, false, false],
   run_command: [false, true, false]
 }
 
@@ -123,6 +124,31 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
       expect(Object.keys(create.inputSchema.properties ?? {})).toEqual(
         expect.arrayContaining(["description", "priority"])
       )
+    })
+
+    it("keeps the whole tools/list answer under 16 KB of JSON (about 4,000 tokens)", async () => {
+      const { tools } = await mcp.listTools()
+      expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThan(16_000)
+    })
+
+    it("comments on a card by ref, and show_card lists the latest comments with their authors", async () => {
+      const card = await newCard("Discuss me")
+      const { data, text } = await ok("comment", { card: card.ref, body: "Which **API** version?" })
+      expect(text).toContain(card.ref)
+      expect(data.comment).toMatchObject({
+        cardId: card.id,
+        body: "Which **API** version?",
+        author: { type: "user", userId: a.userId, name: "agent" }
+      })
+      const listed = await rest(`/v1/cards/${card.id}/comments`)
+      expect(listed.comments).toEqual([data.comment])
+      for (let i = 0; i < 6; i++) await ok("comment", { card: card.id, body: `note ${i}` })
+      const shown = await ok("show_card", { card: card.ref })
+      expect(shown.data.commentCount).toBe(7)
+      expect(shown.data.comments.map((c: any) => c.body)).toEqual(["note 1", "note 2", "note 3", "note 4", "note 5"])
+      expect(shown.text).toContain("Comments (the latest 5 of 7):")
+      expect(shown.text).toContain(`agent, ${shown.data.comments[4].createdAt}: note 5`)
+      expect(await refused("comment", { card: card.id, body: "" })).toMatch(/body/)
     })
 
     it("lists workspaces and projects as text and structure", async () => {
@@ -443,6 +469,8 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
         ["toggle_subtask", { subtaskId: sub.subtask.id }],
         ["link_cards", { card: card.id, target: card.ref, linkType: "relates_to" }],
         ["get_prompt", { card: card.id }],
+        ["comment", { card: card.id, body: "hi" }],
+        ["comment", { card: card.ref, body: "hi" }],
         ["show_board", { projectId: a.projectId }],
         ["list_projects", { workspaceId: a.workspaceId }],
         ["create_card", { projectId: a.projectId, column: "To Do", title: "Intruder" }],

@@ -183,7 +183,12 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "DELETE /v1/oauth/grants/{id}": [204, 404],
   // README.md: the user's API keys
   "GET /v1/api-keys": [200],
-  "DELETE /v1/api-keys/{id}": [204, 404]
+  "DELETE /v1/api-keys/{id}": [204, 404],
+  // CONTRACT.md: comments on cards (issue 19); only the author edits or deletes (else 403)
+  "POST /v1/cards/{id}/comments": [201, 400, 401, 403, 404, 429],
+  "GET /v1/cards/{id}/comments": [200, 400, 401, 403, 404, 429],
+  "PATCH /v1/comments/{id}": [200, 400, 401, 403, 404, 429],
+  "DELETE /v1/comments/{id}": [204, 401, 403, 404, 429]
 }
 
 const PUBLIC = new Set(["GET /v1", "GET /v1/health", "POST /v1/auth/signup", "POST /v1/auth/login"])

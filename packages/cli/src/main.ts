@@ -17,6 +17,7 @@ import { registerMigrate } from "./commands/migrate.ts"
 import { registerProject } from "./commands/project/index.ts"
 import { registerPrompt } from "./commands/prompt.ts"
 import { registerSearch } from "./commands/search.ts"
+import { registerComment } from "./commands/comment/index.ts"
 import { registerSubtask } from "./commands/subtask/index.ts"
 import { registerWorkspace } from "./commands/workspace/index.ts"
 import { registerDesktopPublish } from "./commands/desktop/publish.ts"
@@ -74,6 +75,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerSearch(program, app)
   registerLabel(program, app)
   registerSubtask(program, app)
+  registerComment(program, app)
   registerLink(program, app)
   registerWebLink(program, app)
   registerPrompt(program, app)

@@ -11,6 +11,7 @@ import { Boards } from "./board/Boards.ts"
 import { CardLinks } from "./board/CardLinks.ts"
 import { Cards } from "./board/Cards.ts"
 import { Columns } from "./board/Columns.ts"
+import { Comments } from "./board/Comments.ts"
 import { Labels } from "./board/Labels.ts"
 import { Lookups } from "./board/Lookups.ts"
 import { Search } from "./board/Search.ts"
@@ -66,7 +67,9 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         RateBudgetLive,
         DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
       ).pipe(
-        Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer)),
+        Layer.provideMerge(
+          Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer, Comments.layer)
+        ),
         Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer, EventLog.layer)),
         Layer.provideMerge(CredentialCache.layer)
       )

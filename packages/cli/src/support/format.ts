@@ -44,6 +44,9 @@ export const cardDetails = (
   if (board !== undefined) out.push(`${style.dim("project")}   ${board.project.name}`)
   if (card.labels.length > 0)
     out.push(`${style.dim("labels")}    ${card.labels.map((l) => style.magenta(l.name)).join(", ")}`)
+  if (card.dueAt !== null) out.push(`${style.dim("due")}       ${card.dueAt}`)
+  // user ids: `card show --json` and the workspace's members say who they are
+  if (card.assigneeIds.length > 0) out.push(`${style.dim("assignees")} ${card.assigneeIds.join(", ")}`)
   if (card.source !== "api" && card.source !== "") out.push(`${style.dim("source")}    ${card.source}`)
   out.push(`${style.dim("id")}        ${card.id}`)
   if (card.description !== null && card.description !== "") out.push("", card.description)

@@ -89,7 +89,7 @@ export class Lookup extends Context.Service<
         const cached = boards.get(projectId)
         return cached !== undefined
           ? Effect.succeed(cached)
-          : Effect.tap(client.board.board({ params: { projectId: id } }), (b) =>
+          : Effect.tap(client.board.board({ params: { projectId: id }, query: {} }), (b) =>
               Effect.sync(() => void boards.set(projectId, b))
             )
       }

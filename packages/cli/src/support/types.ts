@@ -20,6 +20,7 @@ export type CardLink = Ok<BoardClient["board"]["listCardLinks"]>[number]
 export type ProjectLink = Ok<BoardClient["links"]["review"]>["link"]
 export type IntakeToken = Ok<BoardClient["intake"]["listTokens"]>[number]
 export type CommandResult = Ok<BoardClient["commands"]["run"]>
+export type Comment = Ok<BoardClient["board"]["createComment"]>
 
 /** Every failure a client call can have (the contract's errors, transport, schema). */
 export type ApiError =

@@ -12,7 +12,7 @@ import type { WorkspaceRole } from "../domain/enums.ts"
 
 export type Role = WorkspaceRole
 
-export type ResourceKind = "workspace" | "project" | "column" | "card" | "label" | "subtask" | "link"
+export type ResourceKind = "workspace" | "project" | "column" | "card" | "label" | "subtask" | "link" | "comment"
 
 export interface Resolved {
   readonly workspaceId: string
@@ -70,7 +70,8 @@ const projectOf: Record<Exclude<ResourceKind, "workspace">, string> = {
   card: "SELECT project_id FROM cards WHERE id = $1",
   label: "SELECT project_id FROM labels WHERE id = $1",
   subtask: "SELECT c.project_id FROM subtasks s JOIN cards c ON c.id = s.card_id WHERE s.id = $1",
-  link: "SELECT c.project_id FROM card_links l JOIN cards c ON c.id = l.source_id WHERE l.id = $1"
+  link: "SELECT c.project_id FROM card_links l JOIN cards c ON c.id = l.source_id WHERE l.id = $1",
+  comment: "SELECT c.project_id FROM comments k JOIN cards c ON c.id = k.card_id WHERE k.id = $1"
 }
 
 const resolveSql = (kind: Exclude<ResourceKind, "workspace">) => `

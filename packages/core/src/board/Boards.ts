@@ -13,7 +13,8 @@ import type { Board } from "../domain/board.ts"
 import { NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Access } from "./Access.ts"
-import { boardJsonSql } from "./boardJson.ts"
+import { assigneeOf } from "./assignees.ts"
+import { boardJsonByAssigneeSql, boardJsonSql } from "./boardJson.ts"
 import { cardColumns, type CardRow, toCard, toLabel } from "./cardView.ts"
 import { type ColumnRow, type ProjectRow, toColumn, toProject } from "./rows.ts"
 
@@ -32,7 +33,9 @@ export class Boards extends Context.Service<
      */
     readonly json: (
       principal: Principal,
-      projectId: string
+      projectId: string,
+      /** Only the cards assigned to this user (`me`: the caller). */
+      assignee?: string | undefined
     ) => Effect.Effect<ReadonlyArray<string>, NotFound | WorkspaceNotGranted>
   }
 >()("board/core/Boards") {
@@ -88,10 +91,14 @@ export class Boards extends Context.Service<
         }
       })
 
-      const json = Effect.fn("Boards.json")(function* (principal: Principal, projectId: string) {
+      const json = Effect.fn("Boards.json")(function* (principal: Principal, projectId: string, assignee?: string) {
         yield* access.resolve(principal, "project", projectId)
+        const user = assigneeOf(principal, assignee)
         const rows = yield* sql
-          .unsafe<{ head: string | null; card: string | null; tail: string | null }>(boardJsonSql, [projectId])
+          .unsafe<{ head: string | null; card: string | null; tail: string | null }>(
+            user === undefined ? boardJsonSql : boardJsonByAssigneeSql,
+            user === undefined ? [projectId] : [projectId, user]
+          )
           .pipe(Effect.orDie)
         const first = rows[0]
         // the project went between the access check and the read

@@ -12,10 +12,20 @@ import type { Priority } from "../domain/enums.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"
-import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Role } from "./Access.ts"
-import { checkDescription, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
+import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Resolved, type Role } from "./Access.ts"
+import { checkMembers, nonMembers, notMembers, replaceAssignees } from "./assignees.ts"
+import { checkAssignees, checkDescription, checkDueAt, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
-import { createSql, deleteSql, fileOnceSql, fileSql, moveSql, type WrittenRow } from "./cardStatements.ts"
+import { iso } from "./rows.ts"
+import {
+  createSql,
+  createWithExtrasSql,
+  deleteSql,
+  fileOnceSql,
+  fileSql,
+  moveSql,
+  type WrittenRow
+} from "./cardStatements.ts"
 import { actorParams, EventLog } from "../events/EventLog.ts"
 import { startOrderCountCompaction } from "./orderCounts.ts"
 import {
@@ -33,6 +43,10 @@ export interface CardInput {
   readonly title: string
   readonly description?: string | undefined
   readonly priority?: Priority | undefined
+  /** Members of the project's workspace. */
+  readonly assigneeIds?: ReadonlyArray<string> | undefined
+  /** An ISO 8601 date-time, or null for none. */
+  readonly dueAt?: string | null | undefined
 }
 
 export interface CardPatch {
@@ -40,6 +54,10 @@ export interface CardPatch {
   /** `null` clears the description. */
   readonly description?: string | null | undefined
   readonly priority?: Priority | undefined
+  /** Replaces the set of assignees (members of the card's workspace); `card.assigned` when it changes. */
+  readonly assigneeIds?: ReadonlyArray<string> | undefined
+  /** `null` clears the due date. */
+  readonly dueAt?: string | null | undefined
 }
 
 /** An intake filing: no member's access check; with `idempotencyKey`, at most one card per key. */
@@ -54,6 +72,16 @@ export interface Filing {
 }
 
 type AccessError = NotFound | WorkspaceNotGranted
+
+/** The card fields a PATCH sets, by their column, as the REST card names and shows them (card.updated's `previous`). */
+const fieldOfColumn = (column: string): "title" | "description" | "priority" | "dueAt" =>
+  column === "due_at" ? "dueAt" : (column as "title" | "description" | "priority")
+const toCardFields = (old: Record<string, unknown>): Record<string, unknown> => ({
+  title: old.title,
+  description: old.description,
+  priority: old.priority,
+  dueAt: old.due_at === null || old.due_at === undefined ? null : iso(old.due_at as Date | string)
+})
 
 /** The event's actor as the one-statement writes take it: the credential's kind and id. */
 const credentialOf = (principal: Principal): [string, string | null] => {
@@ -187,13 +215,18 @@ export class Cards extends Context.Service<
         const invalid = firstFailure(
           checkTitle(input.title),
           checkDescription(input.description),
-          checkPriority(input.priority)
+          checkPriority(input.priority),
+          checkDueAt(input.dueAt),
+          checkAssignees(input.assigneeIds)
         )
         if (invalid) return yield* invalid
         const now = yield* sqlNow
+        // a due date or assignees take the statement's longer form; a plain create keeps the lean one
+        const assignees = input.assigneeIds === undefined ? [] : [...new Set(input.assigneeIds)]
+        const extras = assignees.length > 0 || input.dueAt != null
         for (let attempt = 0; ; attempt++) {
           if (isUuid(input.projectId) && isUuid(input.columnId)) {
-            const row = yield* write(createSql, [
+            const row = yield* write(extras ? createWithExtrasSql : createSql, [
               input.columnId,
               input.title,
               input.description ?? null,
@@ -205,13 +238,16 @@ export class Cards extends Context.Service<
               input.projectId,
               principal.userId,
               grantsOf(principal),
-              ...credentialOf(principal)
+              ...credentialOf(principal),
+              ...(extras ? [input.dueAt ?? null, assignees] : [])
             ])
             if (row !== undefined) return toCard(row)
           }
           // nothing written: say why, in the order a person would look
-          yield* access.resolve(principal, "project", input.projectId)
+          const project = yield* access.resolve(principal, "project", input.projectId)
           yield* columnOfProject(principal, input.columnId, input.projectId)
+          const missing = yield* nonMembers(sql, project.workspaceId, assignees)
+          if (missing.length > 0) return yield* notMembers(missing)
           // both are fine now: the column appeared or was granted meanwhile; look once more
           if (attempt >= 2) return yield* new NotFound({ message: `column ${input.columnId} not found` })
         }
@@ -281,44 +317,69 @@ export class Cards extends Context.Service<
         const invalid = firstFailure(
           patch.title !== undefined ? checkTitle(patch.title) : undefined,
           checkDescription(patch.description),
-          checkPriority(patch.priority)
+          checkPriority(patch.priority),
+          checkDueAt(patch.dueAt),
+          checkAssignees(patch.assigneeIds)
         )
         if (invalid) return yield* invalid
         const card = yield* access.resolve(principal, "card", id)
+        // assignees are checked before anything is written, so a refused PATCH changes nothing
+        if (patch.assigneeIds !== undefined) yield* checkMembers(sql, card.workspaceId, patch.assigneeIds)
         const set: Record<string, unknown> = {}
         if (patch.title !== undefined) set.title = patch.title
         if (patch.description !== undefined) set.description = patch.description
         if (patch.priority !== undefined) set.priority = patch.priority
+        if (patch.dueAt !== undefined) set.due_at = patch.dueAt
         // an empty patch changes nothing: no write, no event
-        if (Object.keys(set).length === 0) return yield* loadOne(id)
+        if (Object.keys(set).length === 0 && patch.assigneeIds === undefined) return yield* loadOne(id)
         const now = yield* sqlNow
-        // the change, the card after it and its event commit together; the self-join reads the
-        // old values in the same statement as the write (they are the event's `previous`)
+        // the fields, the assignees and their events commit together; the self-join reads the
+        // old values in the same statement as the write (they are card.updated's `previous`)
         return yield* events
           .withEvents(
             Effect.gen(function* () {
-              const [old] = yield* sql<{ title: string; description: string | null; priority: Priority }>`
-              UPDATE cards c SET ${sql.update(set)}, updated_at = ${now}::timestamptz FROM cards old
-              WHERE c.id = ${id} AND old.id = c.id
-              RETURNING old.title, old.description, old.priority`
-              if (old === undefined) return yield* new NotFound({ message: `card ${id} not found` })
-              const after = yield* loadOne(id)
-              const previous: Record<string, unknown> = {}
-              for (const field of Object.keys(set) as Array<keyof typeof old>)
-                if (old[field] !== after[field]) previous[field] = old[field]
-              yield* events.record(principal, {
-                type: "card.updated",
-                workspaceId: card.workspaceId,
-                projectId: after.projectId,
-                cardId: id,
-                object: after,
-                previous
-              })
-              return after
+              if (Object.keys(set).length > 0) {
+                const [old] = yield* sql<Record<string, unknown>>`
+                UPDATE cards c SET ${sql.update(set)}, updated_at = ${now}::timestamptz FROM cards old
+                WHERE c.id = ${id} AND old.id = c.id
+                RETURNING old.title, old.description, old.priority, old.due_at`
+                if (old === undefined) return yield* new NotFound({ message: `card ${id} not found` })
+                const after = yield* loadOne(id)
+                const before = toCardFields(old)
+                const previous: Record<string, unknown> = {}
+                for (const field of Object.keys(set).map(fieldOfColumn))
+                  if (before[field] !== after[field]) previous[field] = before[field]
+                yield* events.record(principal, {
+                  type: "card.updated",
+                  workspaceId: card.workspaceId,
+                  projectId: after.projectId,
+                  cardId: id,
+                  object: after,
+                  previous
+                })
+              }
+              if (patch.assigneeIds !== undefined) yield* assign(principal, card, id, patch.assigneeIds)
+              return yield* loadOne(id)
             })
           )
           .pipe(Effect.catchTag("SqlError", Effect.die))
       })
+
+      /** Replaces the card's assignees and logs `card.assigned` (object: the card after) when the set changed. */
+      /** Replaces a card's assignees and logs card.assigned when the set changed (inside the PATCH's transaction). */
+      const assign = (principal: Principal, card: Resolved, id: string, ids: ReadonlyArray<string>) =>
+        Effect.gen(function* () {
+          const before = yield* replaceAssignees(sql, id, [...new Set(ids)], yield* sqlNow)
+          if (before === undefined) return
+          yield* events.record(principal, {
+            type: "card.assigned",
+            workspaceId: card.workspaceId,
+            projectId: card.projectId!,
+            cardId: id,
+            object: yield* loadOne(id),
+            previous: { assigneeIds: before }
+          })
+        })
 
       // nothing else moves: the cards after it keep their keys, and their ordinals follow
       const remove = Effect.fn("Cards.remove")(function* (principal: Principal, id: string) {

@@ -17,6 +17,7 @@ import { InvalidInput } from "../domain/errors.ts"
 import { charCount, limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { grantsOf, isUuid, visibleTo } from "./Access.ts"
+import { assigneeOf } from "./assignees.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 
 /** Words of a query, as ILIKE patterns with %, _ and \ escaped. */
@@ -41,7 +42,13 @@ export class Search extends Context.Service<
   {
     readonly cards: (
       principal: Principal,
-      input: { q: string; limit?: number | undefined; projectId?: string | undefined }
+      input: {
+        q: string
+        limit?: number | undefined
+        projectId?: string | undefined
+        /** Only cards assigned to this user (`me`: the caller). */
+        assignee?: string | undefined
+      }
     ) => Effect.Effect<ReadonlyArray<CardView>, InvalidInput>
   }
 >()("board/core/Search") {
@@ -52,7 +59,13 @@ export class Search extends Context.Service<
 
       const cards = Effect.fn("Search.cards")(function* (
         principal: Principal,
-        input: { q: string; limit?: number | undefined; projectId?: string | undefined }
+        input: {
+          q: string
+          limit?: number | undefined
+          projectId?: string | undefined
+          /** Only cards assigned to this user (`me`: the caller). */
+          assignee?: string | undefined
+        }
       ) {
         const q = input.q.trim()
         if (q === "") return yield* new InvalidInput({ message: "q: must not be blank" })
@@ -84,7 +97,12 @@ export class Search extends Context.Service<
           params.push(input.projectId)
           projects += ` AND p.id = $${params.length}::uuid`
         }
-        const scope = `c.project_id = ANY(ARRAY(${projects}))`
+        let scope = `c.project_id = ANY(ARRAY(${projects}))`
+        const assignee = assigneeOf(principal, input.assignee)
+        if (assignee !== undefined) {
+          params.push(assignee)
+          scope += ` AND EXISTS (SELECT 1 FROM card_assignees ca WHERE ca.card_id = c.id AND ca.user_id = $${params.length}::uuid)`
+        }
         // `hits`, the page before its cards are built. When a word has a trigram the indexes narrow
         // the search: the newest `limit` title matches (rank 0), then, only if they are fewer
         // than `limit` (a one-time filter skips the second scan otherwise), the newest `limit`

@@ -77,11 +77,11 @@ const subtaskJson = object([
 
 /**
  * A card (alias `c`) in its REST shape, as JSON text. The board gives its own position and
- * labels and subtasks (aggregated once for the whole board); a single card's statement
+ * labels, subtasks and assignees (aggregated once for the whole board); a single card's statement
  * (an event's object, cardStatements.ts) gives the card's ordinal and `singleCardLabels` /
- * `singleCardSubtasks`.
+ * `singleCardSubtasks` / `singleCardAssignees`.
  */
-export const cardJsonOf = (position: string, labels: string, subtasks: string): string =>
+export const cardJsonOf = (position: string, labels: string, subtasks: string, assignees: string): string =>
   object([
     ["id", uuid("c.id")],
     ["projectId", uuid("c.project_id")],
@@ -93,6 +93,8 @@ export const cardJsonOf = (position: string, labels: string, subtasks: string): 
     ["priority", str("c.priority")],
     ["labels", labels],
     ["subtasks", subtasks],
+    ["assigneeIds", assignees],
+    ["dueAt", `COALESCE('"' || ${iso("c.due_at")} || '"', 'null')`],
     ["source", str("c.source")],
     ["intakeTokenId", uuid("c.intake_token_id")],
     ["createdAt", `'"' || ${iso("c.created_at")} || '"'`],
@@ -107,12 +109,21 @@ export const singleCardLabels = `'[' || COALESCE((SELECT string_agg(${labelJson}
 export const singleCardSubtasks = `'[' || COALESCE((SELECT string_agg(${subtaskJson}, ',' ORDER BY s.position, s.id)
     FROM subtasks s WHERE s.card_id = c.id), '') || ']'`
 
+/** A card's assignee rows (alias `ca`) as the text of JSON strings, joined: the order of cardView's `assigneesOf`. */
+const assigneeList = `string_agg('"' || ca.user_id || '"', ',' ORDER BY ca.created_at, ca.user_id)`
+
+/** The assignees of card `c` as a JSON array's text. */
+export const singleCardAssignees = `'[' || COALESCE((SELECT ${assigneeList}
+    FROM card_assignees ca WHERE ca.card_id = c.id), '') || ']'`
+
 /** Positions as cardView's: the ordinal in the column by order key (keys are unique per column). */
-const cardJson = cardJsonOf(
-  "row_number() OVER (PARTITION BY col.position, col.id ORDER BY c.sort_key, c.id) - 1",
-  "'[' || COALESCE(cl.j, '') || ']'",
-  "'[' || COALESCE(cs.j, '') || ']'"
-)
+const cardJsonAt = (position: string) =>
+  cardJsonOf(
+    position,
+    "'[' || COALESCE(cl.j, '') || ']'",
+    "'[' || COALESCE(cs.j, '') || ']'",
+    "'[' || COALESCE(ca.j, '') || ']'"
+  )
 
 /** Board order: columns by position, cards by order key; the ids only make ties impossible. */
 const boardOrder = "col.position, col.id, c.sort_key, c.id"
@@ -124,8 +135,12 @@ const boardOrder = "col.position, col.id, c.sort_key, c.id"
  */
 const CARDS_PER_ROW = 128
 
-/** $1: the project id. Rows: head and tail (first row only), cards (null on a board without cards). */
-export const boardJsonSql = `
+/**
+ * $1: the project id; with `assignee`, $2: a user id, and only the cards assigned to them are
+ * listed (at their places among all the column's cards). Rows: head and tail (first row only),
+ * cards (null on a board without cards). The unfiltered board is the hot read and stays as it was.
+ */
+const boardSql = (assignee: boolean) => `
 WITH lab AS (
   SELECT l.id, lower(l.name) AS sort_name, ${labelJson} AS j FROM labels l WHERE l.project_id = $1
 ), card_lab AS (
@@ -134,7 +149,17 @@ WITH lab AS (
 ), card_sub AS (
   SELECT s.card_id, string_agg(${subtaskJson}, ',' ORDER BY s.position, s.id) AS j
   FROM subtasks s WHERE s.card_id IN (SELECT id FROM cards WHERE project_id = $1) GROUP BY s.card_id
-)
+), card_asg AS (
+  SELECT ca.card_id, ${assigneeList} AS j
+  FROM card_assignees ca WHERE ca.card_id IN (SELECT id FROM cards WHERE project_id = $1) GROUP BY ca.card_id
+)${
+  assignee
+    ? `, placed AS (
+  SELECT c.*, row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key, c.id) - 1 AS place
+  FROM cards c WHERE c.project_id = $1
+)`
+    : ""
+}
 , board AS (
 SELECT
   row_number() OVER (ORDER BY ${boardOrder}) AS n,
@@ -143,15 +168,24 @@ SELECT
     ',"columns":[', (SELECT string_agg(${columnJson}, ',' ORDER BY bc.position, bc.id) FROM board_columns bc WHERE bc.project_id = p.id),
     '],"cards":[') END AS head,
   CASE WHEN c.id IS NOT NULL THEN concat(
-    CASE WHEN row_number() OVER (ORDER BY ${boardOrder}) > 1 THEN ',' END, ${cardJson}) END AS card,
+    CASE WHEN row_number() OVER (ORDER BY ${boardOrder}) > 1 THEN ',' END, ${cardJsonAt(
+      assignee ? "c.place" : "row_number() OVER (PARTITION BY col.position, col.id ORDER BY c.sort_key, c.id) - 1"
+    )}) END AS card,
   CASE WHEN row_number() OVER (ORDER BY ${boardOrder}) = 1 THEN concat(
     '],"labels":[', (SELECT string_agg(lab.j, ',' ORDER BY lab.sort_name, lab.id) FROM lab), ']}') END AS tail
 FROM projects p
-LEFT JOIN (cards c JOIN board_columns col ON col.id = c.column_id) ON c.project_id = p.id
+LEFT JOIN (${assignee ? "placed" : "cards"} c JOIN board_columns col ON col.id = c.column_id) ON c.project_id = p.id${
+  assignee ? " AND EXISTS (SELECT 1 FROM card_assignees f WHERE f.card_id = c.id AND f.user_id = $2::uuid)" : ""
+}
 LEFT JOIN card_lab cl ON cl.card_id = c.id
 LEFT JOIN card_sub cs ON cs.card_id = c.id
+LEFT JOIN card_asg ca ON ca.card_id = c.id
 WHERE p.id = $1
 )
 -- a few hundred cards per row: one row object and one text value per chunk, not per card
 SELECT max(head) AS head, string_agg(card, '' ORDER BY n) AS card, max(tail) AS tail
 FROM board GROUP BY (n - 1) / ${CARDS_PER_ROW} ORDER BY (n - 1) / ${CARDS_PER_ROW}`
+
+export const boardJsonSql = boardSql(false)
+/** The board with only the cards assigned to $2. */
+export const boardJsonByAssigneeSql = boardSql(true)

@@ -6,7 +6,9 @@
 import { InvalidInput } from "../domain/errors.ts"
 import { priorities, Priority } from "../domain/enums.ts"
 import { limits } from "../domain/limits.ts"
-import { noNul, type TextLimit, textFailure } from "../domain/text.ts"
+import { dateTimeMessage, isDateTime, noNul, type TextLimit, textFailure } from "../domain/text.ts"
+import { isUuid } from "../domain/ids.ts"
+import { quote } from "./names.ts"
 import { Schema } from "effect"
 
 const failure = (message: string | undefined): InvalidInput | undefined =>
@@ -44,3 +46,17 @@ export const firstFailure = (...checks: ReadonlyArray<InvalidInput | undefined>)
   checks.find((c) => c !== undefined)
 
 export type { Priority }
+
+/** `dueAt`: an ISO 8601 date-time (null clears it; undefined leaves it). */
+export const checkDueAt = (dueAt: string | null | undefined): InvalidInput | undefined =>
+  dueAt == null || isDateTime(dueAt) ? undefined : new InvalidInput({ message: `dueAt: ${dateTimeMessage}` })
+
+/** `assigneeIds`: user ids, at most `limits.assignees` of them (whether each is a member is the database's to say). */
+export const checkAssignees = (ids: ReadonlyArray<string> | undefined): InvalidInput | undefined => {
+  if (ids === undefined) return undefined
+  const bad = ids.find((id) => !isUuid(id))
+  if (bad !== undefined) return new InvalidInput({ message: `assigneeIds: ${quote(bad)} is not a user id (a UUID)` })
+  if (new Set(ids).size > limits.assignees)
+    return new InvalidInput({ message: `assigneeIds: at most ${limits.assignees} assignees` })
+  return undefined
+}

@@ -7,7 +7,7 @@
  */
 import { actorSql, eventInsertSql } from "../events/EventLog.ts"
 import { visibleTo } from "./Access.ts"
-import { cardJsonOf, singleCardLabels, singleCardSubtasks } from "./boardJson.ts"
+import { cardJsonOf, singleCardAssignees, singleCardLabels, singleCardSubtasks } from "./boardJson.ts"
 import { bucketsBefore, bucketSize, cardColumns, type CardRow, ordinalOf, withinBucket } from "./cardView.ts"
 import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
 
@@ -15,14 +15,16 @@ import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
 // target CTE found, its key's scale and how many cards its counting bucket holds (both say when
 // the column wants a rebalance). `position` counts in the statement's snapshot, which holds no
 // version of a created card and the old version of a moved one (`moved` subtracts it).
-const writtenCard = (found: string, count: "created" | "moved" | "none") => `
+// `assignees`: the JSON of the card's assignees (by default its rows: a moved card's).
+const writtenCard = (found: string, count: "created" | "moved" | "none", assignees?: string) => `
   SELECT (SELECT count(*) FROM ${found})::int AS found,
     ${cardColumns(
       count === "none"
         ? "NULL::int"
         : count === "created"
           ? "(b.before + b.within)::int"
-          : "(b.before + b.within - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int)::int"
+          : "(b.before + b.within - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int)::int",
+      assignees
     )},
     scale(c.sort_key) AS key_scale, ${count === "none" ? "NULL::int" : `${bucketSize("c")}::int`} AS bucket_size,
     ${count === "moved" ? "c.old_column_id" : "NULL::uuid"} AS old_column_id,
@@ -36,7 +38,14 @@ const writtenCard = (found: string, count: "created" | "moved" | "none") => `
 // The card's event, logged in the same statement from the answer's row (alias c): `data` holds
 // the card in its REST shape (a new card has no labels or subtasks yet), `scope` names the CTE
 // that carries the workspace id.
-const cardEvent = (type: "card.created" | "card.moved", scope: string, actor: string, at: string, previous?: string) =>
+const cardEvent = (
+  type: "card.created" | "card.moved",
+  scope: string,
+  actor: string,
+  at: string,
+  previous?: string,
+  assignees: string = type === "card.created" ? "'[]'" : singleCardAssignees
+) =>
   eventInsertSql({
     name: "logged",
     from: `answer c CROSS JOIN ${scope} w`,
@@ -47,7 +56,8 @@ const cardEvent = (type: "card.created" | "card.moved", scope: string, actor: st
     data: `concat('{"object":', ${cardJsonOf(
       "c.position",
       type === "card.created" ? "'[]'" : singleCardLabels,
-      type === "card.created" ? "'[]'" : singleCardSubtasks
+      type === "card.created" ? "'[]'" : singleCardSubtasks,
+      assignees
     )}${previous === undefined ? "" : `, ',"previous":', ${previous}`}, '}')`,
     actor,
     at
@@ -55,14 +65,18 @@ const cardEvent = (type: "card.created" | "card.moved", scope: string, actor: st
 
 // The "nothing written" row: the columns of writtenCard(), NULL but for `found`.
 const nothingWritten = (found: string) => `
-  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 18 }, () => "NULL").join(", ")}
+  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 20 }, () => "NULL").join(", ")}
   WHERE NOT EXISTS (SELECT 1 FROM written)`
 
 // $1 column, $2 title, $3 description, $4 priority, $5 source, $6 intake token, $7 created by,
 // $8 the time (infra/clock.ts), then for a member's create $9 project, $10 user, $11 grants,
-// $12 the credential's kind and $13 its id (the event's actor); for a filing $9 idempotency key.
+// $12 the credential's kind and $13 its id (the event's actor), and for a create `withExtras`
+// (one that names a due date or assignees) $14 the due date and $15 the assignees (uuid[],
+// distinct); for a filing $9 idempotency key.
 // A filing answers nothing about the card (the channel is blind), but its event carries the card.
-const insertSql = (mode: "member" | "filing", claim: boolean) => `
+// With extras, a target whose workspace lacks one of the assignees is no target: nothing is
+// written, and Cards.create names the reason.
+const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false) => `
   WITH target AS (
     SELECT col.id, col.project_id, col.order_epoch, p.ref_prefix, p.workspace_id
     FROM board_columns col JOIN projects p ON p.id = col.project_id
@@ -70,6 +84,11 @@ const insertSql = (mode: "member" | "filing", claim: boolean) => `
       mode === "member"
         ? `col.project_id = $9::uuid AND ${visibleTo("p.workspace_id", "$10::uuid", "$11")}`
         : "col.project_id = (SELECT project_id FROM intake_tokens WHERE id = $6::uuid)"
+    }${
+      withExtras
+        ? ` AND NOT EXISTS (SELECT 1 FROM unnest($15::uuid[]) u(id) WHERE NOT EXISTS (
+        SELECT 1 FROM workspace_members wm WHERE wm.workspace_id = p.workspace_id AND wm.user_id = u.id))`
+        : ""
     }
     FOR KEY SHARE OF col
   ), ready AS (
@@ -83,18 +102,30 @@ const insertSql = (mode: "member" | "filing", claim: boolean) => `
   )`
       : ""
   }, written AS (
-    INSERT INTO cards (${claim ? "id, " : ""}project_id, column_id, sort_key, ref_number, ref, title, description, priority, source, intake_token_id, created_by, created_at, updated_at)
+    INSERT INTO cards (${claim ? "id, " : ""}project_id, column_id, sort_key, ref_number, ref, title, description, priority, source, intake_token_id, created_by, created_at, updated_at${withExtras ? ", due_at" : ""})
     SELECT ${claim ? "claim.card_id, " : ""}t.project_id, t.id, ${keyAtEnd("t.id")}, r.n, t.ref_prefix || '-' || r.n,
-      $2, $3, $4, $5, $6::uuid, $7::uuid, $8::timestamptz, $8::timestamptz
+      $2, $3, $4, $5, $6::uuid, $7::uuid, $8::timestamptz, $8::timestamptz${withExtras ? ", $14::timestamptz" : ""}
     FROM ready t ${claim ? "CROSS JOIN claim" : ""} CROSS JOIN LATERAL (SELECT board_next_ref(t.project_id)::int AS n) r
     RETURNING *
-  ), answer AS (
-    ${writtenCard("target", "created")}
+  )${
+    withExtras
+      ? `, assigned AS (
+    INSERT INTO card_assignees (card_id, user_id, created_at)
+    SELECT w.id, u.id, $8::timestamptz FROM written w CROSS JOIN unnest($15::uuid[]) u(id)
+    RETURNING user_id
+  )`
+      : ""
+  }, answer AS (
+    ${writtenCard("target", "created", withExtras ? "COALESCE((SELECT json_agg(a.user_id ORDER BY a.user_id) FROM assigned a), '[]'::json)" : "'[]'::json")}
   ), ${cardEvent(
     "card.created",
     "target",
     mode === "member" ? actorSql("$12::text", "$10", "$13") : actorSql("'intake'", "NULL", "$6"),
-    "$8"
+    "$8",
+    undefined,
+    withExtras
+      ? `'[' || COALESCE((SELECT string_agg('"' || a.user_id || '"', ',' ORDER BY a.user_id) FROM assigned a), '') || ']'`
+      : "'[]'"
   )}
   SELECT * FROM answer
   UNION ALL ${nothingWritten("target")}`
@@ -143,7 +174,7 @@ export const deleteSql = `
     workspace: "c.workspace_id",
     project: "c.project_id",
     card: "c.id",
-    data: `concat('{"object":', ${cardJsonOf("c.position", singleCardLabels, singleCardSubtasks)}, '}')`,
+    data: `concat('{"object":', ${cardJsonOf("c.position", singleCardLabels, singleCardSubtasks, singleCardAssignees)}, '}')`,
     actor: actorSql("$5::text", "$2", "$6"),
     at: "$4"
   })}
@@ -151,6 +182,8 @@ export const deleteSql = `
 
 /** The statements, built once: a create, a filing, and a filing under an Idempotency-Key. */
 export const createSql = insertSql("member", false)
+/** A create that also sets a due date or assignees: still one statement. */
+export const createWithExtrasSql = insertSql("member", false, true)
 export const fileSql = insertSql("filing", false)
 export const fileOnceSql = insertSql("filing", true)
 

@@ -4,7 +4,7 @@
  */
 import type { Card, Label, Subtask } from "../domain/card.ts"
 import type { Priority } from "../domain/enums.ts"
-import type { CardId, ColumnId, IntakeTokenId, LabelId, ProjectId, SubtaskId } from "../domain/ids.ts"
+import type { CardId, ColumnId, IntakeTokenId, LabelId, ProjectId, SubtaskId, UserId } from "../domain/ids.ts"
 import { iso } from "./rows.ts"
 
 /** The card as clients see it: the type of the domain's schema (`domain/card.ts`). */
@@ -39,10 +39,18 @@ export const withinBucket = (alias: string): string =>
   `(SELECT count(*) FROM cards o WHERE o.column_id = ${alias}.column_id
     AND o.sort_key >= ${bucketOf(alias)} * ${ORDER_BUCKET} AND o.sort_key < ${alias}.sort_key)`
 
-/** Select list for `FROM cards c`; append WHERE / ORDER BY. `position` defaults to the count above. */
-export const cardColumns = (position: string = ordinalOf("c")): string => `
+/** Card `alias`'s assignees as a JSON array of ids, in the order they were assigned (then by id). */
+export const assigneesOf = (alias: string): string =>
+  `COALESCE((SELECT json_agg(ca.user_id ORDER BY ca.created_at, ca.user_id) FROM card_assignees ca WHERE ca.card_id = ${alias}.id), '[]'::json)`
+
+/**
+ * Select list for `FROM cards c`; append WHERE / ORDER BY. `position` defaults to the count above;
+ * `assignees` to the card's rows (a statement that writes them gives what it wrote: its own
+ * snapshot does not hold them).
+ */
+export const cardColumns = (position: string = ordinalOf("c"), assignees: string = assigneesOf("c")): string => `
   c.id, c.project_id, c.column_id, ${position} AS position, c.ref, c.title, c.description, c.priority,
-  c.source, c.intake_token_id, c.created_at, c.updated_at,
+  c.source, c.intake_token_id, c.created_at, c.updated_at, c.due_at, ${assignees} AS assignee_ids,
   COALESCE((SELECT json_agg(json_build_object('id', l.id, 'projectId', l.project_id, 'name', l.name, 'color', l.color,
       'createdAt', l.created_at, 'updatedAt', l.updated_at) ORDER BY lower(l.name), l.id)
     FROM card_labels cl JOIN labels l ON l.id = cl.label_id WHERE cl.card_id = c.id), '[]'::json) AS labels,
@@ -63,6 +71,8 @@ export interface CardRow {
   readonly intake_token_id: string | null
   readonly created_at: Date
   readonly updated_at: Date
+  readonly due_at: Date | null
+  readonly assignee_ids: unknown
   readonly labels: unknown
   readonly subtasks: unknown
 }
@@ -114,6 +124,8 @@ export const toCard = (r: CardRow): CardView => ({
   priority: r.priority,
   labels: parseJson<Array<Parameters<typeof toLabel>[0]>>(r.labels).map(toLabel),
   subtasks: parseJson<Array<Parameters<typeof toSubtask>[0]>>(r.subtasks).map(toSubtask),
+  assigneeIds: parseJson<Array<UserId>>(r.assignee_ids),
+  dueAt: r.due_at === null ? null : iso(r.due_at),
   source: r.source,
   intakeTokenId: r.intake_token_id as IntakeTokenId | null,
   createdAt: iso(r.created_at),

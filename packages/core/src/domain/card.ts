@@ -1,7 +1,7 @@
 /** A card with its labels and subtasks, as clients see it. */
 import { Schema } from "effect"
 import { Priority } from "./enums.ts"
-import { CardId, ColumnId, IntakeTokenId, LabelId, ProjectId, SubtaskId } from "./ids.ts"
+import { CardId, ColumnId, IntakeTokenId, LabelId, ProjectId, SubtaskId, UserId } from "./ids.ts"
 import { Timestamp } from "./text.ts"
 
 export const Label = Schema.Struct({
@@ -37,6 +37,10 @@ export const Card = Schema.Struct({
   priority: Priority,
   labels: Schema.Array(Label),
   subtasks: Schema.Array(Subtask),
+  /** Members of the card's workspace, in the order they were assigned (then by id). */
+  assigneeIds: Schema.Array(UserId),
+  /** When the card is due, or null. */
+  dueAt: Schema.NullOr(Timestamp),
   /** `api` for cards made by members, `intake` for cards filed through an intake token. */
   source: Schema.String,
   intakeTokenId: Schema.NullOr(IntakeTokenId),

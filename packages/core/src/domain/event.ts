@@ -15,6 +15,7 @@ export const eventTypes = [
   "card.deleted",
   "card.label_added",
   "card.label_removed",
+  "card.assigned",
   "column.created",
   "column.updated",
   "column.deleted",
@@ -27,7 +28,10 @@ export const eventTypes = [
   "project_link.created",
   "project_link.reviewed",
   "project_link.evaluated",
-  "project_link.deleted"
+  "project_link.deleted",
+  "comment.created",
+  "comment.updated",
+  "comment.deleted"
 ] as const
 export const EventType = Schema.Literals(eventTypes)
 export type EventType = typeof EventType.Type

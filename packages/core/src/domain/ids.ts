@@ -43,6 +43,8 @@ export const ProjectLinkId = Id.pipe(Schema.brand("ProjectLinkId"))
 export type ProjectLinkId = typeof ProjectLinkId.Type
 export const UserId = Id.pipe(Schema.brand("UserId"))
 export type UserId = typeof UserId.Type
+export const CommentId = Id.pipe(Schema.brand("CommentId"))
+export type CommentId = typeof CommentId.Type
 export const IntakeTokenId = Id.pipe(Schema.brand("IntakeTokenId"))
 export type IntakeTokenId = typeof IntakeTokenId.Type
 
@@ -72,3 +74,8 @@ export const refNumber = (ref: string): number | undefined => {
   const n = Number(m[2])
   return Number.isSafeInteger(n) && n <= 2_147_483_647 ? n : undefined
 }
+
+/** An assignee filter (`?assignee=`): `me` (the caller) or a user id. */
+export const AssigneeFilter = Schema.String.check(
+  Schema.isPattern(new RegExp(`^(?:me|${UUID_SHAPE})$`, "u"), { message: 'expected "me" or a user id (a UUID)' })
+).annotate({ description: "`me` (the caller) or a user id" })

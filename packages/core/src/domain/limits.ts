@@ -46,5 +46,10 @@ export const limits = {
   nluCommand: 1000,
   passwordMin: 8,
   passwordMax: 128,
-  bodyBytes: 1024 * 1024
+  bodyBytes: 1024 * 1024,
+  commentBody: 10_000,
+  commentPageDefault: 50,
+  commentPageMax: 500,
+  /** A card's assignees, at most (a set of people, not a mailing list). */
+  assignees: 50
 } as const

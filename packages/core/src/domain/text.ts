@@ -49,6 +49,28 @@ export const Email = MaxString(254).annotate({ format: "email" })
 /** A 0-based place in a list (a card in its column, a column on its board). */
 export const Position = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "must be a whole number from 0" }))
 
+/** An ISO 8601 date-time with its offset, as clients send one (`dueAt`); the core's check is `isDateTime`. */
+const DATE_TIME = /^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/u
+export const dateTimeMessage = "must be an ISO 8601 date-time with an offset, such as 2026-05-01T17:00:00Z"
+/** Whether `s` is a date-time as DATE_TIME writes it and names a real instant (no February 30th). */
+export const isDateTime = (s: string): boolean => {
+  if (!DATE_TIME.test(s)) return false
+  const at = Date.parse(s)
+  if (!Number.isFinite(at)) return false
+  // Date.parse rolls 2026-02-30 over to March; the date part must survive the round trip
+  const [y, m, d] = s.slice(0, 10).split("-").map(Number) as [number, number, number]
+  const day = new Date(0)
+  day.setUTCFullYear(y, m - 1, d)
+  return day.getUTCFullYear() === y && day.getUTCMonth() === m - 1 && day.getUTCDate() === d
+}
+export const DateTimeInput = Schema.String.check(
+  Schema.isPattern(DATE_TIME, { message: dateTimeMessage }),
+  Schema.makeFilter((s: string) => isDateTime(s) || dateTimeMessage)
+).annotate({ format: "date-time" })
+
+/** A comment's body: Markdown kept as text, 1 to 10,000 characters. */
+export const CommentBody = NonBlank(limits.commentBody)
+
 /** An ISO 8601 instant in a response (annotated, not checked: the server wrote it). */
 export const Timestamp = Schema.String.annotate({ format: "date-time" })
 

@@ -5,9 +5,13 @@ import type { NotFound, WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { CardLinks } from "../board/CardLinks.ts"
 import { Cards } from "../board/Cards.ts"
+import { Comments } from "../board/Comments.ts"
 import { ProjectLinks } from "../links/ProjectLinks.ts"
 import { buildPrompt } from "./buildPrompt.ts"
 import type { PromptVariant } from "./types.ts"
+
+/** The latest comments a prompt quotes. */
+const PROMPT_COMMENTS = 10
 
 export class Prompts extends Context.Service<
   Prompts,
@@ -26,6 +30,7 @@ export class Prompts extends Context.Service<
       const cards = yield* Cards
       const cardLinks = yield* CardLinks
       const projectLinks = yield* ProjectLinks
+      const comments = yield* Comments
 
       const forCard = Effect.fn("Prompts.forCard")(function* (
         principal: Principal,
@@ -33,10 +38,11 @@ export class Prompts extends Context.Service<
         variant: PromptVariant
       ) {
         const card = yield* cards.get(principal, cardId)
-        const [links, references, [project]] = yield* Effect.all([
+        const [links, references, [project], latest] = yield* Effect.all([
           cardLinks.list(principal, cardId),
           projectLinks.references(card.projectId),
-          sql<{ name: string }>`SELECT name FROM projects WHERE id = ${card.projectId}`.pipe(Effect.orDie)
+          sql<{ name: string }>`SELECT name FROM projects WHERE id = ${card.projectId}`.pipe(Effect.orDie),
+          comments.latest(card.id, PROMPT_COMMENTS)
         ])
         const prompt = buildPrompt(
           {
@@ -55,7 +61,15 @@ export class Prompts extends Context.Service<
               ref: l.card.ref,
               title: l.card.title
             })),
-            references: references.map((r) => ({ url: r.url, title: r.title, note: r.note }))
+            references: references.map((r) => ({ url: r.url, title: r.title, note: r.note })),
+            comments: {
+              latest: latest.comments.map((c) => ({
+                author: c.author.name ?? c.author.type,
+                createdAt: c.createdAt,
+                body: c.body
+              })),
+              total: latest.total
+            }
           },
           variant
         )

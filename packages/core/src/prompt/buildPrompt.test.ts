@@ -355,3 +355,32 @@ describe("focusAreas", () => {
     expect(focusAreas(card).map((f) => f.id)).toEqual(ids)
   })
 })
+
+describe("buildPrompt with comments", () => {
+  const withComments: PromptInput = {
+    ...bare,
+    comments: {
+      latest: [
+        { author: "Ada Lovelace", createdAt: "2026-05-01T10:00:00.000Z", body: "Which page?\r\n\r\n- the *old* one" },
+        { author: "Test Agent", createdAt: "2026-05-01T10:05:00.000Z", body: `x${"y".repeat(1_500)}` }
+      ],
+      total: 12
+    }
+  }
+
+  it("quotes the latest comments in every variant, after the card, with author and time, long bodies cut", () => {
+    for (const variant of PROMPT_VARIANTS) {
+      const prompt = buildPrompt(withComments, variant)
+      const section = prompt.slice(prompt.indexOf("## Comments"))
+      expect(section).toMatch(
+        /^## Comments \(the latest 2 of 12, oldest first\)\n\n\*\*Ada Lovelace\*\*, 2026-05-01T10:00:00\.000Z:\n> Which page\?\n>\n> - the \*old\* one\n\n\*\*Test Agent\*\*, 2026-05-01T10:05:00\.000Z:\n> xy{999}…\n\n## /
+      )
+    }
+  })
+
+  it("leaves the section out without comments, and says nothing of a total when all are shown", () => {
+    expect(buildPrompt({ ...bare, comments: { latest: [], total: 0 } }, "execute")).toBe(buildPrompt(bare, "execute"))
+    const all = buildPrompt({ ...bare, comments: { latest: withComments.comments!.latest, total: 2 } }, "draft")
+    expect(all).toContain("## Comments (oldest first)\n")
+  })
+})

@@ -1,12 +1,13 @@
 import { compareRefs } from "../links/boardIndex.ts"
 import { focusAreas } from "./focusAreas.ts"
-import type { PromptCardLink, PromptInput, PromptReference, PromptVariant } from "./types.ts"
+import type { PromptCardLink, PromptComment, PromptInput, PromptReference, PromptVariant } from "./types.ts"
 import { checklist, checklistTitle, heading, roleFraming } from "./variants.ts"
 
 export type {
   CardLinkType,
   Priority,
   PromptCardLink,
+  PromptComment,
   PromptInput,
   PromptReference,
   PromptSubtask,
@@ -85,6 +86,21 @@ const referenceItem = (reference: PromptReference): string => {
 
 const section = (title: string, body: string): string => `## ${title}\n\n${body}`
 
+/** A comment's body in the prompt, at most: the latest comments inform the work, they do not replace the card. */
+export const PROMPT_COMMENT_CHARS = 1_000
+
+/** A comment as a quoted block under its author and time, so its Markdown cannot break the prompt's own. */
+const commentItem = (comment: PromptComment): string => {
+  const chars = Array.from(comment.body.replace(/\r\n?/g, "\n").trim())
+  const body =
+    chars.length > PROMPT_COMMENT_CHARS ? `${chars.slice(0, PROMPT_COMMENT_CHARS).join("")}…` : chars.join("")
+  const quotedBody = body
+    .split("\n")
+    .map((line) => (line === "" ? ">" : `> ${line}`))
+    .join("\n")
+  return `**${oneLine(comment.author)}**, ${comment.createdAt}:\n${quotedBody}`
+}
+
 const byName = (a: string, b: string): number => {
   const la = a.toLowerCase()
   const lb = b.toLowerCase()
@@ -137,6 +153,14 @@ export const buildPrompt = (input: PromptInput, variant: PromptVariant): string 
   }
   if (input.references.length > 0) {
     sections.push(section("References", input.references.map(referenceItem).join("\n")))
+  }
+  const comments = input.comments
+  if (comments !== undefined && comments.latest.length > 0) {
+    const title =
+      comments.total > comments.latest.length
+        ? `Comments (the latest ${comments.latest.length} of ${comments.total}, oldest first)`
+        : "Comments (oldest first)"
+    sections.push(section(title, comments.latest.map(commentItem).join("\n\n")))
   }
   const items = checklist(variant, {
     blockers,

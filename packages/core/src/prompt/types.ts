@@ -27,6 +27,13 @@ export interface PromptReference {
   readonly note: string | null
 }
 
+export interface PromptComment {
+  /** The author's name (a person's full name, an agent's client name), or their kind. */
+  readonly author: string
+  readonly createdAt: string
+  readonly body: string
+}
+
 export interface PromptInput {
   readonly card: {
     readonly ref: string
@@ -40,4 +47,6 @@ export interface PromptInput {
   readonly links: ReadonlyArray<PromptCardLink>
   /** The project's links rated `high`, in the order they should be listed. */
   readonly references: ReadonlyArray<PromptReference>
+  /** The card's latest comments, oldest first, and how many it has in all. */
+  readonly comments?: { readonly latest: ReadonlyArray<PromptComment>; readonly total: number } | undefined
 }

@@ -1,6 +1,13 @@
 /** The board and its parts: SPEC.md's Cards, Columns, Labels, Subtasks and Card links sections. */
 import {
+  AssigneeFilter,
   Board,
+  Comment,
+  CommentBody,
+  CommentId,
+  CommentPage,
+  DateTimeInput,
+  UserId,
   CARD_ID_OR_REF,
   Card,
   CardId,
@@ -34,6 +41,12 @@ const cardId = checkedId(CardId)
 const columnId = checkedId(ColumnId)
 const projectId = checkedId(ProjectId)
 const labelId = checkedId(LabelId)
+const commentId = checkedId(CommentId)
+/** A card's assignees: members of its workspace (a PATCH replaces the set). */
+const assigneeIds = Schema.Array(checkedId(UserId)).check(
+  Schema.isMaxLength(limits.assignees, { message: `at most ${limits.assignees} assignees` })
+)
+const commentPage = { minimum: 1, maximum: limits.commentPageMax }
 /**
  * GET /v1/cards/{id} also takes the card's ref (`WEB-12`, any case), resolved among the projects
  * the caller can see: 404 when none has it (as for an id), 403 when only a workspace outside the
@@ -62,6 +75,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.get("board", "/v1/board/:projectId", {
       params: { projectId },
+      query: { assignee: Schema.optionalKey(AssigneeFilter) },
       success: Board,
       error: [Forbidden, NotFound]
     })
@@ -73,7 +87,9 @@ export class BoardGroup extends HttpApiGroup.make("board")
         columnId,
         title: Title,
         description: Schema.optionalKey(Description),
-        priority: Schema.optionalKey(Priority)
+        priority: Schema.optionalKey(Priority),
+        assigneeIds: Schema.optionalKey(assigneeIds),
+        dueAt: Schema.optionalKey(Schema.NullOr(DateTimeInput))
       }),
       success: Card.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
@@ -92,7 +108,9 @@ export class BoardGroup extends HttpApiGroup.make("board")
       payload: Schema.Struct({
         title: Schema.optionalKey(Title),
         description: Schema.optionalKey(Schema.NullOr(Description)),
-        priority: Schema.optionalKey(Priority)
+        priority: Schema.optionalKey(Priority),
+        assigneeIds: Schema.optionalKey(assigneeIds),
+        dueAt: Schema.optionalKey(Schema.NullOr(DateTimeInput))
       }),
       success: Card,
       error: [BadRequest, Forbidden, NotFound]
@@ -118,7 +136,8 @@ export class BoardGroup extends HttpApiGroup.make("board")
       query: {
         q: NonBlank(limits.searchQuery),
         limit: Schema.optionalKey(QueryInt(searchLimit)),
-        projectId: Schema.optionalKey(projectId)
+        projectId: Schema.optionalKey(projectId),
+        assignee: Schema.optionalKey(AssigneeFilter)
       },
       success: Schema.Array(Card),
       error: BadRequest
@@ -213,6 +232,43 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.delete("deleteCardLink", "/v1/links/:id", {
       params: { id: checkedId(CardLinkId) },
+      success: HttpApiSchema.NoContent,
+      error: [Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.post("createComment", "/v1/cards/:id/comments", {
+      params: { id: cardId },
+      payload: Schema.Struct({ body: CommentBody }),
+      success: Comment.pipe(HttpApiSchema.status(201)),
+      error: [BadRequest, Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.get("listComments", "/v1/cards/:id/comments", {
+      params: { id: cardId },
+      query: {
+        limit: Schema.optionalKey(QueryInt(commentPage)),
+        offset: Schema.optionalKey(QueryInt({ minimum: 0 }))
+      },
+      success: CommentPage,
+      error: [BadRequest, Forbidden, NotFound]
+    }).annotate(
+      OpenApi.Transform,
+      documentParameters({ replace: { limit: integerSchema(commentPage), offset: integerSchema({ minimum: 0 }) } })
+    )
+  )
+  .add(
+    HttpApiEndpoint.patch("updateComment", "/v1/comments/:id", {
+      params: { id: commentId },
+      payload: Schema.Struct({ body: CommentBody }),
+      success: Comment,
+      error: [BadRequest, Forbidden, NotFound]
+    })
+  )
+  .add(
+    HttpApiEndpoint.delete("deleteComment", "/v1/comments/:id", {
+      params: { id: commentId },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
     })

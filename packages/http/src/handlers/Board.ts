@@ -1,4 +1,4 @@
-import { Boards, CardLinks, Cards, Columns, Labels, Lookups, Search, Subtasks } from "@board/core"
+import { Boards, CardLinks, Cards, Columns, Comments, Labels, Lookups, Search, Subtasks } from "@board/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { Readable } from "node:stream"
@@ -16,12 +16,13 @@ export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
     const links = yield* CardLinks
     const search = yield* Search
     const lookups = yield* Lookups
+    const comments = yield* Comments
     return (
       handlers
         // PostgreSQL writes the board's JSON (the bytes the Board schema would encode): sent as it
         // comes, with no decode and re-encode per card; the endpoint still declares Board for the OpenAPI document
-        .handle("board", ({ params }) =>
-          asPrincipal((p) => boards.json(p, params.projectId)).pipe(
+        .handle("board", ({ params, query }) =>
+          asPrincipal((p) => boards.json(p, params.projectId, query.assignee)).pipe(
             // the parts as they came from PostgreSQL, streamed: Node writes each string to the
             // socket itself (no Uint8Array copy of the board), and no part is a large object
             Effect.map((parts) => {
@@ -57,6 +58,14 @@ export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
         .handle("listCardLinks", ({ params }) => asPrincipal((p) => links.list(p, params.id)))
         .handle("createCardLink", ({ params, payload }) => asPrincipal((p) => links.create(p, params.id, payload)))
         .handle("deleteCardLink", ({ params }) => asPrincipal((p) => links.remove(p, params.id)))
+        .handle("createComment", ({ params, payload }) =>
+          asPrincipal((p) => comments.create(p, params.id, payload.body))
+        )
+        .handle("listComments", ({ params, query }) => asPrincipal((p) => comments.list(p, params.id, query)))
+        .handle("updateComment", ({ params, payload }) =>
+          asPrincipal((p) => comments.update(p, params.id, payload.body))
+        )
+        .handle("deleteComment", ({ params }) => asPrincipal((p) => comments.remove(p, params.id)))
     )
   })
 )

@@ -4,6 +4,7 @@
  */
 import type {
   BoardView,
+  Comment,
   CardLinkView,
   CardView,
   CommandResult,
@@ -62,18 +63,35 @@ export const boardText = (board: BoardView): string => {
   return lines.join("\n")
 }
 
+/** `Ann Lee (agent), 2026-05-01T10:00:00.000Z: the body` on one line, cut at `max` characters. */
+export const commentLine = (c: Comment, max = 500): string => {
+  const who = `${c.author.name ?? c.author.type}${c.author.type === "user" ? "" : ` (${c.author.type})`}`
+  const body = Array.from(c.body.replace(/\s+/g, " ").trim())
+  return `${who}, ${c.createdAt}: ${body.length > max ? `${body.slice(0, max).join("")}…` : body.join("")}`
+}
+
 export const cardText = (
   card: CardView,
   column: string | undefined,
-  links: ReadonlyArray<CardLinkView> = []
+  links: ReadonlyArray<CardLinkView> = [],
+  comments?: { readonly comments: ReadonlyArray<Comment>; readonly total: number }
 ): string => {
   const lines = [
     `${cardLine(card)}${column === undefined ? "" : ` in ${q(column)}`}`,
     `id ${card.id}, project ${card.projectId}`
   ]
+  if (card.assigneeIds.length > 0) lines.push(`Assignees (user ids): ${card.assigneeIds.join(", ")}`)
+  if (card.dueAt !== null) lines.push(`Due: ${card.dueAt}`)
   if (card.description !== null && card.description !== "") lines.push(`Description: ${card.description}`)
   if (card.subtasks.length > 0) lines.push("Subtasks:", ...card.subtasks.map((s) => `  ${subtaskLine(s)}`))
   if (links.length > 0) lines.push("Links:", ...links.map((l) => `  ${linkLine(l)}`))
+  if (comments !== undefined && comments.comments.length > 0) {
+    const shown = comments.comments.length
+    lines.push(
+      shown < comments.total ? `Comments (the latest ${shown} of ${comments.total}):` : "Comments:",
+      ...comments.comments.map((c) => `  ${commentLine(c)}`)
+    )
+  }
   return lines.join("\n")
 }
 

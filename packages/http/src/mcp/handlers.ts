@@ -9,6 +9,7 @@ import {
   CardLinks,
   Cards,
   Commands,
+  Comments,
   type DomainError,
   InvalidInput,
   isUuid,
@@ -53,6 +54,9 @@ export type ToolHandlers = {
   ) => Effect.Effect<Reply, DomainError, McpPrincipal>
 }
 
+/** Comments show_card quotes, the latest. */
+const SHOWN_COMMENTS = 5
+
 export const makeHandlers = Effect.gen(function* () {
   const workspaces = yield* Workspaces
   const boards = yield* Boards
@@ -65,6 +69,7 @@ export const makeHandlers = Effect.gen(function* () {
   const prompts = yield* Prompts
   const commands = yield* Commands
   const lookups = yield* Lookups
+  const comments = yield* Comments
 
   const cardId = (card: string, projectId: string | undefined, field?: string, prefer?: string) =>
     resolveCard(lookups, card, projectId, field, prefer)
@@ -119,7 +124,12 @@ export const makeHandlers = Effect.gen(function* () {
         const links = yield* cardLinks.list(principal, id)
         const columns = yield* lookups.columns(view.projectId)
         const column = columnName(columns, view.columnId)
-        return { text: cardText(view, column, links), data: { card: view, column: column ?? null, links } }
+        // the latest few: a model reads the card, not the whole conversation (the REST page has it all)
+        const latest = yield* comments.latest(id, SHOWN_COMMENTS)
+        return {
+          text: cardText(view, column, links, latest),
+          data: { card: view, column: column ?? null, links, comments: latest.comments, commentCount: latest.total }
+        }
       }),
 
     create_card: ({ column, description, priority, projectId, title }) =>
@@ -243,6 +253,15 @@ export const makeHandlers = Effect.gen(function* () {
         const id = yield* cardId(card, projectId)
         const result = yield* prompts.forCard(principal, id, variant ?? "execute")
         return { text: result.prompt, data: { ...result, cardId: id } }
+      }),
+
+    comment: ({ body, card, projectId }) =>
+      Effect.gen(function* () {
+        const principal = yield* McpPrincipal
+        const id = yield* cardId(card, projectId)
+        const made = yield* comments.create(principal, id, body)
+        const view = yield* cards.get(principal, id)
+        return { text: `Commented on ${view.ref} (comment id ${made.id}).`, data: { comment: made } }
       }),
 
     run_command: ({ command, projectId }) =>

@@ -88,7 +88,7 @@ export const SearchCards = reads(
 export const ShowCard = reads(
   Tool.make("show_card", {
     description:
-      "Show one card in full: title, description, priority, column, labels, subtasks (with their ids, for toggle_subtask) and links to other cards.",
+      "Show one card in full: title, description, priority, column, labels, assignees, due date, subtasks (with their ids, for toggle_subtask), links to other cards and the latest comments.",
     parameters: Schema.Struct({ card: Card, projectId: ProjectHint })
   })
 )
@@ -284,6 +284,22 @@ export const GetPrompt = reads(
   })
 )
 
+export const AddComment = hints(
+  false,
+  false,
+  false
+)(
+  Tool.make("comment", {
+    description:
+      "Comment on a card (Markdown), as yourself; people and agents talk on cards this way. A comment answers a question an agent asked.",
+    parameters: Schema.Struct({
+      card: Card,
+      body: Schema.String.annotate({ description: `The comment, 1 to ${n(limits.commentBody)} characters` }),
+      projectId: ProjectHint
+    })
+  })
+)
+
 export const RunCommand = hints(
   false,
   true,
@@ -321,6 +337,7 @@ export const BoardToolkit = Toolkit.make(
   SubmitLink,
   ListLinks,
   GetPrompt,
+  AddComment,
   RunCommand
 )
 

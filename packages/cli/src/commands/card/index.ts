@@ -1,6 +1,7 @@
 import type { Command } from "commander"
 import type { App } from "../../support/app.ts"
 import { examples } from "../../support/format.ts"
+import { registerCardAssign } from "./assign.ts"
 import { registerCardCreate } from "./create.ts"
 import { registerCardDelete } from "./delete.ts"
 import { registerCardEdit } from "./edit.ts"
@@ -18,7 +19,8 @@ export const registerCard = (program: Command, app: App) => {
         "board card show WEB-1",
         'board card move WEB-1 "In Progress"',
         'board card edit WEB-1 --title "Fix the login"',
-        "board card delete WEB-1 --yes"
+        "board card delete WEB-1 --yes",
+        "board card assign WEB-1 @me"
       )
     )
   registerCardCreate(card, app)
@@ -26,5 +28,6 @@ export const registerCard = (program: Command, app: App) => {
   registerCardEdit(card, app)
   registerCardMove(card, app)
   registerCardDelete(card, app)
+  registerCardAssign(card, app)
   return card
 }
