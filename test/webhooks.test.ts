@@ -14,6 +14,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
 import { type Backend, backends, createTestDatabase } from "./support/backends.ts"
+import { runBoard, tempConfigHome } from "./support/cli.ts"
 import { bootstrap, call, key } from "./support/client.ts"
 import { freePort, startServer, type TestServer } from "./support/server.ts"
 import { spawnBoard, waitForHealth } from "./support/spawn.ts"
@@ -279,24 +280,21 @@ describe.each(backends)("webhooks on %s", (backend: Backend) => {
     expect(all.body.deliveries.map((d: any) => d.status)).toEqual(["failed", "failed", "failed"])
     expect(all.body.deliveries.every((d: any) => d.nextAttemptAt === null)).toBe(true)
 
-    // a disabled webhook takes no retry until it is enabled again
-    const refused = await call(base, "POST", `/v1/webhooks/${hook.id}/deliveries/${ping.body.id}/retry`, {
-      headers: key(a.apiKey)
-    })
-    expect(refused.status).toBe(409)
-    expect(refused.body.error).toContain('"enabled": true')
-    const enabled = await call(base, "PATCH", `/v1/webhooks/${hook.id}`, {
-      body: { enabled: true },
-      headers: key(a.apiKey)
-    })
-    expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null })
+    // a retry while disabled waits, pending, and goes out once the webhook is enabled again
     receiver.set(["ok"])
     const before = receiver.received.length
     const retried = await call(base, "POST", `/v1/webhooks/${hook.id}/deliveries/${ping.body.id}/retry`, {
       headers: key(a.apiKey)
     })
     expect(retried.status).toBe(202)
-    expect(retried.body).toMatchObject({ id: ping.body.id, status: "pending" })
+    expect(retried.body).toMatchObject({ id: ping.body.id, status: "pending", lastError: expect.any(String) })
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(receiver.received.length).toBe(before)
+    const enabled = await call(base, "PATCH", `/v1/webhooks/${hook.id}`, {
+      body: { enabled: true },
+      headers: key(a.apiKey)
+    })
+    expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null })
     const delivered = await waitFor("the retried ping", async () => {
       const r = await call(base, "GET", `/v1/webhooks/${hook.id}/deliveries`, { headers: key(a.apiKey) })
       const d = r.body.deliveries.find((x: any) => x.id === ping.body.id)
@@ -350,14 +348,21 @@ describe.each(backends)("webhooks on %s", (backend: Backend) => {
     await bad({ url: "http://127.0.0.1:9/", projectId: a.projectId, events: ["*", "card.created"] }, /"\*"/)
     await bad({ url: "http://127.0.0.1:9/", projectId: a.projectId, events: [] }, /at least one/)
     await bad({ url: "http://127.0.0.1:9/", events: ["*"] }, /workspaceId|projectId/)
-    await bad(
-      { url: "http://127.0.0.1:9/", workspaceId: a.workspaceId, projectId: a.projectId, events: ["*"] },
-      /not both/
-    )
+    // both: the narrower scope, the project
+    const both = await call(base, "POST", "/v1/webhooks", {
+      body: { url: "http://127.0.0.1:9/", workspaceId: a.workspaceId, projectId: a.projectId, events: ["*"] },
+      headers: key(a.apiKey)
+    })
+    expect(both.status).toBe(201)
+    expect(both.body).toMatchObject({ workspaceId: a.workspaceId, projectId: a.projectId })
+    await call(base, "DELETE", `/v1/webhooks/${both.body.id}`, { headers: key(a.apiKey) })
     await bad({ url: "not a url", projectId: a.projectId, events: ["*"] }, /valid absolute URL/)
     await bad({ url: "ftp://127.0.0.1/", projectId: a.projectId, events: ["*"] }, /https/)
-    const noScope = await call(base, "GET", "/v1/webhooks", { headers: key(a.apiKey) })
-    expect(noScope.status).toBe(400)
+    // no scope: every webhook the caller can see, and none of another's
+    const mine = await call(base, "GET", "/v1/webhooks", { headers: key(a.apiKey) })
+    expect(mine.body.map((w: any) => w.id)).toEqual([hook.id])
+    const theirs = await call(base, "GET", "/v1/webhooks", { headers: key(b.apiKey) })
+    expect(theirs.body).toEqual([])
 
     const listed = await call(base, "GET", `/v1/webhooks?workspaceId=${a.workspaceId}`, { headers: key(a.apiKey) })
     expect(listed.body.map((w: any) => w.id)).toEqual([hook.id])
@@ -369,10 +374,56 @@ describe.each(backends)("webhooks on %s", (backend: Backend) => {
     expect(patched.body).toMatchObject({ events: ["*"], description: "all of it", enabled: false })
     expect(patched.body.disabledReason).toBe("disabled by its owner")
     const pingDisabled = await call(base, "POST", `/v1/webhooks/${hook.id}/ping`, { headers: key(a.apiKey) })
-    expect(pingDisabled.status).toBe(409)
+    expect(pingDisabled.status).toBe(202)
+    expect(pingDisabled.body).toMatchObject({ status: "pending", attempts: 0 })
     const removed = await call(base, "DELETE", `/v1/webhooks/${hook.id}`, { headers: key(a.apiKey) })
     expect(removed.status).toBe(204)
     expect((await call(base, "GET", `/v1/webhooks/${hook.id}`, { headers: key(a.apiKey) })).status).toBe(404)
+  })
+  it("the CLI creates (printing the secret once), lists, shows deliveries and deletes", async () => {
+    const base = server.baseUrl
+    const a = await bootstrap(base, "cli")
+    const receiver = await startReceiver(["ok"])
+    cleanups.push(receiver.close)
+    const env = {
+      BOARD_API_URL: base.replace(/\/api$/, ""),
+      BOARD_API_KEY: a.apiKey,
+      XDG_CONFIG_HOME: tempConfigHome()
+    }
+    const created = await runBoard(
+      ["webhook", "create", "--url", receiver.url, "--project", a.projectId, "--events", "card.created", "--quiet"],
+      { env }
+    )
+    expect(created.code, created.stderr).toBe(0)
+    const secret = created.stdout.trim()
+    expect(secret).toMatch(/^whsec_/)
+    const bad = await runBoard(["webhook", "create", "--url", receiver.url, "--events", "card.nope"], { env })
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toContain("unknown event type")
+    const listed = JSON.parse((await runBoard(["webhook", "list", "--json"], { env })).stdout)
+    expect(listed).toHaveLength(1)
+    expect(listed[0].secret).toBeUndefined()
+    const id = listed[0].id as string
+    await call(base, "POST", "/v1/cards", {
+      body: { projectId: a.projectId, columnId: a.columns[0]!.id, title: "from the CLI test" },
+      headers: key(a.apiKey)
+    })
+    await waitFor("the delivery", () => (receiver.received.length === 1 ? true : undefined))
+    const signed = receiver.received[0]!
+    expect(verify(secret, String(signed.headers["board-signature"]), signed.body, Math.floor(Date.now() / 1000))).toBe(
+      true
+    )
+    const page = await waitFor("delivered", async () => {
+      const r = JSON.parse((await runBoard(["webhook", "deliveries", id, "--json"], { env })).stdout)
+      return r.deliveries[0]?.status === "delivered" ? r : undefined
+    })
+    expect(page.deliveries[0]).toMatchObject({ eventType: "card.created", attempts: 1, lastStatusCode: 200 })
+    const text = await runBoard(["webhook", "deliveries", id], { env })
+    expect(text.stdout).toContain("card.created")
+    expect(text.stdout).toContain("delivered")
+    const removed = await runBoard(["webhook", "delete", id], { env })
+    expect(removed.code, removed.stderr).toBe(0)
+    expect((await call(base, "GET", `/v1/webhooks/${id}`, { headers: key(a.apiKey) })).status).toBe(404)
   })
 })
 

@@ -5,16 +5,17 @@
  * credential whose grant does not cover the workspace WorkspaceNotGranted, through Access).
  *
  * Deliveries are created by the events trigger in the event's own transaction
- * (migrations/0011_webhooks.sql) and sent by Deliveries.ts.
+ * (migrations/0011_webhooks.sql) and sent by Deliveries.ts. A disabled webhook is sent nothing:
+ * a retry or a ping queued while it is disabled waits, pending, until it is enabled again.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as crypto from "node:crypto"
 import * as net from "node:net"
 import { AppConfig } from "../Config.ts"
-import { Access } from "../board/Access.ts"
+import { Access, grantsOf, visibleTo } from "../board/Access.ts"
 import { iso } from "../board/rows.ts"
-import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { isUuid } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { textFailure } from "../domain/text.ts"
@@ -129,7 +130,7 @@ export class Webhooks extends Context.Service<
     readonly list: (
       principal: Principal,
       scope: { readonly workspaceId?: string | undefined; readonly projectId?: string | undefined }
-    ) => Effect.Effect<ReadonlyArray<Webhook>, InvalidInput | AccessError>
+    ) => Effect.Effect<ReadonlyArray<Webhook>, AccessError>
     readonly get: (principal: Principal, id: string) => Effect.Effect<Webhook, AccessError>
     readonly update: (
       principal: Principal,
@@ -142,12 +143,9 @@ export class Webhooks extends Context.Service<
       id: string,
       page: { readonly limit?: number | undefined; readonly offset?: number | undefined }
     ) => Effect.Effect<DeliveryPage, AccessError>
-    readonly retry: (
-      principal: Principal,
-      id: string,
-      deliveryId: string
-    ) => Effect.Effect<Delivery, Conflict | AccessError>
-    readonly ping: (principal: Principal, id: string) => Effect.Effect<Delivery, Conflict | AccessError>
+    readonly retry: (principal: Principal, id: string, deliveryId: string) => Effect.Effect<Delivery, AccessError>
+    /** Queues a `ping` delivery (not an event of the log). */
+    readonly ping: (principal: Principal, id: string) => Effect.Effect<Delivery, AccessError>
     /** Registers a listener told when a delivery is queued by hand (retry, ping); returns its removal. */
     readonly onQueued: (listener: () => void) => () => void
   }
@@ -249,28 +247,22 @@ export class Webhooks extends Context.Service<
         return { ...webhookView(row!), secret }
       })
 
+      // a workspace's webhooks (all its projects'), a project's, or, with neither, every webhook
+      // the caller can see (its workspaces, within an OAuth grant)
       const list = Effect.fn("Webhooks.list")(function* (
         principal: Principal,
         scope: { readonly workspaceId?: string | undefined; readonly projectId?: string | undefined }
       ) {
-        if ((scope.workspaceId === undefined) === (scope.projectId === undefined))
-          return yield* new InvalidInput({
-            message: "give workspaceId (all the workspace's webhooks) or projectId (one project's), not both"
-          })
-        if (scope.projectId !== undefined) {
-          yield* access.resolve(principal, "project", scope.projectId)
-          const rows = yield* sql
-            .unsafe<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE project_id = $1 ORDER BY created_at, id`, [
-              scope.projectId
-            ])
-            .pipe(Effect.orDie)
-          return rows.map(webhookView)
-        }
-        yield* access.resolve(principal, "workspace", scope.workspaceId!)
+        if (scope.projectId !== undefined) yield* access.resolve(principal, "project", scope.projectId)
+        if (scope.workspaceId !== undefined) yield* access.resolve(principal, "workspace", scope.workspaceId)
         const rows = yield* sql
-          .unsafe<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE workspace_id = $1 ORDER BY created_at, id`, [
-            scope.workspaceId
-          ])
+          .unsafe<Row>(
+            `SELECT ${COLUMNS} FROM webhooks w
+             WHERE ($1::uuid IS NULL OR w.workspace_id = $1::uuid) AND ($2::uuid IS NULL OR w.project_id = $2::uuid)
+               AND ${visibleTo("w.workspace_id", "$3::uuid", "$4")}
+             ORDER BY w.created_at, w.id`,
+            [scope.workspaceId ?? null, scope.projectId ?? null, principal.userId, grantsOf(principal)]
+          )
           .pipe(Effect.orDie)
         return rows.map(webhookView)
       })
@@ -337,19 +329,9 @@ export class Webhooks extends Context.Service<
         return { deliveries: rows.map(deliveryView), total: Number(count?.total ?? 0), limit, offset }
       })
 
-      const mustBeEnabled = (row: Row) =>
-        row.enabled
-          ? Effect.void
-          : Effect.fail(
-              new Conflict({
-                message: `webhook ${row.id} is disabled (${row.disabled_reason ?? "by its owner"}); enable it first with PATCH {"enabled": true}`
-              })
-            )
-
       const retry = Effect.fn("Webhooks.retry")(function* (principal: Principal, id: string, deliveryId: string) {
         const row = yield* owned(principal, id)
         if (!isUuid(deliveryId)) return yield* new NotFound({ message: `delivery ${deliveryId} not found` })
-        yield* mustBeEnabled(row)
         const now = yield* sqlNow
         // a new streak: a retry by hand does not count the old failures toward disabling
         const [delivery] = yield* sql
@@ -367,7 +349,6 @@ export class Webhooks extends Context.Service<
 
       const ping = Effect.fn("Webhooks.ping")(function* (principal: Principal, id: string) {
         const row = yield* owned(principal, id)
-        yield* mustBeEnabled(row)
         const now = yield* sqlNow
         const [kind, user, credential] = actorParams(principal)
         const [actor] = yield* sql

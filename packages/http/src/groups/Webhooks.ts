@@ -15,9 +15,22 @@ import {
 } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, Forbidden, NotFound } from "../errors.ts"
+import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { AnyUserAuth } from "../middleware/Authentication.ts"
 import { documentParameters, integerSchema, QueryInt } from "../schemas.ts"
+
+// one webhook, one scope: a project, or every project of a workspace. Two members rather than two
+// optional fields, so the document says a request needs one of them; a request naming both is
+// read as the project's (the narrower scope; its workspace is the project's own).
+const webhookFields = {
+  url: WebhookUrl,
+  events: WebhookEvents,
+  description: Schema.optionalKey(WebhookDescription)
+}
+const CreateWebhook = Schema.Union([
+  Schema.Struct({ ...webhookFields, projectId: checkedId(ProjectId) }),
+  Schema.Struct({ ...webhookFields, workspaceId: checkedId(WorkspaceId) })
+])
 
 const deliveryLimit = { minimum: 1, maximum: DELIVERY_PAGE_MAX }
 const offsetRange = { minimum: 0 }
@@ -25,13 +38,7 @@ const offsetRange = { minimum: 0 }
 export class WebhooksGroup extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.post("create", "/v1/webhooks", {
-      payload: Schema.Struct({
-        url: WebhookUrl,
-        workspaceId: Schema.optionalKey(checkedId(WorkspaceId)),
-        projectId: Schema.optionalKey(checkedId(ProjectId)),
-        events: WebhookEvents,
-        description: Schema.optionalKey(WebhookDescription)
-      }),
+      payload: CreateWebhook,
       success: WebhookWithSecret.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     }).middleware(AnyUserAuth)
@@ -44,7 +51,12 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       },
       success: Schema.Array(Webhook),
       error: [BadRequest, Forbidden, NotFound]
-    }).middleware(AnyUserAuth)
+    })
+      .middleware(AnyUserAuth)
+      .annotate(
+        OpenApi.Description,
+        "A workspace's webhooks (all its projects'), a project's, or with neither every webhook the caller can see"
+      )
   )
   .add(
     HttpApiEndpoint.get("get", "/v1/webhooks/:id", {
@@ -93,14 +105,14 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("retry", "/v1/webhooks/:id/deliveries/:deliveryId/retry", {
       params: { id: Uuid, deliveryId: Uuid },
       success: Delivery.pipe(HttpApiSchema.status(202)),
-      error: [Conflict, Forbidden, NotFound]
+      error: [Forbidden, NotFound]
     }).middleware(AnyUserAuth)
   )
   .add(
     HttpApiEndpoint.post("ping", "/v1/webhooks/:id/ping", {
       params: { id: Uuid },
       success: Delivery.pipe(HttpApiSchema.status(202)),
-      error: [Conflict, Forbidden, NotFound]
+      error: [Forbidden, NotFound]
     }).middleware(AnyUserAuth)
   )
   .annotateMerge(
