@@ -31,7 +31,8 @@ import { openSecret, signatureHeader } from "./secretBox.ts"
 import { addressFailure, hostOf, type ResolvedAddress, urlShapeFailure, WebhookResolver } from "./urlPolicy.ts"
 import { Webhooks } from "./Webhooks.ts"
 
-const CLAIM_MS = 30_000
+/** A claim's lease: 30 s, and always longer than an attempt may take. */
+const claimMs = (timeoutMs: number) => Math.max(30_000, timeoutMs + 20_000)
 const BATCH = 20
 const CONCURRENCY = 8
 const POLL_MS = 1_000
@@ -188,7 +189,7 @@ export const DeliveriesLive = Layer.effectDiscard(
       Effect.gen(function* () {
         const nowNs = yield* Clock.currentTimeNanos
         const now = timestampOf(nowNs)
-        const until = timestampOf(nowNs + BigInt(CLAIM_MS) * 1_000_000n)
+        const until = timestampOf(nowNs + BigInt(claimMs(config.webhookTimeoutMs)) * 1_000_000n)
         const rows = yield* sql.unsafe<{
           id: string
           webhook_id: string
