@@ -14,7 +14,8 @@
  * when a delivery has been failing for 3 days (WEBHOOK_DISABLE_AFTER) its webhook is disabled, its
  * reason recorded, and its pending deliveries marked failed.
  *
- * The worker wakes when this process records events (EventLog.onCommitted) or queues a delivery
+ * The worker wakes when this process records events (EventLog.onCommitted; only while some webhook
+ * is enabled, so a server without webhooks pays for nothing but the poll) or queues a delivery
  * by hand (retry, ping), when the next delivery falls due, and at least every second (events
  * written through another instance).
  */
@@ -176,8 +177,13 @@ export const DeliveriesLive = Layer.effectDiscard(
       signalled = true
       wake?.()
     }
-    const offEvents = eventLog.onCommitted(signal)
-    const offQueued = webhooks.onQueued(signal)
+    const offEvents = eventLog.onCommitted(() => {
+      if (anyEnabled) signal()
+    })
+    const offQueued = webhooks.onQueued(() => {
+      anyEnabled = true
+      signal()
+    })
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
         offEvents()
@@ -307,10 +313,20 @@ export const DeliveriesLive = Layer.effectDiscard(
         }
       })
 
+    // Whether any webhook is enabled, as of the last round: while none is, this process's own
+    // writes do not wake the worker (a write-heavy server without webhooks pays nothing but the
+    // poll), and the poll reads only this.
+    let anyEnabled = true
+
+    /** The wait until the next delivery falls due (a claimed one: until its lease ends), at most a second. */
     const nextDueMs = Effect.gen(function* () {
-      const [row] = yield* sql<{ next: Date | string | null }>`
-        SELECT min(d.next_attempt_at) AS next FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-        WHERE d.status = 'pending' AND w.enabled`
+      const [row] = yield* sql<{ next: Date | string | null; any: boolean }>`
+        SELECT (
+          SELECT min(GREATEST(d.next_attempt_at, COALESCE(d.locked_until, d.next_attempt_at)))
+          FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+          WHERE d.status = 'pending' AND w.enabled
+        ) AS next, EXISTS (SELECT 1 FROM webhooks WHERE enabled) AS any`
+      anyEnabled = row?.any === true
       if (row?.next === null || row?.next === undefined) return POLL_MS
       const nowMs = yield* Clock.currentTimeMillis
       return Math.max(0, Math.min(POLL_MS, new Date(row.next).getTime() - nowMs))
@@ -318,9 +334,12 @@ export const DeliveriesLive = Layer.effectDiscard(
 
     const round = Effect.gen(function* () {
       signalled = false
-      const { claimed, until } = yield* claim
-      yield* Effect.forEach(claimed, (d) => attempt(d, until), { concurrency: CONCURRENCY, discard: true })
-      return claimed.length === BATCH ? 0 : yield* nextDueMs
+      if (anyEnabled) {
+        const { claimed, until } = yield* claim
+        yield* Effect.forEach(claimed, (d) => attempt(d, until), { concurrency: CONCURRENCY, discard: true })
+        if (claimed.length === BATCH) return 0
+      }
+      return yield* nextDueMs
     }).pipe(
       Effect.catchCause((cause) =>
         Effect.as(Effect.logWarning("webhooks: a delivery round failed; it runs again in a second", cause), POLL_MS)

@@ -146,7 +146,7 @@ export class Webhooks extends Context.Service<
     readonly retry: (principal: Principal, id: string, deliveryId: string) => Effect.Effect<Delivery, AccessError>
     /** Queues a `ping` delivery (not an event of the log). */
     readonly ping: (principal: Principal, id: string) => Effect.Effect<Delivery, AccessError>
-    /** Registers a listener told when a delivery is queued by hand (retry, ping); returns its removal. */
+    /** Registers a listener told when a webhook is created or enabled, or a delivery queued by hand (retry, ping); returns its removal. */
     readonly onQueued: (listener: () => void) => () => void
   }
 >()("board/core/Webhooks") {
@@ -244,6 +244,7 @@ export class Webhooks extends Context.Service<
             ]
           )
           .pipe(Effect.orDie)
+        queued()
         return { ...webhookView(row!), secret }
       })
 
@@ -301,6 +302,7 @@ export class Webhooks extends Context.Service<
           )
           .pipe(Effect.orDie)
         if (updated === undefined) return yield* new NotFound({ message: `webhook ${id} not found` })
+        if (updated.enabled) queued()
         return webhookView(updated)
       })
 
