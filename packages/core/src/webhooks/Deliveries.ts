@@ -261,7 +261,7 @@ export const DeliveriesLive = Layer.effectDiscard(
                 error:
                   "the signing secret cannot be read (the server SECRET changed?); delete and re-create the webhook"
               }
-            : yield* Effect.promise(() =>
+            : yield* Effect.tryPromise(() =>
                 postOnce(
                   {
                     url: d.url,
@@ -276,6 +276,14 @@ export const DeliveriesLive = Layer.effectDiscard(
                   },
                   settings,
                   resolver
+                )
+              ).pipe(
+                // a request that cannot even be made is this attempt's failure, not the round's
+                Effect.catch((e) =>
+                  Effect.succeed<Outcome>({
+                    statusCode: null,
+                    error: `could not deliver: ${e.cause instanceof Error ? e.cause.message : String(e.cause)}`
+                  })
                 )
               )
         const nowMs = yield* Clock.currentTimeMillis
