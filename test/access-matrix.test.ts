@@ -37,6 +37,8 @@ interface Fixture {
   readonly projectLink: string
   readonly intakeToken: string
   readonly comment: string
+  readonly webhook: string
+  readonly delivery: string
 }
 
 interface Req {
@@ -53,6 +55,10 @@ interface Req {
  * - `public`: no credential.
  * - `global`: install-wide data every user may read (desktop builds), no tenant data.
  */
+// a public address (TEST-NET-3) for the fixture's webhook, which is disabled at once: a disabled
+// webhook is sent nothing, so no packet ever goes there
+const WEBHOOK_URL = "https://203.0.113.10/hook"
+
 type Scope = "workspace" | "account" | "intake" | "public" | "global"
 
 interface Row {
@@ -269,6 +275,43 @@ const ROWS: Record<string, Row> = {
   "DELETE /v1/intake-tokens/{id}": {
     scope: "workspace",
     req: (f) => ({ method: "DELETE", path: `/v1/intake-tokens/${f.intakeToken}` })
+  },
+  "POST /v1/webhooks": {
+    scope: "workspace",
+    req: (f) => ({
+      method: "POST",
+      path: "/v1/webhooks",
+      // the owner's create is the row's last step: nothing after it makes this event
+      body: { url: WEBHOOK_URL, projectId: f.projectId, events: ["project_link.deleted"] }
+    })
+  },
+  "GET /v1/webhooks": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/webhooks?projectId=${f.projectId}` })
+  },
+  "GET /v1/webhooks/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/webhooks/${f.webhook}` })
+  },
+  "PATCH /v1/webhooks/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "PATCH", path: `/v1/webhooks/${f.webhook}`, body: { description: "intruder" } })
+  },
+  "DELETE /v1/webhooks/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "DELETE", path: `/v1/webhooks/${f.webhook}` })
+  },
+  "GET /v1/webhooks/{id}/deliveries": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/webhooks/${f.webhook}/deliveries` })
+  },
+  "POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/webhooks/${f.webhook}/deliveries/${f.delivery}/retry` })
+  },
+  "POST /v1/webhooks/{id}/ping": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/webhooks/${f.webhook}/ping` })
   }
 }
 
@@ -361,6 +404,14 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
     const comment = (
       await must(A, { method: "POST", path: `/v1/cards/${first.id}/comments`, body: { body: `About ${word}` } }, 201)
     ).id
+    const webhook = await must(
+      A,
+      { method: "POST", path: "/v1/webhooks", body: { url: WEBHOOK_URL, projectId, events: ["project_link.deleted"] } },
+      201
+    )
+    await must(A, { method: "PATCH", path: `/v1/webhooks/${webhook.id}`, body: { enabled: false } }, 200)
+    // queued while disabled: it waits and is never sent
+    const delivery = await must(A, { method: "POST", path: `/v1/webhooks/${webhook.id}/ping` }, 202)
     return {
       comment,
       word,
@@ -375,7 +426,9 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       link,
       emptyColumn,
       projectLink: submitted.link.id,
-      intakeToken: intake.id
+      intakeToken: intake.id,
+      webhook: webhook.id,
+      delivery: delivery.id
     }
   }
 
@@ -419,6 +472,8 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         UNION ALL SELECT 'pl' || t::text FROM project_links t WHERE project_id IN (${projects})
         UNION ALL SELECT 'it' || t::text FROM intake_tokens t WHERE project_id IN (${projects})
         UNION ALL SELECT 'ic' || t::text FROM intake_claims t WHERE token_id IN (SELECT id FROM intake_tokens WHERE project_id IN (${projects}))
+        UNION ALL SELECT 'wh' || t::text FROM webhooks t WHERE workspace_id IN (${ws})
+        UNION ALL SELECT 'wd' || t::text FROM webhook_deliveries t WHERE webhook_id IN (SELECT id FROM webhooks WHERE workspace_id IN (${ws}))
         UNION ALL SELECT 'ak' || id::text || coalesce(revoked_at::text, '') FROM api_keys WHERE user_id = '${A.userId}'
         UNION ALL SELECT 'g' || id::text || workspaces::text || coalesce(revoked_at::text, '') FROM oauth_grants WHERE user_id = '${A.userId}'
       ) rows`)
@@ -721,6 +776,8 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       emptyColumn: id(),
       projectLink: id(),
       intakeToken: id(),
+      webhook: id(),
+      delivery: id(),
       columns: f.columns.map(() => id())
     }
     const before = await digest()

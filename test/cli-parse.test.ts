@@ -405,6 +405,18 @@ describe("prompt, do, intake, intake tokens", () => {
     expect((await parse(["intake-token", "list"])).path).toBe("intake-token list")
     expect((await parse(["intake-token", "revoke", "0b6f"])).options).toEqual({ id: "0b6f" })
   })
+
+  it("webhook create|list|delete|deliveries", async () => {
+    expect(
+      (await parse(["webhook", "create", "--url", "https://h.example/b", "-w", "Acme", "--events", "card.moved"]))
+        .options
+    ).toEqual({ url: "https://h.example/b", workspace: "Acme", events: "card.moved" })
+    expect((await refused(["webhook", "create"])).code).toBe("commander.missingMandatoryOptionValue")
+    expect((await parse(["webhook", "list", "-p", "WEB"])).options).toEqual({ project: "WEB" })
+    expect((await parse(["webhook", "delete", "0b6f"])).options).toEqual({ id: "0b6f" })
+    expect((await parse(["webhook", "deliveries", "0b6f", "-n", "5"])).options).toEqual({ id: "0b6f", limit: 5 })
+    expect((await refused(["webhook", "deliveries", "0b6f", "-n", "0"])).code).toBe("commander.invalidArgument")
+  })
 })
 
 describe("global options", () => {

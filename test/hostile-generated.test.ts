@@ -73,6 +73,9 @@ interface Case {
   readonly invalidStatus?: Readonly<Record<string, number>>
 }
 
+/** Every webhook of this suite: the discard port on loopback, closed, so a delivery fails at once and goes nowhere. */
+const HOOK_URL = "http://127.0.0.1:9/hook"
+
 const isJsonObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v)
 
@@ -384,7 +387,10 @@ describe.each(backends)("generated requests on %s", (backend) => {
         : // position counts are folded in the background: what they say, not how many rows say it
           name === "card_order_counts"
           ? `(SELECT column_id, bucket, sum(delta) FROM card_order_counts GROUP BY 1, 2 HAVING sum(delta) <> 0)`
-          : `"${name}"`
+          : // the delivery worker's progress (attempts, errors, the payload it fixes) goes on in the background
+            name === "webhook_deliveries"
+            ? `(SELECT id, webhook_id, event_n, event_id, event_type, created_at FROM webhook_deliveries)`
+            : `"${name}"`
     const parts = tables.map(
       ({ name }) =>
         `SELECT '${name}' AS name, (SELECT md5(coalesce(string_agg(t::text, E'\\n' ORDER BY t::text), '')) FROM ${source(name)} t) AS digest`
@@ -415,6 +421,8 @@ describe.each(backends)("generated requests on %s", (backend) => {
 
   const cases = (): Record<string, Case> => {
     const columns = refs("col0", "col1", "col2")
+    const hookUrl = fc.constant(HOOK_URL)
+    const hookEvents = fc.constantFrom(["*"], ["card.created", "card.moved"], ["label.created"])
     const project = { projectId: ref("project") }
     // assignees are members of the card's workspace (anyone else is a documented 400), and a due
     // date is a real instant (the document's pattern also lets 2026-99-99 through)
@@ -723,6 +731,35 @@ describe.each(backends)("generated requests on %s", (backend) => {
           ).toBe(401)
         }
       },
+      "POST /v1/webhooks": {
+        pools: { ...project, workspaceId: ref("workspace"), url: hookUrl, events: hookEvents },
+        check: async (r) => {
+          const { secret, ...shown } = r.body
+          expect(secret).toMatch(/^whsec_/)
+          expect(await must("GET", `/v1/webhooks/${r.body.id}`, undefined, 200)).toEqual(shown)
+        }
+      },
+      "GET /v1/webhooks": { pools: { ...project, workspaceId: ref("workspace") } },
+      "GET /v1/webhooks/{id}": { pools: { id: ref("webhook") } },
+      "PATCH /v1/webhooks/{id}": {
+        pools: { id: ref("webhook"), url: hookUrl, events: hookEvents },
+        check: async (r) => expect(await must("GET", `/v1/webhooks/${r.body.id}`, undefined, 200)).toEqual(r.body)
+      },
+      "DELETE /v1/webhooks/{id}": {
+        setup: async () => ({
+          freshWebhook: (
+            await must("POST", "/v1/webhooks", { url: HOOK_URL, projectId: ids.project, events: ["*"] }, 201)
+          ).id
+        }),
+        pools: { id: ref("freshWebhook") },
+        check: async (_r, req) =>
+          expect((await call(base, "GET", `/v1/webhooks/${req.params.id}`, { headers: h() })).status).toBe(404)
+      },
+      "GET /v1/webhooks/{id}/deliveries": { pools: { id: ref("webhook") } },
+      "POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry": {
+        pools: { id: ref("webhook"), deliveryId: ref("delivery") }
+      },
+      "POST /v1/webhooks/{id}/ping": { pools: { id: ref("webhook") } },
       "GET /v1/api-keys": {
         check: async (r) => expect(r.body.filter((k: any) => k.current).length).toBeLessThanOrEqual(1)
       },
@@ -793,7 +830,8 @@ describe.each(backends)("generated requests on %s", (backend) => {
   let table: Record<string, Case> = {}
 
   beforeAll(async () => {
-    server = await startServer(backend)
+    // webhooks go only to a closed local port (HOOK_URL): nothing generated leaves the machine
+    server = await startServer(backend, { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_ALLOW_HTTP: "true" })
     base = server.baseUrl
     doc = await loadDocument(base)
     v = makeValidators(doc)
@@ -822,6 +860,8 @@ describe.each(backends)("generated requests on %s", (backend) => {
         201
       )
     ).link.id
+    ids.webhook = (await must("POST", "/v1/webhooks", { url: HOOK_URL, projectId: ids.project, events: ["*"] }, 201)).id
+    ids.delivery = (await must("POST", `/v1/webhooks/${ids.webhook}/ping`, undefined, 202)).id
     const minted = await must("POST", "/v1/intake-tokens", { columnId: ids.col0 }, 201)
     ids.intakeTokenId = minted.id
     intakeToken = minted.token

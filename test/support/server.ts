@@ -36,7 +36,9 @@ export interface TestServer {
 export const startServer = async (
   backend: Backend,
   env: Record<string, string> = {},
-  extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter | CoreServices>
+  extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter | CoreServices>,
+  /** Services handed to the server's layers, e.g. a stub of a Context.Reference (the webhook resolver). */
+  services?: Layer.Layer<never>
 ): Promise<TestServer> => {
   const port = await freePort()
   const database = backend === "postgres" ? await createTestDatabase() : undefined
@@ -59,6 +61,7 @@ export const startServer = async (
   const runtime = ManagedRuntime.make(
     serverLayer(config, { hasher: testHasher, logger, ...(extraRoutes ? { extraRoutes } : {}) }).pipe(
       Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")),
+      services === undefined ? (l) => l : Layer.provide(services),
       Layer.orDie
     )
   )

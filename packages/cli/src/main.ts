@@ -8,6 +8,7 @@ import { registerBoard } from "./commands/board/index.ts"
 import { registerCard } from "./commands/card/index.ts"
 import { registerDo } from "./commands/do.ts"
 import { registerIntakeToken } from "./commands/intake-token/index.ts"
+import { registerWebhook } from "./commands/webhook/index.ts"
 import { registerIntake } from "./commands/intake.ts"
 import { registerLabel } from "./commands/label/index.ts"
 import { registerLink } from "./commands/link/index.ts"
@@ -82,6 +83,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerDo(program, app)
   registerIntake(program, app)
   registerIntakeToken(program, app)
+  registerWebhook(program, app)
   registerServe(program)
   registerMigrate(program)
   registerBackup(program)

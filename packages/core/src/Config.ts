@@ -56,6 +56,12 @@ export interface AppConfigValues {
   readonly webhookAllowHttp: boolean
   /** Webhook URLs may resolve to loopback, private and link-local addresses (WEBHOOK_ALLOW_PRIVATE). */
   readonly webhookAllowPrivate: boolean
+  /** The first retry's delay; each next one doubles, capped at 6 h (WEBHOOK_RETRY_BASE, default 30s). */
+  readonly webhookRetryBaseMs: number
+  /** How long a delivery's POST may take before it counts as failed (WEBHOOK_TIMEOUT, default 10s). */
+  readonly webhookTimeoutMs: number
+  /** A webhook failing for this long (its oldest failing delivery) is disabled (WEBHOOK_DISABLE_AFTER, default 3d). */
+  readonly webhookDisableAfterMs: number
 }
 
 export class ConfigInvalid extends Error {
@@ -303,6 +309,17 @@ export const parseConfig = (
   }
   const webhookAllowHttp = booleanSetting("WEBHOOK_ALLOW_HTTP", get("WEBHOOK_ALLOW_HTTP"))
   const webhookAllowPrivate = booleanSetting("WEBHOOK_ALLOW_PRIVATE", get("WEBHOOK_ALLOW_PRIVATE"))
+  // the three webhook timings are for tests and unusual receivers; the defaults are the contract's
+  const webhookDuration = (variable: string, fallback: string, minMs: number, maxMs: number): number => {
+    const text = get(variable) ?? fallback
+    const ms = parseDurationMs(text)
+    if (ms === undefined || ms < minMs || ms > maxMs)
+      throw new ConfigInvalid(variable, `expected a duration such as ${fallback}, got ${JSON.stringify(text)}`)
+    return ms
+  }
+  const webhookRetryBaseMs = webhookDuration("WEBHOOK_RETRY_BASE", "30s", 10, 3_600_000)
+  const webhookTimeoutMs = webhookDuration("WEBHOOK_TIMEOUT", "10s", 100, 60_000)
+  const webhookDisableAfterMs = webhookDuration("WEBHOOK_DISABLE_AFTER", "3d", 100, 30 * 86_400_000)
   return {
     host,
     port,
@@ -326,6 +343,9 @@ export const parseConfig = (
     eventRetentionMs,
     webhookAllowHttp,
     webhookAllowPrivate,
+    webhookRetryBaseMs,
+    webhookTimeoutMs,
+    webhookDisableAfterMs,
     otelEndpoint: otelEndpoint?.replace(/\/+$/, "")
   }
 }

@@ -23,6 +23,8 @@ import { Prompts } from "./prompt/Prompts.ts"
 import { OAuth } from "./oauth/OAuth.ts"
 import { Intake } from "./intake/Intake.ts"
 import { IntakeTokens } from "./intake/IntakeTokens.ts"
+import { DeliveriesLive } from "./webhooks/Deliveries.ts"
+import { Webhooks } from "./webhooks/Webhooks.ts"
 import { DesktopReleases } from "./desktop/DesktopReleases.ts"
 import { BlobsLive } from "./infra/BlobsLive.ts"
 import { RateBudgetLive } from "./infra/RateBudget.ts"
@@ -48,9 +50,10 @@ export const MigrationsLive = Layer.effectDiscard(
 ).pipe(Layer.provide(NodeServices.layer))
 
 export const ServicesLive = (hasher?: PasswordHasher) =>
-  // natural-language commands act through the other services, and readiness asks the database
-  // and the rate-limit store, so they sit on top
-  Layer.merge(Commands.layer, Readiness.layer).pipe(
+  // natural-language commands act through the other services, readiness asks the database
+  // and the rate-limit store, and the webhook worker hears the event log and the webhooks, so
+  // they sit on top
+  Layer.mergeAll(Commands.layer, Readiness.layer, DeliveriesLive).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
@@ -64,6 +67,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         Prompts.layer,
         IntakeTokens.layer,
         Intake.layer,
+        Webhooks.layer,
         RateBudgetLive,
         DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
       ).pipe(

@@ -16,6 +16,7 @@ export * from "./domain/ids.ts"
 export * from "./domain/limits.ts"
 export * from "./domain/projectLink.ts"
 export * from "./domain/text.ts"
+export * from "./domain/webhook.ts"
 export * from "./domain/workspace.ts"
 // how typed names compare and how messages list them: the same for the server and the CLI
 export { listOf, normalizeName, quote } from "./board/names.ts"

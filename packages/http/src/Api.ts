@@ -8,6 +8,7 @@ import { GrantsGroup } from "./groups/Grants.ts"
 import { IntakeGroup } from "./groups/Intake.ts"
 import { LinksGroup } from "./groups/Links.ts"
 import { SystemGroup } from "./groups/System.ts"
+import { WebhooksGroup } from "./groups/Webhooks.ts"
 import { WorkspacesGroup } from "./groups/Workspaces.ts"
 import { RequestErrors } from "./middleware/RequestErrors.ts"
 
@@ -21,6 +22,7 @@ export class Api extends HttpApi.make("board")
   .add(IntakeGroup)
   .add(GrantsGroup)
   .add(DesktopGroup)
+  .add(WebhooksGroup)
   .middleware(RequestErrors)
   .prefix("/api")
   .annotateMerge(

@@ -18,6 +18,7 @@ import { GrantsHandlers } from "./handlers/Grants.ts"
 import { IntakeHandlers } from "./handlers/Intake.ts"
 import { LinksHandlers } from "./handlers/Links.ts"
 import { SystemHandlers } from "./handlers/System.ts"
+import { WebhooksHandlers } from "./handlers/Webhooks.ts"
 import { WorkspacesHandlers } from "./handlers/Workspaces.ts"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
 import { errorBodies } from "./middleware/ErrorBodies.ts"
@@ -59,7 +60,8 @@ export const routesLayer = (
         CommandsHandlers,
         IntakeHandlers,
         GrantsHandlers,
-        DesktopHandlers
+        DesktopHandlers,
+        WebhooksHandlers
       ]),
       Layer.provide(AuthenticationLive),
       Layer.provide(RequestErrorsLive)

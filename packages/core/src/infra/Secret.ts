@@ -13,6 +13,8 @@ export interface SecretKeys {
   readonly session: Uint8Array
   readonly downloads: Uint8Array
   readonly csrf: Uint8Array
+  /** Encrypts webhook signing secrets at rest (the server must sign with the raw secret). */
+  readonly webhooks: Uint8Array
 }
 
 export class ServerSecret extends Context.Service<ServerSecret, SecretKeys>()("board/core/ServerSecret") {}
@@ -23,7 +25,8 @@ const derive = (secret: string, purpose: string) =>
 export const deriveKeys = (secret: string): SecretKeys => ({
   session: derive(secret, "session-jwt"),
   downloads: derive(secret, "download-url"),
-  csrf: derive(secret, "oauth-csrf")
+  csrf: derive(secret, "oauth-csrf"),
+  webhooks: derive(secret, "webhook-secrets")
 })
 
 /** Reads or creates `DATA_DIR/secret` (mode 0600). */

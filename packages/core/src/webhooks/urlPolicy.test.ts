@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest"
+import { backoffMs } from "./Deliveries.ts"
+import { openSecret, sealSecret, signatureHeader } from "./secretBox.ts"
+import { addressFailure, refusedAddressClass, urlShapeFailure } from "./urlPolicy.ts"
+
+describe("the webhook address rule", () => {
+  it("refuses every non-public class, in both families and the IPv4 forms inside IPv6", () => {
+    const refused: Record<string, string> = {
+      "127.0.0.1": "loopback",
+      "127.255.0.9": "loopback",
+      "10.0.0.1": "private",
+      "172.16.0.1": "private",
+      "172.31.255.255": "private",
+      "192.168.0.1": "private",
+      "169.254.169.254": "cloud metadata",
+      "169.254.1.1": "link-local",
+      "100.64.0.1": "shared (carrier-grade NAT)",
+      "100.127.255.255": "shared (carrier-grade NAT)",
+      "0.0.0.0": "unspecified (0.0.0.0/8)",
+      "0.1.2.3": "unspecified (0.0.0.0/8)",
+      "224.0.0.1": "multicast",
+      "255.255.255.255": "reserved (240.0.0.0/4, broadcast)",
+      "::": "unspecified (::)",
+      "::1": "loopback",
+      "fc00::1": "private (unique local)",
+      "fdff:ffff::1": "private (unique local)",
+      "fe80::1": "link-local",
+      "fe80::1%eth0": "link-local",
+      "ff02::1": "multicast",
+      "::ffff:127.0.0.1": "loopback",
+      "::ffff:7f00:1": "loopback",
+      "::ffff:a9fe:a9fe": "cloud metadata",
+      "::ffff:10.1.2.3": "private",
+      "64:ff9b::10.0.0.1": "private"
+    }
+    for (const [ip, kind] of Object.entries(refused)) expect(refusedAddressClass(ip), ip).toBe(kind)
+    for (const ip of [
+      "8.8.8.8",
+      "1.1.1.1",
+      "172.32.0.1",
+      "172.15.255.255",
+      "100.128.0.1",
+      "203.0.113.7",
+      "2606:4700::1111",
+      "::ffff:8.8.8.8"
+    ])
+      expect(refusedAddressClass(ip), ip).toBeUndefined()
+  })
+
+  it("names why, and lifts with WEBHOOK_ALLOW_PRIVATE", () => {
+    const strict = { allowHttp: false, allowPrivate: false }
+    expect(addressFailure("hooks.example.test", ["203.0.113.7", "10.0.0.5"], strict)).toBe(
+      "url: hooks.example.test resolves to a private address 10.0.0.5; webhooks go only to public addresses (set WEBHOOK_ALLOW_PRIVATE=true to allow it)"
+    )
+    expect(addressFailure("hooks.example.test", ["10.0.0.5"], { ...strict, allowPrivate: true })).toBeUndefined()
+    expect(urlShapeFailure("https://[::ffff:127.0.0.1]/", strict)).toMatch(/loopback address/)
+    expect(urlShapeFailure("http://example.com/", strict)).toMatch(/WEBHOOK_ALLOW_HTTP/)
+    expect(urlShapeFailure("http://example.com/", { ...strict, allowHttp: true })).toBeUndefined()
+    expect(urlShapeFailure("https://a:b@example.com/", strict)).toMatch(/credentials/)
+    expect(urlShapeFailure("https://a@example.com/", strict)).toMatch(/credentials/)
+  })
+})
+
+describe("webhook delivery arithmetic and secrets", () => {
+  it("backs off by doubling from the base, ±20 %, capped at 6 h", () => {
+    expect(backoffMs(30_000, 1, 0.5)).toBe(30_000)
+    expect(backoffMs(30_000, 2, 0.5)).toBe(60_000)
+    expect(backoffMs(30_000, 1, 0)).toBe(24_000)
+    expect(backoffMs(30_000, 1, 1)).toBe(36_000)
+    expect(backoffMs(30_000, 40, 0.5)).toBe(6 * 3_600_000)
+    // 24 h of retries takes at least this many attempts, so none stops early
+    let total = 0
+    let n = 0
+    while (total < 86_400_000) total += backoffMs(30_000, ++n, 1)
+    expect(n).toBeGreaterThan(8)
+  })
+
+  it("seals a secret to its webhook and signs as Stripe does", () => {
+    const key = new Uint8Array(32).fill(7)
+    const box = sealSecret(key, "hook-1", "whsec_abc")
+    expect(box).not.toContain("whsec_abc")
+    expect(openSecret(key, "hook-1", box)).toBe("whsec_abc")
+    expect(openSecret(key, "hook-2", box)).toBeUndefined()
+    expect(openSecret(new Uint8Array(32).fill(8), "hook-1", box)).toBeUndefined()
+    expect(signatureHeader("whsec_abc", 1700000000, "{}")).toMatch(/^t=1700000000,v1=[0-9a-f]{64}$/)
+  })
+})
