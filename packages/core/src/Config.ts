@@ -56,6 +56,10 @@ export interface AppConfigValues {
   readonly webhookAllowHttp: boolean
   /** Webhook URLs may resolve to loopback, private and link-local addresses (WEBHOOK_ALLOW_PRIVATE). */
   readonly webhookAllowPrivate: boolean
+  /** A live stream's keep-alive comment interval (EVENT_STREAM_KEEPALIVE, default 15s; at most 15s). */
+  readonly eventStreamKeepaliveMs: number
+  /** Events a live stream may have queued before it is closed as too slow (EVENT_STREAM_BUFFER, default 1000). */
+  readonly eventStreamBuffer: number
 }
 
 export class ConfigInvalid extends Error {
@@ -303,6 +307,23 @@ export const parseConfig = (
   }
   const webhookAllowHttp = booleanSetting("WEBHOOK_ALLOW_HTTP", get("WEBHOOK_ALLOW_HTTP"))
   const webhookAllowPrivate = booleanSetting("WEBHOOK_ALLOW_PRIVATE", get("WEBHOOK_ALLOW_PRIVATE"))
+  // the contract promises a comment at least every 15 s; tests shorten it
+  const keepaliveText = get("EVENT_STREAM_KEEPALIVE") ?? "15s"
+  const eventStreamKeepaliveMs = parseDurationMs(keepaliveText)
+  if (eventStreamKeepaliveMs === undefined || eventStreamKeepaliveMs < 10 || eventStreamKeepaliveMs > 15_000) {
+    throw new ConfigInvalid(
+      "EVENT_STREAM_KEEPALIVE",
+      `expected a duration from 10ms to 15s, got ${JSON.stringify(keepaliveText)}`
+    )
+  }
+  const bufferText = get("EVENT_STREAM_BUFFER") ?? "1000"
+  const eventStreamBuffer = /^\d{1,6}$/.test(bufferText) ? Number(bufferText) : Number.NaN
+  if (!(eventStreamBuffer >= 1 && eventStreamBuffer <= 100_000)) {
+    throw new ConfigInvalid(
+      "EVENT_STREAM_BUFFER",
+      `expected a whole number from 1 to 100000, got ${JSON.stringify(bufferText)}`
+    )
+  }
   return {
     host,
     port,
@@ -326,6 +347,8 @@ export const parseConfig = (
     eventRetentionMs,
     webhookAllowHttp,
     webhookAllowPrivate,
+    eventStreamKeepaliveMs,
+    eventStreamBuffer,
     otelEndpoint: otelEndpoint?.replace(/\/+$/, "")
   }
 }

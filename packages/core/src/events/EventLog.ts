@@ -149,6 +149,8 @@ export class EventLog extends Context.Service<
     readonly onCommitted: (listener: (projectId: string) => void) => () => void
     /** A page of a project's (or a card's) final events after a cursor. No access check: callers check. */
     readonly page: (scope: "project" | "card", id: string, query: PageQuery) => Effect.Effect<EventPage>
+    /** The id of a project's newest final event (undefined for none): where a live tail starts. */
+    readonly head: (projectId: string) => Effect.Effect<string | undefined>
   }
 >()("board/core/EventLog") {
   static readonly layer = Layer.effect(
@@ -217,6 +219,19 @@ export class EventLog extends Context.Service<
           } satisfies EventPage as EventPage
         })
 
+      const head = (projectId: string) =>
+        sql
+          .unsafe<{ tx: string; n: string }>(
+            `SELECT tx::text AS tx, n::text AS n FROM events
+             WHERE project_id = $1::uuid AND tx < pg_snapshot_xmin(pg_current_snapshot())
+             ORDER BY tx DESC, n DESC LIMIT 1`,
+            [projectId]
+          )
+          .pipe(
+            Effect.orDie,
+            Effect.map((rows) => (rows[0] === undefined ? undefined : encodeEventId(rows[0].tx, rows[0].n)))
+          )
+
       // retention: events older than EVENT_RETENTION go, in batches, hourly (and soon after start)
       const sweep = Effect.gen(function* () {
         const cutoff = timestampOf(
@@ -243,7 +258,8 @@ export class EventLog extends Context.Service<
           listeners.add(listener)
           return () => listeners.delete(listener)
         },
-        page
+        page,
+        head
       })
     })
   )
