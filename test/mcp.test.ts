@@ -35,6 +35,8 @@ const HINTS: Record<string, readonly [boolean, boolean, boolean]> = {
   submit_link: [false, false, true],
   list_links: [true, false, true],
   get_prompt: [true, false, true],
+  list_events: [true, false, true],
+  card_history: [true, false, true],
   run_command: [false, true, false]
 }
 
@@ -443,6 +445,9 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
         ["toggle_subtask", { subtaskId: sub.subtask.id }],
         ["link_cards", { card: card.id, target: card.ref, linkType: "relates_to" }],
         ["get_prompt", { card: card.id }],
+        ["card_history", { card: card.id }],
+        ["card_history", { card: card.ref }],
+        ["list_events", { projectId: a.projectId }],
         ["show_board", { projectId: a.projectId }],
         ["list_projects", { workspaceId: a.workspaceId }],
         ["create_card", { projectId: a.projectId, column: "To Do", title: "Intruder" }],

@@ -10,6 +10,7 @@ import {
   Cards,
   Commands,
   type DomainError,
+  History,
   InvalidInput,
   isUuid,
   Labels,
@@ -30,6 +31,7 @@ import {
   cardText,
   columnName,
   commandText,
+  eventsText,
   linkLine,
   linkPageText,
   projectsText,
@@ -65,6 +67,7 @@ export const makeHandlers = Effect.gen(function* () {
   const prompts = yield* Prompts
   const commands = yield* Commands
   const lookups = yield* Lookups
+  const history = yield* History
 
   const cardId = (card: string, projectId: string | undefined, field?: string, prefer?: string) =>
     resolveCard(lookups, card, projectId, field, prefer)
@@ -243,6 +246,21 @@ export const makeHandlers = Effect.gen(function* () {
         const id = yield* cardId(card, projectId)
         const result = yield* prompts.forCard(principal, id, variant ?? "execute")
         return { text: result.prompt, data: { ...result, cardId: id } }
+      }),
+
+    list_events: ({ after, limit, projectId, types }) =>
+      Effect.gen(function* () {
+        const project = yield* checkProjectId(projectId)
+        const page = yield* history.project(yield* McpPrincipal, project, { after, limit: limit ?? 50, types })
+        return { text: eventsText(page, "on this board"), data: page as unknown as Reply["data"] }
+      }),
+
+    card_history: ({ after, card, limit, projectId }) =>
+      Effect.gen(function* () {
+        const principal = yield* McpPrincipal
+        const id = yield* cardId(card, projectId)
+        const page = yield* history.card(principal, id, { after, limit: limit ?? 50 })
+        return { text: eventsText(page, "of this card"), data: page as unknown as Reply["data"] }
       }),
 
     run_command: ({ command, projectId }) =>
