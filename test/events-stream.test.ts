@@ -9,6 +9,7 @@ import { backends, postgresUrl } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
 import { runBoard, tempConfigHome } from "./support/cli.ts"
 import { startServer, type TestServer } from "./support/server.ts"
+import { spawnBoard } from "./support/spawn.ts"
 
 interface Frame {
   readonly id?: string
@@ -323,4 +324,51 @@ describe.skipIf(postgresUrl === undefined)("two instances on one PostgreSQL", ()
       await s.close()
     }
   })
+
+  it("a server closing ends its streams at once, and board events --follow resumes from its last id on the next one", async () => {
+    const db = one.config.databaseUrl!
+    const port = new URL(two.baseUrl).port
+    const a = await bootstrap(one.baseUrl, "follower")
+    const cli = spawnBoard(["events", "--follow", "--json"], {
+      XDG_CONFIG_HOME: tempConfigHome(),
+      BOARD_API_URL: two.baseUrl,
+      BOARD_API_KEY: a.apiKey
+    })
+    const printed = () =>
+      cli
+        .output()
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l))
+    const waitFor = async (n: number) => {
+      const deadline = Date.now() + 15_000
+      while (printed().length < n) {
+        if (Date.now() > deadline) throw new Error(`board events --follow printed: ${cli.output()}`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+    }
+    try {
+      expect((await createCard(one.baseUrl, a, "Before the restart")).status).toBe(201)
+      await waitFor(1)
+      // the instance holding the stream stops: its stream must not hold the close open
+      const stopping = Date.now()
+      await two.stop()
+      expect(Date.now() - stopping).toBeLessThan(10_000)
+      expect((await createCard(one.baseUrl, a, "While it was down")).status).toBe(201)
+      two = await startServer("postgres", { DATABASE_URL: db, PORT: port })
+      expect((await createCard(one.baseUrl, a, "After the restart")).status).toBe(201)
+      await waitFor(3)
+      const all = await history(one.baseUrl, a)
+      expect(printed().map((e) => e.id)).toEqual(all.map((e) => e.id))
+      expect(printed().map((e) => e.data.object.title)).toEqual([
+        "Before the restart",
+        "While it was down",
+        "After the restart"
+      ])
+      expect(cli.output()).toContain("reconnecting from")
+    } finally {
+      cli.child.kill("SIGTERM")
+      await cli.exited
+    }
+  }, 60_000)
 })

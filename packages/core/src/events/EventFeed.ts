@@ -24,7 +24,21 @@
  * `StreamBehind` (the HTTP layer tells the client to resume from its Last-Event-ID).
  */
 import { PgClient } from "@effect/sql-pg"
-import { Cause, Context, Data, Deferred, Effect, Exit, Fiber, Layer, Option, Queue, Schedule, Stream } from "effect"
+import {
+  Cause,
+  Context,
+  Data,
+  Deferred,
+  Effect,
+  Exit,
+  Fiber,
+  FiberSet,
+  Layer,
+  Option,
+  Queue,
+  Schedule,
+  Stream
+} from "effect"
 import { AppConfig } from "../Config.ts"
 import type { BoardEvent } from "../domain/event.ts"
 import { EVENT_PAGE_MAX } from "../domain/event.ts"
@@ -84,7 +98,8 @@ export class EventFeed extends Context.Service<
     Effect.gen(function* () {
       const log = yield* EventLog
       const config = yield* AppConfig
-      const scope = yield* Effect.scope
+      // tails run with the feed's own context, not the first subscriber's request, and end with the feed
+      const spawn = yield* FiberSet.makeRuntime<never>()
       const tails = new Map<string, Tail>()
       const limit = config.eventStreamBuffer
 
@@ -164,7 +179,7 @@ export class EventFeed extends Context.Service<
               fiber: undefined
             }
             tails.set(projectId, created)
-            created.fiber = yield* Effect.forkIn(run(created), scope)
+            created.fiber = spawn(run(created))
             tail = created
           }
           tail.holders++
