@@ -20,14 +20,14 @@
  *   through the fan-out; the `> last` filter drops the overlap;
  * - "from now on" is a cursor too: the newest event's id when the stream was requested
  *   (`position`).
- * A subscriber more than `eventStreamBuffer` events behind its consumer is closed with
- * `StreamBehind` (the HTTP layer tells the client to resume from its Last-Event-ID).
+ * A subscriber is a `Sink` (no fiber or queue of the feed's own per stream). One more than
+ * `eventStreamBuffer` events behind its consumer is detached and told so (the HTTP layer tells
+ * the client to resume from its Last-Event-ID).
  */
 import { PgClient } from "@effect/sql-pg"
 import {
   Cause,
   Context,
-  Data,
   Deferred,
   Effect,
   Exit,
@@ -37,7 +37,7 @@ import {
   Option,
   Queue,
   Schedule,
-  Stream
+  type Scope
 } from "effect"
 import { AppConfig } from "../Config.ts"
 import type { BoardEvent } from "../domain/event.ts"
@@ -55,12 +55,20 @@ const QUICK_POLL_MS = 30
 /** An event id that sorts before every event. */
 export const BEFORE_ALL = "0".repeat(24)
 
-/** The stream fell too far behind: its consumer should reconnect from the last id it received. */
-export class StreamBehind extends Data.TaggedError("StreamBehind")<{ readonly buffered: number }> {}
+/**
+ * Where a subscriber's events go (an HTTP response's queue). Called synchronously by the tail:
+ * `push` must not block; `pending` is what the consumer has not taken yet.
+ */
+export interface Sink {
+  readonly push: (event: BoardEvent) => void
+  readonly pending: () => number
+  /** The consumer fell more than `eventStreamBuffer` events behind: it is detached, and should end. */
+  readonly behind: () => void
+}
 
 interface Subscriber {
-  readonly queue: Queue.Queue<BoardEvent, StreamBehind | Cause.Done>
-  last: string | undefined
+  readonly sink: Sink
+  last: string
 }
 
 interface Tail {
@@ -79,10 +87,11 @@ export class EventFeed extends Context.Service<
   EventFeed,
   {
     /**
-     * A project's events after `after`, replayed then live, until
-     * the consumer stops or falls behind. Access is the caller's to check (History.checkStream).
+     * Gives `sink` a project's events after `after`: replayed from the log, then live, until the
+     * scope closes or the sink falls behind. Returns once live. Access is the caller's to check
+     * (History.checkStream).
      */
-    readonly subscribe: (projectId: string, after: string) => Stream.Stream<BoardEvent, StreamBehind>
+    readonly attach: (projectId: string, after: string, sink: Sink) => Effect.Effect<void, never, Scope.Scope>
     /**
      * Where "from now on" is for a project: its newest final event id (this process's tail
      * when it has one). Taken when a stream is requested, since the stream subscribes only
@@ -105,14 +114,14 @@ export class EventFeed extends Context.Service<
 
       const behind = (tail: Tail, sub: Subscriber) => {
         tail.subscribers.delete(sub)
-        Queue.failCauseUnsafe(sub.queue, Cause.fail(new StreamBehind({ buffered: Queue.sizeUnsafe(sub.queue) })))
+        sub.sink.behind()
       }
 
       /** Gives a subscriber the events after its `last`; closes it when its consumer lags too far. */
       const give = (sub: Subscriber, events: ReadonlyArray<BoardEvent>) => {
         for (const e of events) {
-          if (sub.last !== undefined && e.id <= sub.last) continue
-          Queue.offerUnsafe(sub.queue, e)
+          if (e.id <= sub.last) continue
+          sub.sink.push(e)
           sub.last = e.id
         }
       }
@@ -127,7 +136,7 @@ export class EventFeed extends Context.Service<
             tail.cursor = page.events[page.events.length - 1]!.id
             for (const sub of tail.subscribers) {
               give(sub, page.events)
-              if (Queue.sizeUnsafe(sub.queue) > limit) behind(tail, sub)
+              if (sub.sink.pending() > limit) behind(tail, sub)
             }
             if (page.next === null) return
           }
@@ -202,37 +211,27 @@ export class EventFeed extends Context.Service<
           : Effect.map(log.head(projectId), (head) => head ?? BEFORE_ALL)
       }
 
-      const subscribe = (projectId: string, after: string): Stream.Stream<BoardEvent, StreamBehind> =>
-        Stream.callback<BoardEvent, StreamBehind>((queue) =>
-          Effect.gen(function* () {
-            const sub: Subscriber = { queue, last: after }
-            const tail = yield* Effect.acquireRelease(acquire(projectId), (t) => release(t, sub))
-            yield* Deferred.await(tail.ready)
-            // replay until the tail has not passed `last`, then join in the same synchronous step
-            for (;;) {
-              const joined = (() => {
-                if (sub.last === undefined) sub.last = tail.cursor
-                else if (tail.cursor !== undefined && tail.cursor > sub.last) return false
-                tail.subscribers.add(sub)
-                return true
-              })()
-              if (joined) return
-              // back-pressure: wait while the consumer has a page's worth unread
-              while (Queue.sizeUnsafe(queue) >= EVENT_PAGE_MAX) yield* Effect.sleep(20)
-              const page = yield* log.page("project", projectId, { after: sub.last, limit: EVENT_PAGE_MAX })
-              // the events were deleted by retention meanwhile: carry on from the tail
-              if (page.events.length === 0) sub.last = tail.cursor
-              give(sub, page.events)
-            }
-          })
-        )
-
-      yield* Effect.addFinalizer(() =>
-        Effect.sync(() => {
-          // server shutdown: every stream ends cleanly
-          for (const tail of tails.values()) for (const sub of tail.subscribers) Queue.endUnsafe(sub.queue)
+      const attach = (projectId: string, after: string, sink: Sink) =>
+        Effect.gen(function* () {
+          const sub: Subscriber = { sink, last: after }
+          const tail = yield* Effect.acquireRelease(acquire(projectId), (t) => release(t, sub))
+          yield* Deferred.await(tail.ready)
+          // replay until the tail has not passed `last`, then join in the same synchronous step
+          for (;;) {
+            const joined = (() => {
+              if (tail.cursor !== undefined && tail.cursor > sub.last) return false
+              tail.subscribers.add(sub)
+              return true
+            })()
+            if (joined) return
+            // back-pressure: wait while the consumer has a page's worth unread
+            while (sink.pending() >= EVENT_PAGE_MAX) yield* Effect.sleep(20)
+            const page = yield* log.page("project", projectId, { after: sub.last, limit: EVENT_PAGE_MAX })
+            // the events were deleted by retention meanwhile: carry on from the tail
+            if (page.events.length === 0) sub.last = tail.cursor ?? sub.last
+            give(sub, page.events)
+          }
         })
-      )
 
       const stopListening = log.onCommitted(wake)
       yield* Effect.addFinalizer(() => Effect.sync(stopListening))
@@ -262,7 +261,7 @@ export class EventFeed extends Context.Service<
       }
 
       return EventFeed.of({
-        subscribe,
+        attach,
         position,
         stats: () => {
           let streams = 0

@@ -1,5 +1,5 @@
 import { type BoardEvent, EventFeed, History, Lookups } from "@board/core"
-import { Deferred, Effect, Stream } from "effect"
+import { type Cause, Deferred, Effect, Queue, Schedule, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AppConfig } from "@board/core"
@@ -34,31 +34,54 @@ export const EventsHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
     const config = yield* AppConfig
     const closing = yield* ServerClosing
 
+    // What each open stream needs beyond its queue: one keep-alive timer and one shutdown
+    // watcher for all of them (not a timer and fibers per stream: 1,000 streams must stay small)
+    const open = new Set<Queue.Queue<Uint8Array, Cause.Done>>()
+    yield* Effect.sync(() => {
+      for (const queue of open) Queue.offerUnsafe(queue, KEEPALIVE)
+    }).pipe(
+      Effect.repeat(Schedule.spaced(config.eventStreamKeepaliveMs)),
+      Effect.delay(config.eventStreamKeepaliveMs),
+      Effect.forkScoped
+    )
+    yield* Deferred.await(closing).pipe(
+      Effect.andThen(
+        Effect.sync(() => {
+          for (const queue of open) Queue.endUnsafe(queue)
+        })
+      ),
+      Effect.forkScoped
+    )
+
     /** The SSE body: `retry`, then the events (replayed, then live) with keep-alive comments between. */
-    const sse = (projectId: string, after: string) => {
-      let last = after
-      const events = feed.subscribe(projectId, after).pipe(
-        Stream.map((e) => {
-          last = e.id
-          return frameOf(e)
-        }),
-        // too slow: the last words say where to resume (EventSource does so by itself)
-        Stream.catchTag("StreamBehind", () =>
-          Stream.sync(() =>
-            encoder.encode(
-              `: closed: this stream fell more than ${config.eventStreamBuffer} events behind; reconnect with Last-Event-ID: ${last ?? ""}\n\n`
-            )
-          )
-        )
+    const sse = (projectId: string, after: string) =>
+      Stream.callback<Uint8Array>((queue) =>
+        Effect.gen(function* () {
+          let last = after
+          Queue.offerUnsafe(queue, RETRY)
+          if (Deferred.isDoneUnsafe(closing)) return Queue.endUnsafe(queue)
+          open.add(queue)
+          yield* Effect.addFinalizer(() => Effect.sync(() => open.delete(queue)))
+          yield* feed.attach(projectId, after, {
+            push: (e) => {
+              last = e.id
+              Queue.offerUnsafe(queue, frameOf(e))
+            },
+            pending: () => Queue.sizeUnsafe(queue),
+            // too slow: what is queued still goes out, then these last words say where to resume
+            // (the last id queued, so the last the client receives; EventSource resumes by itself)
+            behind: () => {
+              Queue.offerUnsafe(
+                queue,
+                encoder.encode(
+                  `: closed: this stream fell more than ${config.eventStreamBuffer} events behind; reconnect with Last-Event-ID: ${last}\n\n`
+                )
+              )
+              Queue.endUnsafe(queue)
+            }
+          })
+        })
       )
-      const keepalive = Stream.tick(config.eventStreamKeepaliveMs).pipe(
-        Stream.drop(1),
-        Stream.map(() => KEEPALIVE)
-      )
-      return Stream.concat(Stream.succeed(RETRY), Stream.merge(events, keepalive, { haltStrategy: "left" })).pipe(
-        Stream.interruptWhen(Deferred.await(closing))
-      )
-    }
 
     return handlers
       .handle("projectEvents", ({ params, query }) =>
