@@ -175,32 +175,36 @@ export class EventFeed extends Context.Service<
       }
 
       const acquire = (projectId: string) =>
-        Effect.gen(function* () {
-          let tail = tails.get(projectId)
-          if (tail === undefined) {
-            const created: Tail = {
-              projectId,
-              cursor: undefined,
-              ready: Deferred.makeUnsafe<void>(),
-              wake: yield* Queue.sliding<void>(1),
-              subscribers: new Set(),
-              holders: 0,
-              fiber: undefined
+        Effect.flatMap(Queue.sliding<void>(1), (wake) =>
+          // the look-up and the registration in one synchronous step: two first subscribers of a
+          // project share one tail (the spare queue is dropped)
+          Effect.sync(() => {
+            let tail = tails.get(projectId)
+            if (tail === undefined) {
+              const created: Tail = {
+                projectId,
+                cursor: undefined,
+                ready: Deferred.makeUnsafe<void>(),
+                wake,
+                subscribers: new Set(),
+                holders: 0,
+                fiber: undefined
+              }
+              tails.set(projectId, created)
+              created.fiber = spawn(run(created))
+              tail = created
             }
-            tails.set(projectId, created)
-            created.fiber = spawn(run(created))
-            tail = created
-          }
-          tail.holders++
-          return tail
-        })
+            tail.holders++
+            return tail
+          })
+        )
 
       const release = (tail: Tail, sub: Subscriber) =>
         Effect.suspend(() => {
           tail.subscribers.delete(sub)
           tail.holders--
-          if (tail.holders > 0 || tails.get(tail.projectId) !== tail) return Effect.void
-          tails.delete(tail.projectId)
+          if (tail.holders > 0) return Effect.void
+          if (tails.get(tail.projectId) === tail) tails.delete(tail.projectId)
           return tail.fiber === undefined ? Effect.void : Fiber.interrupt(tail.fiber)
         })
 
