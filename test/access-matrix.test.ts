@@ -264,6 +264,18 @@ const ROWS: Record<string, Row> = {
     scope: "workspace",
     req: (f) => ({ method: "GET", path: `/v1/cards/${f.card}/prompt?variant=draft` })
   },
+  "GET /v1/projects/{projectId}/events": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/events?limit=5` })
+  },
+  "GET /v1/cards/{id}/history": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/cards/${f.card}/history` })
+  },
+  "GET /v1/projects/{projectId}/events/stream": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/events/stream` })
+  },
   "POST /v1/intake-tokens": {
     scope: "workspace",
     req: (f) => ({ method: "POST", path: "/v1/intake-tokens", body: { columnId: f.columns[0], name: "intruder" } })
@@ -718,6 +730,8 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         ["list_links", { projectId: f.projectId }],
         ["get_prompt", { card: f.card }],
         ["comment", { card: f.card, body: "intruder" }],
+        ["list_events", { projectId: f.projectId }],
+        ["card_history", { card: f.card }],
         ["run_command", { command: `move ${f.ref} to Done`, projectId: f.projectId }]
       ]
       const clients = [

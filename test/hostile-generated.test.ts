@@ -436,6 +436,10 @@ describe.each(backends)("generated requests on %s", (backend) => {
       )
     }
     const assignee = fc.constantFrom("me", A.userId, B.userId)
+    // an event id sorts as text: the first possible one and a far one are both valid cursors
+    const eventId = fc.constantFrom("000000000000000000000000", "0000000fffff0000000fffff")
+    const eventCursor = { after: eventId }
+    const eventTypesPool = fc.constantFrom("card.created", "card.moved,card.created", " card.deleted ")
     return {
       "GET /v1": {},
       "GET /v1/health": {},
@@ -677,6 +681,9 @@ describe.each(backends)("generated requests on %s", (backend) => {
       },
       "POST /v1/projects/{projectId}/links/{linkId}/evaluate": { pools: { ...project, linkId: ref("projectLink") } },
       "GET /v1/cards/{id}/prompt": { pools: { id: ref("card") } },
+      "GET /v1/projects/{projectId}/events": { pools: { ...project, ...eventCursor, types: eventTypesPool } },
+      "GET /v1/cards/{id}/history": { pools: { id: ref("card"), ...eventCursor } },
+      "GET /v1/projects/{projectId}/events/stream": { pools: { ...project, ...eventCursor, "last-event-id": eventId } },
       "POST /v1/nlu": {
         // free text is interpreted: a command the grammar does not know is SPEC's 400, so the
         // valid ones are real commands about real cards

@@ -36,6 +36,8 @@ const HINTS: Record<string, readonly [boolean, boolean, boolean]> = {
   list_links: [true, false, true],
   get_prompt: [true, false, true],
   comment: [false, false, false],
+  list_events: [true, false, true],
+  card_history: [true, false, true],
   run_command: [false, true, false]
 }
 
@@ -351,6 +353,25 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
       expect(analysis.text).toContain(card.ref)
     })
 
+    it("list_events and card_history answer the same events as REST, with a cursor", async () => {
+      const card = await newCard("Watch me")
+      await ok("move_card", { card: card.ref, column: "Done" })
+      const history = await ok("card_history", { card: card.ref })
+      expect(history.data).toEqual(await rest(`/v1/cards/${card.id}/history`))
+      expect(history.data.events.map((e: any) => e.type)).toEqual(["card.created", "card.moved"])
+      expect(history.text).toContain(`card.moved by agent: ${card.ref} "Watch me"`)
+      const first = await ok("list_events", { projectId: a.projectId, limit: 1 })
+      expect(first.data.events).toHaveLength(1)
+      expect(first.text).toContain(`pass after: "${first.data.next}"`)
+      const rest2 = await ok("list_events", { projectId: a.projectId, after: first.data.next, types: ["card.moved"] })
+      expect(rest2.data).toEqual(
+        await rest(`/v1/projects/${a.projectId}/events?after=${first.data.next}&types=card.moved&limit=50`)
+      )
+      expect(await refused("list_events", { projectId: a.projectId, types: ["card.exploded"] })).toContain(
+        "card.exploded"
+      )
+    })
+
     it("a ref found in two of one's projects needs projectId", async () => {
       const second = await call(base, "POST", "/v1/projects", {
         body: { workspaceId: a.workspaceId, name: "Webshop", template: "kanban" },
@@ -471,6 +492,9 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
         ["get_prompt", { card: card.id }],
         ["comment", { card: card.id, body: "hi" }],
         ["comment", { card: card.ref, body: "hi" }],
+        ["card_history", { card: card.id }],
+        ["card_history", { card: card.ref }],
+        ["list_events", { projectId: a.projectId }],
         ["show_board", { projectId: a.projectId }],
         ["list_projects", { workspaceId: a.workspaceId }],
         ["create_card", { projectId: a.projectId, column: "To Do", title: "Intruder" }],

@@ -26,6 +26,11 @@ export const call = async <T = any>(
     headers["content-type"] ??= "application/json"
   }
   const res = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: "manual" })
+  // an event stream never ends: its status and headers are the answer (test/events-stream.test.ts reads streams)
+  if ((res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+    await res.body?.cancel()
+    return { status: res.status, headers: res.headers, text: "", body: undefined as T }
+  }
   const text = await res.text()
   let parsed: unknown
   try {

@@ -163,6 +163,10 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "DELETE /v1/projects/{projectId}/links/{linkId}": [200, 401, 404],
   "POST /v1/projects/{projectId}/links/{linkId}/evaluate": [200, 401, 404],
   "GET /v1/cards/{id}/prompt": [200, 401, 404],
+  // CONTRACT.md, "Events, history, live stream and webhooks"
+  "GET /v1/projects/{projectId}/events": [200, 400, 401, 403, 404, 429],
+  "GET /v1/cards/{id}/history": [200, 400, 401, 403, 404, 429],
+  "GET /v1/projects/{projectId}/events/stream": [200, 400, 401, 403, 404, 429],
   "POST /v1/nlu": [200, 400, 401, 429],
   "GET /v1/desktop/releases/latest": [200, 401, 404, 429],
   "GET /v1/desktop/download": [200, 302, 401, 404, 429],

@@ -7,6 +7,7 @@ import { registerAuthSignup } from "./commands/auth/signup.ts"
 import { registerBoard } from "./commands/board/index.ts"
 import { registerCard } from "./commands/card/index.ts"
 import { registerDo } from "./commands/do.ts"
+import { registerEvents } from "./commands/events.ts"
 import { registerIntakeToken } from "./commands/intake-token/index.ts"
 import { registerWebhook } from "./commands/webhook/index.ts"
 import { registerIntake } from "./commands/intake.ts"
@@ -74,6 +75,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerBoard(program, app)
   registerCard(program, app)
   registerSearch(program, app)
+  registerEvents(program, app)
   registerLabel(program, app)
   registerSubtask(program, app)
   registerComment(program, app)

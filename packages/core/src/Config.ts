@@ -62,6 +62,10 @@ export interface AppConfigValues {
   readonly webhookTimeoutMs: number
   /** A webhook failing for this long (its oldest failing delivery) is disabled (WEBHOOK_DISABLE_AFTER, default 3d). */
   readonly webhookDisableAfterMs: number
+  /** A live stream's keep-alive comment interval (EVENT_STREAM_KEEPALIVE, default 15s; at most 15s). */
+  readonly eventStreamKeepaliveMs: number
+  /** Events a live stream may have queued before it is closed as too slow (EVENT_STREAM_BUFFER, default 1000). */
+  readonly eventStreamBuffer: number
 }
 
 export class ConfigInvalid extends Error {
@@ -320,6 +324,23 @@ export const parseConfig = (
   const webhookRetryBaseMs = webhookDuration("WEBHOOK_RETRY_BASE", "30s", 10, 3_600_000)
   const webhookTimeoutMs = webhookDuration("WEBHOOK_TIMEOUT", "10s", 100, 60_000)
   const webhookDisableAfterMs = webhookDuration("WEBHOOK_DISABLE_AFTER", "3d", 100, 30 * 86_400_000)
+  // the contract promises a comment at least every 15 s; tests shorten it
+  const keepaliveText = get("EVENT_STREAM_KEEPALIVE") ?? "15s"
+  const eventStreamKeepaliveMs = parseDurationMs(keepaliveText)
+  if (eventStreamKeepaliveMs === undefined || eventStreamKeepaliveMs < 10 || eventStreamKeepaliveMs > 15_000) {
+    throw new ConfigInvalid(
+      "EVENT_STREAM_KEEPALIVE",
+      `expected a duration from 10ms to 15s, got ${JSON.stringify(keepaliveText)}`
+    )
+  }
+  const bufferText = get("EVENT_STREAM_BUFFER") ?? "1000"
+  const eventStreamBuffer = /^\d{1,6}$/.test(bufferText) ? Number(bufferText) : Number.NaN
+  if (!(eventStreamBuffer >= 1 && eventStreamBuffer <= 100_000)) {
+    throw new ConfigInvalid(
+      "EVENT_STREAM_BUFFER",
+      `expected a whole number from 1 to 100000, got ${JSON.stringify(bufferText)}`
+    )
+  }
   return {
     host,
     port,
@@ -346,6 +367,8 @@ export const parseConfig = (
     webhookRetryBaseMs,
     webhookTimeoutMs,
     webhookDisableAfterMs,
+    eventStreamKeepaliveMs,
+    eventStreamBuffer,
     otelEndpoint: otelEndpoint?.replace(/\/+$/, "")
   }
 }

@@ -6,7 +6,9 @@ import type { PasswordHasher } from "./auth/passwords.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { CredentialCache } from "./auth/CredentialCache.ts"
 import { Access } from "./board/Access.ts"
+import { EventFeed } from "./events/EventFeed.ts"
 import { EventLog } from "./events/EventLog.ts"
+import { History } from "./events/History.ts"
 import { Boards } from "./board/Boards.ts"
 import { CardLinks } from "./board/CardLinks.ts"
 import { Cards } from "./board/Cards.ts"
@@ -69,6 +71,8 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         Intake.layer,
         Webhooks.layer,
         RateBudgetLive,
+        History.layer,
+        EventFeed.layer,
         DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
       ).pipe(
         Layer.provideMerge(

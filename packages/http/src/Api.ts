@@ -4,6 +4,7 @@ import { AccountsGroup } from "./groups/Accounts.ts"
 import { BoardGroup } from "./groups/Board.ts"
 import { CommandsGroup } from "./groups/Commands.ts"
 import { DesktopGroup } from "./groups/Desktop.ts"
+import { EventsGroup } from "./groups/Events.ts"
 import { GrantsGroup } from "./groups/Grants.ts"
 import { IntakeGroup } from "./groups/Intake.ts"
 import { LinksGroup } from "./groups/Links.ts"
@@ -23,6 +24,7 @@ export class Api extends HttpApi.make("board")
   .add(GrantsGroup)
   .add(DesktopGroup)
   .add(WebhooksGroup)
+  .add(EventsGroup)
   .middleware(RequestErrors)
   .prefix("/api")
   .annotateMerge(

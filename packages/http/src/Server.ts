@@ -13,6 +13,8 @@ import { AccountsHandlers } from "./handlers/Accounts.ts"
 import { BoardHandlers } from "./handlers/Board.ts"
 import { CommandsHandlers } from "./handlers/Commands.ts"
 import { DesktopHandlers } from "./handlers/Desktop.ts"
+import { EventsHandlers } from "./handlers/Events.ts"
+import { makeServerClosing } from "./events/ServerClosing.ts"
 import { FileRoutes } from "./files/FileRoutes.ts"
 import { GrantsHandlers } from "./handlers/Grants.ts"
 import { IntakeHandlers } from "./handlers/Intake.ts"
@@ -61,7 +63,8 @@ export const routesLayer = (
         IntakeHandlers,
         GrantsHandlers,
         DesktopHandlers,
-        WebhooksHandlers
+        WebhooksHandlers,
+        EventsHandlers
       ]),
       Layer.provide(AuthenticationLive),
       Layer.provide(RequestErrorsLive)
@@ -125,8 +128,11 @@ export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}
   // 404 or 405: told apart by the routes as registered, tests' extra routes included
   const { table, recording } = makeRouteTable()
   const service = routesWithMetrics(config, logger, table)
+  // the event streams end when the listener starts closing (events/ServerClosing.ts)
+  const closing = makeServerClosing()
   const routes = (options.extraRoutes === undefined ? service : Layer.merge(service, options.extraRoutes)).pipe(
-    Layer.provide(recording)
+    Layer.provide(recording),
+    Layer.provide(closing.layer)
   )
   // A path parameter longer than the router's default limit (100) made it miss the route: a
   // 300-character id answered 404 "no such endpoint". The HTTP server's header limit bounds the
@@ -137,7 +143,7 @@ export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}
   // Redis, opens the database and migrates; only then are the routes attached. Until then the
   // bound listener answers 503 {"error":"starting"} (startingListener.ts).
   const listener = NodeHttpServer.layer(
-    () => createStartingServer({ requestTimeout: 30_000, headersTimeout: 15_000 }),
+    () => createStartingServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, closing.close),
     { port: config.port, host: config.host }
   )
   const core = Layer.provide(

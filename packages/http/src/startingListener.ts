@@ -20,7 +20,7 @@ const answerStarting = (_request: IncomingMessage, response: ServerResponse): vo
 }
 
 /** A Node server that answers 503 "starting" until the application's request handler is attached. */
-export const createStartingServer = (options: ServerOptions): Server => {
+export const createStartingServer = (options: ServerOptions, onClose?: () => void): Server => {
   const server = createServer(options, answerStarting)
   // On close, Node ends the connections idle at that moment, but one whose request is still in
   // flight stays open after its answer until the keep-alive timeout: a SIGTERM waited ~5 s for
@@ -28,6 +28,8 @@ export const createStartingServer = (options: ServerOptions): Server => {
   // are let go every 50 ms. Nothing of this runs per request before the close: it is the hot path.
   const close = server.close.bind(server)
   server.close = ((callback?: (error?: Error) => void) => {
+    // long-lived responses (event streams) end now rather than hold the close open
+    onClose?.()
     server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
       response.setHeader("connection", "close")
     })

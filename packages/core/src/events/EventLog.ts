@@ -119,6 +119,8 @@ export const toEvent = (r: EventRow): BoardEvent => ({
   data: parseJson(r.data) as BoardEvent["data"]
 })
 
+// n and tx as text (a bigint and an xid8 would not fit a JS number); ORDER BY must then name the
+// table's columns (events.tx), as a bare `tx` would sort these text aliases ("1000" < "999")
 const EVENT_COLUMNS = "n::text AS n, tx::text AS tx, workspace_id, project_id, type, actor, data, created_at"
 
 /**
@@ -131,7 +133,7 @@ const pageSql = (scope: "project" | "card") => `
     AND (tx, n) > ($2::xid8, $3::bigint)
     AND tx < pg_snapshot_xmin(pg_current_snapshot())
     AND ($4::text[] IS NULL OR type = ANY($4::text[]))
-  ORDER BY tx, n LIMIT $5`
+  ORDER BY events.tx, events.n LIMIT $5`
 
 export interface PageQuery {
   readonly after?: string | undefined
@@ -171,6 +173,8 @@ export class EventLog extends Context.Service<
     readonly onCommitted: (listener: (projectId: string) => void) => () => void
     /** A page of a project's (or a card's) final events after a cursor. No access check: callers check. */
     readonly page: (scope: "project" | "card", id: string, query: PageQuery) => Effect.Effect<EventPage>
+    /** The id of a project's newest final event (undefined for none): where a live tail starts. */
+    readonly head: (projectId: string) => Effect.Effect<string | undefined>
   }
 >()("board/core/EventLog") {
   static readonly layer = Layer.effect(
@@ -275,6 +279,19 @@ export class EventLog extends Context.Service<
           } satisfies EventPage as EventPage
         })
 
+      const head = (projectId: string) =>
+        sql
+          .unsafe<{ tx: string; n: string }>(
+            `SELECT tx::text AS tx, n::text AS n FROM events
+             WHERE project_id = $1::uuid AND tx < pg_snapshot_xmin(pg_current_snapshot())
+             ORDER BY events.tx DESC, events.n DESC LIMIT 1`,
+            [projectId]
+          )
+          .pipe(
+            Effect.orDie,
+            Effect.map((rows) => (rows[0] === undefined ? undefined : encodeEventId(rows[0].tx, rows[0].n)))
+          )
+
       // retention: events older than EVENT_RETENTION go, in batches, hourly (and soon after start)
       const sweep = Effect.gen(function* () {
         const cutoff = timestampOf(
@@ -302,7 +319,8 @@ export class EventLog extends Context.Service<
           listeners.add(listener)
           return () => listeners.delete(listener)
         },
-        page
+        page,
+        head
       })
     })
   )

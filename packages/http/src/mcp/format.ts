@@ -8,6 +8,7 @@ import type {
   CardLinkView,
   CardView,
   CommandResult,
+  EventPage,
   LinkPage,
   ProjectLinkView,
   ProjectView,
@@ -138,4 +139,20 @@ export const commandText = (result: CommandResult): string => {
       lines.push(cardLine(result.result))
   }
   return lines.join("\n")
+}
+
+/** One event a line, oldest first, and the cursor for the next call. */
+export const eventsText = (page: EventPage, what: string): string => {
+  if (page.events.length === 0) return `No ${what} events${page.next === null ? "" : " on this page"}.`
+  const lines = page.events.map((e) => {
+    const o = (e.data.object ?? {}) as Record<string, unknown>
+    const name = typeof o.title === "string" ? o.title : typeof o.name === "string" ? o.name : ""
+    const ref = typeof o.ref === "string" ? `${o.ref} ` : ""
+    return `${e.id} ${e.createdAt} ${e.type} by ${e.actor.name ?? e.actor.type}: ${ref}${q(name)}`
+  })
+  const more =
+    page.next === null
+      ? `That is all; pass after: "${page.events.at(-1)!.id}" later for newer events.`
+      : `More: pass after: "${page.next}".`
+  return `${plural(page.events.length, "event")} ${what}:\n${lines.join("\n")}\n${more}`
 }

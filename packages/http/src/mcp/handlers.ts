@@ -11,6 +11,7 @@ import {
   Commands,
   Comments,
   type DomainError,
+  History,
   InvalidInput,
   isUuid,
   Labels,
@@ -31,6 +32,7 @@ import {
   cardText,
   columnName,
   commandText,
+  eventsText,
   linkLine,
   linkPageText,
   projectsText,
@@ -70,6 +72,7 @@ export const makeHandlers = Effect.gen(function* () {
   const commands = yield* Commands
   const lookups = yield* Lookups
   const comments = yield* Comments
+  const history = yield* History
 
   const cardId = (card: string, projectId: string | undefined, field?: string, prefer?: string) =>
     resolveCard(lookups, card, projectId, field, prefer)
@@ -262,6 +265,21 @@ export const makeHandlers = Effect.gen(function* () {
         const made = yield* comments.create(principal, id, body)
         const view = yield* cards.get(principal, id)
         return { text: `Commented on ${view.ref} (comment id ${made.id}).`, data: { comment: made } }
+      }),
+
+    list_events: ({ after, limit, projectId, types }) =>
+      Effect.gen(function* () {
+        const project = yield* checkProjectId(projectId)
+        const page = yield* history.project(yield* McpPrincipal, project, { after, limit: limit ?? 50, types })
+        return { text: eventsText(page, "on this board"), data: page as unknown as Reply["data"] }
+      }),
+
+    card_history: ({ after, card, limit, projectId }) =>
+      Effect.gen(function* () {
+        const principal = yield* McpPrincipal
+        const id = yield* cardId(card, projectId)
+        const page = yield* history.card(principal, id, { after, limit: limit ?? 50 })
+        return { text: eventsText(page, "of this card"), data: page as unknown as Reply["data"] }
       }),
 
     run_command: ({ command, projectId }) =>

@@ -13,7 +13,16 @@
  * Every tool works inside this service only (`openWorldHint: false`): nothing fetches URLs.
  * There is no delete tool, and run_command refuses to delete.
  */
-import { LinkType, limits, linkTypes, Priority, priorities, PromptVariant, RelevanceFilter } from "@board/core"
+import {
+  EVENT_PAGE_MAX,
+  LinkType,
+  limits,
+  linkTypes,
+  Priority,
+  priorities,
+  PromptVariant,
+  RelevanceFilter
+} from "@board/core"
 import { Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 
@@ -300,6 +309,39 @@ export const AddComment = hints(
   })
 )
 
+// Events (issue 18) as two read tools with a cursor, rather than a resource subscription: every
+// MCP client calls tools, few subscribe to resources, and an agent polls naturally with `after`.
+const After = Schema.optionalKey(
+  Schema.String.annotate({
+    description: "An event id: answer only the events after it (pass the `next` of the previous answer)"
+  })
+)
+const EventLimit = Schema.optionalKey(
+  Schema.Int.annotate({ description: `How many events at most, from 1 to ${EVENT_PAGE_MAX} (default 50)` })
+)
+
+export const ListEvents = reads(
+  Tool.make("list_events", {
+    description:
+      "What changed on a board, oldest first: each event's id, time, type (card.created, card.moved, ...), who did it and the card. Pass `after` (an event id, e.g. the `next` of the previous answer) to see only newer events.",
+    parameters: Schema.Struct({
+      projectId: ProjectId,
+      after: After,
+      limit: EventLimit,
+      types: Schema.optionalKey(
+        Schema.Array(Schema.String).annotate({ description: `Only these event types, e.g. ["card.moved"]` })
+      )
+    })
+  })
+)
+
+export const CardHistory = reads(
+  Tool.make("card_history", {
+    description: "What happened to one card, oldest first: created, edited, moved, labelled, and who did each.",
+    parameters: Schema.Struct({ card: Card, projectId: ProjectHint, after: After, limit: EventLimit })
+  })
+)
+
 export const RunCommand = hints(
   false,
   true,
@@ -338,6 +380,8 @@ export const BoardToolkit = Toolkit.make(
   ListLinks,
   GetPrompt,
   AddComment,
+  ListEvents,
+  CardHistory,
   RunCommand
 )
 

@@ -5,13 +5,16 @@ import { registerCardAssign } from "./assign.ts"
 import { registerCardCreate } from "./create.ts"
 import { registerCardDelete } from "./delete.ts"
 import { registerCardEdit } from "./edit.ts"
+import { registerCardHistory } from "./history.ts"
 import { registerCardMove } from "./move.ts"
 import { registerCardShow } from "./show.ts"
 
 export const registerCard = (program: Command, app: App) => {
   const card = program
     .command("card")
-    .description("create, show, edit, move and delete cards; name a card by its ref (WEB-12), id or title")
+    .description(
+      "create, show, edit, move and delete cards, and see their history; name a card by its ref (WEB-12), id or title"
+    )
     .addHelpText(
       "after",
       examples(
@@ -20,7 +23,8 @@ export const registerCard = (program: Command, app: App) => {
         'board card move WEB-1 "In Progress"',
         'board card edit WEB-1 --title "Fix the login"',
         "board card delete WEB-1 --yes",
-        "board card assign WEB-1 @me"
+        "board card assign WEB-1 @me",
+        "board card history WEB-1"
       )
     )
   registerCardCreate(card, app)
@@ -29,5 +33,6 @@ export const registerCard = (program: Command, app: App) => {
   registerCardMove(card, app)
   registerCardDelete(card, app)
   registerCardAssign(card, app)
+  registerCardHistory(card, app)
   return card
 }

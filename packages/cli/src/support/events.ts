@@ -1,0 +1,58 @@
+/**
+ * Events on the terminal (issue 18): one line per event, and the live stream read by hand over
+ * fetch (the CLI stays small: no EventSource polyfill, no server code).
+ */
+import type { BoardEvent } from "@board/core/contract"
+import type { Style } from "./output.ts"
+
+/** `2026-11-24 04:07:53  card.moved  Ada Lovelace  WEB-12 Fix login` */
+export const eventLine = (e: BoardEvent, style: Style): string => {
+  const time = e.createdAt.replace("T", " ").replace(/\.\d+Z$|Z$/, "")
+  const actor = e.actor.name ?? e.actor.type
+  const object = (e.data.object ?? {}) as Record<string, unknown>
+  const ref = typeof object.ref === "string" ? `${object.ref} ` : ""
+  const name =
+    typeof object.title === "string" ? object.title : typeof object.name === "string" ? object.name : (object.id ?? "")
+  return `${style.dim(time)}  ${e.type.padEnd(22)}  ${actor}  ${style.bold(ref)}${String(name)}`
+}
+
+export interface SseFrame {
+  readonly id: string | undefined
+  readonly event: string
+  readonly data: string
+}
+
+/**
+ * Splits an SSE body into frames (the WHATWG rules that matter here: `field: value` lines, a
+ * blank line ends a frame, `:` lines are comments, several `data` lines join with newlines).
+ */
+export async function* sseFrames(body: ReadableStream<Uint8Array>): AsyncGenerator<SseFrame> {
+  const decoder = new TextDecoder()
+  let buffer = ""
+  let id: string | undefined
+  let event = "message"
+  let data: Array<string> = []
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true })
+    for (;;) {
+      const end = buffer.search(/\r\n|\n|\r/)
+      if (end < 0) break
+      const line = buffer.slice(0, end)
+      buffer = buffer.slice(end + (buffer.startsWith("\r\n", end) ? 2 : 1))
+      if (line === "") {
+        if (data.length > 0) yield { id, event, data: data.join("\n") }
+        id = undefined
+        event = "message"
+        data = []
+        continue
+      }
+      if (line.startsWith(":")) continue
+      const colon = line.indexOf(":")
+      const field = colon < 0 ? line : line.slice(0, colon)
+      const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "")
+      if (field === "id") id = value
+      else if (field === "event") event = value
+      else if (field === "data") data.push(value)
+    }
+  }
+}
