@@ -33,6 +33,15 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { makeApi } from "./api.ts"
+import {
+  EVENTS_OFF_SQL,
+  EVENTS_ON_SQL,
+  type LatencyResult,
+  eventsSection,
+  measureStreamLatency,
+  measureStreamMemory,
+  type StreamMemoryResult
+} from "./events.ts"
 import { createBenchDatabase, type Db, openDb, redactUrl } from "./db.ts"
 import { dropFloors, findOnPath, floorIds, makeFloors, prepareFloors, stopActivePgbench } from "./floors.ts"
 import { type Drive, type LoadRequest, type LoadSpec, runLoad, stopActiveLoad } from "./load.ts"
@@ -111,16 +120,33 @@ const mainIds = [
   "move-1"
 ] as const
 const scalingOnlyIds = ["search-10k-cards", "board-100-cards", "board-10000-cards", "search-1m-cards"] as const
+/**
+ * The event benchmarks (issue 18): each write scenario again right after itself with the event rows
+ * dropped at insert (the write-cost pairs), then stream latency across two servers and the memory
+ * of many open streams (bench/events.ts).
+ */
+const eventWriteIds = ["create-events-off", "move-events-off"] as const
+const eventStreamIds = ["events-latency", "events-memory"] as const
+/** Streams and events of the two stream benchmarks. */
+const STREAMS_FOR_LATENCY = 100
+const STREAMS_FOR_MEMORY = 1_000
 /** The write scenarios again, on the embedded database, in the order they run. */
 const embeddedIds = writeIds.flatMap((id) => [`embedded-${id}`, `embedded-${id}-1`])
-const scenarioIds: ReadonlyArray<string> = [...mainIds, ...scalingOnlyIds, ...embeddedIds]
+const scenarioIds: ReadonlyArray<string> = [
+  ...mainIds,
+  ...eventWriteIds,
+  ...eventStreamIds,
+  ...scalingOnlyIds,
+  ...embeddedIds
+]
 /** Run whatever BENCH_ONLY says: the ratios of the report are to them. */
 const alwaysIds: ReadonlyArray<string> = ["baseline", "framework", ...floorIds]
 const groups: Record<string, ReadonlyArray<string>> = {
   /** The scaling tables' rows: the two 1-connection main rows give the middle sizes. */
   scaling: ["board-100-cards", "board-1", "board-10000-cards", "search-10k-cards", "search-1", "search-1m-cards"],
   writes: writeIds.flatMap((id) => [id, `${id}-1`]),
-  embedded: embeddedIds
+  embedded: embeddedIds,
+  events: ["create", "move", ...eventWriteIds, ...eventStreamIds]
 }
 const scalingIds = groups.scaling!
 
@@ -367,6 +393,12 @@ const writeScenarios = (w: WriteTargets, target: "server" | "embedded"): Readonl
     ]
   )
 }
+
+/** The write-cost pairs' other side: the same requests while a trigger drops the event rows. */
+const eventsOffScenarios = (w: WriteTargets): ReadonlyArray<HttpScenario> =>
+  writeScenarios(w, "server")
+    .filter((sc) => sc.id === "create" || sc.id === "move")
+    .map((sc) => ({ ...sc, id: `${sc.id}-events-off`, label: `${sc.label}, event rows dropped at insert` }))
 
 const scenarios = (s: Seeded & WriteTargets & { mcpSession: string }): ReadonlyArray<Scenario> => {
   const key = { "x-api-key": s.apiKey }
@@ -775,13 +807,16 @@ const main = async () => {
       : 0) + (selected("search-1m-cards") ? Math.ceil((sizes.searchScale[2] / 1_000_000) * 600) + 30 : 0)
   const floorTablesSeconds = 60
   const embeddedSeconds = embeddedIds.some(selected) ? 180 : 0
+  // a second server's start, 200 paced writes with their delivery, 1,000 streams opened and probed
+  const streamSeconds = eventStreamIds.some(selected) ? 120 : 0
   const limitSeconds =
     scenarioCount * (duration + warmup + 16) +
     quietBudgetSeconds +
     300 +
     growthSeconds +
     floorTablesSeconds +
-    embeddedSeconds
+    embeddedSeconds +
+    streamSeconds
   const watchdog = setTimeout(
     () => abort(`the benchmark exceeded its ${limitSeconds} s limit: cleaning up`, 1),
     limitSeconds * 1000
@@ -874,7 +909,8 @@ const main = async () => {
   let floors: ReadonlyArray<FloorScenario> = []
   /** The selected scenarios among `ids`, in that order. */
   const phase = (ids: ReadonlyArray<string>) => {
-    const all = [...scenarios({ ...seeded, ...movePool, intakeToken, mcpSession }), ...floors]
+    const targets = { ...seeded, ...movePool, intakeToken }
+    const all = [...scenarios({ ...targets, mcpSession }), ...eventsOffScenarios(targets), ...floors]
     return ids.filter(selected).flatMap((id) => all.filter((sc) => sc.id === id))
   }
   const rows: Array<Row> = []
@@ -904,6 +940,23 @@ const main = async () => {
       sc.scale === undefined || target === undefined
         ? undefined
         : await responseBytes(target, sc.scale.probe, { "x-api-key": seeded.apiKey })
+    const eventsOff = sc.id.endsWith("-events-off")
+    if (eventsOff) for (const statement of EVENTS_OFF_SQL) await db.query(statement)
+    let row: Row
+    try {
+      row = await measureSteady(sc, drive, pid)
+    } finally {
+      if (eventsOff) for (const statement of EVENTS_ON_SQL) await db.query(statement)
+    }
+    row = { ...row, ...(bytes !== undefined ? { responseBytes: bytes } : {}) }
+    rows.push(row)
+    const r = row.result
+    log(
+      `  ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${row.cpu.server === undefined ? "–" : `${Math.round(row.cpu.server)}%`}, postgres CPU ${Math.round(row.cpu.postgres)}%, load generator CPU ${Math.round(row.cpu.loadGenerator)}%, RSS ${mib(row.rss)} MiB`
+    )
+  }
+  /** One scenario measured, again while other processes disturb it and the budget lasts; the cleanest run. */
+  const measureSteady = async (sc: Scenario, drive: Drive, pid: number | undefined): Promise<Row> => {
     let row = await measure(sc, drive, pid)
     // a run disturbed by other processes is measured again while the budget lasts; the cleanest run is kept
     let attempts = 1
@@ -917,12 +970,7 @@ const main = async () => {
       attempts++
       if ((otherCpu(last) ?? 0) < (otherCpu(row) ?? 0)) row = last
     }
-    row = { ...row, attempts, ...(bytes !== undefined ? { responseBytes: bytes } : {}) }
-    rows.push(row)
-    const r = row.result
-    log(
-      `  ${Math.round(r.rps)} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${row.cpu.server === undefined ? "–" : `${Math.round(row.cpu.server)}%`}, postgres CPU ${Math.round(row.cpu.postgres)}%, load generator CPU ${Math.round(row.cpu.loadGenerator)}%, RSS ${mib(row.rss)} MiB`
-    )
+    return { ...row, attempts }
   }
   const grow = async (to: number): Promise<CorpusStep> => {
     log(`growing the search corpus from ${count(seeded.corpus.size)} to ${count(to)} cards`)
@@ -949,7 +997,54 @@ const main = async () => {
   for (const sc of phase(["baseline", "framework", ...floorIds])) await run(sc)
   // gone before the next scenario: autovacuum on the INSERT floor's rows would run into it
   await dropFloors(db)
-  for (const sc of phase(mainIds.filter((id) => !alwaysIds.includes(id)))) await run(sc)
+  for (const sc of phase(mainIds.filter((id) => !alwaysIds.includes(id)))) {
+    await run(sc)
+    // the write-cost pair's other side right after it, on the same data
+    for (const off of phase([`${sc.id}-events-off`])) await run(off)
+  }
+  // the streams: a second server on the same database reads what the first one writes
+  let streamLatency: LatencyResult | undefined
+  let streamMemory: StreamMemoryResult | undefined
+  if (eventStreamIds.some(selected)) {
+    const reader = await startBoardServer(
+      "second board server",
+      { DATABASE_URL: database.url, DATA_DIR: dataDir },
+      60_000
+    )
+    const streamTarget = {
+      apiKey: seeded.apiKey,
+      projectId: seeded.createProject.id,
+      columnId: seeded.createProject.columnId
+    }
+    if (selected("events-latency")) {
+      log(`measuring stream latency: ${STREAMS_FOR_LATENCY} streams on the second server, cards created on the first`)
+      streamLatency = await measureStreamLatency({
+        ...streamTarget,
+        writer: origin,
+        reader: reader.origin,
+        streams: STREAMS_FOR_LATENCY,
+        events: smokeRun ? 20 : 200,
+        intervalMs: 20
+      })
+      log(
+        `  p50 ${streamLatency.p50.toFixed(1)} ms, p99 ${streamLatency.p99.toFixed(1)} ms, max ${streamLatency.max.toFixed(1)} ms; missing ${streamLatency.missing}, duplicates ${streamLatency.duplicates}, out of order ${streamLatency.outOfOrder}`
+      )
+    }
+    if (selected("events-memory")) {
+      log(`measuring ${STREAMS_FOR_MEMORY} open streams on the second server`)
+      streamMemory = await measureStreamMemory({
+        ...streamTarget,
+        origin: reader.origin,
+        readRss: () => readRss(reader.child.pid),
+        streams: STREAMS_FOR_MEMORY
+      })
+      log(
+        `  RSS ${mib(streamMemory.rssBefore)} → ${mib(streamMemory.rssAfter)} MiB; the probe event reached ${streamMemory.reached} streams`
+      )
+    }
+    if (reader.child.hasExited()) throw new Error(`the second board server exited:\n${reader.child.output()}`)
+    await stopChild(reader.child)
+  }
   // 3. the other board sizes (their cards would have been searched in 2)
   let scaleBoardsMs: number | undefined
   const boardPhase = phase(["board-100-cards", "board-10000-cards"])
@@ -1037,6 +1132,19 @@ const main = async () => {
     `| \`board card show ${startup.cardRef}\` against the benchmark's server, ms | ${median(startup.cardShowMs).toFixed(0)} | ${msList(startup.cardShowMs)} |`
   ].join("\n")
   const writes = writesTable(mainRows, connections)
+  const rpsOf = (id: string) => {
+    const row = rows.find((r) => r.id === id)
+    return row === undefined ? undefined : { rps: row.result.rps }
+  }
+  const events = eventsSection({
+    pairs: (["create", "move"] as const).map((id) => ({
+      label: rows.find((r) => r.id === id)?.label ?? id,
+      on: rpsOf(id),
+      off: rpsOf(`${id}-events-off`)
+    })),
+    latency: streamLatency,
+    memory: streamMemory
+  })
   const embeddedWrites =
     embedded === undefined
       ? "Not measured in this run (see BENCH_ONLY)."
@@ -1137,6 +1245,15 @@ CPU columns are per response over the measured window; the floor's PostgreSQL µ
 
 ${writes}
 
+## Events
+
+Every write logs its event in its own statement or transaction (issue 18). The write-cost pairs run each write scenario again right after itself, at ${connections} connections, while a
+BEFORE INSERT trigger drops the event rows: the statements still build each event (its JSON and actor), but no row, index entry, WAL record or webhook fan-out is written, so the ratio is what storing the events costs.
+Stream latency: ${STREAMS_FOR_LATENCY} streams (\`GET /api/v1/projects/{id}/events/stream\`) held on a second \`board serve\` on the same database, cards created on the first one at one connection, 50 a second; a frame's latency runs from the create's request leaving the load generator (an upper bound of "committed → frame").
+Memory: ${STREAMS_FOR_MEMORY.toLocaleString("en-US")} streams opened on that second server; RSS before they connect and 3 s after the last did.
+
+${events}
+
 ## Embedded database (PGlite, DATA_DIR)
 
 The same write scenarios against the embedded database: PGlite inside the server process, reached over one socket connection, so "server µs/req" includes the database's work and there is no floor (no pgbench for PGlite).
@@ -1194,7 +1311,7 @@ ${embedded === undefined ? "" : embedded.output === "" ? "\nThe embedded databas
   fs.writeFileSync(outPath, md)
 
   process.stdout.write(
-    `\n${figures}\n\n${targetTable}\n\n${startupTable}\n\n${writes}\n\n${embeddedWrites}\n\n${boardScaling}\n\n${searchScaling}\n\n${resources}\n\n${errorSamples(rows)}\n\nwrote ${outPath} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`
+    `\n${figures}\n\n${targetTable}\n\n${startupTable}\n\n${writes}\n\n${events}\n\n${embeddedWrites}\n\n${boardScaling}\n\n${searchScaling}\n\n${resources}\n\n${errorSamples(rows)}\n\nwrote ${outPath} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`
   )
   if (invariantProblems.length > 0) log(`invariant problems after the run:\n${invariantProblems.join("\n")}`)
 }
