@@ -13,7 +13,9 @@
 -- through the project) and leave with the retention sweep.
 CREATE TABLE events (
   n bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  tx xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  -- the writing transaction's id (an xid8, which fits a bigint; a bigint column reads as a number
+  -- in every client, where some drivers cannot decode xid8)
+  tx bigint NOT NULL DEFAULT pg_current_xact_id()::text::bigint,
   workspace_id uuid NOT NULL,
   project_id uuid NOT NULL,
   -- the card the event belongs to (a card, or its label, subtask or link), for a card's history

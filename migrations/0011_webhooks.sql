@@ -57,7 +57,7 @@ CREATE FUNCTION board_event_written() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO webhook_deliveries (webhook_id, event_n, event_id, event_type, next_attempt_at, created_at, updated_at)
   SELECT w.id, NEW.n,
-    lpad(to_hex(NEW.tx::text::bigint), 12, '0') || lpad(to_hex(NEW.n), 12, '0'),
+    lpad(to_hex(NEW.tx), 12, '0') || lpad(to_hex(NEW.n), 12, '0'),
     NEW.type, NEW.created_at, NEW.created_at, NEW.created_at
   FROM webhooks w
   WHERE w.workspace_id = NEW.workspace_id AND w.enabled

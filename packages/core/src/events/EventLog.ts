@@ -119,7 +119,7 @@ export const toEvent = (r: EventRow): BoardEvent => ({
   data: parseJson(r.data) as BoardEvent["data"]
 })
 
-// n and tx as text (a bigint and an xid8 would not fit a JS number); ORDER BY must then name the
+// n and tx as text (a bigint may not fit a JS number); ORDER BY must then name the
 // table's columns (events.tx), as a bare `tx` would sort these text aliases ("1000" < "999")
 const EVENT_COLUMNS = "n::text AS n, tx::text AS tx, workspace_id, project_id, type, actor, data, created_at"
 
@@ -130,8 +130,8 @@ const EVENT_COLUMNS = "n::text AS n, tx::text AS tx, workspace_id, project_id, t
 const pageSql = (scope: "project" | "card") => `
   SELECT ${EVENT_COLUMNS} FROM events
   WHERE ${scope === "project" ? "project_id" : "card_id"} = $1::uuid
-    AND (tx, n) > ($2::xid8, $3::bigint)
-    AND tx < pg_snapshot_xmin(pg_current_snapshot())
+    AND (tx, n) > ($2::bigint, $3::bigint)
+    AND tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
     AND ($4::text[] IS NULL OR type = ANY($4::text[]))
   ORDER BY events.tx, events.n LIMIT $5`
 
@@ -283,7 +283,7 @@ export class EventLog extends Context.Service<
         sql
           .unsafe<{ tx: string; n: string }>(
             `SELECT tx::text AS tx, n::text AS n FROM events
-             WHERE project_id = $1::uuid AND tx < pg_snapshot_xmin(pg_current_snapshot())
+             WHERE project_id = $1::uuid AND tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
              ORDER BY events.tx DESC, events.n DESC LIMIT 1`,
             [projectId]
           )
