@@ -2,7 +2,7 @@
 import { type AppConfigValues, type CoreServices, makePasswordHasher, parseConfig } from "@board/core"
 import type { HttpRouter } from "effect/http"
 import { makeRequestLogger, serverLayer } from "@board/http"
-import { Effect, Layer, ManagedRuntime, References } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime, References } from "effect"
 import { SqlClient } from "effect/sql"
 import * as net from "node:net"
 import { type Backend, createTestDatabase } from "./backends.ts"
@@ -36,7 +36,8 @@ export interface TestServer {
 export const startServer = async (
   backend: Backend,
   env: Record<string, string> = {},
-  extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter | CoreServices>
+  extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter | CoreServices>,
+  options: { readonly clock?: Clock.Clock } = {}
 ): Promise<TestServer> => {
   const port = await freePort()
   const database = backend === "postgres" ? await createTestDatabase() : undefined
@@ -59,6 +60,8 @@ export const startServer = async (
   const runtime = ManagedRuntime.make(
     serverLayer(config, { hasher: testHasher, logger, ...(extraRoutes ? { extraRoutes } : {}) }).pipe(
       Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")),
+      // a test's own clock for the whole server (support/shiftedClock.ts)
+      Layer.provide(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock)),
       Layer.orDie
     )
   )

@@ -10,6 +10,7 @@ import { EventLog } from "./events/EventLog.ts"
 import { Boards } from "./board/Boards.ts"
 import { CardLinks } from "./board/CardLinks.ts"
 import { Cards } from "./board/Cards.ts"
+import { AgentSessions } from "./board/AgentSessions.ts"
 import { Columns } from "./board/Columns.ts"
 import { Labels } from "./board/Labels.ts"
 import { Lookups } from "./board/Lookups.ts"
@@ -60,6 +61,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         Subtasks.layer,
         Boards.layer,
         Search.layer,
+        AgentSessions.layer,
         Prompts.layer,
         IntakeTokens.layer,
         Intake.layer,

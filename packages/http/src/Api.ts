@@ -7,6 +7,7 @@ import { DesktopGroup } from "./groups/Desktop.ts"
 import { GrantsGroup } from "./groups/Grants.ts"
 import { IntakeGroup } from "./groups/Intake.ts"
 import { LinksGroup } from "./groups/Links.ts"
+import { AgentsGroup } from "./groups/Agents.ts"
 import { SystemGroup } from "./groups/System.ts"
 import { WorkspacesGroup } from "./groups/Workspaces.ts"
 import { RequestErrors } from "./middleware/RequestErrors.ts"
@@ -17,6 +18,7 @@ export class Api extends HttpApi.make("board")
   .add(WorkspacesGroup)
   .add(BoardGroup)
   .add(LinksGroup)
+  .add(AgentsGroup)
   .add(CommandsGroup)
   .add(IntakeGroup)
   .add(GrantsGroup)

@@ -17,6 +17,7 @@ import { FileRoutes } from "./files/FileRoutes.ts"
 import { GrantsHandlers } from "./handlers/Grants.ts"
 import { IntakeHandlers } from "./handlers/Intake.ts"
 import { LinksHandlers } from "./handlers/Links.ts"
+import { AgentsHandlers } from "./handlers/Agents.ts"
 import { SystemHandlers } from "./handlers/System.ts"
 import { WorkspacesHandlers } from "./handlers/Workspaces.ts"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
@@ -56,6 +57,7 @@ export const routesLayer = (
         WorkspacesHandlers,
         BoardHandlers,
         LinksHandlers,
+        AgentsHandlers,
         CommandsHandlers,
         IntakeHandlers,
         GrantsHandlers,

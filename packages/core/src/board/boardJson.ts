@@ -26,6 +26,8 @@
  * A timestamptz as Date.prototype.toISOString writes it: UTC, milliseconds cut (not rounded),
  * as the driver cuts microseconds when it makes a Date.
  */
+import { claimJsonText, LIVE } from "./claimSql.ts"
+
 const iso = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
 /** A text value as a JSON string (to_json escapes it), or null. */
@@ -81,7 +83,7 @@ const subtaskJson = object([
  * (an event's object, cardStatements.ts) gives the card's ordinal and `singleCardLabels` /
  * `singleCardSubtasks`.
  */
-export const cardJsonOf = (position: string, labels: string, subtasks: string): string =>
+export const cardJsonOf = (position: string, labels: string, subtasks: string, claim: string): string =>
   object([
     ["id", uuid("c.id")],
     ["projectId", uuid("c.project_id")],
@@ -96,7 +98,8 @@ export const cardJsonOf = (position: string, labels: string, subtasks: string): 
     ["source", str("c.source")],
     ["intakeTokenId", uuid("c.intake_token_id")],
     ["createdAt", `'"' || ${iso("c.created_at")} || '"'`],
-    ["updatedAt", `'"' || ${iso("c.updated_at")} || '"'`]
+    ["updatedAt", `'"' || ${iso("c.updated_at")} || '"'`],
+    ["claim", claim]
   ])
 
 /** The labels of card `c` as a JSON array's text, in the order the REST card lists them. */
@@ -111,7 +114,8 @@ export const singleCardSubtasks = `'[' || COALESCE((SELECT string_agg(${subtaskJ
 const cardJson = cardJsonOf(
   "row_number() OVER (PARTITION BY col.position, col.id ORDER BY c.sort_key, c.id) - 1",
   "'[' || COALESCE(cl.j, '') || ']'",
-  "'[' || COALESCE(cs.j, '') || ']'"
+  "'[' || COALESCE(cs.j, '') || ']'",
+  `CASE WHEN s.id IS NULL THEN 'null' ELSE ${claimJsonText} END`
 )
 
 /** Board order: columns by position, cards by order key; the ids only make ties impossible. */
@@ -124,7 +128,7 @@ const boardOrder = "col.position, col.id, c.sort_key, c.id"
  */
 const CARDS_PER_ROW = 128
 
-/** $1: the project id. Rows: head and tail (first row only), cards (null on a board without cards). */
+/** $1: the project id, $2: the time (a lease holds its card until then). Rows: head and tail (first row only), cards (null on a board without cards). */
 export const boardJsonSql = `
 WITH lab AS (
   SELECT l.id, lower(l.name) AS sort_name, ${labelJson} AS j FROM labels l WHERE l.project_id = $1
@@ -150,6 +154,7 @@ FROM projects p
 LEFT JOIN (cards c JOIN board_columns col ON col.id = c.column_id) ON c.project_id = p.id
 LEFT JOIN card_lab cl ON cl.card_id = c.id
 LEFT JOIN card_sub cs ON cs.card_id = c.id
+LEFT JOIN agent_sessions s ON s.card_id = c.id AND s.status IN ${LIVE} AND s.lease_expires_at > $2::timestamptz
 WHERE p.id = $1
 )
 -- a few hundred cards per row: one row object and one text value per chunk, not per card

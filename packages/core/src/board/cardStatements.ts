@@ -8,6 +8,7 @@
 import { actorSql, eventInsertSql } from "../events/EventLog.ts"
 import { visibleTo } from "./Access.ts"
 import { cardJsonOf, singleCardLabels, singleCardSubtasks } from "./boardJson.ts"
+import { singleCardClaim } from "./claimSql.ts"
 import { bucketsBefore, bucketSize, cardColumns, type CardRow, ordinalOf, withinBucket } from "./cardView.ts"
 import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
 
@@ -15,9 +16,10 @@ import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
 // target CTE found, its key's scale and how many cards its counting bucket holds (both say when
 // the column wants a rebalance). `position` counts in the statement's snapshot, which holds no
 // version of a created card and the old version of a moved one (`moved` subtracts it).
-const writtenCard = (found: string, count: "created" | "moved" | "none") => `
+const writtenCard = (found: string, count: "created" | "moved" | "none", now: string) => `
   SELECT (SELECT count(*) FROM ${found})::int AS found,
     ${cardColumns(
+      now,
       count === "none"
         ? "NULL::int"
         : count === "created"
@@ -47,7 +49,8 @@ const cardEvent = (type: "card.created" | "card.moved", scope: string, actor: st
     data: `concat('{"object":', ${cardJsonOf(
       "c.position",
       type === "card.created" ? "'[]'" : singleCardLabels,
-      type === "card.created" ? "'[]'" : singleCardSubtasks
+      type === "card.created" ? "'[]'" : singleCardSubtasks,
+      type === "card.created" ? "'null'" : singleCardClaim(at)
     )}${previous === undefined ? "" : `, ',"previous":', ${previous}`}, '}')`,
     actor,
     at
@@ -55,7 +58,7 @@ const cardEvent = (type: "card.created" | "card.moved", scope: string, actor: st
 
 // The "nothing written" row: the columns of writtenCard(), NULL but for `found`.
 const nothingWritten = (found: string) => `
-  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 18 }, () => "NULL").join(", ")}
+  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 19 }, () => "NULL").join(", ")}
   WHERE NOT EXISTS (SELECT 1 FROM written)`
 
 // $1 column, $2 title, $3 description, $4 priority, $5 source, $6 intake token, $7 created by,
@@ -89,7 +92,7 @@ const insertSql = (mode: "member" | "filing", claim: boolean) => `
     FROM ready t ${claim ? "CROSS JOIN claim" : ""} CROSS JOIN LATERAL (SELECT board_next_ref(t.project_id)::int AS n) r
     RETURNING *
   ), answer AS (
-    ${writtenCard("target", "created")}
+    ${writtenCard("target", "created", "$8")}
   ), ${cardEvent(
     "card.created",
     "target",
@@ -115,7 +118,7 @@ export const moveSql = `
     FROM target t, cards old WHERE c.id = $1::uuid AND old.id = c.id AND ${epochUnchanged("t")}
     RETURNING c.*, old.column_id AS old_column_id, old.sort_key AS old_sort_key, ${ordinalOf("old")} AS old_position
   ), answer AS (
-    ${writtenCard("target", "moved")}
+    ${writtenCard("target", "moved", "$6")}
   ), ${cardEvent(
     "card.moved",
     "card",
@@ -143,7 +146,7 @@ export const deleteSql = `
     workspace: "c.workspace_id",
     project: "c.project_id",
     card: "c.id",
-    data: `concat('{"object":', ${cardJsonOf("c.position", singleCardLabels, singleCardSubtasks)}, '}')`,
+    data: `concat('{"object":', ${cardJsonOf("c.position", singleCardLabels, singleCardSubtasks, singleCardClaim("$4"))}, '}')`,
     actor: actorSql("$5::text", "$2", "$6"),
     at: "$4"
   })}

@@ -27,7 +27,12 @@ export const eventTypes = [
   "project_link.created",
   "project_link.reviewed",
   "project_link.evaluated",
-  "project_link.deleted"
+  "project_link.deleted",
+  "agent_session.created",
+  "agent_session.updated",
+  "agent_session.stale",
+  "agent_session.completed",
+  "agent_activity.created"
 ] as const
 export const EventType = Schema.Literals(eventTypes)
 export type EventType = typeof EventType.Type
