@@ -36,6 +36,8 @@ interface Fixture {
   readonly emptyColumn: string
   readonly projectLink: string
   readonly intakeToken: string
+  /** A's agent session (through A's API key) on the target card. */
+  readonly session: string
 }
 
 interface Req {
@@ -252,6 +254,46 @@ const ROWS: Record<string, Row> = {
   "DELETE /v1/intake-tokens/{id}": {
     scope: "workspace",
     req: (f) => ({ method: "DELETE", path: `/v1/intake-tokens/${f.intakeToken}` })
+  },
+  "POST /v1/cards/{id}/claim": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/claim`, body: { ttlSeconds: 60 } })
+  },
+  "POST /v1/projects/{projectId}/claim-next": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/projects/${f.projectId}/claim-next`, body: { columnId: f.columns[0] } })
+  },
+  "POST /v1/agent-sessions/{id}/heartbeat": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/agent-sessions/${f.session}/heartbeat` })
+  },
+  "POST /v1/agent-sessions/{id}/activities": {
+    scope: "workspace",
+    req: (f) => ({
+      method: "POST",
+      path: `/v1/agent-sessions/${f.session}/activities`,
+      body: { type: "response", body: "done by an intruder" }
+    })
+  },
+  "POST /v1/agent-sessions/{id}/release": {
+    scope: "workspace",
+    req: (f) => ({
+      method: "POST",
+      path: `/v1/agent-sessions/${f.session}/release`,
+      body: { status: "complete", moveTo: f.columns[2] }
+    })
+  },
+  "GET /v1/agent-sessions/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/agent-sessions/${f.session}` })
+  },
+  "GET /v1/cards/{id}/agent-sessions": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/cards/${f.target}/agent-sessions` })
+  },
+  "GET /v1/projects/{projectId}/agent-sessions": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/agent-sessions?status=active` })
   }
 }
 
@@ -341,7 +383,9 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       { method: "POST", path: "/v1/intake-tokens", body: { columnId: columns[0], name: "form" } },
       201
     )
+    const session = await must(A, { method: "POST", path: `/v1/cards/${target}/claim`, body: {} }, 201)
     return {
+      session: session.id,
       word,
       projectId,
       columns,
@@ -396,6 +440,8 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         UNION ALL SELECT 'pl' || t::text FROM project_links t WHERE project_id IN (${projects})
         UNION ALL SELECT 'it' || t::text FROM intake_tokens t WHERE project_id IN (${projects})
         UNION ALL SELECT 'ic' || t::text FROM intake_claims t WHERE token_id IN (SELECT id FROM intake_tokens WHERE project_id IN (${projects}))
+        UNION ALL SELECT 'as' || t::text FROM agent_sessions t WHERE card_id IN (${cards})
+        UNION ALL SELECT 'aa' || t::text FROM agent_activities t WHERE session_id IN (SELECT id FROM agent_sessions WHERE card_id IN (${cards}))
         UNION ALL SELECT 'ak' || id::text || coalesce(revoked_at::text, '') FROM api_keys WHERE user_id = '${A.userId}'
         UNION ALL SELECT 'g' || id::text || workspaces::text || coalesce(revoked_at::text, '') FROM oauth_grants WHERE user_id = '${A.userId}'
       ) rows`)
@@ -639,7 +685,12 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         ["submit_link", { projectId: f.projectId, url: "https://intruder.example/x" }],
         ["list_links", { projectId: f.projectId }],
         ["get_prompt", { card: f.card }],
-        ["run_command", { command: `move ${f.ref} to Done`, projectId: f.projectId }]
+        ["run_command", { command: `move ${f.ref} to Done`, projectId: f.projectId }],
+        ["claim_card", { card: f.card }],
+        ["claim_next_card", { projectId: f.projectId, column: "To Do" }],
+        ["heartbeat", { sessionId: f.session }],
+        ["report", { sessionId: f.session, type: "response", body: "intruder" }],
+        ["release_card", { sessionId: f.session, moveTo: "Done" }]
       ]
       const clients = [
         ["B's key", await connect(key(B.apiKey))],
@@ -697,6 +748,7 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       emptyColumn: id(),
       projectLink: id(),
       intakeToken: id(),
+      session: id(),
       columns: f.columns.map(() => id())
     }
     const before = await digest()

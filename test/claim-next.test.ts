@@ -79,15 +79,22 @@ describe.each(backends)("the work queue on %s", (backend) => {
     })
     expect(label.status).toBe(201)
     expect(
-      (await call(base, "POST", `/v1/cards/${c.id}/labels`, { body: { labelId: label.body.id }, headers: key(A.apiKey) }))
-        .status
+      (
+        await call(base, "POST", `/v1/cards/${c.id}/labels`, {
+          body: { labelId: label.body.id },
+          headers: key(A.apiKey)
+        })
+      ).status
     ).toBeLessThan(300)
     const labelled = await next(p.id, { labelIds: [label.body.id], ttlSeconds: 45 })
     expect(labelled.status).toBe(201)
     expect(labelled.body.card.id).toBe(c.id)
     expect(Date.parse(labelled.body.session.leaseExpiresAt) - Date.parse(labelled.body.session.createdAt)).toBe(45_000)
     // assignees (the card_assignees table): b is A's, a is nobody's
-    await server.query(`INSERT INTO card_assignees (card_id, user_id, created_at) VALUES ($1, $2, now())`, [b.id, A.userId])
+    await server.query(`INSERT INTO card_assignees (card_id, user_id, created_at) VALUES ($1, $2, now())`, [
+      b.id,
+      A.userId
+    ])
     const mine = await next(p.id, { assignee: "me" })
     expect(mine.body.card.id).toBe(b.id)
     expect((await next(p.id, { assignee: "me" })).status).toBe(204)

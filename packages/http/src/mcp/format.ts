@@ -121,3 +121,7 @@ export const commandText = (result: CommandResult): string => {
   }
   return lines.join("\n")
 }
+
+/** `Session 3f…: WEB-3 active, lease until 2026-…Z` */
+export const sessionLine = (s: { id: string; status: string; leaseExpiresAt: string }, ref: string): string =>
+  `Session ${s.id} on ${ref}: ${s.status}, lease until ${s.leaseExpiresAt}.`

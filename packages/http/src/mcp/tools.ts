@@ -13,7 +13,19 @@
  * Every tool works inside this service only (`openWorldHint: false`): nothing fetches URLs.
  * There is no delete tool, and run_command refuses to delete.
  */
-import { LinkType, limits, linkTypes, Priority, priorities, PromptVariant, RelevanceFilter } from "@board/core"
+import {
+  ActivityType,
+  activityTypes,
+  agentLimits,
+  LinkType,
+  limits,
+  linkTypes,
+  Priority,
+  priorities,
+  PromptVariant,
+  RelevanceFilter,
+  ReleaseStatus
+} from "@board/core"
 import { Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 
@@ -304,6 +316,91 @@ export const RunCommand = hints(
   })
 )
 
+const Ttl = Schema.optionalKey(
+  Schema.Int.annotate({
+    description: `The lease in seconds, ${agentLimits.ttlMin} to ${n(agentLimits.ttlMax)} (default ${agentLimits.ttlDefault}); heartbeat before it ends`
+  })
+)
+const SessionId = Schema.String.annotate({ description: "The agent session id (a UUID) a claim answered" })
+
+// Claims: while your session is live the card is yours; others get refused until it ends.
+export const ClaimCard = hints(
+  false,
+  false,
+  true
+)(
+  Tool.make("claim_card", {
+    description:
+      "Claim a card before working on it: opens your agent session with a lease. Claiming a card you already hold renews the lease and answers the same session; a card someone else holds is refused with who and until when.",
+    parameters: Schema.Struct({ card: Card, ttlSeconds: Ttl, projectId: ProjectHint })
+  })
+)
+
+export const ClaimNextCard = hints(
+  false,
+  false,
+  false
+)(
+  Tool.make("claim_next_card", {
+    description:
+      "Take the next unclaimed card of a board (highest priority, then board order) and claim it; answers the session and the card, or says nothing is left.",
+    parameters: Schema.Struct({
+      projectId: ProjectId,
+      column: Schema.optionalKey(Column),
+      labels: Schema.optionalKey(
+        Schema.Array(Schema.String).annotate({ description: "Only cards with all these labels (names or ids)" })
+      ),
+      assignee: Schema.optionalKey(
+        Schema.Literals(["me", "unassigned"]).annotate({ description: "Only cards assigned to you, or to nobody" })
+      ),
+      ttlSeconds: Ttl
+    })
+  })
+)
+
+export const Heartbeat = hints(
+  false,
+  false,
+  false
+)(
+  Tool.make("heartbeat", {
+    description: "Extend your session's lease by its length, from now. Fails once the lease has ended.",
+    parameters: Schema.Struct({ sessionId: SessionId })
+  })
+)
+
+export const Report = hints(
+  false,
+  false,
+  false
+)(
+  Tool.make("report", {
+    description:
+      "Report on your session: a thought or action (working), an elicitation (a question; waits for a person's comment), an error, or the response (the result; completes the session and frees the card).",
+    parameters: Schema.Struct({
+      sessionId: SessionId,
+      type: ActivityType.annotate({ description: oneOf(activityTypes) }),
+      body: Schema.String.annotate({ description: `Markdown, 1 to ${n(agentLimits.activityBody)} characters` })
+    })
+  })
+)
+
+export const ReleaseCard = hints(
+  false,
+  false,
+  true
+)(
+  Tool.make("release_card", {
+    description:
+      "End your session and free the card, optionally moving it (e.g. to Done) in the same step. An ended session stays ended.",
+    parameters: Schema.Struct({
+      sessionId: SessionId,
+      status: Schema.optionalKey(ReleaseStatus.annotate({ description: "complete (done) or released (default)" })),
+      moveTo: Schema.optionalKey(Column)
+    })
+  })
+)
+
 export const BoardToolkit = Toolkit.make(
   ListWorkspaces,
   ListProjects,
@@ -321,7 +418,12 @@ export const BoardToolkit = Toolkit.make(
   SubmitLink,
   ListLinks,
   GetPrompt,
-  RunCommand
+  RunCommand,
+  ClaimCard,
+  ClaimNextCard,
+  Heartbeat,
+  Report,
+  ReleaseCard
 )
 
 export type BoardTools = Toolkit.Tools<typeof BoardToolkit>
