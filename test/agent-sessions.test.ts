@@ -6,6 +6,8 @@
  * frees the card at once for readers and claimers, and the sweep marks the session stale with a
  * `system` event.
  */
+import { AgentSessions, EventLog, type Principal } from "@board/core"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
@@ -303,5 +305,38 @@ describe.each(backends)("claims and agent sessions on %s", (backend) => {
     expect(row.status).toBe("stale")
     const heartbeat = await call(base, "POST", `/v1/agent-sessions/${s.id}/heartbeat`, { headers: key(A.apiKey) })
     expect(heartbeat.status).toBe(409)
+  })
+
+  it("a person's comment resumes a session awaiting input (the hook the comments call, in their transaction)", async () => {
+    const card = await newCard("Ask first")
+    const s = (await claim(card.id, key(A.apiKey))).body
+    await call(base, "POST", `/v1/agent-sessions/${s.id}/activities`, {
+      body: { type: "elicitation", body: "Which colour?" },
+      headers: key(A.apiKey)
+    })
+    const [mKey] = await server.query<{ id: string }>(`SELECT id FROM api_keys WHERE user_id = $1`, [M.userId])
+    const as = (principal: Principal) =>
+      server.run(
+        Effect.gen(function* () {
+          const events = yield* EventLog
+          const sessions = yield* AgentSessions
+          yield* events.withEvents(sessions.resumeOnComment(principal, card.id))
+        })
+      )
+    const status = async () =>
+      (await call(base, "GET", `/v1/agent-sessions/${s.id}`, { headers: key(A.apiKey) })).body.status
+    // an agent's comment (an OAuth grant) is no answer, nor is the session's own actor's
+    await as({ userId: M.userId, via: "oauth", workspaces: "all", credentialId: crypto.randomUUID() })
+    const [aKey] = await server.query<{ id: string }>(
+      `SELECT id FROM api_keys WHERE user_id = $1 ORDER BY created_at LIMIT 1`,
+      [A.userId]
+    )
+    await as({ userId: A.userId, via: "apiKey", workspaces: "all", credentialId: aKey!.id })
+    expect(await status()).toBe("awaitingInput")
+    await as({ userId: M.userId, via: "apiKey", workspaces: "all", credentialId: mKey!.id })
+    expect(await status()).toBe("active")
+    const resumed = (await eventsOf(s.id)).filter((e) => e.type === "agent_session.updated").at(-1)!
+    const actor = typeof resumed.actor === "string" ? JSON.parse(resumed.actor) : resumed.actor
+    expect(actor).toEqual({ type: "user", userId: M.userId, name: "max" })
   })
 })
