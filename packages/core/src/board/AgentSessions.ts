@@ -398,6 +398,10 @@ export class AgentSessions extends Context.Service<
         Effect.gen(function* () {
           const what = `agent session ${sessionId}`
           if (!isUuid(sessionId)) return yield* new NotFound({ message: `${what} not found` })
+          // the card first, then the session: the order claims take them in, so the two never deadlock
+          yield* sql`SELECT 1 FROM cards WHERE id = (SELECT card_id FROM agent_sessions WHERE id = ${sessionId}) FOR NO KEY UPDATE`.pipe(
+            Effect.orDie
+          )
           const [row] = yield* sql
             .unsafe<Scoped & { role: Role | null }>(
               `SELECT ${SESSION_COLUMNS}, p.workspace_id, m.role FROM agent_sessions s

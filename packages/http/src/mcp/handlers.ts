@@ -258,10 +258,10 @@ export const makeHandlers = Effect.gen(function* () {
         return { text: result.prompt, data: { ...result, cardId: id } }
       }),
 
-    claim_card: ({ card, projectId, ttlSeconds }) =>
+    claim_card: ({ card, ttlSeconds }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const id = yield* cardId(card, projectId)
+        const id = yield* cardId(card, undefined)
         const { created, session } = yield* sessions.claim(principal, id, ttlSeconds)
         return yield* sessionReply(session, created ? "Claimed." : "You already hold it; lease renewed.")
       }),

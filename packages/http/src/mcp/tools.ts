@@ -318,10 +318,10 @@ export const RunCommand = hints(
 
 const Ttl = Schema.optionalKey(
   Schema.Int.annotate({
-    description: `The lease in seconds, ${agentLimits.ttlMin} to ${n(agentLimits.ttlMax)} (default ${agentLimits.ttlDefault}); heartbeat before it ends`
+    description: `Lease seconds, ${agentLimits.ttlMin}-${n(agentLimits.ttlMax)} (default ${agentLimits.ttlDefault})`
   })
 )
-const SessionId = Schema.String.annotate({ description: "The agent session id (a UUID) a claim answered" })
+const SessionId = Schema.String.annotate({ description: "The session id a claim answered" })
 
 // Claims: while your session is live the card is yours; others get refused until it ends.
 export const ClaimCard = hints(
@@ -331,8 +331,8 @@ export const ClaimCard = hints(
 )(
   Tool.make("claim_card", {
     description:
-      "Claim a card before working on it: opens your agent session with a lease. Claiming a card you already hold renews the lease and answers the same session; a card someone else holds is refused with who and until when.",
-    parameters: Schema.Struct({ card: Card, ttlSeconds: Ttl, projectId: ProjectHint })
+      "Claim a card before working on it: opens your agent session with a lease. Claiming a card you hold renews the lease; one someone else holds is refused.",
+    parameters: Schema.Struct({ card: Card, ttlSeconds: Ttl })
   })
 )
 
@@ -343,10 +343,10 @@ export const ClaimNextCard = hints(
 )(
   Tool.make("claim_next_card", {
     description:
-      "Take the next unclaimed card of a board (highest priority, then board order) and claim it; answers the session and the card, or says nothing is left.",
+      "Claim the next unclaimed card of a board (highest priority, then board order): the session and the card, or none left.",
     parameters: Schema.Struct({
       projectId: ProjectId,
-      column: Schema.optionalKey(Column),
+      column: Schema.optionalKey(Schema.String.annotate({ description: "Only from this column (name or id)" })),
       labels: Schema.optionalKey(
         Schema.Array(Schema.String).annotate({ description: "Only cards with all these labels (names or ids)" })
       ),
@@ -364,7 +364,7 @@ export const Heartbeat = hints(
   false
 )(
   Tool.make("heartbeat", {
-    description: "Extend your session's lease by its length, from now. Fails once the lease has ended.",
+    description: "Extend your session's lease by its length, from now. Fails once it has ended.",
     parameters: Schema.Struct({ sessionId: SessionId })
   })
 )
@@ -376,11 +376,11 @@ export const Report = hints(
 )(
   Tool.make("report", {
     description:
-      "Report on your session: a thought or action (working), an elicitation (a question; waits for a person's comment), an error, or the response (the result; completes the session and frees the card).",
+      "Report on your session: thought or action (working), elicitation (a question; waits for a person's comment), error, or response (the result: completes the session, frees the card).",
     parameters: Schema.Struct({
       sessionId: SessionId,
       type: ActivityType.annotate({ description: oneOf(activityTypes) }),
-      body: Schema.String.annotate({ description: `Markdown, 1 to ${n(agentLimits.activityBody)} characters` })
+      body: Schema.String.annotate({ description: `Markdown, 1-${n(agentLimits.activityBody)} characters` })
     })
   })
 )
@@ -391,12 +391,11 @@ export const ReleaseCard = hints(
   true
 )(
   Tool.make("release_card", {
-    description:
-      "End your session and free the card, optionally moving it (e.g. to Done) in the same step. An ended session stays ended.",
+    description: "End your session and free the card, moving it (e.g. to Done) in the same step if asked.",
     parameters: Schema.Struct({
       sessionId: SessionId,
-      status: Schema.optionalKey(ReleaseStatus.annotate({ description: "complete (done) or released (default)" })),
-      moveTo: Schema.optionalKey(Column)
+      status: Schema.optionalKey(ReleaseStatus.annotate({ description: "complete, or released (default)" })),
+      moveTo: Schema.optionalKey(Schema.String.annotate({ description: "Move the card to this column (name or id)" }))
     })
   })
 )
