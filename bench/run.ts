@@ -373,7 +373,7 @@ const writeScenarios = (w: WriteTargets, target: "server" | "embedded"): Readonl
 }
 
 const scenarios = (
-  s: Seeded & WriteTargets & { mcpSession: string; queueProjectId: string }
+  s: Seeded & WriteTargets & { mcpSession: string; queue: { projectId: string; columnId: string } }
 ): ReadonlyArray<Scenario> => {
   const key = { "x-api-key": s.apiKey }
   const json = { ...key, "content-type": "application/json" }
@@ -554,9 +554,10 @@ const scenarios = (
         requests: () => [
           {
             method: "POST",
-            path: `/api/v1/projects/${s.queueProjectId}/claim-next`,
+            path: `/api/v1/projects/${s.queue.projectId}/claim-next`,
             headers: json,
-            body: JSON.stringify({ ttlSeconds: 3600 })
+            // an agent's usual call: the next card of one column ("take the next card from To Do")
+            body: JSON.stringify({ columnId: s.queue.columnId, ttlSeconds: 3600 })
           }
         ]
       }
@@ -893,12 +894,12 @@ const main = async () => {
   // the move pool is made after the corpus grew (see seedMovePool): until then the move scenario has no cards
   let movePool: MovePool = { moveColumnIds: [], moveCardIds: [] }
   // the queue's backlog exists only around its scenario (see seedQueue)
-  let queueProjectId = ""
+  let queue = { projectId: "", columnId: "" }
   // the floors exist once their tables do, right before the main scenarios
   let floors: ReadonlyArray<FloorScenario> = []
   /** The selected scenarios among `ids`, in that order. */
   const phase = (ids: ReadonlyArray<string>) => {
-    const all = [...scenarios({ ...seeded, ...movePool, intakeToken, mcpSession, queueProjectId }), ...floors]
+    const all = [...scenarios({ ...seeded, ...movePool, intakeToken, mcpSession, queue }), ...floors]
     return ids.filter(selected).flatMap((id) => all.filter((sc) => sc.id === id))
   }
   const rows: Array<Row> = []
@@ -977,20 +978,20 @@ const main = async () => {
   // the work queue: a backlog made for it, every claim checked afterwards, the backlog removed
   let queueNote = "not measured in this run"
   if (selected("claim-next")) {
-    queueProjectId = (await seedQueue(makeApi(`${origin}/api`), db, seeded, queueCards)).projectId
+    queue = await seedQueue(makeApi(`${origin}/api`), db, seeded, queueCards)
     for (const sc of phase(["claim-next"])) await run(sc)
     const [claims] = await db.query<{ sessions: number; cards: number; twice: number }>(
       `SELECT count(*)::int AS sessions, count(DISTINCT card_id)::int AS cards,
          (SELECT count(*) FROM (SELECT card_id FROM agent_sessions WHERE project_id = $1 GROUP BY card_id HAVING count(*) > 1) d)::int AS twice
        FROM agent_sessions WHERE project_id = $1`,
-      [queueProjectId]
+      [queue.projectId]
     )
     if (claims === undefined || claims.twice > 0) {
       throw new Error(`claim-next claimed ${claims?.twice} cards twice (${claims?.sessions} sessions)`)
     }
     queueNote = `${claims.sessions.toLocaleString("en-US")} sessions on ${claims.cards.toLocaleString("en-US")} distinct cards of ${count(queueCards)}: no card claimed twice${claims.cards >= queueCards ? " (the backlog ran out: later calls answered 204)" : ""}`
     log(`  claim-next: ${queueNote}`)
-    await db.query("DELETE FROM projects WHERE id = $1", [queueProjectId])
+    await db.query("DELETE FROM projects WHERE id = $1", [queue.projectId])
   }
   // 3. the other board sizes (their cards would have been searched in 2)
   let scaleBoardsMs: number | undefined
@@ -1222,7 +1223,7 @@ ${corpusTable}
 - Scaling boards: ${seeded.scaleBoards.map((b) => `${count(b.cards)}`).join(" and ")} cards in projects of ${boardColumnCount} columns made at seeding, their cards inserted in SQL after the main scenarios (search would otherwise count them) then VACUUM ANALYZE cards: ${scaleBoardsMs === undefined ? "not seeded in this run" : seconds(scaleBoardsMs)}.
 - GET /v1/cards/{id} rotates over the ${count(sizes.board)} board cards. POST /v1/cards appends to one column of a kanban project (${created.toLocaleString("en-US")} cards there after the run).
   The move pool is ${movePool.moveCardIds.length} cards over 3 columns, made through the API after the corpus reached ${count(mainStep.cards)} cards (${movePoolSeconds.toFixed(1)} s); each connection moves its own card to the next column at position 0–3.
-- claim-next takes cards from a ${count(queueCards)}-card To Do column of mixed priorities, inserted in SQL after the other main scenarios and deleted after it: ${queueNote}.
+- claim-next (\`{columnId, ttlSeconds}\`) takes cards from a ${count(queueCards)}-card To Do column of mixed priorities, inserted in SQL after the other main scenarios and deleted after it: ${queueNote}.
 - The floors' tables were created and the SELECT one filled with ${count(floorTables.selectRows)} rows and vacuumed in ${floorTables.seconds.toFixed(1)} s, before the baseline.
 - Seeding took ${seedSeconds.toFixed(1)} s before the first scenario (signup through the API, bulk cards in SQL with the corpus at ${count(seeded.firstCorpusStep.cards)} cards, then VACUUM ANALYZE: like autovacuum would, it also flushes the GIN pending lists the bulk insert leaves in the trigram indexes; without it each search scans them and costs about 4× more in PostgreSQL),
   then ${seconds(mainStep.insertMs + mainStep.vacuumMs)} to grow the corpus to ${count(mainStep.cards)} cards${largeStep === undefined ? "" : ` and ${seconds(largeStep.insertMs + largeStep.vacuumMs)} to grow it to ${count(largeStep.cards)}`}. The whole run took ${((Date.now() - runStarted) / 1000).toFixed(0)} s.

@@ -476,7 +476,12 @@ export const seedMovePool = async (api: Api, s: SeededAccount): Promise<MovePool
  * mixed priorities, inserted in SQL right before the claim-next scenario (search counts every card
  * of the workspace, so they must not be there while it runs) and deleted after it.
  */
-export const seedQueue = async (api: Api, db: Db, s: SeededAccount, cards: number): Promise<{ projectId: string }> => {
+export const seedQueue = async (
+  api: Api,
+  db: Db,
+  s: SeededAccount,
+  cards: number
+): Promise<{ projectId: string; columnId: string }> => {
   const created = await api.call<ProjectCreated>("POST", "/v1/projects", {
     body: { workspaceId: s.workspaceId, name: "Queue", template: "kanban" },
     auth: { bearer: s.workspaceBearer },
@@ -484,7 +489,7 @@ export const seedQueue = async (api: Api, db: Db, s: SeededAccount, cards: numbe
   })
   await insertCards(db, created.project, [created.columns[0]!.id], 0, cards, s.userId)
   await db.query("VACUUM ANALYZE cards")
-  return { projectId: created.project.id }
+  return { projectId: created.project.id, columnId: created.columns[0]!.id }
 }
 
 /** Checks the database invariants: order keys and refs unique, each ref sequence past its refs. */

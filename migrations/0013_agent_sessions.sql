@@ -42,6 +42,11 @@ CREATE INDEX agent_sessions_live_lease ON agent_sessions (lease_expires_at)
 CREATE INDEX agent_sessions_by_card ON agent_sessions (card_id, created_at DESC, id DESC);
 CREATE INDEX agent_sessions_by_project ON agent_sessions (project_id, created_at DESC, id DESC);
 
+-- The work queue's order within a column (priority, then the column's order), so taking the
+-- next card of a column walks this index from its start instead of sorting the column.
+CREATE INDEX cards_queue ON cards (column_id,
+  (CASE priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END), sort_key, id);
+
 CREATE TABLE agent_activities (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   session_id uuid NOT NULL REFERENCES agent_sessions(id) ON DELETE CASCADE,

@@ -142,25 +142,30 @@ const SWEEP_BATCH = 500
 /** Queue attempts before giving up with 204: each lost race means another caller took a card. */
 const QUEUE_ATTEMPTS = 20
 
-const priorityRank = `CASE c.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END`
+/** The queue's order of priorities, written exactly as migrations/0013's cards_queue index has it. */
+const priorityRank = `(CASE c.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END)`
 
 // $1 project, $2 user, $3 grants, $4 the time, $5 column (NULL: any), $6 labels (NULL: any),
 // $7 assignee filter ('me' | 'unassigned' | NULL). The best unclaimed card, locked; cards another
-// queue call has locked are skipped, so concurrent callers take different cards.
-const nextCardSql = `
+// queue call has locked are skipped, so concurrent callers take different cards. Within one
+// column the order is the cards_queue index's, so the statement walks that index and stops at
+// the first card it can take; across columns it sorts the project's cards.
+const nextCardSql = (oneColumn: boolean) => `
   SELECT c.id, p.workspace_id FROM cards c
   JOIN projects p ON p.id = c.project_id
-  JOIN board_columns col ON col.id = c.column_id
+  ${oneColumn ? "" : "JOIN board_columns col ON col.id = c.column_id"}
   WHERE c.project_id = $1::uuid AND ${visibleTo("p.workspace_id", "$2::uuid", "$3")}
-    AND ($5::uuid IS NULL OR c.column_id = $5::uuid)
+    AND ${oneColumn ? "c.column_id = $5::uuid" : "$5::uuid IS NULL"}
     AND ($6::uuid[] IS NULL OR (SELECT count(*) FROM card_labels cl WHERE cl.card_id = c.id AND cl.label_id = ANY($6::uuid[])) = cardinality($6::uuid[]))
     AND ($7::text IS NULL
       OR ($7 = 'me' AND EXISTS (SELECT 1 FROM card_assignees a WHERE a.card_id = c.id AND a.user_id = $2::uuid))
       OR ($7 = 'unassigned' AND NOT EXISTS (SELECT 1 FROM card_assignees a WHERE a.card_id = c.id)))
     AND NOT EXISTS (SELECT 1 FROM agent_sessions s WHERE s.card_id = c.id AND s.status IN ${LIVE} AND s.lease_expires_at > $4::timestamptz)
-  ORDER BY ${priorityRank}, col.position, col.id, c.sort_key, c.id
+  ORDER BY ${oneColumn ? `c.column_id, ${priorityRank}, c.sort_key, c.id` : `${priorityRank}, col.position, col.id, c.sort_key, c.id`}
   LIMIT 1
   FOR NO KEY UPDATE OF c SKIP LOCKED`
+const nextInColumnSql = nextCardSql(true)
+const nextInProjectSql = nextCardSql(false)
 
 // $1 card, $2 user, $3 credential kind, $4 credential id, $5 ttl, $6 the time, $7 the lease's end,
 // $8 project. Nothing is written when a live session holds the card (the unique index's guard).
@@ -366,15 +371,18 @@ export class AgentSessions extends Context.Service<
           const taken = yield* events.withEvents(
             Effect.gen(function* () {
               const [card] = yield* sql
-                .unsafe<{ id: string; workspace_id: string }>(nextCardSql, [
-                  projectId,
-                  principal.userId,
-                  grantsOf(principal),
-                  times.now,
-                  filter.columnId ?? null,
-                  labelIds.length === 0 ? null : labelIds,
-                  filter.assignee ?? null
-                ])
+                .unsafe<{ id: string; workspace_id: string }>(
+                  filter.columnId === undefined ? nextInProjectSql : nextInColumnSql,
+                  [
+                    projectId,
+                    principal.userId,
+                    grantsOf(principal),
+                    times.now,
+                    filter.columnId ?? null,
+                    labelIds.length === 0 ? null : labelIds,
+                    filter.assignee ?? null
+                  ]
+                )
                 .pipe(Effect.orDie)
               if (card === undefined) return "none" as const
               yield* expireCard(card.id, times.now, card.workspace_id)
