@@ -84,6 +84,13 @@ export const targets: ReadonlyArray<Target> = [
   },
   { kind: "p99-alone", label: "board of 1,000 cards p99 <= 12 ms, 1 connection", rowId: "board-1", maxMs: 12 },
   {
+    kind: "relative",
+    label: "claim-next over a 10,000-card backlog >= 0.5 of POST /v1/cards",
+    rowId: "claim-next",
+    ofRowId: "create",
+    min: 0.5
+  },
+  {
     kind: "p99-alone",
     label: "board of 10,000 cards p99 <= 100 ms, 1 connection",
     rowId: "board-10000-cards",

@@ -89,6 +89,7 @@ import {
   seed,
   seedAccount,
   seedMovePool,
+  seedQueue,
   smokeSizes
 } from "./seed.ts"
 import { measureStartup, median } from "./startup.ts"
@@ -117,7 +118,8 @@ const mainIds = [
   "link-1",
   "mcp",
   "move",
-  "move-1"
+  "move-1",
+  "claim-next"
 ] as const
 const scalingOnlyIds = ["search-10k-cards", "board-100-cards", "board-10000-cards", "search-1m-cards"] as const
 /**
@@ -180,6 +182,8 @@ if (quick && smokeRun) {
   process.exit(2)
 }
 const sizes = smokeRun ? smokeSizes : fullSizes
+/** The work queue's backlog (claim-next). */
+const queueCards = smokeRun ? 100 : 10_000
 const positiveInt = (name: string, fallback: number, max: number) => {
   const raw = process.env[name]
   if (raw === undefined || raw === "") return fallback
@@ -400,7 +404,9 @@ const eventsOffScenarios = (w: WriteTargets): ReadonlyArray<HttpScenario> =>
     .filter((sc) => sc.id === "create" || sc.id === "move")
     .map((sc) => ({ ...sc, id: `${sc.id}-events-off`, label: `${sc.label}, event rows dropped at insert` }))
 
-const scenarios = (s: Seeded & WriteTargets & { mcpSession: string }): ReadonlyArray<Scenario> => {
+const scenarios = (
+  s: Seeded & WriteTargets & { mcpSession: string; queue: { projectId: string; columnId: string } }
+): ReadonlyArray<Scenario> => {
   const key = { "x-api-key": s.apiKey }
   const json = { ...key, "content-type": "application/json" }
   const rotate = (paths: ReadonlyArray<string>): LoadRequest => {
@@ -571,6 +577,23 @@ const scenarios = (s: Seeded & WriteTargets & { mcpSession: string }): ReadonlyA
       }
     },
     ...writeScenarios(s, "server"),
+    {
+      id: "claim-next",
+      label: `POST /api/v1/projects/{id}/claim-next (${count(queueCards)}-card backlog)`,
+      target: "server",
+      connections,
+      spec: {
+        requests: () => [
+          {
+            method: "POST",
+            path: `/api/v1/projects/${s.queue.projectId}/claim-next`,
+            headers: json,
+            // an agent's usual call: the next card of one column ("take the next card from To Do")
+            body: JSON.stringify({ columnId: s.queue.columnId, ttlSeconds: 3600 })
+          }
+        ]
+      }
+    },
     // after the main scenarios: the other board sizes, then the corpus grown to its largest size
     scaleBoard("board-100-cards", boardSmall),
     scaleBoard("board-10000-cards", boardLarge),
@@ -905,12 +928,14 @@ const main = async () => {
 
   // the move pool is made after the corpus grew (see seedMovePool): until then the move scenario has no cards
   let movePool: MovePool = { moveColumnIds: [], moveCardIds: [] }
+  // the queue's backlog exists only around its scenario (see seedQueue)
+  let queue = { projectId: "", columnId: "" }
   // the floors exist once their tables do, right before the main scenarios
   let floors: ReadonlyArray<FloorScenario> = []
   /** The selected scenarios among `ids`, in that order. */
   const phase = (ids: ReadonlyArray<string>) => {
     const targets = { ...seeded, ...movePool, intakeToken }
-    const all = [...scenarios({ ...targets, mcpSession }), ...eventsOffScenarios(targets), ...floors]
+    const all = [...scenarios({ ...targets, mcpSession, queue }), ...eventsOffScenarios(targets), ...floors]
     return ids.filter(selected).flatMap((id) => all.filter((sc) => sc.id === id))
   }
   const rows: Array<Row> = []
@@ -997,7 +1022,7 @@ const main = async () => {
   for (const sc of phase(["baseline", "framework", ...floorIds])) await run(sc)
   // gone before the next scenario: autovacuum on the INSERT floor's rows would run into it
   await dropFloors(db)
-  for (const sc of phase(mainIds.filter((id) => !alwaysIds.includes(id)))) {
+  for (const sc of phase(mainIds.filter((id) => !alwaysIds.includes(id) && id !== "claim-next"))) {
     await run(sc)
     // the write-cost pair's other side right after it, on the same data
     for (const off of phase([`${sc.id}-events-off`])) await run(off)
@@ -1044,6 +1069,24 @@ const main = async () => {
     }
     if (reader.child.hasExited()) throw new Error(`the second board server exited:\n${reader.child.output()}`)
     await stopChild(reader.child)
+  }
+  // the work queue: a backlog made for it, every claim checked afterwards, the backlog removed
+  let queueNote = "not measured in this run"
+  if (selected("claim-next")) {
+    queue = await seedQueue(makeApi(`${origin}/api`), db, seeded, queueCards)
+    for (const sc of phase(["claim-next"])) await run(sc)
+    const [claims] = await db.query<{ sessions: number; cards: number; twice: number }>(
+      `SELECT count(*)::int AS sessions, count(DISTINCT card_id)::int AS cards,
+         (SELECT count(*) FROM (SELECT card_id FROM agent_sessions WHERE project_id = $1 GROUP BY card_id HAVING count(*) > 1) d)::int AS twice
+       FROM agent_sessions WHERE project_id = $1`,
+      [queue.projectId]
+    )
+    if (claims === undefined || claims.twice > 0) {
+      throw new Error(`claim-next claimed ${claims?.twice} cards twice (${claims?.sessions} sessions)`)
+    }
+    queueNote = `${claims.sessions.toLocaleString("en-US")} sessions on ${claims.cards.toLocaleString("en-US")} distinct cards of ${count(queueCards)}: no card claimed twice${claims.cards >= queueCards ? " (the backlog ran out: later calls answered 204)" : ""}`
+    log(`  claim-next: ${queueNote}`)
+    await db.query("DELETE FROM projects WHERE id = $1", [queue.projectId])
   }
   // 3. the other board sizes (their cards would have been searched in 2)
   let scaleBoardsMs: number | undefined
@@ -1297,6 +1340,7 @@ ${corpusTable}
 - Scaling boards: ${seeded.scaleBoards.map((b) => `${count(b.cards)}`).join(" and ")} cards in projects of ${boardColumnCount} columns made at seeding, their cards inserted in SQL after the main scenarios (search would otherwise count them) then VACUUM ANALYZE cards: ${scaleBoardsMs === undefined ? "not seeded in this run" : seconds(scaleBoardsMs)}.
 - GET /v1/cards/{id} rotates over the ${count(sizes.board)} board cards. POST /v1/cards appends to one column of a kanban project (${created.toLocaleString("en-US")} cards there after the run).
   The move pool is ${movePool.moveCardIds.length} cards over 3 columns, made through the API after the corpus reached ${count(mainStep.cards)} cards (${movePoolSeconds.toFixed(1)} s); each connection moves its own card to the next column at position 0–3.
+- claim-next (\`{columnId, ttlSeconds}\`) takes cards from a ${count(queueCards)}-card To Do column of mixed priorities, inserted in SQL after the other main scenarios and deleted after it: ${queueNote}.
 - The floors' tables were created and the SELECT one filled with ${count(floorTables.selectRows)} rows and vacuumed in ${floorTables.seconds.toFixed(1)} s, before the baseline.
 - Seeding took ${seedSeconds.toFixed(1)} s before the first scenario (signup through the API, bulk cards in SQL with the corpus at ${count(seeded.firstCorpusStep.cards)} cards, then VACUUM ANALYZE: like autovacuum would, it also flushes the GIN pending lists the bulk insert leaves in the trigram indexes; without it each search scans them and costs about 4× more in PostgreSQL),
   then ${seconds(mainStep.insertMs + mainStep.vacuumMs)} to grow the corpus to ${count(mainStep.cards)} cards${largeStep === undefined ? "" : ` and ${seconds(largeStep.insertMs + largeStep.vacuumMs)} to grow it to ${count(largeStep.cards)}`}. The whole run took ${((Date.now() - runStarted) / 1000).toFixed(0)} s.

@@ -471,6 +471,27 @@ export const seedMovePool = async (api: Api, s: SeededAccount): Promise<MovePool
   return { moveColumnIds, moveCardIds }
 }
 
+/**
+ * The work queue's backlog (issue 19): a kanban project whose To Do column holds `cards` cards of
+ * mixed priorities, inserted in SQL right before the claim-next scenario (search counts every card
+ * of the workspace, so they must not be there while it runs) and deleted after it.
+ */
+export const seedQueue = async (
+  api: Api,
+  db: Db,
+  s: SeededAccount,
+  cards: number
+): Promise<{ projectId: string; columnId: string }> => {
+  const created = await api.call<ProjectCreated>("POST", "/v1/projects", {
+    body: { workspaceId: s.workspaceId, name: "Queue", template: "kanban" },
+    auth: { bearer: s.workspaceBearer },
+    expect: [201]
+  })
+  await insertCards(db, created.project, [created.columns[0]!.id], 0, cards, s.userId)
+  await db.query("VACUUM ANALYZE cards")
+  return { projectId: created.project.id, columnId: created.columns[0]!.id }
+}
+
 /** Checks the database invariants: order keys and refs unique, each ref sequence past its refs. */
 export const checkInvariants = async (db: Db): Promise<Array<string>> => {
   const problems: Array<string> = []

@@ -39,6 +39,8 @@ interface Fixture {
   readonly comment: string
   readonly webhook: string
   readonly delivery: string
+  /** A's agent session (through A's API key) on the target card. */
+  readonly session: string
 }
 
 interface Req {
@@ -324,6 +326,46 @@ const ROWS: Record<string, Row> = {
   "POST /v1/webhooks/{id}/ping": {
     scope: "workspace",
     req: (f) => ({ method: "POST", path: `/v1/webhooks/${f.webhook}/ping` })
+  },
+  "POST /v1/cards/{id}/claim": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/claim`, body: { ttlSeconds: 60 } })
+  },
+  "POST /v1/projects/{projectId}/claim-next": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/projects/${f.projectId}/claim-next`, body: { columnId: f.columns[0] } })
+  },
+  "POST /v1/agent-sessions/{id}/heartbeat": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/agent-sessions/${f.session}/heartbeat` })
+  },
+  "POST /v1/agent-sessions/{id}/activities": {
+    scope: "workspace",
+    req: (f) => ({
+      method: "POST",
+      path: `/v1/agent-sessions/${f.session}/activities`,
+      body: { type: "response", body: "done by an intruder" }
+    })
+  },
+  "POST /v1/agent-sessions/{id}/release": {
+    scope: "workspace",
+    req: (f) => ({
+      method: "POST",
+      path: `/v1/agent-sessions/${f.session}/release`,
+      body: { status: "complete", moveTo: f.columns[2] }
+    })
+  },
+  "GET /v1/agent-sessions/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/agent-sessions/${f.session}` })
+  },
+  "GET /v1/cards/{id}/agent-sessions": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/cards/${f.target}/agent-sessions` })
+  },
+  "GET /v1/projects/{projectId}/agent-sessions": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/agent-sessions?status=active` })
   }
 }
 
@@ -424,8 +466,10 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
     await must(A, { method: "PATCH", path: `/v1/webhooks/${webhook.id}`, body: { enabled: false } }, 200)
     // queued while disabled: it waits and is never sent
     const delivery = await must(A, { method: "POST", path: `/v1/webhooks/${webhook.id}/ping` }, 202)
+    const session = await must(A, { method: "POST", path: `/v1/cards/${target}/claim`, body: {} }, 201)
     return {
       comment,
+      session: session.id,
       word,
       projectId,
       columns,
@@ -486,6 +530,8 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         UNION ALL SELECT 'ic' || t::text FROM intake_claims t WHERE token_id IN (SELECT id FROM intake_tokens WHERE project_id IN (${projects}))
         UNION ALL SELECT 'wh' || t::text FROM webhooks t WHERE workspace_id IN (${ws})
         UNION ALL SELECT 'wd' || t::text FROM webhook_deliveries t WHERE webhook_id IN (SELECT id FROM webhooks WHERE workspace_id IN (${ws}))
+        UNION ALL SELECT 'as' || t::text FROM agent_sessions t WHERE card_id IN (${cards})
+        UNION ALL SELECT 'aa' || t::text FROM agent_activities t WHERE session_id IN (SELECT id FROM agent_sessions WHERE card_id IN (${cards}))
         UNION ALL SELECT 'ak' || id::text || coalesce(revoked_at::text, '') FROM api_keys WHERE user_id = '${A.userId}'
         UNION ALL SELECT 'g' || id::text || workspaces::text || coalesce(revoked_at::text, '') FROM oauth_grants WHERE user_id = '${A.userId}'
       ) rows`)
@@ -732,7 +778,12 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         ["comment", { card: f.card, body: "intruder" }],
         ["list_events", { projectId: f.projectId }],
         ["card_history", { card: f.card }],
-        ["run_command", { command: `move ${f.ref} to Done`, projectId: f.projectId }]
+        ["run_command", { command: `move ${f.ref} to Done`, projectId: f.projectId }],
+        ["claim_card", { card: f.card }],
+        ["claim_next_card", { projectId: f.projectId, column: "To Do" }],
+        ["heartbeat", { sessionId: f.session }],
+        ["report", { sessionId: f.session, type: "response", body: "intruder" }],
+        ["release_card", { sessionId: f.session, moveTo: "Done" }]
       ]
       const clients = [
         ["B's key", await connect(key(B.apiKey))],
@@ -792,6 +843,7 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       intakeToken: id(),
       webhook: id(),
       delivery: id(),
+      session: id(),
       columns: f.columns.map(() => id())
     }
     const before = await digest()

@@ -72,7 +72,8 @@ const mainRows = [
   /^POST \/api\/v1\/projects\/\{id\}\/links \([\d,]+-card board\), 1 connection$/,
   /^POST \/api\/mcp tools\/call show_card \(X-API-Key\)$/,
   writes[2]!,
-  oneConnection(writes[2]!)
+  oneConnection(writes[2]!),
+  /^POST \/api\/v1\/projects\/\{id\}\/claim-next \([\d,]+-card backlog\)$/
 ]
 
 const rate = /^[\d,.]+( †)?$/
@@ -167,7 +168,8 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
       "server RSS <= 250 MiB after the whole benchmark",
       "`board serve` to healthy <= 1 s (up-to-date PostgreSQL database)",
       "`board --help` <= 150 ms",
-      "`board card show REF` <= 300 ms against a local server"
+      "`board card show REF` <= 300 ms against a local server",
+      "claim-next over a 10,000-card backlog >= 0.5 of POST /v1/cards"
     ]) {
       const row = targets.find((r) => r[0] === label)
       expect(row?.[2], label).toMatch(/^(PASS|\*\*MISS\*\*)$/)
@@ -181,6 +183,9 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
     for (const row of startup) expect(row[1], row[0]).toMatch(/^\d+$/)
 
     expect(md).toContain("No non-2xx responses, connection errors or timeouts in any measured run.")
+    expect(md).toMatch(
+      /claim-next takes cards from .*: \d+ sessions on \d+ distinct cards of 100: no card claimed twice/
+    )
     expect(md).toContain(
       "After the write scenarios every column's order keys are distinct, every project's refs are distinct and its ref sequence is past its largest ref."
     )

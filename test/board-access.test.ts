@@ -114,7 +114,8 @@ const expectCard = (c: any, fields: { projectId: string; columnId?: string; titl
     source: "api",
     intakeTokenId: null,
     createdAt: expect.stringMatching(ISO),
-    updatedAt: expect.stringMatching(ISO)
+    updatedAt: expect.stringMatching(ISO),
+    claim: null
   })
   for (const l of c.labels) expectLabel(l, fields.projectId)
   for (const s of c.subtasks) expectSubtask(s, c.id)

@@ -127,7 +127,33 @@ describe.each(backends)("board JSON on %s", (backend) => {
     await post("/v1/cards", { projectId: a.projectId, columnId: doing, title: "due", assigneeIds: [a.userId] })
     await server.query(`UPDATE cards SET due_at = '2027-01-01T00:00:00.123999Z' WHERE id = $1`, [cards[3]!.id])
 
+    // claims: a person's; an agent's whose name needs escaping; an agent without a name; a lease
+    // that has passed (no claim); microseconds in a lease's end
+    const claimed = []
+    for (const i of [0, 2, 3, 4]) claimed.push(await post(`/v1/cards/${cards[i]!.id}/claim`, {}))
+    await server.query(
+      `UPDATE agent_sessions SET actor_type = 'agent', actor_name = $2, lease_expires_at = '2999-01-01T00:00:00.1234567Z' WHERE id = $1`,
+      [claimed[1].id, 'Agent "q" \\ ✨\n']
+    )
+    await server.query(`UPDATE agent_sessions SET actor_type = 'agent', actor_name = NULL WHERE id = $1`, [
+      claimed[2].id
+    ])
+    await server.query(`UPDATE agent_sessions SET lease_expires_at = '2001-01-01T00:00:00Z' WHERE id = $1`, [
+      claimed[3].id
+    ])
+
     const board = await expectSameBoard(a.projectId)
+    const claimOf = (i: number) => board.cards.find((c: any) => c.id === cards[i]!.id).claim
+    expect(claimOf(0)).toEqual({
+      sessionId: claimed[0].id,
+      actor: claimed[0].actor,
+      leaseExpiresAt: claimed[0].leaseExpiresAt
+    })
+    expect(claimOf(2).actor).toEqual({ type: "agent", userId: a.userId, name: 'Agent "q" \\ ✨\n' })
+    expect(claimOf(2).leaseExpiresAt).toBe("2999-01-01T00:00:00.123Z")
+    expect(claimOf(3).actor).toEqual({ type: "agent", userId: a.userId })
+    expect(claimOf(4)).toBeNull()
+    expect(claimOf(1)).toBeNull()
     expect(board.columns).toHaveLength(4)
     expect(board.cards).toHaveLength(titles.length + 6 + 3)
     expect(board.cards.find((c: any) => c.id === cards[0]!.id)).toMatchObject({

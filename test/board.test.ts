@@ -61,7 +61,8 @@ describe.each(backends)("board on %s", (backend) => {
         source: "api",
         intakeTokenId: null,
         createdAt: expect.any(String),
-        updatedAt: expect.any(String)
+        updatedAt: expect.any(String),
+        claim: null
       })
       expect((await newCard("defaults")).priority).toBe("medium")
       const read = await call(base, "GET", `/v1/cards/${card.id}`, { headers: h })

@@ -89,6 +89,7 @@ const card = (
   intakeTokenId: null,
   createdAt: ts,
   updatedAt: ts,
+  claim: null,
   ...extra
 })
 // the wire form, decoded as the client decodes it (which brands the ids)

@@ -69,6 +69,11 @@ interface Case {
   readonly setup?: () => Promise<Record<string, string>>
   /** Reads back what a 2xx did; `req` has its Refs resolved. */
   readonly check?: (r: Reply, req: Req, ids: Readonly<Record<string, string>>) => Promise<void>
+  /**
+   * The credential kinds a valid request uses, when not every documented one can act: an agent
+   * session answers only its own actor (the credential that opened it in `setup`, an API key).
+   */
+  readonly credentials?: ReadonlyArray<string>
   /** The status SPEC.md gives an invalid value of a parameter, when it is not 400. */
   readonly invalidStatus?: Readonly<Record<string, number>>
 }
@@ -225,7 +230,7 @@ describe.each(backends)("generated requests on %s", (backend) => {
         ? fc.constant({ kind: "none" })
         : arbitraryOf(schema, { pools, extras: true }).map((value) => ({ kind: "json", value }))
     return fc.record({
-      credential: fc.constantFrom(...credentialsOf(o)),
+      credential: fc.constantFrom(...(c.credentials ?? credentialsOf(o))),
       params: group("path"),
       query: group("query"),
       headers: group("header"),
@@ -423,6 +428,11 @@ describe.each(backends)("generated requests on %s", (backend) => {
     const columns = refs("col0", "col1", "col2")
     const hookUrl = fc.constant(HOOK_URL)
     const hookEvents = fc.constantFrom(["*"], ["card.created", "card.moved"], ["label.created"])
+    const longLease = fc.integer({ min: 1800, max: 3600 })
+    const freshSession = async () => {
+      const card = await newCard(ids.col0!, "worked by an agent")
+      return { session: (await must("POST", `/v1/cards/${card}/claim`, {}, 201)).id as string }
+    }
     const project = { projectId: ref("project") }
     // assignees are members of the card's workspace (anyone else is a documented 400), and a due
     // date is a real instant (the document's pattern also lets 2026-99-99 through)
@@ -495,7 +505,7 @@ describe.each(backends)("generated requests on %s", (backend) => {
       },
       "GET /v1/board/{projectId}": { pools: { ...project, assignee } },
       "POST /v1/cards": {
-        pools: { ...project, columnId: columns, ...cardExtras },
+        pools: { ...project, columnId: columns, ...cardExtras, labelIds: fc.constant([]), ttlSeconds: longLease },
         check: async (r) => {
           const back = await getCard(r.body.id)
           expect(back.status).toBe(200)
@@ -767,6 +777,42 @@ describe.each(backends)("generated requests on %s", (backend) => {
         pools: { id: ref("webhook"), deliveryId: ref("delivery") }
       },
       "POST /v1/webhooks/{id}/ping": { pools: { id: ref("webhook") } },
+      // claims and agent sessions (issue 19): a fresh card, or a fresh session on one, per run
+      "POST /v1/cards/{id}/claim": {
+        setup: async () => ({ fresh: await newCard(ids.col0!, "to claim") }),
+        // leases outlive the suite: the sweep expiring one mid-run would change rows under a digest
+        pools: { id: ref("fresh"), ttlSeconds: longLease },
+        check: async (r, req) => expect((await getCard(req.params.id as string)).body.claim?.sessionId).toBe(r.body.id)
+      },
+      "POST /v1/projects/{projectId}/claim-next": {
+        pools: { ...project, columnId: columns, labelIds: fc.constant([]), ttlSeconds: longLease },
+        check: async (r) => {
+          if (r.status === 201) expect((await getCard(r.body.card.id)).body.claim?.sessionId).toBe(r.body.session.id)
+        }
+      },
+      "POST /v1/agent-sessions/{id}/heartbeat": {
+        setup: freshSession,
+        credentials: ["apiKey"],
+        pools: { id: ref("session") }
+      },
+      "POST /v1/agent-sessions/{id}/activities": {
+        setup: freshSession,
+        credentials: ["apiKey"],
+        pools: { id: ref("session") },
+        check: async (r, req) =>
+          expect((await must("GET", `/v1/agent-sessions/${req.params.id}`, undefined, 200)).activities).toContainEqual(
+            r.body
+          )
+      },
+      "POST /v1/agent-sessions/{id}/release": {
+        setup: freshSession,
+        credentials: ["apiKey"],
+        pools: { id: ref("session"), moveTo: columns },
+        check: async (r) => expect((await getCard(r.body.cardId)).body.claim).toBeNull()
+      },
+      "GET /v1/agent-sessions/{id}": { setup: freshSession, pools: { id: ref("session") } },
+      "GET /v1/cards/{id}/agent-sessions": { pools: { id: ref("card") } },
+      "GET /v1/projects/{projectId}/agent-sessions": { pools: project },
       "GET /v1/api-keys": {
         check: async (r) => expect(r.body.filter((k: any) => k.current).length).toBeLessThanOrEqual(1)
       },

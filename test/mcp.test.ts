@@ -38,7 +38,12 @@ const HINTS: Record<string, readonly [boolean, boolean, boolean]> = {
   comment: [false, false, false],
   list_events: [true, false, true],
   card_history: [true, false, true],
-  run_command: [false, true, false]
+  run_command: [false, true, false],
+  claim_card: [false, false, true],
+  claim_next_card: [false, false, false],
+  heartbeat: [false, false, false],
+  report: [false, false, false],
+  release_card: [false, false, true]
 }
 
 const connect = async (baseUrl: string, apiKey: string): Promise<Client> => {
@@ -501,7 +506,9 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
         ["create_card", { projectId: a.projectId, column: column("To Do"), title: "Intruder" }],
         ["submit_link", { projectId: a.projectId, url: "https://example.org/x" }],
         ["list_links", { projectId: a.projectId }],
-        ["run_command", { command: `move ${card.ref} to Done`, projectId: a.projectId }]
+        ["run_command", { command: `move ${card.ref} to Done`, projectId: a.projectId }],
+        ["claim_card", { card: card.id }],
+        ["claim_next_card", { projectId: a.projectId, column: "To Do" }]
       ]
       for (const [name, args] of attempts) {
         const message = await refused(name, args, other)
@@ -523,11 +530,61 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
     })
   })
 
+  describe("agents at work (issue 19)", () => {
+    it("tools/list stays under 16 KB of JSON", async () => {
+      const { tools } = await mcp.listTools()
+      expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThan(16_000)
+    })
+
+    it("the work queue's prompt names the tools, the column and the done column", async () => {
+      const result = await mcp.getPrompt({ name: "work_queue", arguments: { projectId: a.projectId, column: "Doing" } })
+      const text = (result.messages[0]!.content as { text: string }).text
+      for (const word of ["claim_next_card", "report", "heartbeat", "release_card", '"Doing"', '"Done"', a.projectId]) {
+        expect(text).toContain(word)
+      }
+    })
+
+    it("claim the next card, report, release it into Done: each step read back over REST", async () => {
+      const project = await call(base, "POST", "/v1/projects", {
+        body: { workspaceId: a.workspaceId, name: "Queue", template: "kanban" },
+        headers: bearer(a.session)
+      })
+      const projectId = project.body.project.id as string
+      await ok("create_card", { projectId, column: "To Do", title: "Low one", priority: "low" })
+      const urgent = (await ok("create_card", { projectId, column: "To Do", title: "Urgent one", priority: "urgent" }))
+        .data.card
+      const claimed = await ok("claim_next_card", { projectId, column: "To Do", ttlSeconds: 120 })
+      expect(claimed.data.card.id).toBe(urgent.id)
+      expect(claimed.text).toContain(urgent.ref)
+      const sessionId = claimed.data.session.id as string
+      expect((await rest(`/v1/cards/${urgent.id}`)).claim.sessionId).toBe(sessionId)
+      // someone else cannot take it
+      expect(await refused("claim_card", { card: urgent.id }, other)).toMatch(/not found/)
+      const reported = await ok("report", { sessionId, type: "thought", body: "Looking at the failing test" })
+      expect(reported.data.activity.type).toBe("thought")
+      await ok("heartbeat", { sessionId })
+      expect(await refused("report", { sessionId, type: "musing", body: "hm" })).toMatch(/type|expected/i)
+      const released = await ok("release_card", { sessionId, status: "complete", moveTo: "Done" })
+      expect(released.data.session.status).toBe("complete")
+      const card = await rest(`/v1/cards/${urgent.id}`)
+      expect(card.claim).toBeNull()
+      expect(card.columnId).toBe(project.body.columns.find((c: any) => c.name === "Done").id)
+      const session = await rest(`/v1/agent-sessions/${sessionId}`)
+      expect(session.activities.map((x: any) => x.body)).toEqual(["Looking at the failing test"])
+      expect(await refused("heartbeat", { sessionId })).toMatch(/ended/)
+      // the low one is next; then nothing
+      expect((await ok("claim_next_card", { projectId, column: "To Do" })).data.card.title).toBe("Low one")
+      const none = await ok("claim_next_card", { projectId, column: "To Do" })
+      expect(none.data.session).toBeNull()
+      expect(none.text).toMatch(/No unclaimed card/)
+    })
+  })
+
   describe("prompts", () => {
-    it("lists the three variants, each taking the card", async () => {
+    it("lists the three variants, each taking the card, and the work queue's loop", async () => {
       const { prompts } = await mcp.listPrompts()
-      expect(prompts.map((p) => p.name).sort()).toEqual(["analysis", "draft", "execute"])
-      for (const prompt of prompts) {
+      expect(prompts.map((p) => p.name).sort()).toEqual(["analysis", "draft", "execute", "work_queue"])
+      for (const prompt of prompts.filter((p) => p.name !== "work_queue")) {
         expect(prompt.description?.length).toBeGreaterThan(20)
         expect(prompt.arguments).toEqual(
           expect.arrayContaining([expect.objectContaining({ name: "card", required: true })])

@@ -200,7 +200,16 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "POST /v1/cards/{id}/comments": [201, 400, 401, 403, 404, 429],
   "GET /v1/cards/{id}/comments": [200, 400, 401, 403, 404, 429],
   "PATCH /v1/comments/{id}": [200, 400, 401, 403, 404, 429],
-  "DELETE /v1/comments/{id}": [204, 401, 403, 404, 429]
+  "DELETE /v1/comments/{id}": [204, 401, 403, 404, 429],
+  // CONTRACT.md's claims, agent sessions and work queue (issue 19)
+  "POST /v1/cards/{id}/claim": [200, 201, 404, 409],
+  "POST /v1/projects/{projectId}/claim-next": [201, 204, 404],
+  "POST /v1/agent-sessions/{id}/heartbeat": [200, 404, 409],
+  "POST /v1/agent-sessions/{id}/activities": [201, 404, 409],
+  "POST /v1/agent-sessions/{id}/release": [200, 404, 409],
+  "GET /v1/agent-sessions/{id}": [200, 404],
+  "GET /v1/cards/{id}/agent-sessions": [200, 404],
+  "GET /v1/projects/{projectId}/agent-sessions": [200, 404]
 }
 
 const PUBLIC = new Set(["GET /v1", "GET /v1/health", "POST /v1/auth/signup", "POST /v1/auth/login"])

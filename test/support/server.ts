@@ -2,7 +2,7 @@
 import { type AppConfigValues, type CoreServices, makePasswordHasher, parseConfig } from "@board/core"
 import type { HttpRouter } from "effect/http"
 import { makeRequestLogger, serverLayer } from "@board/http"
-import { Effect, Layer, ManagedRuntime, References } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime, References } from "effect"
 import { SqlClient } from "effect/sql"
 import * as net from "node:net"
 import { type Backend, createTestDatabase } from "./backends.ts"
@@ -38,7 +38,8 @@ export const startServer = async (
   env: Record<string, string> = {},
   extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter | CoreServices>,
   /** Services handed to the server's layers, e.g. a stub of a Context.Reference (the webhook resolver). */
-  services?: Layer.Layer<never>
+  services?: Layer.Layer<never>,
+  options: { readonly clock?: Clock.Clock } = {}
 ): Promise<TestServer> => {
   const port = await freePort()
   const database = backend === "postgres" ? await createTestDatabase() : undefined
@@ -62,6 +63,8 @@ export const startServer = async (
     serverLayer(config, { hasher: testHasher, logger, ...(extraRoutes ? { extraRoutes } : {}) }).pipe(
       Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")),
       services === undefined ? (l) => l : Layer.provide(services),
+      // a test's own clock for the whole server (support/shiftedClock.ts)
+      Layer.provide(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock)),
       Layer.orDie
     )
   )

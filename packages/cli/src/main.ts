@@ -4,6 +4,7 @@ import { type App, liveApp } from "./support/app.ts"
 import { registerAuth } from "./commands/auth/index.ts"
 import { registerAuthLogin } from "./commands/auth/login.ts"
 import { registerAuthSignup } from "./commands/auth/signup.ts"
+import { registerAgent } from "./commands/agent/index.ts"
 import { registerBoard } from "./commands/board/index.ts"
 import { registerCard } from "./commands/card/index.ts"
 import { registerDo } from "./commands/do.ts"
@@ -83,6 +84,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerWebLink(program, app)
   registerPrompt(program, app)
   registerDo(program, app)
+  registerAgent(program, app)
   registerIntake(program, app)
   registerIntakeToken(program, app)
   registerWebhook(program, app)

@@ -12,6 +12,7 @@ import { History } from "./events/History.ts"
 import { Boards } from "./board/Boards.ts"
 import { CardLinks } from "./board/CardLinks.ts"
 import { Cards } from "./board/Cards.ts"
+import { AgentSessions } from "./board/AgentSessions.ts"
 import { Columns } from "./board/Columns.ts"
 import { Comments } from "./board/Comments.ts"
 import { Labels } from "./board/Labels.ts"
@@ -75,9 +76,10 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         EventFeed.layer,
         DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
       ).pipe(
-        Layer.provideMerge(
-          Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer, Comments.layer)
-        ),
+        // a person's comment wakes an agent session waiting for input (in the comment's transaction)
+        Layer.provideMerge(Comments.layer),
+        Layer.provideMerge(AgentSessions.layer),
+        Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer)),
         Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer, EventLog.layer)),
         Layer.provideMerge(CredentialCache.layer)
       )

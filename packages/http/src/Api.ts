@@ -8,6 +8,7 @@ import { EventsGroup } from "./groups/Events.ts"
 import { GrantsGroup } from "./groups/Grants.ts"
 import { IntakeGroup } from "./groups/Intake.ts"
 import { LinksGroup } from "./groups/Links.ts"
+import { AgentsGroup } from "./groups/Agents.ts"
 import { SystemGroup } from "./groups/System.ts"
 import { WebhooksGroup } from "./groups/Webhooks.ts"
 import { WorkspacesGroup } from "./groups/Workspaces.ts"
@@ -19,6 +20,7 @@ export class Api extends HttpApi.make("board")
   .add(WorkspacesGroup)
   .add(BoardGroup)
   .add(LinksGroup)
+  .add(AgentsGroup)
   .add(CommandsGroup)
   .add(IntakeGroup)
   .add(GrantsGroup)

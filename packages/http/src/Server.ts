@@ -19,6 +19,7 @@ import { FileRoutes } from "./files/FileRoutes.ts"
 import { GrantsHandlers } from "./handlers/Grants.ts"
 import { IntakeHandlers } from "./handlers/Intake.ts"
 import { LinksHandlers } from "./handlers/Links.ts"
+import { AgentsHandlers } from "./handlers/Agents.ts"
 import { SystemHandlers } from "./handlers/System.ts"
 import { WebhooksHandlers } from "./handlers/Webhooks.ts"
 import { WorkspacesHandlers } from "./handlers/Workspaces.ts"
@@ -59,6 +60,7 @@ export const routesLayer = (
         WorkspacesHandlers,
         BoardHandlers,
         LinksHandlers,
+        AgentsHandlers,
         CommandsHandlers,
         IntakeHandlers,
         GrantsHandlers,

@@ -12,6 +12,7 @@ import { SqlClient } from "effect/sql"
 import type { Board } from "../domain/board.ts"
 import { NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { sqlNow } from "../infra/clock.ts"
 import { Access } from "./Access.ts"
 import { assigneeOf } from "./assignees.ts"
 import { boardJsonByAssigneeSql, boardJsonSql } from "./boardJson.ts"
@@ -47,6 +48,7 @@ export class Boards extends Context.Service<
 
       const get = Effect.fn("Boards.get")(function* (principal: Principal, projectId: string) {
         yield* access.resolve(principal, "project", projectId)
+        const now = yield* sqlNow
         const [[project], columns, cards, labels] = yield* Effect.all(
           [
             sql<ProjectRow>`
@@ -56,10 +58,10 @@ export class Boards extends Context.Service<
             WHERE project_id = ${projectId} ORDER BY position`,
             sql.unsafe<CardRow>(
               `
-            SELECT ${cardColumns("(row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key) - 1)::int")}
+            SELECT ${cardColumns("$2", "(row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key) - 1)::int")}
             FROM cards c JOIN board_columns col ON col.id = c.column_id
             WHERE c.project_id = $1 ORDER BY col.position, c.sort_key`,
-              [projectId]
+              [projectId, now]
             ),
             sql<{
               id: string
@@ -94,10 +96,11 @@ export class Boards extends Context.Service<
       const json = Effect.fn("Boards.json")(function* (principal: Principal, projectId: string, assignee?: string) {
         yield* access.resolve(principal, "project", projectId)
         const user = assigneeOf(principal, assignee)
+        const now = yield* sqlNow
         const rows = yield* sql
           .unsafe<{ head: string | null; card: string | null; tail: string | null }>(
             user === undefined ? boardJsonSql : boardJsonByAssigneeSql,
-            user === undefined ? [projectId] : [projectId, user]
+            user === undefined ? [projectId, now] : [projectId, now, user]
           )
           .pipe(Effect.orDie)
         const first = rows[0]

@@ -131,17 +131,18 @@ export class Cards extends Context.Service<
       const load = (ids: ReadonlyArray<string>) =>
         ids.length === 0
           ? Effect.succeed([])
-          : sql
-              .unsafe<CardRow>(`SELECT ${cardColumns()} FROM cards c WHERE c.id = ANY($1::uuid[])`, [
-                ids as Array<string>
+          : Effect.flatMap(sqlNow, (now) =>
+              sql.unsafe<CardRow>(`SELECT ${cardColumns("$2")} FROM cards c WHERE c.id = ANY($1::uuid[])`, [
+                ids as Array<string>,
+                now
               ])
-              .pipe(
-                Effect.orDie,
-                Effect.map((rows) => {
-                  const byId = new Map(rows.map((r) => [r.id, toCard(r)]))
-                  return ids.flatMap((id) => byId.get(id) ?? [])
-                })
-              )
+            ).pipe(
+              Effect.orDie,
+              Effect.map((rows) => {
+                const byId = new Map(rows.map((r) => [r.id, toCard(r)]))
+                return ids.flatMap((id) => byId.get(id) ?? [])
+              })
+            )
 
       const loadOne = (id: string) =>
         Effect.flatMap(load([id]), (cards) =>
@@ -299,14 +300,15 @@ export class Cards extends Context.Service<
       const get = Effect.fn("Cards.get")(function* (principal: Principal, id: string) {
         const what = `card ${id}`
         if (!isUuid(id)) return yield* new NotFound({ message: `${what} not found` })
+        const now = yield* sqlNow
         const [row] = yield* reads
           .unsafe<CardRow & { workspace_id: string; role: Role | null }>(
             `
-          SELECT ${cardColumns()}, p.workspace_id, m.role FROM cards c
+          SELECT ${cardColumns("$3")}, p.workspace_id, m.role FROM cards c
           JOIN projects p ON p.id = c.project_id
           ${membershipOf("p.workspace_id", "$2")}
           WHERE c.id = $1`,
-            [id, principal.userId]
+            [id, principal.userId, now]
           )
           .pipe(Effect.orDie)
         yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)

@@ -20,6 +20,7 @@ import { textFailure } from "../domain/text.ts"
 import { actorParams, actorSql, EventLog } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { Access, type Resolved } from "./Access.ts"
+import { AgentSessions } from "./AgentSessions.ts"
 import { iso } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
@@ -92,13 +93,13 @@ export class Comments extends Context.Service<
       const changing = <A, E>(effect: Effect.Effect<A, E>) =>
         events.withEvents(effect).pipe(Effect.catchTag("SqlError", (e) => Effect.die(e)))
 
+      const sessions = yield* AgentSessions
       /**
-       * A person answered on the card. The agent sessions (issue 19's claims) wake the card's
-       * `awaitingInput` session here: one statement setting it `active`, with its
-       * `agent_session.updated` event, on this transaction. Until sessions exist it does nothing.
+       * A person answered on the card: the card's `awaitingInput` agent session becomes `active`
+       * again, with its `agent_session.updated` event, in the comment's transaction.
        */
-      const personCommented = (_principal: Principal, _card: Resolved, _cardId: string): Effect.Effect<void> =>
-        Effect.void
+      const personCommented = (principal: Principal, cardId: string): Effect.Effect<void> =>
+        sessions.resumeOnComment(principal, cardId)
 
       const create = Effect.fn("Comments.create")(function* (principal: Principal, cardId: string, body: string) {
         const invalid = checkBody(body)
@@ -127,7 +128,7 @@ export class Comments extends Context.Service<
               cardId,
               object: comment
             })
-            if (comment.author.type === "user") yield* personCommented(principal, card, cardId)
+            if (comment.author.type === "user") yield* personCommented(principal, cardId)
             return comment
           })
         )

@@ -49,9 +49,9 @@ export class Labels extends Context.Service<
       const events = yield* EventLog
 
       /** The card after a label change, read in the change's transaction (the event's object). */
-      const cardAfter = (cardId: string) =>
+      const cardAfter = (cardId: string, now: string) =>
         sql
-          .unsafe<CardRow>(`SELECT ${cardColumns()} FROM cards c WHERE c.id = $1`, [cardId])
+          .unsafe<CardRow>(`SELECT ${cardColumns("$2")} FROM cards c WHERE c.id = $1`, [cardId, now])
           .pipe(Effect.map((rows) => toCard(rows[0]!)))
 
       /**
@@ -148,7 +148,7 @@ export class Labels extends Context.Service<
                   ON CONFLICT DO NOTHING RETURNING card_id
                 )
                 UPDATE cards c SET updated_at = $3::timestamptz FROM added WHERE c.id = added.card_id
-                RETURNING ${cardColumns()}`,
+                RETURNING ${cardColumns("$3")}`,
                 [cardId, labelId, now]
               )
               if (before === undefined) return
@@ -157,7 +157,7 @@ export class Labels extends Context.Service<
                 "card.label_added",
                 card.workspaceId,
                 toCard(before),
-                yield* cardAfter(cardId)
+                yield* cardAfter(cardId, now)
               )
             })
           )
@@ -183,7 +183,7 @@ export class Labels extends Context.Service<
                   DELETE FROM card_labels WHERE card_id = $1 AND label_id = $2 RETURNING card_id
                 )
                 UPDATE cards c SET updated_at = $3::timestamptz FROM removed WHERE c.id = removed.card_id
-                RETURNING ${cardColumns()}`,
+                RETURNING ${cardColumns("$3")}`,
                 [cardId, isUuid(labelId) ? labelId : null, now]
               )
               if (before === undefined) return false
@@ -192,7 +192,7 @@ export class Labels extends Context.Service<
                 "card.label_removed",
                 card.workspaceId,
                 toCard(before),
-                yield* cardAfter(cardId)
+                yield* cardAfter(cardId, now)
               )
               return true
             })

@@ -17,6 +17,7 @@ import { InvalidInput } from "../domain/errors.ts"
 import { charCount, limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { grantsOf, isUuid, visibleTo } from "./Access.ts"
+import { sqlNow } from "../infra/clock.ts"
 import { assigneeOf } from "./assignees.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 
@@ -82,10 +83,12 @@ export class Search extends Context.Service<
         if (input.projectId !== undefined && !isUuid(input.projectId)) return []
         const patterns = searchPatterns(q)
         const params: Array<unknown> = [principal.userId, limit]
-        const slots = patterns.map((p) => {
-          params.push(p)
+        const slot = (value: unknown) => {
+          params.push(value)
           return `$${params.length}`
-        })
+        }
+        const slots = patterns.map(slot)
+        const now = yield* sqlNow
         // The expression of cards_search_trgm, written exactly as indexed so the planner uses it.
         const doc = `(c.title || ' ' || COALESCE(c.description, ''))`
         const inTitle = slots.map((s) => `c.title ILIKE ${s}`).join(" AND ")
@@ -132,7 +135,7 @@ export class Search extends Context.Service<
           .unsafe<CardRow>(
             `
           WITH ${hits}
-          SELECT ${cardColumns()}
+          SELECT ${cardColumns(slot(now))}
           FROM hits h JOIN cards c ON c.id = h.id
           ORDER BY h.rank, h.created_at DESC, h.id DESC`,
             params

@@ -26,6 +26,8 @@
  * A timestamptz as Date.prototype.toISOString writes it: UTC, milliseconds cut (not rounded),
  * as the driver cuts microseconds when it makes a Date.
  */
+import { claimJsonText, LIVE } from "./claimSql.ts"
+
 const iso = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
 
 /** A text value as a JSON string (to_json escapes it), or null. */
@@ -81,7 +83,13 @@ const subtaskJson = object([
  * (an event's object, cardStatements.ts) gives the card's ordinal and `singleCardLabels` /
  * `singleCardSubtasks` / `singleCardAssignees`.
  */
-export const cardJsonOf = (position: string, labels: string, subtasks: string, assignees: string): string =>
+export const cardJsonOf = (
+  position: string,
+  labels: string,
+  subtasks: string,
+  assignees: string,
+  claim: string
+): string =>
   object([
     ["id", uuid("c.id")],
     ["projectId", uuid("c.project_id")],
@@ -98,7 +106,8 @@ export const cardJsonOf = (position: string, labels: string, subtasks: string, a
     ["source", str("c.source")],
     ["intakeTokenId", uuid("c.intake_token_id")],
     ["createdAt", `'"' || ${iso("c.created_at")} || '"'`],
-    ["updatedAt", `'"' || ${iso("c.updated_at")} || '"'`]
+    ["updatedAt", `'"' || ${iso("c.updated_at")} || '"'`],
+    ["claim", claim]
   ])
 
 /** The labels of card `c` as a JSON array's text, in the order the REST card lists them. */
@@ -122,7 +131,8 @@ const cardJsonAt = (position: string) =>
     position,
     "'[' || COALESCE(cl.j, '') || ']'",
     "'[' || COALESCE(cs.j, '') || ']'",
-    "'[' || COALESCE(ca.j, '') || ']'"
+    "'[' || COALESCE(ca.j, '') || ']'",
+    `CASE WHEN s.id IS NULL THEN 'null' ELSE ${claimJsonText} END`
   )
 
 /** Board order: columns by position, cards by order key; the ids only make ties impossible. */
@@ -136,9 +146,10 @@ const boardOrder = "col.position, col.id, c.sort_key, c.id"
 const CARDS_PER_ROW = 128
 
 /**
- * $1: the project id; with `assignee`, $2: a user id, and only the cards assigned to them are
- * listed (at their places among all the column's cards). Rows: head and tail (first row only),
- * cards (null on a board without cards). The unfiltered board is the hot read and stays as it was.
+ * $1: the project id, $2: the time (a lease holds its card until then); with `assignee`, $3: a
+ * user id, and only the cards assigned to them are listed (at their places among all the
+ * column's cards). Rows: head and tail (first row only), cards (null on a board without cards).
+ * The unfiltered board is the hot read.
  */
 const boardSql = (assignee: boolean) => `
 WITH lab AS (
@@ -175,11 +186,12 @@ SELECT
     '],"labels":[', (SELECT string_agg(lab.j, ',' ORDER BY lab.sort_name, lab.id) FROM lab), ']}') END AS tail
 FROM projects p
 LEFT JOIN (${assignee ? "placed" : "cards"} c JOIN board_columns col ON col.id = c.column_id) ON c.project_id = p.id${
-  assignee ? " AND EXISTS (SELECT 1 FROM card_assignees f WHERE f.card_id = c.id AND f.user_id = $2::uuid)" : ""
+  assignee ? " AND EXISTS (SELECT 1 FROM card_assignees f WHERE f.card_id = c.id AND f.user_id = $3::uuid)" : ""
 }
 LEFT JOIN card_lab cl ON cl.card_id = c.id
 LEFT JOIN card_sub cs ON cs.card_id = c.id
 LEFT JOIN card_asg ca ON ca.card_id = c.id
+LEFT JOIN agent_sessions s ON s.card_id = c.id AND s.status IN ${LIVE} AND s.lease_expires_at > $2::timestamptz
 WHERE p.id = $1
 )
 -- a few hundred cards per row: one row object and one text value per chunk, not per card
@@ -187,5 +199,5 @@ SELECT max(head) AS head, string_agg(card, '' ORDER BY n) AS card, max(tail) AS 
 FROM board GROUP BY (n - 1) / ${CARDS_PER_ROW} ORDER BY (n - 1) / ${CARDS_PER_ROW}`
 
 export const boardJsonSql = boardSql(false)
-/** The board with only the cards assigned to $2. */
+/** The board with only the cards assigned to $3. */
 export const boardJsonByAssigneeSql = boardSql(true)

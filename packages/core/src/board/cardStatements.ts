@@ -8,6 +8,7 @@
 import { actorSql, eventInsertSql } from "../events/EventLog.ts"
 import { visibleTo } from "./Access.ts"
 import { cardJsonOf, singleCardAssignees, singleCardLabels, singleCardSubtasks } from "./boardJson.ts"
+import { singleCardClaim } from "./claimSql.ts"
 import { bucketsBefore, bucketSize, cardColumns, type CardRow, ordinalOf, withinBucket } from "./cardView.ts"
 import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
 
@@ -15,10 +16,12 @@ import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
 // target CTE found, its key's scale and how many cards its counting bucket holds (both say when
 // the column wants a rebalance). `position` counts in the statement's snapshot, which holds no
 // version of a created card and the old version of a moved one (`moved` subtracts it).
-// `assignees`: the JSON of the card's assignees (by default its rows: a moved card's).
-const writtenCard = (found: string, count: "created" | "moved" | "none", assignees?: string) => `
+// `now`: the statement's time (whether a lease still holds the card); `assignees`: the JSON of the
+// card's assignees (by default its rows: a moved card's).
+const writtenCard = (found: string, count: "created" | "moved" | "none", now: string, assignees?: string) => `
   SELECT (SELECT count(*) FROM ${found})::int AS found,
     ${cardColumns(
+      now,
       count === "none"
         ? "NULL::int"
         : count === "created"
@@ -57,7 +60,8 @@ const cardEvent = (
       "c.position",
       type === "card.created" ? "'[]'" : singleCardLabels,
       type === "card.created" ? "'[]'" : singleCardSubtasks,
-      assignees
+      assignees,
+      type === "card.created" ? "'null'" : singleCardClaim(at)
     )}${previous === undefined ? "" : `, ',"previous":', ${previous}`}, '}')`,
     actor,
     at
@@ -65,7 +69,7 @@ const cardEvent = (
 
 // The "nothing written" row: the columns of writtenCard(), NULL but for `found`.
 const nothingWritten = (found: string) => `
-  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 20 }, () => "NULL").join(", ")}
+  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 21 }, () => "NULL").join(", ")}
   WHERE NOT EXISTS (SELECT 1 FROM written)`
 
 // $1 column, $2 title, $3 description, $4 priority, $5 source, $6 intake token, $7 created by,
@@ -116,7 +120,7 @@ const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false
   )`
       : ""
   }, answer AS (
-    ${writtenCard("target", "created", withExtras ? "COALESCE((SELECT json_agg(a.user_id ORDER BY a.user_id) FROM assigned a), '[]'::json)" : "'[]'::json")}
+    ${writtenCard("target", "created", "$8", withExtras ? "COALESCE((SELECT json_agg(a.user_id ORDER BY a.user_id) FROM assigned a), '[]'::json)" : "'[]'::json")}
   ), ${cardEvent(
     "card.created",
     "target",
@@ -146,7 +150,7 @@ export const moveSql = `
     FROM target t, cards old WHERE c.id = $1::uuid AND old.id = c.id AND ${epochUnchanged("t")}
     RETURNING c.*, old.column_id AS old_column_id, old.sort_key AS old_sort_key, ${ordinalOf("old")} AS old_position
   ), answer AS (
-    ${writtenCard("target", "moved")}
+    ${writtenCard("target", "moved", "$6")}
   ), ${cardEvent(
     "card.moved",
     "card",
@@ -174,7 +178,7 @@ export const deleteSql = `
     workspace: "c.workspace_id",
     project: "c.project_id",
     card: "c.id",
-    data: `concat('{"object":', ${cardJsonOf("c.position", singleCardLabels, singleCardSubtasks, singleCardAssignees)}, '}')`,
+    data: `concat('{"object":', ${cardJsonOf("c.position", singleCardLabels, singleCardSubtasks, singleCardAssignees, singleCardClaim("$4"))}, '}')`,
     actor: actorSql("$5::text", "$2", "$6"),
     at: "$4"
   })}

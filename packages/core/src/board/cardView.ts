@@ -2,9 +2,12 @@
  * The card as clients see it, read in one statement with its labels and subtasks, so a card,
  * a column of cards or a search page costs one query however many cards it holds.
  */
+import type { AgentSessionId } from "../domain/agentSession.ts"
 import type { Card, Label, Subtask } from "../domain/card.ts"
+import type { Actor } from "../domain/event.ts"
 import type { Priority } from "../domain/enums.ts"
 import type { CardId, ColumnId, IntakeTokenId, LabelId, ProjectId, SubtaskId, UserId } from "../domain/ids.ts"
+import { claimColumn } from "./claimSql.ts"
 import { iso } from "./rows.ts"
 
 /** The card as clients see it: the type of the domain's schema (`domain/card.ts`). */
@@ -44,11 +47,16 @@ export const assigneesOf = (alias: string): string =>
   `COALESCE((SELECT json_agg(ca.user_id ORDER BY ca.created_at, ca.user_id) FROM card_assignees ca WHERE ca.card_id = ${alias}.id), '[]'::json)`
 
 /**
- * Select list for `FROM cards c`; append WHERE / ORDER BY. `position` defaults to the count above;
- * `assignees` to the card's rows (a statement that writes them gives what it wrote: its own
- * snapshot does not hold them).
+ * Select list for `FROM cards c`; append WHERE / ORDER BY. `now` is the operation's time as an SQL
+ * expression (a parameter: infra/clock.ts), which decides whether a lease still holds the card;
+ * `position` defaults to the count above; `assignees` to the card's rows (a statement that writes
+ * them gives what it wrote: its own snapshot does not hold them).
  */
-export const cardColumns = (position: string = ordinalOf("c"), assignees: string = assigneesOf("c")): string => `
+export const cardColumns = (
+  now: string,
+  position: string = ordinalOf("c"),
+  assignees: string = assigneesOf("c")
+): string => `
   c.id, c.project_id, c.column_id, ${position} AS position, c.ref, c.title, c.description, c.priority,
   c.source, c.intake_token_id, c.created_at, c.updated_at, c.due_at, ${assignees} AS assignee_ids,
   COALESCE((SELECT json_agg(json_build_object('id', l.id, 'projectId', l.project_id, 'name', l.name, 'color', l.color,
@@ -56,7 +64,8 @@ export const cardColumns = (position: string = ordinalOf("c"), assignees: string
     FROM card_labels cl JOIN labels l ON l.id = cl.label_id WHERE cl.card_id = c.id), '[]'::json) AS labels,
   COALESCE((SELECT json_agg(json_build_object('id', s.id, 'cardId', s.card_id, 'title', s.title, 'completed', s.completed,
       'position', s.position, 'createdAt', s.created_at, 'updatedAt', s.updated_at) ORDER BY s.position, s.id)
-    FROM subtasks s WHERE s.card_id = c.id), '[]'::json) AS subtasks`
+    FROM subtasks s WHERE s.card_id = c.id), '[]'::json) AS subtasks,
+  ${claimColumn(now)} AS claim`
 
 export interface CardRow {
   readonly id: string
@@ -75,6 +84,7 @@ export interface CardRow {
   readonly assignee_ids: unknown
   readonly labels: unknown
   readonly subtasks: unknown
+  readonly claim: unknown
 }
 
 const parseJson = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T
@@ -129,5 +139,26 @@ export const toCard = (r: CardRow): CardView => ({
   source: r.source,
   intakeTokenId: r.intake_token_id as IntakeTokenId | null,
   createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at)
+  updatedAt: iso(r.updated_at),
+  claim: toClaim(r.claim)
 })
+
+/** An actor from a session's columns, in the Actor schema's key order. */
+export const sessionActor = (type: string, userId: string, name: string | null): Actor =>
+  (name === null ? { type, userId } : { type, userId, name }) as Actor
+
+const toClaim = (v: unknown): Card["claim"] => {
+  if (v === null || v === undefined) return null
+  const c = parseJson<{
+    sessionId: string
+    actorType: string
+    userId: string
+    name: string | null
+    leaseExpiresAt: string
+  }>(v)
+  return {
+    sessionId: c.sessionId as AgentSessionId,
+    actor: sessionActor(c.actorType, c.userId as UserId, c.name),
+    leaseExpiresAt: iso(c.leaseExpiresAt)
+  }
+}

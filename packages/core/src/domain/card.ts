@@ -1,5 +1,6 @@
 /** A card with its labels and subtasks, as clients see it. */
 import { Schema } from "effect"
+import { CardClaim } from "./agentSession.ts"
 import { Priority } from "./enums.ts"
 import { CardId, ColumnId, IntakeTokenId, LabelId, ProjectId, SubtaskId, UserId } from "./ids.ts"
 import { Timestamp } from "./text.ts"
@@ -45,6 +46,8 @@ export const Card = Schema.Struct({
   source: Schema.String,
   intakeTokenId: Schema.NullOr(IntakeTokenId),
   createdAt: Timestamp,
-  updatedAt: Timestamp
+  updatedAt: Timestamp,
+  /** The live agent session holding the card while its lease is unexpired, else null. */
+  claim: Schema.NullOr(CardClaim)
 })
 export type Card = typeof Card.Type

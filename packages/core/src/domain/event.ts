@@ -31,7 +31,12 @@ export const eventTypes = [
   "project_link.deleted",
   "comment.created",
   "comment.updated",
-  "comment.deleted"
+  "comment.deleted",
+  "agent_session.created",
+  "agent_session.updated",
+  "agent_session.stale",
+  "agent_session.completed",
+  "agent_activity.created"
 ] as const
 export const EventType = Schema.Literals(eventTypes)
 export type EventType = typeof EventType.Type

@@ -156,3 +156,7 @@ export const eventsText = (page: EventPage, what: string): string => {
       : `More: pass after: "${page.next}".`
   return `${plural(page.events.length, "event")} ${what}:\n${lines.join("\n")}\n${more}`
 }
+
+/** `Session 3f…: WEB-3 active, lease until 2026-…Z` */
+export const sessionLine = (s: { id: string; status: string; leaseExpiresAt: string }, ref: string): string =>
+  `Session ${s.id} on ${ref}: ${s.status}, lease until ${s.leaseExpiresAt}.`

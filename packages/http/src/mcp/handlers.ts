@@ -5,6 +5,7 @@
  * domain errors, which the registration turns into tool errors carrying their message.
  */
 import {
+  AgentSessions,
   Boards,
   CardLinks,
   Cards,
@@ -24,10 +25,12 @@ import {
   Subtasks,
   Workspaces
 } from "@board/core"
+import type { AgentSession } from "@board/core/contract"
 import { Effect } from "effect"
 import type { Tool } from "effect/ai"
 import {
   boardText,
+  sessionLine,
   cardsText,
   cardText,
   columnName,
@@ -73,6 +76,7 @@ export const makeHandlers = Effect.gen(function* () {
   const lookups = yield* Lookups
   const comments = yield* Comments
   const history = yield* History
+  const sessions = yield* AgentSessions
 
   const cardId = (card: string, projectId: string | undefined, field?: string, prefer?: string) =>
     resolveCard(lookups, card, projectId, field, prefer)
@@ -91,6 +95,15 @@ export const makeHandlers = Effect.gen(function* () {
     return {
       text: `${headline}\n${cardText(card, columnName(columns, card.columnId))}`,
       data: { card }
+    } satisfies Reply
+  })
+
+  /** A session's reply: one line naming the card, the status and the lease. */
+  const sessionReply = Effect.fnUntraced(function* (session: AgentSession, headline: string) {
+    const card = yield* cards.get(yield* McpPrincipal, session.cardId)
+    return {
+      text: `${headline}\n${sessionLine(session, card.ref)}`,
+      data: { session }
     } satisfies Reply
   })
 
@@ -280,6 +293,66 @@ export const makeHandlers = Effect.gen(function* () {
         const id = yield* cardId(card, projectId)
         const page = yield* history.card(principal, id, { after, limit: limit ?? 50 })
         return { text: eventsText(page, "of this card"), data: page as unknown as Reply["data"] }
+      }),
+
+    claim_card: ({ card, ttlSeconds }) =>
+      Effect.gen(function* () {
+        const principal = yield* McpPrincipal
+        const id = yield* cardId(card, undefined)
+        const { created, session } = yield* sessions.claim(principal, id, ttlSeconds)
+        return yield* sessionReply(session, created ? "Claimed." : "You already hold it; lease renewed.")
+      }),
+
+    claim_next_card: ({ assignee, column, labels: names, projectId, ttlSeconds }) =>
+      Effect.gen(function* () {
+        const principal = yield* McpPrincipal
+        const project = yield* checkProjectId(projectId)
+        const columnId = column === undefined ? undefined : yield* resolveColumn(project, column)
+        const labelIds: Array<string> = []
+        for (const name of names ?? []) {
+          const wanted = name.trim()
+          const found = isUuid(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
+          if (found === undefined) return yield* new NotFound({ message: `no label ${quote(wanted)} in this project` })
+          labelIds.push(found)
+        }
+        const taken = yield* sessions.claimNext(principal, project, { columnId, labelIds, assignee, ttlSeconds })
+        if (taken === undefined)
+          return { text: "No unclaimed card matches; nothing was claimed.", data: { session: null } }
+        const columns = yield* lookups.columns(taken.card.projectId)
+        return {
+          text: `Claimed ${taken.card.ref}.\n${sessionLine(taken.session, taken.card.ref)}\n${cardText(
+            taken.card,
+            columnName(columns, taken.card.columnId)
+          )}`,
+          data: { session: taken.session, card: taken.card }
+        }
+      }),
+
+    heartbeat: ({ sessionId }) =>
+      Effect.gen(function* () {
+        const session = yield* sessions.heartbeat(yield* McpPrincipal, sessionId.trim())
+        return yield* sessionReply(session, "Lease extended.")
+      }),
+
+    report: ({ body, sessionId, type }) =>
+      Effect.gen(function* () {
+        const principal = yield* McpPrincipal
+        const activity = yield* sessions.report(principal, sessionId.trim(), { type, body })
+        const { activities: _, ...session } = yield* sessions.get(principal, activity.sessionId, { limit: 1 })
+        return { ...(yield* sessionReply(session, `Reported ${type}.`)), data: { activity, session } }
+      }),
+
+    release_card: ({ moveTo, sessionId, status }) =>
+      Effect.gen(function* () {
+        const principal = yield* McpPrincipal
+        const id = sessionId.trim()
+        let columnId: string | undefined
+        if (moveTo !== undefined) {
+          const { cardId: card } = yield* sessions.get(principal, id, { limit: 1 })
+          columnId = yield* resolveColumn(yield* lookups.projectOfCard(principal, card), moveTo)
+        }
+        const session = yield* sessions.release(principal, id, { status, moveTo: columnId })
+        return yield* sessionReply(session, columnId === undefined ? "Released." : "Released and moved.")
       }),
 
     run_command: ({ command, projectId }) =>

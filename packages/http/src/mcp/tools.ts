@@ -14,6 +14,9 @@
  * There is no delete tool, and run_command refuses to delete.
  */
 import {
+  ActivityType,
+  activityTypes,
+  agentLimits,
   EVENT_PAGE_MAX,
   LinkType,
   limits,
@@ -21,7 +24,8 @@ import {
   Priority,
   priorities,
   PromptVariant,
-  RelevanceFilter
+  RelevanceFilter,
+  ReleaseStatus
 } from "@board/core"
 import { Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
@@ -362,6 +366,90 @@ export const RunCommand = hints(
   })
 )
 
+const Ttl = Schema.optionalKey(
+  Schema.Int.annotate({
+    description: `Lease seconds, ${agentLimits.ttlMin}-${n(agentLimits.ttlMax)} (default ${agentLimits.ttlDefault})`
+  })
+)
+const SessionId = Schema.String.annotate({ description: "The session id a claim answered" })
+
+// Claims: while your session is live the card is yours; others get refused until it ends.
+export const ClaimCard = hints(
+  false,
+  false,
+  true
+)(
+  Tool.make("claim_card", {
+    description:
+      "Claim a card before working on it: opens your agent session with a lease. Claiming a card you hold renews the lease; one someone else holds is refused.",
+    parameters: Schema.Struct({ card: Card, ttlSeconds: Ttl })
+  })
+)
+
+export const ClaimNextCard = hints(
+  false,
+  false,
+  false
+)(
+  Tool.make("claim_next_card", {
+    description:
+      "Claim the next unclaimed card of a board (highest priority, then board order): the session and the card, or none left.",
+    parameters: Schema.Struct({
+      projectId: ProjectId,
+      column: Schema.optionalKey(Schema.String.annotate({ description: "Only from this column (name or id)" })),
+      labels: Schema.optionalKey(
+        Schema.Array(Schema.String).annotate({ description: "Only cards with all these labels (names or ids)" })
+      ),
+      assignee: Schema.optionalKey(
+        Schema.Literals(["me", "unassigned"]).annotate({ description: "Only cards assigned to you, or to nobody" })
+      ),
+      ttlSeconds: Ttl
+    })
+  })
+)
+
+export const Heartbeat = hints(
+  false,
+  false,
+  false
+)(
+  Tool.make("heartbeat", {
+    description: "Extend your session's lease by its length, from now. Fails once it has ended.",
+    parameters: Schema.Struct({ sessionId: SessionId })
+  })
+)
+
+export const Report = hints(
+  false,
+  false,
+  false
+)(
+  Tool.make("report", {
+    description:
+      "Report on your session: thought or action (working), elicitation (a question; waits for a person's comment), error, or response (the result: completes the session, frees the card).",
+    parameters: Schema.Struct({
+      sessionId: SessionId,
+      type: ActivityType.annotate({ description: oneOf(activityTypes) }),
+      body: Schema.String.annotate({ description: `Markdown, 1-${n(agentLimits.activityBody)} characters` })
+    })
+  })
+)
+
+export const ReleaseCard = hints(
+  false,
+  false,
+  true
+)(
+  Tool.make("release_card", {
+    description: "End your session and free the card, moving it (e.g. to Done) in the same step if asked.",
+    parameters: Schema.Struct({
+      sessionId: SessionId,
+      status: Schema.optionalKey(ReleaseStatus.annotate({ description: "complete, or released (default)" })),
+      moveTo: Schema.optionalKey(Schema.String.annotate({ description: "Move the card to this column (name or id)" }))
+    })
+  })
+)
+
 export const BoardToolkit = Toolkit.make(
   ListWorkspaces,
   ListProjects,
@@ -382,7 +470,12 @@ export const BoardToolkit = Toolkit.make(
   AddComment,
   ListEvents,
   CardHistory,
-  RunCommand
+  RunCommand,
+  ClaimCard,
+  ClaimNextCard,
+  Heartbeat,
+  Report,
+  ReleaseCard
 )
 
 export type BoardTools = Toolkit.Tools<typeof BoardToolkit>

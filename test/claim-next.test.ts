@@ -1,0 +1,137 @@
+/**
+ * Issue 19, the work queue: POST /v1/projects/{id}/claim-next claims the best unclaimed card
+ * (priority, then board order) over real HTTP on each database, filters by column, labels and
+ * assignee, answers 204 when nothing matches, and under 100 concurrent callers on 50 cards
+ * claims each card exactly once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { backends } from "./support/backends.ts"
+import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
+import { startServer, type TestServer } from "./support/server.ts"
+
+describe.each(backends)("the work queue on %s", (backend) => {
+  let server: TestServer
+  let base: string
+  let A: Account
+
+  beforeAll(async () => {
+    server = await startServer(backend)
+    base = server.baseUrl
+    A = await bootstrap(base, "queue")
+  }, 120_000)
+  afterAll(() => server?.stop())
+
+  const newProject = async (name: string) => {
+    const r = await call(base, "POST", "/v1/projects", {
+      body: { workspaceId: A.workspaceId, name, template: "kanban" },
+      headers: bearer(A.session)
+    })
+    expect(r.status).toBe(201)
+    return { id: r.body.project.id as string, columns: r.body.columns as Array<{ id: string; name: string }> }
+  }
+  const newCard = async (projectId: string, columnId: string, title: string, priority = "medium") => {
+    const r = await call(base, "POST", "/v1/cards", {
+      body: { projectId, columnId, title, priority },
+      headers: key(A.apiKey)
+    })
+    expect(r.status).toBe(201)
+    return r.body
+  }
+  const next = (projectId: string, body: unknown = {}, headers = key(A.apiKey)) =>
+    call(base, "POST", `/v1/projects/${projectId}/claim-next`, { body, headers })
+
+  it("takes cards by priority, then board order, and answers 204 when none is left", async () => {
+    const p = await newProject("Order")
+    const [todo, doing] = p.columns
+    const low = await newCard(p.id, todo!.id, "low", "low")
+    const urgentLater = await newCard(p.id, doing!.id, "urgent in the second column", "urgent")
+    const medium = await newCard(p.id, todo!.id, "medium", "medium")
+    const urgent = await newCard(p.id, todo!.id, "urgent", "urgent")
+    const high = await newCard(p.id, doing!.id, "high", "high")
+    const taken: Array<string> = []
+    for (let i = 0; i < 5; i++) {
+      const r = await next(p.id)
+      expect(r.status).toBe(201)
+      expect(r.body.session.cardId).toBe(r.body.card.id)
+      expect(r.body.session.status).toBe("active")
+      expect(r.body.card.claim).toEqual({
+        sessionId: r.body.session.id,
+        actor: r.body.session.actor,
+        leaseExpiresAt: r.body.session.leaseExpiresAt
+      })
+      taken.push(r.body.card.id)
+    }
+    expect(taken).toEqual([urgent.id, urgentLater.id, high.id, medium.id, low.id])
+    const none = await next(p.id)
+    expect(none.status).toBe(204)
+    expect(none.text).toBe("")
+  })
+
+  it("filters by column, labels and assignee, and takes the lease it is given", async () => {
+    const p = await newProject("Filters")
+    const [todo, doing] = p.columns
+    const a = await newCard(p.id, todo!.id, "a")
+    const b = await newCard(p.id, doing!.id, "b")
+    const c = await newCard(p.id, doing!.id, "c")
+    const label = await call(base, "POST", "/v1/labels", {
+      body: { projectId: p.id, name: "agent-ok" },
+      headers: key(A.apiKey)
+    })
+    expect(label.status).toBe(201)
+    expect(
+      (
+        await call(base, "POST", `/v1/cards/${c.id}/labels`, {
+          body: { labelId: label.body.id },
+          headers: key(A.apiKey)
+        })
+      ).status
+    ).toBeLessThan(300)
+    const labelled = await next(p.id, { labelIds: [label.body.id], ttlSeconds: 45 })
+    expect(labelled.status).toBe(201)
+    expect(labelled.body.card.id).toBe(c.id)
+    expect(Date.parse(labelled.body.session.leaseExpiresAt) - Date.parse(labelled.body.session.createdAt)).toBe(45_000)
+    // assignees (the card_assignees table): b is A's, a is nobody's
+    await server.query(`INSERT INTO card_assignees (card_id, user_id, created_at) VALUES ($1, $2, now())`, [
+      b.id,
+      A.userId
+    ])
+    const mine = await next(p.id, { assignee: "me" })
+    expect(mine.body.card.id).toBe(b.id)
+    expect((await next(p.id, { assignee: "me" })).status).toBe(204)
+    const column = await next(p.id, { columnId: doing!.id })
+    expect(column.status).toBe(204)
+    const unassigned = await next(p.id, { assignee: "unassigned", columnId: todo!.id })
+    expect(unassigned.body.card.id).toBe(a.id)
+  })
+
+  it("refuses what it cannot honour: a bad lease, another project's column, a project it cannot see", async () => {
+    const p = await newProject("Refusals")
+    const other = await newProject("Other")
+    expect((await next(p.id, { ttlSeconds: 10 })).status).toBe(400)
+    expect((await next(p.id, { assignee: "everyone" })).status).toBe(400)
+    const elsewhere = await next(p.id, { columnId: other.columns[0]!.id })
+    expect(elsewhere.status).toBe(400)
+    expect(elsewhere.body.error).toMatch(/another project/)
+    const stranger = await bootstrap(base, "stranger")
+    expect((await next(p.id, {}, key(stranger.apiKey))).status).toBe(404)
+  })
+
+  it("100 concurrent callers on 50 cards: exactly 50 sessions, 50 answers of 204, no card claimed twice", async () => {
+    const p = await newProject("Race")
+    const cards: Array<string> = []
+    for (let i = 0; i < 50; i++) cards.push((await newCard(p.id, p.columns[i % 3]!.id, `card ${i}`)).id)
+    const replies = await Promise.all(Array.from({ length: 100 }, () => next(p.id, { ttlSeconds: 600 })))
+    const statuses = replies.map((r) => r.status)
+    expect(statuses.filter((s) => s === 201)).toHaveLength(50)
+    expect(statuses.filter((s) => s === 204)).toHaveLength(50)
+    const claimed = replies.filter((r) => r.status === 201).map((r) => r.body.card.id as string)
+    expect(new Set(claimed).size).toBe(50)
+    expect([...claimed].sort()).toEqual([...cards].sort())
+    const rows = await server.query<{ card_id: string; n: number }>(
+      `SELECT card_id, count(*)::int AS n FROM agent_sessions WHERE project_id = $1 GROUP BY card_id`,
+      [p.id]
+    )
+    expect(rows).toHaveLength(50)
+    expect(rows.every((r) => r.n === 1)).toBe(true)
+  }, 120_000)
+})

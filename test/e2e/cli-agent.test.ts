@@ -1,0 +1,79 @@
+/**
+ * Issue 19's CLI end to end: the real `bin/board.mjs` works the queue against a real server
+ * (embedded database): take the next card, report, heartbeat, list sessions, release it into Done.
+ */
+import * as fs from "node:fs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { runBoard, tempConfigHome } from "../support/cli.ts"
+import { startServer, type TestServer } from "../support/server.ts"
+
+let server: TestServer
+let home: string
+let env: Record<string, string>
+
+beforeAll(async () => {
+  server = await startServer("pglite")
+  home = tempConfigHome()
+  env = { XDG_CONFIG_HOME: home, BOARD_API_URL: server.baseUrl }
+})
+afterAll(async () => {
+  await server?.stop()
+  fs.rmSync(home, { recursive: true, force: true })
+})
+
+const ok = async (args: ReadonlyArray<string>, input?: string) => {
+  const run = await runBoard(args, { env, ...(input !== undefined ? { input } : {}) })
+  expect(run.code, `board ${args.join(" ")}\n${run.stderr}`).toBe(0)
+  return run
+}
+const json = async <T = any>(args: ReadonlyArray<string>): Promise<T> =>
+  JSON.parse((await ok([...args, "--json"])).stdout) as T
+
+describe("board agent, against a real server", { timeout: 180_000 }, () => {
+  it("next, report, heartbeat, sessions, release --move-to: each read back", async () => {
+    await ok(
+      [
+        "auth",
+        "signup",
+        "--email",
+        `agent-${Date.now().toString(36)}@example.com`,
+        "--full-name",
+        "Cli Agent",
+        "--workspace",
+        "Acme",
+        "--project",
+        "Website",
+        "--password-stdin"
+      ],
+      "correct horse battery\n"
+    )
+    await ok(["card", "create", "Routine", "--priority", "low"])
+    const urgent = await json(["card", "create", "Fire", "--priority", "urgent"])
+    const taken = await json(["agent", "next", "--column", "To Do", "--ttl", "120"])
+    expect(taken.card.id).toBe(urgent.id)
+    const session = taken.session.id as string
+    expect(Date.parse(taken.session.leaseExpiresAt) - Date.parse(taken.session.createdAt)).toBe(120_000)
+    const activity = await json(["agent", "report", session, "--type", "thought", "Looking into it"])
+    expect(activity).toMatchObject({ sessionId: session, type: "thought", body: "Looking into it" })
+    const beat = await json(["agent", "heartbeat", session])
+    expect(Date.parse(beat.leaseExpiresAt)).toBeGreaterThanOrEqual(Date.parse(taken.session.leaseExpiresAt))
+    const active = await json(["agent", "sessions", "--status", "active"])
+    expect(active.map((s: any) => s.id)).toEqual([session])
+    const human = await ok(["agent", "sessions"])
+    expect(human.stdout).toContain(`${session} ${urgent.ref} active`)
+    const released = await json(["agent", "release", session, "--move-to", "Done", "--status", "complete"])
+    expect(released.status).toBe("complete")
+    const card = await json(["card", "show", urgent.ref])
+    expect(card.claim).toBeNull()
+    const board = await json(["board", "show"])
+    expect(board.columns.find((c: any) => c.id === card.columnId).name).toBe("Done")
+    // the low card next, then nothing in To Do: exit 0 with a message, `null` as JSON
+    expect((await json(["agent", "next", "-c", "to do"])).card.title).toBe("Routine")
+    const none = await ok(["agent", "next", "-c", "To Do", "--json"])
+    expect(JSON.parse(none.stdout)).toBeNull()
+    expect(none.stderr).toMatch(/nothing was claimed/)
+    // a bad report type is a usage error
+    const bad = await runBoard(["agent", "report", session, "--type", "musing", "x"], { env })
+    expect(bad.code).toBe(2)
+  })
+})
