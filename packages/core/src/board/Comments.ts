@@ -19,7 +19,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { textFailure } from "../domain/text.ts"
 import { actorParams, actorSql, EventLog } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
-import { Access, type Resolved } from "./Access.ts"
+import { Access } from "./Access.ts"
 import { AgentSessions } from "./AgentSessions.ts"
 import { iso } from "./rows.ts"
 
