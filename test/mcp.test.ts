@@ -531,11 +531,6 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
   })
 
   describe("agents at work (issue 19)", () => {
-    it("tools/list stays under 16 KB of JSON", async () => {
-      const { tools } = await mcp.listTools()
-      expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThan(16_000)
-    })
-
     it("the work queue's prompt names the tools, the column and the done column", async () => {
       const result = await mcp.getPrompt({ name: "work_queue", arguments: { projectId: a.projectId, column: "Doing" } })
       const text = (result.messages[0]!.content as { text: string }).text

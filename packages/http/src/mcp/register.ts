@@ -44,6 +44,16 @@ const describeSchemaError = (error: Schema.SchemaError): string =>
 /** Makes JSON-safe plain data of a structured result (dates, readonly arrays, class instances). */
 const toJson = (data: unknown): unknown => JSON.parse(JSON.stringify(data))
 
+/**
+ * The tool's JSON Schema without `additionalProperties: true`, which is JSON Schema's default
+ * anyway: tools/list is read into every agent's context, so it stays small (under 16 KB).
+ */
+const withoutDefaults = (schema: unknown): unknown => {
+  if (typeof schema !== "object" || schema === null) return schema
+  const { additionalProperties, ...rest } = schema as Record<string, unknown>
+  return additionalProperties === true ? rest : schema
+}
+
 export const registerTools = <Tools extends Record<string, Tool.Any>>(
   toolkit: Toolkit.Toolkit<Tools>,
   handlers: Handlers<Tools>
@@ -54,9 +64,9 @@ export const registerTools = <Tools extends Record<string, Tool.Any>>(
       const handler = handlers[tool.name as keyof Tools] as (
         params: unknown
       ) => Effect.Effect<Reply, { readonly message: string }, McpPrincipal>
-      const inputSchema = yield* Schema.decodeUnknownEffect(McpSchema.ToolJson)(Tool.getJsonSchema(tool)).pipe(
-        Effect.orDie
-      )
+      const inputSchema = yield* Schema.decodeUnknownEffect(McpSchema.ToolJson)(
+        withoutDefaults(Tool.getJsonSchema(tool))
+      ).pipe(Effect.orDie)
       const decode = Schema.decodeUnknownEffect(tool.parametersSchema as Schema.Codec<unknown, unknown>)
       const name = tool.name
       yield* server.addTool({

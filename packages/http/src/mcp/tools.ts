@@ -46,13 +46,19 @@ const oneOf = (values: ReadonlyArray<string>) => `${values.slice(0, -1).join(", 
 /** A limit in a description: grouped from five digits on (2048, but 10,000). */
 const n = (limit: number) => (limit >= 10_000 ? limit.toLocaleString("en-US") : String(limit))
 
-const Card = Schema.String.annotate({ description: "The card: its id (a UUID) or its ref, such as WEB-12" })
+/**
+ * A whole number, stated to clients as `type: integer` alone: Schema.Int also states the safe
+ * integer bounds, 52 bytes on every such field of tools/list, which must stay small; the core
+ * checks each number's own range.
+ */
+const WholeNumber = Schema.Number.check(Schema.isInt({ toJsonSchema: () => ({ type: "integer" }) }))
+const Card = Schema.String.annotate({ description: "The card: its id or its ref (WEB-12)" })
 const ProjectHint = Schema.optionalKey(
   Schema.String.annotate({
-    description: "The project id (a UUID). Only needed when a card ref exists in several of your projects"
+    description: "The project id; only when the card ref is in several of your projects"
   })
 )
-const ProjectId = Schema.String.annotate({ description: "The project id (a UUID); list_projects shows them" })
+const ProjectId = Schema.String.annotate({ description: "The project id (see list_projects)" })
 const Column = Schema.String.annotate({
   description: 'The column: its id (a UUID) or its name, such as "In Progress" (case-insensitive)'
 })
@@ -85,11 +91,11 @@ export const ShowBoard = reads(
 export const SearchCards = reads(
   Tool.make("search_cards", {
     description:
-      "Search cards in every project you can see: each word of the query must appear in the title or the description (case-insensitive). Title matches come first, then the newest.",
+      "Search cards in every project you can see: every word must be in the title or description (any case). Title matches first, then newest.",
     parameters: Schema.Struct({
       query: Schema.String.annotate({ description: 'Words to look for, e.g. "login bug"' }),
       limit: Schema.optionalKey(
-        Schema.Int.annotate({
+        WholeNumber.annotate({
           description: `How many cards at most, from 1 to ${n(limits.searchMaxLimit)} (default ${n(limits.searchDefaultLimit)})`
         })
       ),
@@ -101,7 +107,7 @@ export const SearchCards = reads(
 export const ShowCard = reads(
   Tool.make("show_card", {
     description:
-      "Show one card in full: title, description, priority, column, labels, assignees, due date, subtasks (with their ids, for toggle_subtask), links to other cards and the latest comments.",
+      "Show one card in full: fields, labels, assignees, due date, subtasks (ids for toggle_subtask), links, latest comments.",
     parameters: Schema.Struct({ card: Card, projectId: ProjectHint })
   })
 )
@@ -153,12 +159,12 @@ export const MoveCard = hints(
 )(
   Tool.make("move_card", {
     description:
-      "Move a card to a column of its board (by column name or id), at the bottom or at a given position (0 = top). Other cards shift to keep their order.",
+      "Move a card to a column of its board (name or id), at the bottom or at a position (0 = top).",
     parameters: Schema.Struct({
       card: Card,
       column: Column,
       position: Schema.optionalKey(
-        Schema.Int.annotate({
+        WholeNumber.annotate({
           description: "0-based position in the target column (0 = top); the bottom when left out"
         })
       ),
@@ -176,7 +182,7 @@ export const AddLabel = hints(
 )(
   Tool.make("add_label", {
     description:
-      "Put a label on a card. The label is created in the card's project if it does not exist yet. Adding a label the card already has changes nothing.",
+      "Put a label on a card, creating the label in the project if needed.",
     parameters: Schema.Struct({ card: Card, label: LabelName, projectId: ProjectHint })
   })
 )
@@ -230,7 +236,7 @@ export const LinkCards = hints(
 )(
   Tool.make("link_cards", {
     description:
-      "Link two cards of the same workspace with a typed link: relates_to, blocks (the card blocks the target), duplicates, or is_part_of (the card is part of the target). An existing identical link is answered as it is.",
+      "Link two cards of one workspace: relates_to, blocks (card blocks target), duplicates or is_part_of (card is part of target). An identical link is answered as is.",
     parameters: Schema.Struct({
       card: Card,
       target: Schema.String.annotate({ description: "The other card: its id or its ref" }),
@@ -247,7 +253,7 @@ export const SubmitLink = hints(
 )(
   Tool.make("submit_link", {
     description:
-      "Save an external link (documentation, issue, article) to a project's link store; it is rated for relevance against the board. The URL is never fetched: give a title and a note yourself. A URL already stored (after normalization) is answered as it is.",
+      "Save an external link (docs, issue, article) to a project, rated for relevance against the board. The URL is not fetched: give a title and note. A URL already stored is answered as is.",
     parameters: Schema.Struct({
       projectId: ProjectId,
       url: Schema.String.annotate({ description: `An http(s) URL, up to ${n(limits.linkUrl)} characters` }),
@@ -274,9 +280,9 @@ export const ListLinks = reads(
       projectId: ProjectId,
       relevance: Schema.optionalKey(RelevanceFilter.annotate({ description: "Only links with this rating" })),
       limit: Schema.optionalKey(
-        Schema.Int.annotate({ description: "How many links at most, from 1 to 500 (default 50)" })
+        WholeNumber.annotate({ description: "How many links at most, from 1 to 500 (default 50)" })
       ),
-      offset: Schema.optionalKey(Schema.Int.annotate({ description: "How many to skip, for paging (default 0)" }))
+      offset: Schema.optionalKey(WholeNumber.annotate({ description: "How many to skip, for paging (default 0)" }))
     })
   })
 )
@@ -284,7 +290,7 @@ export const ListLinks = reads(
 export const GetPrompt = reads(
   Tool.make("get_prompt", {
     description:
-      "Build an agent prompt from a card, its links and the project's highly relevant links. Variants: analysis (understand and plan, no changes), draft (propose an implementation for review), execute (do the work; the default).",
+      "Build an agent prompt from a card and its relevant links. Variants: analysis (plan, no changes), draft (propose for review), execute (do the work; default).",
     parameters: Schema.Struct({
       card: Card,
       variant: Schema.optionalKey(
@@ -304,7 +310,7 @@ export const AddComment = hints(
 )(
   Tool.make("comment", {
     description:
-      "Comment on a card (Markdown), as yourself; people and agents talk on cards this way. A comment answers a question an agent asked.",
+      "Comment on a card (Markdown); people and agents talk on cards this way, e.g. to answer an agent's question.",
     parameters: Schema.Struct({
       card: Card,
       body: Schema.String.annotate({ description: `The comment, 1 to ${n(limits.commentBody)} characters` }),
@@ -317,23 +323,23 @@ export const AddComment = hints(
 // MCP client calls tools, few subscribe to resources, and an agent polls naturally with `after`.
 const After = Schema.optionalKey(
   Schema.String.annotate({
-    description: "An event id: answer only the events after it (pass the `next` of the previous answer)"
+    description: "Only events after this id (a previous answer's `next`)"
   })
 )
 const EventLimit = Schema.optionalKey(
-  Schema.Int.annotate({ description: `How many events at most, from 1 to ${EVENT_PAGE_MAX} (default 50)` })
+  WholeNumber.annotate({ description: `1 to ${EVENT_PAGE_MAX} (default 50)` })
 )
 
 export const ListEvents = reads(
   Tool.make("list_events", {
     description:
-      "What changed on a board, oldest first: each event's id, time, type (card.created, card.moved, ...), who did it and the card. Pass `after` (an event id, e.g. the `next` of the previous answer) to see only newer events.",
+      "A board's changes, oldest first: event id, time, type (card.moved, ...), who, card. Pass `after` for newer ones.",
     parameters: Schema.Struct({
       projectId: ProjectId,
       after: After,
       limit: EventLimit,
       types: Schema.optionalKey(
-        Schema.Array(Schema.String).annotate({ description: `Only these event types, e.g. ["card.moved"]` })
+        Schema.Array(Schema.String).annotate({ description: `Only these types, e.g. ["card.moved"]` })
       )
     })
   })
@@ -341,7 +347,7 @@ export const ListEvents = reads(
 
 export const CardHistory = reads(
   Tool.make("card_history", {
-    description: "What happened to one card, oldest first: created, edited, moved, labelled, and who did each.",
+    description: "One card's changes and who made them, oldest first.",
     parameters: Schema.Struct({ card: Card, projectId: ProjectHint, after: After, limit: EventLimit })
   })
 )
@@ -353,13 +359,13 @@ export const RunCommand = hints(
 )(
   Tool.make("run_command", {
     description:
-      'Carry out one plain-English board command, e.g. "move WEB-12 to Done", "add label bug to WEB-3", "create card Fix login in To Do with priority high", "WEB-4 blocks WEB-7", "find login". Deleting is refused here. Prefer the specific tools when you know the ids.',
+      'Carry out one plain-English board command, e.g. "move WEB-12 to Done", "add label bug to WEB-3", "WEB-4 blocks WEB-7". Deleting is refused here. Prefer the specific tools.',
     parameters: Schema.Struct({
       command: Schema.String.annotate({ description: `The command, up to ${n(limits.nluCommand)} characters` }),
       projectId: Schema.optionalKey(
         Schema.String.annotate({
           description:
-            "The board to act on (a UUID); needed when the command names no card ref and you can see several projects"
+            "The board (a UUID), when the command names no card ref"
         })
       )
     })
@@ -367,7 +373,7 @@ export const RunCommand = hints(
 )
 
 const Ttl = Schema.optionalKey(
-  Schema.Int.annotate({
+  WholeNumber.annotate({
     description: `Lease seconds, ${agentLimits.ttlMin}-${n(agentLimits.ttlMax)} (default ${agentLimits.ttlDefault})`
   })
 )
@@ -381,7 +387,7 @@ export const ClaimCard = hints(
 )(
   Tool.make("claim_card", {
     description:
-      "Claim a card before working on it: opens your agent session with a lease. Claiming a card you hold renews the lease; one someone else holds is refused.",
+      "Claim a card before working on it: opens your agent session with a lease (renewed if you hold it; refused if someone else does).",
     parameters: Schema.Struct({ card: Card, ttlSeconds: Ttl })
   })
 )
@@ -426,7 +432,7 @@ export const Report = hints(
 )(
   Tool.make("report", {
     description:
-      "Report on your session: thought or action (working), elicitation (a question; waits for a person's comment), error, or response (the result: completes the session, frees the card).",
+      "Report on your session: thought or action, elicitation (a question; waits for a person's comment), error, or response (the result: completes it, frees the card).",
     parameters: Schema.Struct({
       sessionId: SessionId,
       type: ActivityType.annotate({ description: oneOf(activityTypes) }),
