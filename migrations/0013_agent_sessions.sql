@@ -42,10 +42,38 @@ CREATE INDEX agent_sessions_live_lease ON agent_sessions (lease_expires_at)
 CREATE INDEX agent_sessions_by_card ON agent_sessions (card_id, created_at DESC, id DESC);
 CREATE INDEX agent_sessions_by_project ON agent_sessions (project_id, created_at DESC, id DESC);
 
+-- Whether a live session (active, awaitingInput or error) holds the card, whatever its lease:
+-- kept by the one trigger below in the transaction of every session change, so the work queue's
+-- index can leave claimed cards out. Not part of the card's REST shape (claim comes from the
+-- sessions and their leases, board/claimSql.ts).
+ALTER TABLE cards ADD COLUMN claimed boolean NOT NULL DEFAULT false;
+
+-- Recomputes the card's flag from its sessions on every insert, status change and delete (a
+-- lease renewal changes no status, so it costs nothing). Writes only when the flag changes, so a
+-- change between live statuses locks no card row. Takers lock the card before its sessions
+-- (AgentSessions.ts); the sweep locks both with SKIP LOCKED, so this card update never waits in
+-- a way that could deadlock.
+CREATE FUNCTION agent_sessions_claimed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  target uuid := CASE WHEN TG_OP = 'DELETE' THEN OLD.card_id ELSE NEW.card_id END;
+  live boolean := EXISTS (SELECT 1 FROM agent_sessions s
+    WHERE s.card_id = target AND s.status IN ('active', 'awaitingInput', 'error'));
+BEGIN
+  UPDATE cards SET claimed = live WHERE id = target AND claimed IS DISTINCT FROM live;
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER agent_sessions_claimed AFTER INSERT OR UPDATE OF status OR DELETE ON agent_sessions
+  FOR EACH ROW EXECUTE FUNCTION agent_sessions_claimed();
+
 -- The work queue's order within a column (priority, then the column's order), so taking the
--- next card of a column walks this index from its start instead of sorting the column.
+-- next card of a column walks this index from its start instead of sorting the column. Only
+-- unclaimed cards: with many cards of a column claimed, the walk no longer passes each of them.
+-- A card whose lease has passed stays out until the sweep marks its session stale (about a
+-- second); a direct claim (POST /v1/cards/{id}/claim) checks the lease itself and takes it at once.
 CREATE INDEX cards_queue ON cards (column_id,
-  (CASE priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END), sort_key, id);
+  (CASE priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END), sort_key, id)
+  WHERE NOT claimed;
 
 CREATE TABLE agent_activities (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

@@ -2,20 +2,24 @@
  * Issue 19, the work queue: POST /v1/projects/{id}/claim-next claims the best unclaimed card
  * (priority, then board order) over real HTTP on each database, filters by column, labels and
  * assignee, answers 204 when nothing matches, and under 100 concurrent callers on 50 cards
- * claims each card exactly once.
+ * claims each card exactly once. The queue's index leaves claimed cards out (cards.claimed, kept
+ * by a trigger on every session change): a released card joins the queue again at once, one whose
+ * lease passed once the sweep marks its session stale.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
+import { makeShiftedClock } from "./support/shiftedClock.ts"
 
 describe.each(backends)("the work queue on %s", (backend) => {
   let server: TestServer
   let base: string
   let A: Account
+  const clock = makeShiftedClock()
 
   beforeAll(async () => {
-    server = await startServer(backend)
+    server = await startServer(backend, {}, undefined, undefined, { clock: clock.clock })
     base = server.baseUrl
     A = await bootstrap(base, "queue")
   }, 120_000)
@@ -115,6 +119,46 @@ describe.each(backends)("the work queue on %s", (backend) => {
     const stranger = await bootstrap(base, "stranger")
     expect((await next(p.id, {}, key(stranger.apiKey))).status).toBe(404)
   })
+
+  it("a released card is queued again at once, one whose lease passed once the sweep marks it stale", async () => {
+    const p = await newProject("Flag")
+    const column = p.columns[0]!.id
+    const first = await newCard(p.id, column, "first", "urgent")
+    const second = await newCard(p.id, column, "second", "low")
+    const claimedFlag = async (id: string) =>
+      (await server.query<{ claimed: boolean }>(`SELECT claimed FROM cards WHERE id = $1`, [id]))[0]!.claimed
+    const a = await next(p.id, { columnId: column, ttlSeconds: 30 })
+    expect(a.body.card.id).toBe(first.id)
+    expect(await claimedFlag(first.id)).toBe(true)
+    // the flag stays out of the card's REST shape
+    expect(Object.keys(a.body.card)).not.toContain("claimed")
+    const b = await next(p.id, { columnId: column, ttlSeconds: 600 })
+    expect(b.body.card.id).toBe(second.id)
+    expect((await next(p.id, { columnId: column })).status).toBe(204)
+    // a release frees the card for the queue in its own transaction
+    const released = await call(base, "POST", `/v1/agent-sessions/${b.body.session.id}/release`, {
+      body: {},
+      headers: key(A.apiKey)
+    })
+    expect(released.status).toBe(200)
+    expect(await claimedFlag(second.id)).toBe(false)
+    const again = await next(p.id, { columnId: column, ttlSeconds: 600 })
+    expect(again.body.card.id).toBe(second.id)
+    // the first lease passes: the queue takes the card once the sweep has marked the session stale
+    clock.advance(30_000)
+    let taken: { status: number; body: { card: { id: string } } } = { status: 0, body: { card: { id: "" } } }
+    for (let i = 0; i < 100 && taken.status !== 201; i++) {
+      taken = await next(p.id, { columnId: column })
+      if (taken.status !== 201) await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(taken.status).toBe(201)
+    expect(taken.body.card.id).toBe(first.id)
+    const [old] = await server.query<{ status: string }>(`SELECT status FROM agent_sessions WHERE id = $1`, [
+      a.body.session.id
+    ])
+    expect(old!.status).toBe("stale")
+    expect(await claimedFlag(first.id)).toBe(true)
+  }, 60_000)
 
   it("100 concurrent callers on 50 cards: exactly 50 sessions, 50 answers of 204, no card claimed twice", async () => {
     const p = await newProject("Race")

@@ -149,7 +149,11 @@ const priorityRank = `(CASE c.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 W
 // $7 assignee filter ('me' | 'unassigned' | NULL). The best unclaimed card, locked; cards another
 // queue call has locked are skipped, so concurrent callers take different cards. Within one
 // column the order is the cards_queue index's, so the statement walks that index and stops at
-// the first card it can take; across columns it sorts the project's cards.
+// the first card it can take; across columns it sorts the project's cards. `NOT c.claimed` (the
+// flag the agent_sessions trigger keeps, migrations/0013) matches the index's predicate, so the
+// walk never passes the column's claimed cards; the lease check stays for correctness. So a card
+// whose lease has passed is left to the queue until the sweep marks its session stale (about a
+// second); a direct claim checks the lease itself and takes it at once.
 const nextCardSql = (oneColumn: boolean) => `
   SELECT c.id, p.workspace_id FROM cards c
   JOIN projects p ON p.id = c.project_id
@@ -160,6 +164,7 @@ const nextCardSql = (oneColumn: boolean) => `
     AND ($7::text IS NULL
       OR ($7 = 'me' AND EXISTS (SELECT 1 FROM card_assignees a WHERE a.card_id = c.id AND a.user_id = $2::uuid))
       OR ($7 = 'unassigned' AND NOT EXISTS (SELECT 1 FROM card_assignees a WHERE a.card_id = c.id)))
+    AND NOT c.claimed
     AND NOT EXISTS (SELECT 1 FROM agent_sessions s WHERE s.card_id = c.id AND s.status IN ${LIVE} AND s.lease_expires_at > $4::timestamptz)
   ORDER BY ${oneColumn ? `c.column_id, ${priorityRank}, c.sort_key, c.id` : `${priorityRank}, col.position, col.id, c.sort_key, c.id`}
   LIMIT 1
@@ -678,9 +683,13 @@ export class AgentSessions extends Context.Service<
             Effect.gen(function* () {
               const rows = yield* sql
                 .unsafe<Scoped>(
+                  // the card too, skipping one a taker holds: the claimed trigger updates it, and
+                  // takers lock the card before its sessions, so waiting on it could deadlock
                   `WITH due AS (
-                     SELECT id FROM agent_sessions WHERE status IN ${LIVE} AND lease_expires_at <= $1::timestamptz
-                     ORDER BY lease_expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED
+                     SELECT s.id FROM agent_sessions s JOIN cards c ON c.id = s.card_id
+                     WHERE s.status IN ${LIVE} AND s.lease_expires_at <= $1::timestamptz
+                     ORDER BY s.lease_expires_at LIMIT ${SWEEP_BATCH}
+                     FOR UPDATE OF s SKIP LOCKED FOR NO KEY UPDATE OF c SKIP LOCKED
                    ), gone AS (
                      UPDATE agent_sessions s SET status = 'stale', updated_at = $1::timestamptz FROM due
                      WHERE s.id = due.id RETURNING ${SESSION_COLUMNS}
