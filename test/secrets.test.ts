@@ -68,7 +68,7 @@ describe.each(backends)("secrets on %s", (backend) => {
     let dump = ""
     for (const { table_name } of tables) {
       const rows = await server.query(`SELECT * FROM "${table_name}"`)
-      dump += JSON.stringify(rows)
+      dump += JSON.stringify(rows, (_k, v) => (typeof v === "bigint" ? v.toString() : v))
     }
     const logs = server.logLines.join("\n")
     expect(logs.length).toBeGreaterThan(0)

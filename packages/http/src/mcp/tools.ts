@@ -158,8 +158,7 @@ export const MoveCard = hints(
   true
 )(
   Tool.make("move_card", {
-    description:
-      "Move a card to a column of its board (name or id), at the bottom or at a position (0 = top).",
+    description: "Move a card to a column of its board (name or id), at the bottom or at a position (0 = top).",
     parameters: Schema.Struct({
       card: Card,
       column: Column,
@@ -181,8 +180,7 @@ export const AddLabel = hints(
   true
 )(
   Tool.make("add_label", {
-    description:
-      "Put a label on a card, creating the label in the project if needed.",
+    description: "Put a label on a card, creating the label in the project if needed.",
     parameters: Schema.Struct({ card: Card, label: LabelName, projectId: ProjectHint })
   })
 )
@@ -326,9 +324,7 @@ const After = Schema.optionalKey(
     description: "Only events after this id (a previous answer's `next`)"
   })
 )
-const EventLimit = Schema.optionalKey(
-  WholeNumber.annotate({ description: `1 to ${EVENT_PAGE_MAX} (default 50)` })
-)
+const EventLimit = Schema.optionalKey(WholeNumber.annotate({ description: `1 to ${EVENT_PAGE_MAX} (default 50)` }))
 
 export const ListEvents = reads(
   Tool.make("list_events", {
@@ -364,8 +360,7 @@ export const RunCommand = hints(
       command: Schema.String.annotate({ description: `The command, up to ${n(limits.nluCommand)} characters` }),
       projectId: Schema.optionalKey(
         Schema.String.annotate({
-          description:
-            "The board (a UUID), when the command names no card ref"
+          description: "The board (a UUID), when the command names no card ref"
         })
       )
     })
