@@ -4,9 +4,9 @@
 -- Order: an event's place is (tx, n), its writing transaction's id and then a global counter.
 -- Neither alone orders events by commit: a transaction can take its number before another and
 -- commit after it, and a reader that had passed the later one would skip it. So readers see only
--- events whose transaction is older than every transaction still running
--- (tx < pg_snapshot_xmin(pg_current_snapshot())): those are final, and every event that becomes
--- visible later has a larger tx, so a cursor (tx, n) never skips one and never sees one twice.
+-- events whose transaction is older than every transaction still running in this database
+-- (events/EventLog.ts, FINAL_BELOW): those are final, and every event that becomes visible
+-- later has a larger tx, so a cursor (tx, n) never skips one and never sees one twice.
 --
 -- No foreign keys: a key check would lock the project row FOR KEY SHARE in every write, on
 -- the hottest shared row there is; the events of a deleted project are unreachable (access goes

@@ -1,6 +1,7 @@
 /** Issue 18, history: a project's and a card's events through the API, paged, filtered, access-checked. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends } from "./support/backends.ts"
+import { spawn } from "node:child_process"
+import { backends, postgresUrl } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
 import { fullFlow } from "./support/oauthFlow.ts"
 import { startServer, type TestServer } from "./support/server.ts"
@@ -86,6 +87,39 @@ describe.each(backends)("event history on %s", (backend) => {
         headers: key(b.apiKey)
       })
       expect(after.body.events.map((e: any) => e.data.object.title)).toEqual(["After"])
+    },
+    60_000
+  )
+
+  // Transaction ids are the PostgreSQL server's: a long transaction of another database must not
+  // hold this board's history back (it did, while the test suite seeded a benchmark elsewhere).
+  it.skipIf(backend !== "postgres")(
+    "is not held back by a long transaction in another database",
+    async () => {
+      const other = spawn(
+        "psql",
+        // one command each, so the id is printed while the transaction is still open
+        [postgresUrl!, "-At", "-c", "BEGIN", "-c", "SELECT pg_current_xact_id()", "-c", "SELECT pg_sleep(10)"],
+        { stdio: ["ignore", "pipe", "inherit"] }
+      )
+      const b = await bootstrap(base, "beside")
+      try {
+        // its transaction has its id once the first statement printed it
+        await new Promise<void>((resolve, reject) => {
+          other.stdout!.once("data", () => resolve())
+          other.once("exit", (code) => reject(new Error(`psql exited with ${code}`)))
+        })
+        const c = await call(base, "POST", "/v1/cards", {
+          body: { projectId: b.projectId, columnId: b.columns[0]!.id, title: "Beside a long transaction" },
+          headers: key(b.apiKey)
+        })
+        expect(c.status).toBe(201)
+        const all = (await call(base, "GET", `/v1/projects/${b.projectId}/events`, { headers: key(b.apiKey) })).body
+          .events
+        expect(all.at(-1)?.data.object.id).toBe(c.body.id)
+      } finally {
+        other.kill()
+      }
     },
     60_000
   )

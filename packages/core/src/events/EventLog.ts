@@ -124,14 +124,27 @@ export const toEvent = (r: EventRow): BoardEvent => ({
 const EVENT_COLUMNS = "n::text AS n, tx::text AS tx, workspace_id, project_id, type, actor, data, created_at"
 
 /**
- * The final events of one project (or one card) after a cursor, oldest first: only those whose
- * transaction is older than every running one (migrations/0010_events.sql says why).
+ * The transaction id below which every event is final (migrations/0010_events.sql says why):
+ * the oldest transaction still running in the statement's snapshot, or the snapshot's end when
+ * none runs. Transaction ids are the whole PostgreSQL server's, so a long transaction of another
+ * database on the same server would hold every stream back; a running transaction that
+ * pg_stat_activity places in another database is left out. Anything not known to be elsewhere
+ * (a session whose details are hidden from this role, one that began after the snapshot's
+ * list) counts, so the answer errs only towards waiting. (xip lists 64-bit ids; the activity
+ * view's are their low 32 bits.)
  */
+export const FINAL_BELOW = `(SELECT COALESCE(min(r.x), pg_snapshot_xmax(pg_current_snapshot())::text::bigint)
+    FROM (SELECT xip::text::bigint AS x FROM pg_snapshot_xip(pg_current_snapshot()) AS xip) r
+    WHERE r.x % 4294967296 NOT IN (
+      SELECT a.backend_xid::text::bigint FROM pg_stat_activity a
+      WHERE a.backend_xid IS NOT NULL AND a.datname IS DISTINCT FROM current_database()))`
+
+/** The final events of one project (or one card) after a cursor, oldest first. */
 const pageSql = (scope: "project" | "card") => `
   SELECT ${EVENT_COLUMNS} FROM events
   WHERE ${scope === "project" ? "project_id" : "card_id"} = $1::uuid
     AND (tx, n) > ($2::bigint, $3::bigint)
-    AND tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+    AND tx < ${FINAL_BELOW}
     AND ($4::text[] IS NULL OR type = ANY($4::text[]))
   ORDER BY events.tx, events.n LIMIT $5`
 
@@ -283,7 +296,7 @@ export class EventLog extends Context.Service<
         sql
           .unsafe<{ tx: string; n: string }>(
             `SELECT tx::text AS tx, n::text AS n FROM events
-             WHERE project_id = $1::uuid AND tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+             WHERE project_id = $1::uuid AND tx < ${FINAL_BELOW}
              ORDER BY events.tx DESC, events.n DESC LIMIT 1`,
             [projectId]
           )
