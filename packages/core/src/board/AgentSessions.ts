@@ -243,9 +243,7 @@ export class AgentSessions extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
       const events = yield* EventLog
-      // a session change and its events commit together; a failed statement is a defect
-      const changing = <A, E>(effect: Effect.Effect<A, E>) =>
-        events.withEvents(effect).pipe(Effect.catchTag("SqlError", (e) => Effect.die(e)))
+      const changing = events.changing
       const cards = yield* Cards
 
       const sessionEvent = (type: EventInput["type"], row: Scoped): EventInput => ({

@@ -89,9 +89,7 @@ export class Comments extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
       const events = yield* EventLog
-      // a comment, its event (and a session it resumes) commit together; a failed statement is a defect
-      const changing = <A, E>(effect: Effect.Effect<A, E>) =>
-        events.withEvents(effect).pipe(Effect.catchTag("SqlError", (e) => Effect.die(e)))
+      const changing = events.changing
 
       const sessions = yield* AgentSessions
       /**

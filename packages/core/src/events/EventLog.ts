@@ -182,6 +182,8 @@ export class EventLog extends Context.Service<
     readonly record: (actor: EventActor, events: EventInput | ReadonlyArray<EventInput>) => Effect.Effect<void>
     /** `sql.withTransaction`, then tells readers of the projects whose events it recorded. */
     readonly withEvents: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | SqlError.SqlError, R>
+    /** `withEvents` for changes that map no database error: a failed statement is a defect. */
+    readonly changing: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
     /** Says this process committed events of a project (call after the commit). */
     readonly committed: (projectId: string) => void
     /** Registers a listener for `committed`; returns its removal. */
@@ -337,6 +339,7 @@ export class EventLog extends Context.Service<
       return EventLog.of({
         record,
         withEvents,
+        changing: (effect) => withEvents(effect).pipe(Effect.catchTag("SqlError", (e) => Effect.die(e))),
         committed,
         onCommitted: (listener) => {
           listeners.add(listener)
