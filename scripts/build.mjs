@@ -8,7 +8,7 @@
 import { build } from "esbuild"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const outdir = path.join(root, "dist")
@@ -41,6 +41,15 @@ export const buildAll = async () => {
   })
   // what each output holds and imports: test/bundle.test.ts checks what a command loads
   fs.writeFileSync(path.join(outdir, "meta.json"), JSON.stringify(result.metafile))
+  await buildWeb()
+}
+
+/** The web board (packages/web, Vite): static files `board serve` serves at `/`. */
+export const buildWeb = async () => {
+  const { build: viteBuild } = await import(
+    pathToFileURL(path.join(root, "packages/web/node_modules/vite/dist/node/index.js")).href
+  )
+  await viteBuild({ configFile: path.join(root, "packages/web/vite.config.ts"), logLevel: "warn" })
 }
 
 const newestSource = () => {
@@ -52,7 +61,8 @@ const newestSource = () => {
       else newest = Math.max(newest, fs.statSync(file).mtimeMs)
     }
   }
-  for (const dir of ["packages/cli/src", "packages/http/src", "packages/core/src"]) walk(path.join(root, dir))
+  for (const dir of ["packages/cli/src", "packages/http/src", "packages/core/src", "packages/web/src"])
+    walk(path.join(root, dir))
   return Math.max(newest, fs.statSync(fileURLToPath(import.meta.url)).mtimeMs)
 }
 
