@@ -162,6 +162,21 @@ describe.each(backends)("foundation on %s", (backend) => {
       expect(rows[0].password_hash).not.toContain("pässwörd")
     })
 
+    it("GET /v1/me names the account and the kind of credential; without one it is 401", async () => {
+      const account = await bootstrap(base, "myself")
+      const byKey = await call(base, "GET", "/v1/me", { headers: key(account.apiKey) })
+      expect(byKey.status).toBe(200)
+      expect(byKey.body).toEqual({
+        id: account.userId,
+        email: account.email,
+        full_name: "myself",
+        credential: "apiKey"
+      })
+      const bySession = await call(base, "GET", "/v1/me", { headers: bearer(account.session) })
+      expect(bySession.body.credential).toBe("session")
+      expect((await call(base, "GET", "/v1/me")).status).toBe(401)
+    })
+
     it.each([
       ["7 characters", "1234567", 400],
       ["8 characters", "12345678", 201],

@@ -5,7 +5,7 @@ import { AppConfig } from "../Config.ts"
 import { isUuid } from "../board/Access.ts"
 import { iso } from "../board/rows.ts"
 import { Conflict, Forbidden, InvalidInput, NotFound, TooManyRequests, Unauthenticated } from "../domain/errors.ts"
-import type { Principal } from "../domain/Principal.ts"
+import type { CredentialKind, Principal } from "../domain/Principal.ts"
 import { charCount } from "../domain/limits.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ServerSecret } from "../infra/Secret.ts"
@@ -22,6 +22,14 @@ export interface AuthSession {
     readonly expires_at: string
   }
   readonly user: { readonly id: string; readonly email: string; readonly full_name: string }
+}
+
+/** Who the calling credential acts for, and which kind of credential it is. */
+export interface Me {
+  readonly id: string
+  readonly email: string
+  readonly full_name: string
+  readonly credential: CredentialKind
 }
 
 export interface CreatedApiKey {
@@ -67,8 +75,10 @@ export class Accounts extends Context.Service<
     readonly apiKeys: (principal: Principal) => Effect.Effect<ReadonlyArray<ApiKeyInfo>, Forbidden>
     /** Revokes one of the caller's keys at once (the calling key included); NotFound for any other id. */
     readonly revokeApiKey: (principal: Principal, keyId: string) => Effect.Effect<void, NotFound | Forbidden>
-    /** The account's id and email, or nothing when it is gone. */
-    readonly profile: (userId: string) => Effect.Effect<ReadonlyArray<{ id: string; email: string }>>
+    /** The account's id, email and name, or nothing when it is gone. */
+    readonly profile: (userId: string) => Effect.Effect<ReadonlyArray<{ id: string; email: string; full_name: string }>>
+    /** The caller's own account (`GET /v1/me`): who a credential acts for. */
+    readonly me: (principal: Principal) => Effect.Effect<Me, NotFound>
   }
 >()("board/core/Accounts") {
   static readonly layerWith = (hasher: PasswordHasher) =>
@@ -217,9 +227,17 @@ export class Accounts extends Context.Service<
         })
 
         const profile = (userId: string) =>
-          sql<{ id: string; email: string }>`SELECT id, email FROM users WHERE id = ${userId}`.pipe(Effect.orDie)
+          sql<{ id: string; email: string; full_name: string }>`
+            SELECT id, email, full_name FROM users WHERE id = ${userId}`.pipe(Effect.orDie)
 
-        return Accounts.of({ signup, login, createApiKey, apiKeys, revokeApiKey, profile })
+        const me = Effect.fn("Accounts.me")(function* (principal: Principal) {
+          const [user] = yield* profile(principal.userId)
+          // a credential outliving its account (the row deleted by an operator) finds no one
+          if (user === undefined) return yield* new NotFound({ message: "account not found" })
+          return { ...user, credential: principal.via }
+        })
+
+        return Accounts.of({ signup, login, createApiKey, apiKeys, revokeApiKey, profile, me })
       })
     )
 

@@ -2,7 +2,7 @@ import { Email, Id, limits, MaxString, Name, Timestamp, Uuid } from "@board/core
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../errors.ts"
-import { BootstrapAuth, ClientLimit } from "../middleware/Authentication.ts"
+import { AnyUserAuth, BootstrapAuth, ClientLimit } from "../middleware/Authentication.ts"
 import { AuthSession } from "../schemas.ts"
 
 export const ApiKeyCreated = Schema.Struct({
@@ -66,10 +66,22 @@ const revokeApiKey = HttpApiEndpoint.delete("revokeApiKey", "/v1/api-keys/:id", 
   error: [NotFound, Forbidden]
 }).middleware(BootstrapAuth)
 
+const me = HttpApiEndpoint.get("me", "/v1/me", {
+  success: Schema.Struct({
+    id: Id,
+    email: Schema.String,
+    full_name: Schema.String,
+    /** The kind of credential making the request. */
+    credential: Schema.Literals(["apiKey", "oauth", "session", "intake"])
+  }),
+  error: NotFound
+}).middleware(AnyUserAuth)
+
 export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(signup)
   .add(login)
   .add(createApiKey)
   .add(listApiKeys)
   .add(revokeApiKey)
+  .add(me)
   .annotateMerge(OpenApi.annotations({ title: "Account bootstrap" })) {}
