@@ -483,6 +483,7 @@ describe.each(backends)("generated requests on %s", (backend) => {
         }
       },
       "GET /v1/workspaces": {},
+      "GET /v1/me": { check: async (r) => expect(r.body.id).toBe(A.userId) },
       "GET /v1/workspaces/{id}/projects": { pools: { id: ref("workspace") } },
       "GET /v1/workspaces/{id}/members": { pools: { id: ref("workspace") } },
       "POST /v1/workspaces/{id}/members": {
