@@ -32,8 +32,6 @@ const REGISTRATION_MAX_BYTES = 16 * 1024
 const noStore = { "cache-control": "no-store", pragma: "no-cache" }
 const pageHeaders = {
   ...noStore,
-  "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff"
@@ -44,8 +42,29 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 /** Public metadata, the same for everyone: cacheable for 5 minutes, so none of noStore's headers. */
 const discovery = (body: unknown) =>
   HttpServerResponse.jsonUnsafe(body, { status: 200, headers: { "cache-control": "public, max-age=300" } })
-const page = (status: number, html: string) =>
-  HttpServerResponse.html(html).pipe(HttpServerResponse.setStatus(status), HttpServerResponse.setHeaders(pageHeaders))
+
+/**
+ * CSP's form-action also governs the redirects a form post leads to (Chromium enforces it), so
+ * the consent form may go to this site and to the one redirect it ends at: that redirect's
+ * origin, or its scheme for an app's private-use scheme and for [::1] (CSP host sources have no
+ * IPv6 literals). Without it the browser stops at the 303 and the app never gets its code.
+ */
+const formActionFor = (redirectUri: string | undefined): string => {
+  if (redirectUri === undefined) return "'self'"
+  const url = new URL(redirectUri)
+  const web = url.protocol === "https:" || url.protocol === "http:"
+  return `'self' ${web && !url.hostname.startsWith("[") ? url.origin : url.protocol}`
+}
+
+/** A page; `redirectUri` when its form may end at the client's redirect. */
+const page = (status: number, html: string, redirectUri?: string) =>
+  HttpServerResponse.html(html).pipe(
+    HttpServerResponse.setStatus(status),
+    HttpServerResponse.setHeaders({
+      ...pageHeaders,
+      "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; form-action ${formActionFor(redirectUri)}; frame-ancestors 'none'`
+    })
+  )
 const oauthError = (e: OAuthError) =>
   json(
     e.status,
@@ -185,7 +204,8 @@ export const OAuthRoutes = Layer.effectDiscard(
                 ? undefined
                 : { email: user.email, workspaces: list.map((w) => ({ id: w.id, name: w.name })) },
             error
-          })
+          }),
+          redirectUri
         )
       })
 
