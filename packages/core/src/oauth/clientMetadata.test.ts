@@ -45,6 +45,13 @@ describe("validateRegistration", () => {
     })
   })
 
+  it("registers refresh_token beside authorization_code: the token endpoint issues refresh tokens to every grant", () => {
+    expect(validateRegistration({ ...base, grant_types: ["authorization_code"] })).toMatchObject({
+      ok: true,
+      client: { grant_types: ["authorization_code", "refresh_token"] }
+    })
+  })
+
   it.each([
     [{}, "invalid_redirect_uri"],
     [{ redirect_uris: [] }, "invalid_redirect_uri"],

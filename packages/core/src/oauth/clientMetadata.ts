@@ -32,7 +32,6 @@ const bad = (error_description: string): RegistrationResult => ({
 const isStringArray = (v: unknown): v is Array<string> => Array.isArray(v) && v.every((x) => typeof x === "string")
 
 export const MAX_REDIRECT_URIS = 10
-const SUPPORTED_GRANTS = new Set(["authorization_code", "refresh_token"])
 const unique = (xs: ReadonlyArray<string>) => [...new Set(xs)]
 
 /**
@@ -81,8 +80,10 @@ export const validateRegistration = (body: unknown): RegistrationResult => {
   // registered; only a registration left with nothing usable is refused
   const requestedGrants = m.grant_types === undefined ? ["authorization_code", "refresh_token"] : m.grant_types
   if (!isStringArray(requestedGrants)) return bad("grant_types: an array of strings")
-  const grantTypes = unique(requestedGrants.filter((g) => SUPPORTED_GRANTS.has(g)))
-  if (!grantTypes.includes("authorization_code")) return bad("grant_types: authorization_code is required")
+  if (!requestedGrants.includes("authorization_code")) return bad("grant_types: authorization_code is required")
+  // every code grant gets rotating refresh tokens here, so the registration says so (the
+  // server may substitute values, §3.2.1) rather than list less than the token endpoint does
+  const grantTypes = ["authorization_code", "refresh_token"]
   const requestedResponses = m.response_types === undefined ? ["code"] : m.response_types
   if (!isStringArray(requestedResponses)) return bad("response_types: an array of strings")
   const responseTypes = unique(requestedResponses.filter((r) => r === "code"))
