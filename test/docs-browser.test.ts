@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core"
 import * as zlib from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { describeBrowser, launchBrowser } from "./support/browser.ts"
+import { bootstrap } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 
 // the code run in the page by page.evaluate (this project's tests have no DOM types)
@@ -29,6 +30,22 @@ beforeAll(async () => {
   origin = server.baseUrl.replace(/\/api$/, "")
 })
 afterAll(() => server?.stop())
+
+/**
+ * Scalar's address of an operation (`#tag/<tag's slug>/<METHOD><path>`), from the document's
+ * own tags, so the test follows the tags' names wherever they are edited.
+ */
+const operationHash = async (method: string, path: string): Promise<string> => {
+  const doc = (await (await fetch(`${origin}/api/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { tags?: Array<string> }>>
+  }
+  const tag = doc.paths[path]![method.toLowerCase()]!.tags![0]!
+  const slug = tag
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+  return `#tag/${slug}/${method.toUpperCase()}${path}`
+}
 
 const bundleUrl = (html: string): string => {
   const src = /<script src="([^"]+)"><\/script>/.exec(html)?.[1]
@@ -166,7 +183,7 @@ describeBrowser("the API reference in Chromium", () => {
     // (on a phone the sidebar is folded away behind its menu button)
     const groups = page.getByRole("button", { name: /^Open Group - /, includeHidden: true })
     expect(await groups.count()).toBeGreaterThanOrEqual(10)
-    await page.goto(`${origin}/api/v1/docs#tag/board`)
+    await page.goto(`${origin}/api/v1/docs${(await operationHash("POST", "/v1/cards")).replace(/\/POST.*/, "")}`)
     for (const path of ["/v1/cards", "/v1/columns/{id}", "/v1/cards/{id}/move"])
       await page.locator("main").getByText(path, { exact: true }).first().waitFor()
     return { page, hosts, errors, close: () => context.close() }
@@ -221,6 +238,29 @@ describeBrowser("the API reference in Chromium", () => {
     const { page, hosts, errors, close } = await open(1280)
     try {
       await tryHealth(page)
+      onlyLocal(hosts)
+      expect(errors).toEqual([])
+    } finally {
+      await close()
+    }
+  }, 60_000)
+
+  it('"try it" with an API key: the key goes in X-API-Key to this server, the answer is the caller\'s workspaces', async () => {
+    const account = await bootstrap(server.baseUrl, "docs")
+    const { page, hosts, errors, close } = await open(1280)
+    try {
+      const url = `${origin}/api/v1/workspaces`
+      const answered = page.waitForResponse((r) => r.url() === url && r.request().method() === "GET")
+      await page.goto(`${origin}/api/v1/docs${await operationHash("GET", "/v1/workspaces")}`)
+      await page.getByRole("button", { name: /Test Request\s*\(get \/v1\/workspaces\)/i }).click()
+      // the operation's first scheme (apiKey) is preselected: open the section, type the key
+      await page.getByText("Authentication", { exact: true }).last().click()
+      await page.getByText("Value:", { exact: true }).locator("..").locator("input").fill(account.apiKey)
+      await page.getByRole("button", { name: /Send get request to .*\/v1\/workspaces$/ }).click()
+      const response = await answered
+      expect(await response.request().headerValue("x-api-key")).toBe(account.apiKey)
+      expect(response.status()).toBe(200)
+      await page.getByText(account.workspaceId).first().waitFor()
       onlyLocal(hosts)
       expect(errors).toEqual([])
     } finally {
