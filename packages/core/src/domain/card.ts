@@ -12,7 +12,7 @@ export const Label = Schema.Struct({
   color: Schema.NullOr(Schema.String),
   createdAt: Timestamp,
   updatedAt: Timestamp
-})
+}).annotate({ identifier: "Label", description: "A label of a project, attached to any of its cards." })
 export type Label = typeof Label.Type
 
 export const Subtask = Schema.Struct({
@@ -23,6 +23,9 @@ export const Subtask = Schema.Struct({
   position: Schema.Int,
   createdAt: Timestamp,
   updatedAt: Timestamp
+}).annotate({
+  identifier: "Subtask",
+  description: "A checklist item of a card, in its place among the card's subtasks."
 })
 export type Subtask = typeof Subtask.Type
 
@@ -49,5 +52,8 @@ export const Card = Schema.Struct({
   updatedAt: Timestamp,
   /** The live agent session holding the card while its lease is unexpired, else null. */
   claim: Schema.NullOr(CardClaim)
+}).annotate({
+  identifier: "Card",
+  description: "A card with its labels, subtasks, assignees and claim, in its place in its column."
 })
 export type Card = typeof Card.Type
