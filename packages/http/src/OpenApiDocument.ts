@@ -77,7 +77,10 @@ const ERROR_SCHEMA = {
   required: ["error"]
 }
 const mergeErrorComponents = (node: unknown): void => {
-  if (Array.isArray(node)) return node.forEach(mergeErrorComponents)
+  if (Array.isArray(node)) {
+    for (const item of node) mergeErrorComponents(item)
+    return
+  }
   if (node === null || typeof node !== "object") return
   const record = node as Json
   const ref = record.$ref
