@@ -90,9 +90,13 @@ const ROWS: Record<string, Row> = {
     scope: "global",
     req: () => ({ method: "GET", path: "/v1/desktop/download?redirect=false" })
   },
-  "GET /v1/desktop/updates/{platform}/{file}": {
+  "GET /v1/desktop/updates/{platform}/latest-mac.yml": {
     scope: "global",
     req: () => ({ method: "GET", path: "/v1/desktop/updates/darwin-arm64/latest-mac.yml" })
+  },
+  "GET /v1/desktop/updates/{platform}/{version}/{artifact}": {
+    scope: "global",
+    req: () => ({ method: "GET", path: "/v1/desktop/updates/darwin-arm64/1.2.3/Board-1.2.3-arm64-mac.zip" })
   },
 
   "POST /v1/api-keys": {

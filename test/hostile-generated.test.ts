@@ -862,17 +862,22 @@ describe.each(backends)("generated requests on %s", (backend) => {
           if (r.status === 302) expect(r.headers.get("location")).toMatch(/^https?:\/\//)
         }
       },
-      "GET /v1/desktop/updates/{platform}/{file}": {
+      "GET /v1/desktop/updates/{platform}/latest-mac.yml": {
+        pools: { platform: fc.constant("darwin-arm64") },
+        invalidStatus: { platform: 404 },
+        check: async (r) => expect(r.headers.get("location")).toMatch(/^https?:\/\//)
+      },
+      "GET /v1/desktop/updates/{platform}/{version}/{artifact}": {
         pools: {
           platform: fc.constant("darwin-arm64"),
-          file: fc.constantFrom(
-            "latest-mac.yml",
-            "1.2.3/Board-1.2.3-arm64-mac.zip",
-            "1.2.3/Board 1.2.3-arm64.dmg",
-            "1.2.3/Board-1.2.3-arm64-mac.zip.blockmap"
+          version: fc.constant("1.2.3"),
+          artifact: fc.constantFrom(
+            "Board-1.2.3-arm64-mac.zip",
+            "Board 1.2.3-arm64.dmg",
+            "Board-1.2.3-arm64-mac.zip.blockmap"
           )
         },
-        invalidStatus: { platform: 404, file: 404 },
+        invalidStatus: { platform: 404, version: 404, artifact: 404 },
         check: async (r) => expect(r.headers.get("location")).toMatch(/^https?:\/\//)
       }
     }
@@ -1120,7 +1125,9 @@ describe.each(backends)("generated requests on %s", (backend) => {
         maximum: 500
       })
       expect(param("GET /v1/search", "q").pattern).toBe("\\S")
-      expect(accepts(param("GET /v1/desktop/updates/{platform}/{file}", "file"), "1.2.3/notes.txt")).toBe(false)
+      const feedFile = "GET /v1/desktop/updates/{platform}/{version}/{artifact}"
+      expect(accepts(param(feedFile, "artifact"), "notes.txt")).toBe(false)
+      expect(accepts(param(feedFile, "version"), "v1.2.3")).toBe(false)
       // and what its answers hold: ids are uuids, times date-times (checked on every success above)
       const card = v.responseSchema(ops.get("GET /v1/cards/{id}")!.op, 200)!
       expect(accepts(card, { ...cardBody, id: "WEB-1" })).toBe(false)

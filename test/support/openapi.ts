@@ -171,7 +171,8 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "POST /v1/nlu": [200, 400, 401, 429],
   "GET /v1/desktop/releases/latest": [200, 401, 404, 429],
   "GET /v1/desktop/download": [200, 302, 401, 404, 429],
-  "GET /v1/desktop/updates/{platform}/{file}": [302, 401, 404, 429],
+  "GET /v1/desktop/updates/{platform}/latest-mac.yml": [302, 401, 404, 429],
+  "GET /v1/desktop/updates/{platform}/{version}/{artifact}": [302, 401, 404, 429],
   // SPEC.md gives these bodies but no success status: 201 is README.md's
   "POST /v1/auth/signup": [201, 403, 409, 429],
   "POST /v1/workspaces": [201],

@@ -4,6 +4,7 @@
  */
 import { OpenApi } from "effect/http-api"
 import { Api } from "./Api.ts"
+import { componentExamples, errorExamples, fieldExamples } from "./openApiExamples.ts"
 import { AnyUserAuth, BootstrapAuth, IntakeAuth, UserAuth } from "./middleware/Authentication.ts"
 
 const schemes = {
@@ -41,10 +42,134 @@ const dropClosedObjects = (node: unknown): void => {
   if (node === null || typeof node !== "object") return
   const record = node as Record<string, unknown>
   if (record.additionalProperties === false) delete record.additionalProperties
+  // a union of one value (a single project template) is that value: `anyOf` of one schema says
+  // nothing more, and linters flag it
+  const anyOf = record.anyOf
+  if (Array.isArray(anyOf) && anyOf.length === 1) {
+    delete record.anyOf
+    Object.assign(record, anyOf[0])
+  }
   Object.values(record).forEach(dropClosedObjects)
 }
 
+type Json = Record<string, unknown>
 type Operation = { security?: unknown; operationId?: string; summary?: string; [k: string]: unknown }
+type MediaType = { schema?: Json; example?: unknown }
+
+/**
+ * Every failure body is `{error: string}`, whatever the status; Effect names one component per
+ * error class (`BadRequestEncoded`, …). The document has the one `Error` a client types its
+ * failures with; each response's description tells the statuses apart.
+ */
+const errorComponents = [
+  "BadRequestEncoded",
+  "UnauthorizedEncoded",
+  "ForbiddenEncoded",
+  "NotFoundEncoded",
+  "ConflictEncoded",
+  "TooManyRequestsEncoded"
+]
+const ERROR_SCHEMA = {
+  type: "object",
+  description: "Every failure's body, whatever the status: a message a person can act on.",
+  properties: { error: { type: "string", description: "What went wrong and, where it helps, what to send instead." } },
+  required: ["error"]
+}
+const mergeErrorComponents = (node: unknown): void => {
+  if (Array.isArray(node)) {
+    for (const item of node) mergeErrorComponents(item)
+    return
+  }
+  if (node === null || typeof node !== "object") return
+  const record = node as Json
+  const ref = record.$ref
+  if (typeof ref === "string" && errorComponents.some((name) => ref === `#/components/schemas/${name}`)) {
+    record.$ref = "#/components/schemas/Error"
+  }
+  Object.values(record).forEach(mergeErrorComponents)
+}
+
+const FIXED_UUID = "7e8f9a0b-1c2d-4e3f-9a4b-5c6d7e8f9a0b"
+const FIXED_TIME = "2026-03-02T09:30:00.000Z"
+
+/**
+ * An example value for a schema of the document: the named resource's own example for a `$ref`,
+ * a field's example by its name, otherwise one built from the schema (first enum value, first
+ * non-null branch, the smallest allowed number, …).
+ */
+const exampleOf = (schema: Json | undefined, components: Record<string, Json>, field?: string, depth = 0): unknown => {
+  if (schema === undefined || depth > 12) return undefined
+  const ref = schema.$ref
+  if (typeof ref === "string") {
+    const name = ref.replace("#/components/schemas/", "")
+    return componentExamples[name] ?? exampleOf(components[name], components, field, depth + 1)
+  }
+  if (schema.examples !== undefined && Array.isArray(schema.examples)) return schema.examples[0]
+  if ("const" in schema) return schema.const
+  if (Array.isArray(schema.enum)) return schema.enum[0]
+  const branches = (schema.anyOf ?? schema.oneOf) as Array<Json> | undefined
+  if (branches !== undefined) {
+    const chosen = branches.find((b) => b.type !== "null") ?? branches[0]
+    return exampleOf(chosen, components, field, depth + 1)
+  }
+  if (field !== undefined && field in fieldExamples) return fieldExamples[field]
+  switch (schema.type) {
+    case "object": {
+      const properties = (schema.properties ?? {}) as Record<string, Json>
+      return Object.fromEntries(
+        Object.entries(properties).map(([key, value]) => [key, exampleOf(value, components, key, depth + 1)])
+      )
+    }
+    case "array":
+      return [exampleOf(schema.items as Json | undefined, components, field, depth + 1)]
+    case "integer":
+    case "number": {
+      const min = typeof schema.minimum === "number" ? schema.minimum : 0
+      const max = typeof schema.maximum === "number" ? schema.maximum : Number.MAX_SAFE_INTEGER
+      return Math.min(Math.max(min, 1), max)
+    }
+    case "boolean":
+      return true
+    case "string":
+      if (schema.format === "uuid") return FIXED_UUID
+      if (schema.format === "date-time") return FIXED_TIME
+      if (schema.format === "email") return "ada@example.org"
+      if (schema.format === "uri") return "https://example.org/"
+      return "text"
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Gives every JSON request and response an example (unless the endpoint wrote its own), so
+ * documentation tools show a body for each, and names the resources' own examples.
+ */
+const addExamples = (spec: {
+  paths: Record<string, Record<string, Operation>>
+  components: { schemas: Record<string, Json> }
+}) => {
+  const components = spec.components.schemas
+  for (const [name, example] of Object.entries(componentExamples)) {
+    const component = components[name]
+    if (component !== undefined) component.examples = [example]
+  }
+  for (const ops of Object.values(spec.paths)) {
+    for (const op of Object.values(ops)) {
+      const body = (op.requestBody as { content?: Record<string, MediaType> } | undefined)?.content?.[
+        "application/json"
+      ]
+      if (body !== undefined && body.example === undefined) body.example = exampleOf(body.schema, components)
+      for (const [status, response] of Object.entries(
+        (op.responses ?? {}) as Record<string, { content?: Record<string, MediaType> }>
+      )) {
+        const media = response.content?.["application/json"]
+        if (media === undefined || media.example !== undefined) continue
+        media.example = errorExamples[status] ?? exampleOf(media.schema, components)
+      }
+    }
+  }
+}
 
 export const makeOpenApiDocument = (
   publicUrl: string,
@@ -52,13 +177,16 @@ export const makeOpenApiDocument = (
 ) => {
   const spec = OpenApi.fromApi(Api) as unknown as {
     paths: Record<string, Record<string, Operation>>
-    components: { securitySchemes: Record<string, unknown> }
-    servers?: Array<{ url: string }>
-    info: { version: string }
+    components: { schemas: Record<string, Json>; securitySchemes: Record<string, unknown> }
+    servers?: Array<{ url: string; description?: string }>
+    info: Json & { version: string }
   }
   spec.info.version = "1.0"
+  spec.info.contact = { name: "Board Service", url: publicUrl }
+  // the service is not open source: its API is offered under its operator's terms
+  spec.info.license = { name: "Proprietary", identifier: "LicenseRef-Proprietary" }
   spec.components.securitySchemes = { ...schemes }
-  spec.servers = [{ url: `${publicUrl}/api` }]
+  spec.servers = [{ url: `${publicUrl}/api`, description: "This service" }]
   const paths: Record<string, Record<string, Operation>> = {}
   for (const group of Object.values(Api.groups)) {
     for (const endpoint of Object.values(group.endpoints)) {
@@ -69,25 +197,13 @@ export const makeOpenApiDocument = (
       op.security = security ?? []
     }
   }
-  for (const [path, ops] of Object.entries(spec.paths)) {
-    // the router's trailing wildcard is SPEC's `{file}` (a `<version>/<artifact>` path)
-    const documented = path.replace(/^\/api/, "").replace(/\/\*$/, "/{file}")
-    if (documented.endsWith("/{file}")) {
-      for (const op of Object.values(ops)) {
-        const params = (op.parameters ?? []) as Array<{ name: string; in: string }>
-        if (!params.some((p) => p.name === "file")) {
-          // SPEC.md: at most `<version>/<file>` deep, ending .yml, .zip, .blockmap or .dmg (anything else is 404)
-          const schema = { type: "string", pattern: "^([^/]+/)?[^/]+\\.(yml|zip|blockmap|dmg)$" }
-          op.parameters = [
-            ...params,
-            { name: "file", in: "path", required: true, schema, description: "latest-mac.yml, or <version>/<artifact>" }
-          ]
-        }
-      }
-    }
-    paths[documented] = ops
-  }
+  // the server URL ends in /api: paths are relative to it
+  for (const [path, ops] of Object.entries(spec.paths)) paths[path.replace(/^\/api/, "")] = ops
   spec.paths = paths
+  mergeErrorComponents(spec.paths)
+  for (const name of errorComponents) delete spec.components.schemas[name]
+  spec.components.schemas.Error = ERROR_SCHEMA
   dropClosedObjects(spec)
+  addExamples(spec)
   return spec
 }

@@ -8,12 +8,31 @@ import { HttpEffect, HttpServerResponse } from "effect/http"
 
 const body = { error: Schema.String }
 
-export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(body, { httpApiStatus: 400 }) {}
-export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(body, { httpApiStatus: 401 }) {}
-export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(body, { httpApiStatus: 403 }) {}
-export class NotFound extends Schema.Error<NotFound>("NotFound")(body, { httpApiStatus: 404 }) {}
-export class Conflict extends Schema.Error<Conflict>("Conflict")(body, { httpApiStatus: 409 }) {}
-export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")(body, { httpApiStatus: 429 }) {}
+// each description is the response's description in the OpenAPI document
+export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(body, {
+  httpApiStatus: 400,
+  description: "Malformed input: `error` names the field and the rule it broke."
+}) {}
+export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(body, {
+  httpApiStatus: 401,
+  description: "The credential is missing, malformed, unknown, expired, or not accepted here."
+}) {}
+export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(body, {
+  httpApiStatus: 403,
+  description: "The credential may not do this (its kind, its grant, or the caller's role)."
+}) {}
+export class NotFound extends Schema.Error<NotFound>("NotFound")(body, {
+  httpApiStatus: 404,
+  description: "No such resource, or one the caller cannot see: the two are indistinguishable."
+}) {}
+export class Conflict extends Schema.Error<Conflict>("Conflict")(body, {
+  httpApiStatus: 409,
+  description: "The request conflicts with the resource's current state."
+}) {}
+export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")(body, {
+  httpApiStatus: 429,
+  description: "Too many requests: `Retry-After` says in how many seconds to come back."
+}) {}
 
 export type HttpError = BadRequest | Unauthorized | Forbidden | NotFound | Conflict | TooManyRequests
 

@@ -5,6 +5,7 @@
  */
 import { Id, Timestamp } from "@board/core/contract"
 import { Schema, SchemaTransformation } from "effect"
+import { OpenApi } from "effect/http-api"
 
 export const AuthSession = Schema.Struct({
   session: Schema.Struct({
@@ -14,6 +15,9 @@ export const AuthSession = Schema.Struct({
     expires_at: Timestamp
   }),
   user: Schema.Struct({ id: Id, email: Schema.String, full_name: Schema.String })
+}).annotate({
+  identifier: "AuthSession",
+  description: "A session token (for the account bootstrap calls) and its user."
 })
 
 export interface IntRange {
@@ -67,3 +71,6 @@ export const documentParameters =
       return p
     })
   })
+
+/** An operation's summary (its title in documentation tools) and description, for `annotateMerge`. */
+export const doc = (summary: string, description: string) => OpenApi.annotations({ summary, description })

@@ -57,6 +57,9 @@ export const AgentSession = Schema.Struct({
   leaseExpiresAt: Timestamp,
   createdAt: Timestamp,
   updatedAt: Timestamp
+}).annotate({
+  identifier: "AgentSession",
+  description: "An agent's session on a card: while live and its lease unexpired, the card is claimed."
 })
 export type AgentSession = typeof AgentSession.Type
 
@@ -66,13 +69,16 @@ export const Activity = Schema.Struct({
   type: ActivityType,
   body: Schema.String,
   createdAt: Timestamp
-})
+}).annotate({ identifier: "Activity", description: "What an agent reported during its session." })
 export type Activity = typeof Activity.Type
 
 /** A session with a page of its activities, oldest first. */
 export const AgentSessionDetail = Schema.Struct({
   ...AgentSession.fields,
   activities: Schema.Array(Activity)
+}).annotate({
+  identifier: "AgentSessionDetail",
+  description: "An agent session with a page of its activities, oldest first."
 })
 export type AgentSessionDetail = typeof AgentSessionDetail.Type
 
@@ -81,5 +87,8 @@ export const CardClaim = Schema.Struct({
   sessionId: AgentSessionId,
   actor: Actor,
   leaseExpiresAt: Timestamp
+}).annotate({
+  identifier: "CardClaim",
+  description: "The live agent session holding a card, its owner and when its lease ends."
 })
 export type CardClaim = typeof CardClaim.Type

@@ -12,7 +12,7 @@ export const Column = Schema.Struct({
   position: Schema.Int,
   createdAt: Timestamp,
   updatedAt: Timestamp
-})
+}).annotate({ identifier: "Column", description: "A column of a project's board, in its place among the columns." })
 export type Column = typeof Column.Type
 
 export const Board = Schema.Struct({
@@ -21,5 +21,5 @@ export const Board = Schema.Struct({
   /** In column order, then position order. */
   cards: Schema.Array(Card),
   labels: Schema.Array(Label)
-})
+}).annotate({ identifier: "Board", description: "A project's whole board: its columns, cards and labels." })
 export type Board = typeof Board.Type

@@ -12,7 +12,7 @@ export const Label = Schema.Struct({
   color: Schema.NullOr(Schema.String),
   createdAt: Timestamp,
   updatedAt: Timestamp
-})
+}).annotate({ identifier: "Label", description: "A label of a project, attached to any of its cards." })
 export type Label = typeof Label.Type
 
 export const Subtask = Schema.Struct({
@@ -23,6 +23,9 @@ export const Subtask = Schema.Struct({
   position: Schema.Int,
   createdAt: Timestamp,
   updatedAt: Timestamp
+}).annotate({
+  identifier: "Subtask",
+  description: "A checklist item of a card, in its place among the card's subtasks."
 })
 export type Subtask = typeof Subtask.Type
 
@@ -30,24 +33,28 @@ export const Card = Schema.Struct({
   id: CardId,
   projectId: ProjectId,
   columnId: ColumnId,
-  /** Its 0-based place in its column. */
-  position: Schema.Int,
-  ref: Schema.String,
+  position: Schema.Int.annotate({ description: "Its 0-based place in its column." }),
+  ref: Schema.String.annotate({ description: "Its project's prefix and number (`WEB-12`): unique in its project." }),
   title: Schema.String,
   description: Schema.NullOr(Schema.String),
   priority: Priority,
   labels: Schema.Array(Label),
   subtasks: Schema.Array(Subtask),
-  /** Members of the card's workspace, in the order they were assigned (then by id). */
-  assigneeIds: Schema.Array(UserId),
-  /** When the card is due, or null. */
-  dueAt: Schema.NullOr(Timestamp),
-  /** `api` for cards made by members, `intake` for cards filed through an intake token. */
-  source: Schema.String,
+  assigneeIds: Schema.Array(UserId).annotate({
+    description: "Members of the card's workspace, in the order they were assigned (then by id)."
+  }),
+  dueAt: Schema.NullOr(Timestamp).annotate({ description: "When the card is due, or null." }),
+  source: Schema.String.annotate({
+    description: "`api` for cards made by members, `intake` for cards filed through an intake token."
+  }),
   intakeTokenId: Schema.NullOr(IntakeTokenId),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-  /** The live agent session holding the card while its lease is unexpired, else null. */
-  claim: Schema.NullOr(CardClaim)
+  claim: Schema.NullOr(CardClaim).annotate({
+    description: "The live agent session holding the card while its lease is unexpired, else null."
+  })
+}).annotate({
+  identifier: "Card",
+  description: "A card with its labels, subtasks, assignees and claim, in its place in its column."
 })
 export type Card = typeof Card.Type

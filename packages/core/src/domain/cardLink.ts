@@ -15,5 +15,8 @@ export const CardLink = Schema.Struct({
   card: Schema.Struct({ id: CardId, ref: Schema.String, title: Schema.String }),
   createdAt: Timestamp,
   updatedAt: Timestamp
+}).annotate({
+  identifier: "CardLink",
+  description: "A typed link between two cards of one workspace, seen from the card it was listed for."
 })
 export type CardLink = typeof CardLink.Type

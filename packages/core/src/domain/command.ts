@@ -47,7 +47,10 @@ export const CommandResult = Schema.Union([
   answer(Schema.Literal("link_cards"), CardLink),
   answer(Schema.Literal("delete_card"), DeletedCard),
   answer(Schema.Literal("search"), Schema.Struct({ cards: Schema.Array(Card) }))
-])
+]).annotate({
+  identifier: "CommandResult",
+  description: "What a plain-English command was understood as and did; `result` follows from `intent`."
+})
 export type CommandResult = typeof CommandResult.Type
 
 /** Every intent a command can be understood as. */

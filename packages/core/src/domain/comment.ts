@@ -13,7 +13,7 @@ export const Comment = Schema.Struct({
   body: Schema.String,
   createdAt: Timestamp,
   updatedAt: Timestamp
-})
+}).annotate({ identifier: "Comment", description: "A comment on a card, in Markdown, with its author." })
 export type Comment = typeof Comment.Type
 
 export const CommentPage = Schema.Struct({
@@ -21,5 +21,5 @@ export const CommentPage = Schema.Struct({
   total: Schema.Int,
   limit: Schema.Int,
   offset: Schema.Int
-})
+}).annotate({ identifier: "CommentPage", description: "A page of a card's comments, oldest first, with the total." })
 export type CommentPage = typeof CommentPage.Type

@@ -49,6 +49,9 @@ export const Actor = Schema.Struct({
   userId: Schema.optionalKey(UserId),
   /** The person's full name, the agent's registered client name, or the intake token's name. */
   name: Schema.optionalKey(Schema.String)
+}).annotate({
+  identifier: "Actor",
+  description: "Who made a change: a person, an agent, an intake token, or the service."
 })
 export type Actor = typeof Actor.Type
 
@@ -79,6 +82,9 @@ export const BoardEvent = Schema.Struct({
     object: Schema.Unknown,
     previous: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
   })
+}).annotate({
+  identifier: "Event",
+  description: "A change: its type, who made it, and the resource after it (`data.object`)."
 })
 export type BoardEvent = typeof BoardEvent.Type
 
@@ -86,6 +92,9 @@ export const EventPage = Schema.Struct({
   events: Schema.Array(BoardEvent),
   /** Pass as `after` for the next page; null when this page reached the end of the log. */
   next: Schema.NullOr(EventId)
+}).annotate({
+  identifier: "EventPage",
+  description: "A page of events, oldest first, and the cursor of the next page."
 })
 export type EventPage = typeof EventPage.Type
 

@@ -10,6 +10,9 @@ export const Evidence = Schema.Struct({
   detail: Schema.String,
   cards: Schema.optionalKey(Schema.Array(Schema.String)),
   terms: Schema.optionalKey(Schema.Array(Schema.String))
+}).annotate({
+  identifier: "Evidence",
+  description: "One signal behind a link's rating, with the cards or terms it matched."
 })
 export type Evidence = typeof Evidence.Type
 
@@ -22,7 +25,8 @@ export const ProjectLink = Schema.Struct({
   note: Schema.NullOr(Schema.String),
   tags: Schema.Array(Schema.String),
   relevance: Schema.NullOr(Relevance),
-  score: Schema.NullOr(Schema.Number),
+  // finite: a rating is in [0, 1] (Schema.Number would document "Infinity" and "NaN" strings too)
+  score: Schema.NullOr(Schema.Finite),
   evidence: Schema.NullOr(Schema.Array(Evidence)),
   evaluation_source: Schema.NullOr(Schema.Literals(["heuristic", "human"])),
   reviewedBy: Schema.NullOr(UserId),
@@ -30,5 +34,8 @@ export const ProjectLink = Schema.Struct({
   reviewReason: Schema.NullOr(Schema.String),
   createdAt: Timestamp,
   updatedAt: Timestamp
+}).annotate({
+  identifier: "ProjectLink",
+  description: "An external link stored with a project and rated against its board (score in [0, 1])."
 })
 export type ProjectLink = typeof ProjectLink.Type

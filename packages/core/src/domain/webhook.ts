@@ -45,11 +45,17 @@ export const Webhook = Schema.Struct({
   disabledReason: Schema.NullOr(Schema.String),
   createdAt: Timestamp,
   updatedAt: Timestamp
+}).annotate({
+  identifier: "Webhook",
+  description: "An endpoint that receives a workspace's or a project's events as signed POSTs."
 })
 export type Webhook = typeof Webhook.Type
 
 /** A new webhook, with its signing secret: shown this once only. */
-export const WebhookWithSecret = Schema.Struct({ ...Webhook.fields, secret: Schema.String })
+export const WebhookWithSecret = Schema.Struct({ ...Webhook.fields, secret: Schema.String }).annotate({
+  identifier: "WebhookWithSecret",
+  description: "A new webhook with its signing secret, shown this once only."
+})
 export type WebhookWithSecret = typeof WebhookWithSecret.Type
 
 export const WebhookDescription = MaxString(limits.linkNote)
@@ -62,21 +68,25 @@ export const Delivery = Schema.Struct({
   eventId: Schema.String,
   eventType: Schema.String,
   status: Schema.Literals(deliveryStatuses),
-  attempts: Schema.Number,
-  lastStatusCode: Schema.NullOr(Schema.Number),
+  // whole numbers (Schema.Number would also document "Infinity" and "NaN" strings)
+  attempts: Schema.Int,
+  lastStatusCode: Schema.NullOr(Schema.Int),
   lastError: Schema.NullOr(Schema.String),
   /** When the next attempt is due (pending), otherwise null. */
   nextAttemptAt: Schema.NullOr(Timestamp),
   createdAt: Timestamp,
   updatedAt: Timestamp
-})
+}).annotate({ identifier: "Delivery", description: "One event sent to one webhook, with its attempts so far." })
 export type Delivery = typeof Delivery.Type
 
 export const DeliveryPage = Schema.Struct({
   deliveries: Schema.Array(Delivery),
-  total: Schema.Number,
-  limit: Schema.Number,
-  offset: Schema.Number
+  total: Schema.Int,
+  limit: Schema.Int,
+  offset: Schema.Int
+}).annotate({
+  identifier: "DeliveryPage",
+  description: "A page of a webhook's deliveries, newest first, with the total."
 })
 export type DeliveryPage = typeof DeliveryPage.Type
 

@@ -11,6 +11,9 @@ export const Workspace = Schema.Struct({
   role: WorkspaceRole,
   createdAt: Timestamp,
   updatedAt: Timestamp
+}).annotate({
+  identifier: "Workspace",
+  description: "A workspace the caller belongs to, with the caller's role in it."
 })
 export type Workspace = typeof Workspace.Type
 
@@ -22,7 +25,7 @@ export const Project = Schema.Struct({
   refPrefix: Schema.String,
   createdAt: Timestamp,
   updatedAt: Timestamp
-})
+}).annotate({ identifier: "Project", description: "A project of a workspace: one board." })
 export type Project = typeof Project.Type
 
 export const Member = Schema.Struct({
@@ -35,5 +38,5 @@ export const Member = Schema.Struct({
   joinedAt: Timestamp,
   createdAt: Timestamp,
   updatedAt: Timestamp
-})
+}).annotate({ identifier: "Member", description: "A member of a workspace." })
 export type Member = typeof Member.Type

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../errors.ts"
 import { AnyUserAuth, BootstrapAuth, ClientLimit } from "../middleware/Authentication.ts"
-import { AuthSession } from "../schemas.ts"
+import { AuthSession, doc } from "../schemas.ts"
 
 export const ApiKeyCreated = Schema.Struct({
   id: Id,
@@ -11,6 +11,9 @@ export const ApiKeyCreated = Schema.Struct({
   rawKey: Schema.String,
   createdAt: Timestamp,
   updatedAt: Timestamp
+}).annotate({
+  identifier: "ApiKeyCreated",
+  description: "A new API key, with its secret `rawKey`: shown this once only."
 })
 
 export const ApiKeyInfo = Schema.Struct({
@@ -20,7 +23,7 @@ export const ApiKeyInfo = Schema.Struct({
   updatedAt: Timestamp,
   /** Whether this is the key making the request. */
   current: Schema.Boolean
-})
+}).annotate({ identifier: "ApiKey", description: "One of the caller's API keys, without its secret." })
 
 const signup = HttpApiEndpoint.post("signup", "/v1/auth/signup", {
   payload: Schema.Struct({
@@ -35,7 +38,14 @@ const signup = HttpApiEndpoint.post("signup", "/v1/auth/signup", {
   }),
   success: AuthSession.pipe(HttpApiSchema.status(201)),
   error: [BadRequest, Forbidden, Conflict, TooManyRequests]
-}).middleware(ClientLimit)
+})
+  .annotateMerge(
+    doc(
+      "Sign up",
+      "Creates an account and answers a short-lived session token for the bootstrap calls (create a workspace, a project, an API key). 409 when the email has an account; 429 after more than one signup per email every 5 minutes; 403 when signups are closed."
+    )
+  )
+  .middleware(ClientLimit)
 
 const login = HttpApiEndpoint.post("login", "/v1/auth/login", {
   // the password as signup takes it (NUL included: it is hashed, never stored); a longer one is no account's
@@ -47,24 +57,46 @@ const login = HttpApiEndpoint.post("login", "/v1/auth/login", {
   }),
   success: AuthSession,
   error: [BadRequest, Unauthorized, TooManyRequests]
-}).middleware(ClientLimit)
+})
+  .annotateMerge(
+    doc(
+      "Log in",
+      "Trades an email and password for a new session token. 401 for a wrong password or an unknown email, alike; repeated failures are rate limited (429)."
+    )
+  )
+  .middleware(ClientLimit)
 
 const createApiKey = HttpApiEndpoint.post("createApiKey", "/v1/api-keys", {
   payload: Schema.Struct({ name: Name }),
   success: ApiKeyCreated.pipe(HttpApiSchema.status(201)),
   error: [BadRequest, Forbidden]
-}).middleware(BootstrapAuth)
+})
+  .annotateMerge(
+    doc(
+      "Create an API key",
+      "Creates an API key for the caller. `rawKey` (prefix `svc_`) is shown in this answer only: store it. Send it as `X-API-Key`."
+    )
+  )
+  .middleware(BootstrapAuth)
 
 const listApiKeys = HttpApiEndpoint.get("listApiKeys", "/v1/api-keys", {
   success: Schema.Array(ApiKeyInfo),
   error: Forbidden
-}).middleware(BootstrapAuth)
+})
+  .annotateMerge(
+    doc("List API keys", "The caller's API keys, without their secrets; `current` marks the key making the request.")
+  )
+  .middleware(BootstrapAuth)
 
 const revokeApiKey = HttpApiEndpoint.delete("revokeApiKey", "/v1/api-keys/:id", {
   params: { id: Uuid },
   success: HttpApiSchema.NoContent,
   error: [NotFound, Forbidden]
-}).middleware(BootstrapAuth)
+})
+  .annotateMerge(
+    doc("Revoke an API key", "Revokes one of the caller's API keys; requests with it answer 401 from then on.")
+  )
+  .middleware(BootstrapAuth)
 
 const me = HttpApiEndpoint.get("me", "/v1/me", {
   success: Schema.Struct({
@@ -75,7 +107,14 @@ const me = HttpApiEndpoint.get("me", "/v1/me", {
     credential: Schema.Literals(["apiKey", "oauth", "session", "intake"])
   }),
   error: NotFound
-}).middleware(AnyUserAuth)
+})
+  .annotateMerge(
+    doc(
+      "Who am I",
+      "The account the calling credential acts for, and the kind of credential (API key, OAuth token, session token)."
+    )
+  )
+  .middleware(AnyUserAuth)
 
 export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(signup)
@@ -84,4 +123,10 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(listApiKeys)
   .add(revokeApiKey)
   .add(me)
-  .annotateMerge(OpenApi.annotations({ title: "Account bootstrap" })) {}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Account bootstrap",
+      description:
+        "Sign up, log in, and manage API keys: a session token only bootstraps (workspaces, projects, API keys); everything else takes an API key or an OAuth token."
+    })
+  ) {}

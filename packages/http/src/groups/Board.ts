@@ -34,7 +34,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, NotFound } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
-import { documentParameters, integerSchema, QueryInt } from "../schemas.ts"
+import { documentParameters, integerSchema, QueryInt, doc } from "../schemas.ts"
 
 // ids as clients send them: checked UUIDs, branded by what they name
 const cardId = checkedId(CardId)
@@ -78,7 +78,12 @@ export class BoardGroup extends HttpApiGroup.make("board")
       query: { assignee: Schema.optionalKey(AssigneeFilter) },
       success: Board,
       error: [Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc(
+        "Get a project's board",
+        "The project with all its columns, cards (in column order, then position order) and labels. `assignee` keeps the cards assigned to a user (`me`, a user id, or `unassigned`)."
+      )
+    )
   )
   .add(
     HttpApiEndpoint.post("createCard", "/v1/cards", {
@@ -93,14 +98,23 @@ export class BoardGroup extends HttpApiGroup.make("board")
       }),
       success: Card.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc("Create a card", "Creates a card at the end of a column. It gets the next ref of its project (`WEB-12`).")
+    )
   )
   .add(
     HttpApiEndpoint.get("getCard", "/v1/cards/:id", {
       params: cardIdOrRef,
       success: Card,
       error: [BadRequest, Forbidden, NotFound]
-    }).annotate(OpenApi.Transform, describeCardIdOrRef)
+    })
+      .annotateMerge(
+        doc(
+          "Get a card",
+          "A card by its id, or by its ref (`WEB-12`, any case) among the projects the caller can see; 400 when several of the caller's projects have that ref (use the id)."
+        )
+      )
+      .annotate(OpenApi.Transform, describeCardIdOrRef)
   )
   .add(
     HttpApiEndpoint.patch("updateCard", "/v1/cards/:id", {
@@ -114,14 +128,19 @@ export class BoardGroup extends HttpApiGroup.make("board")
       }),
       success: Card,
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc(
+        "Update a card",
+        "Changes the fields sent; `description` and `dueAt` accept null to clear them, and `assigneeIds` replaces the set (members of the card's workspace)."
+      )
+    )
   )
   .add(
     HttpApiEndpoint.delete("deleteCard", "/v1/cards/:id", {
       params: { id: cardId },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
-    })
+    }).annotateMerge(doc("Delete a card", "Deletes a card with its subtasks, label attachments, links and comments."))
   )
   .add(
     HttpApiEndpoint.post("moveCard", "/v1/cards/:id/move", {
@@ -129,7 +148,12 @@ export class BoardGroup extends HttpApiGroup.make("board")
       payload: Schema.Struct({ columnId, position: Schema.optionalKey(Position) }),
       success: Card,
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc(
+        "Move a card",
+        "Moves a card to a column of its project, at `position` (0-based) or at the end; the other cards close ranks."
+      )
+    )
   )
   .add(
     HttpApiEndpoint.get("search", "/v1/search", {
@@ -141,14 +165,21 @@ export class BoardGroup extends HttpApiGroup.make("board")
       },
       success: Schema.Array(Card),
       error: BadRequest
-    }).annotate(OpenApi.Transform, documentParameters({ replace: { limit: integerSchema(searchLimit) } }))
+    })
+      .annotateMerge(
+        doc(
+          "Search cards",
+          "Cards whose title or description contains every word of `q`, across the projects the caller can see or within one project, best matches first."
+        )
+      )
+      .annotate(OpenApi.Transform, documentParameters({ replace: { limit: integerSchema(searchLimit) } }))
   )
   .add(
     HttpApiEndpoint.post("createColumn", "/v1/columns", {
       payload: Schema.Struct({ projectId, name: Name, position: Schema.optionalKey(Position) }),
       success: Column.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(doc("Create a column", "Adds a column to a project, at `position` or at the end."))
   )
   .add(
     HttpApiEndpoint.patch("updateColumn", "/v1/columns/:id", {
@@ -156,14 +187,16 @@ export class BoardGroup extends HttpApiGroup.make("board")
       payload: Schema.Struct({ name: Schema.optionalKey(Name), position: Schema.optionalKey(Position) }),
       success: Column,
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc("Update a column", "Renames a column and/or moves it to another position among the project's columns.")
+    )
   )
   .add(
     HttpApiEndpoint.delete("deleteColumn", "/v1/columns/:id", {
       params: { id: columnId },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound, Conflict]
-    })
+    }).annotateMerge(doc("Delete a column", "Deletes an empty column; 409 while it still holds cards."))
   )
   .add(
     HttpApiEndpoint.post("createLabel", "/v1/labels", {
@@ -176,7 +209,12 @@ export class BoardGroup extends HttpApiGroup.make("board")
       }),
       success: Label.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound, Conflict]
-    })
+    }).annotateMerge(
+      doc(
+        "Create a label",
+        "Creates a label in a project; `color` is `#rrggbb`. 409 when the project has a label of that name."
+      )
+    )
   )
   .add(
     HttpApiEndpoint.post("attachLabel", "/v1/cards/:id/labels", {
@@ -184,42 +222,54 @@ export class BoardGroup extends HttpApiGroup.make("board")
       payload: Schema.Struct({ labelId }),
       success: Card,
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc(
+        "Attach a label to a card",
+        "Attaches a label of the card's project to the card and answers the card. Attaching it again changes nothing."
+      )
+    )
   )
   .add(
     HttpApiEndpoint.delete("detachLabel", "/v1/cards/:id/labels/:labelId", {
       params: { id: cardId, labelId },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
-    })
+    }).annotateMerge(doc("Detach a label from a card", "Removes a label from a card."))
   )
   .add(
     HttpApiEndpoint.post("createSubtask", "/v1/subtasks", {
       payload: Schema.Struct({ cardId, title: Title, position: Schema.optionalKey(Position) }),
       success: Subtask.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(doc("Create a subtask", "Adds a checklist item to a card, at `position` or at the end."))
   )
   .add(
     HttpApiEndpoint.post("toggleSubtask", "/v1/subtasks/:id/toggle", {
       params: { id: checkedId(SubtaskId) },
       success: Subtask,
       error: [Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc("Toggle a subtask", "Flips a subtask between done and not done and answers it with its new state.")
+    )
   )
   .add(
     HttpApiEndpoint.delete("deleteSubtask", "/v1/subtasks/:id", {
       params: { id: checkedId(SubtaskId) },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
-    })
+    }).annotateMerge(doc("Delete a subtask", "Deletes a subtask; the others close ranks."))
   )
   .add(
     HttpApiEndpoint.get("listCardLinks", "/v1/cards/:id/links", {
       params: { id: cardId },
       success: Schema.Array(CardLink),
       error: [Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc(
+        "List a card's links",
+        "The links of a card to other cards, each seen from this card (`direction`), with the card at the other end."
+      )
+    )
   )
   .add(
     HttpApiEndpoint.post("createCardLink", "/v1/cards/:id/links", {
@@ -227,14 +277,19 @@ export class BoardGroup extends HttpApiGroup.make("board")
       payload: Schema.Struct({ targetId: cardId, linkType: LinkType }),
       success: CardLink.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc(
+        "Link two cards",
+        "Links the card to another card of the same workspace (`relates_to`, `blocks`, `duplicates`, `is_part_of`)."
+      )
+    )
   )
   .add(
     HttpApiEndpoint.delete("deleteCardLink", "/v1/links/:id", {
       params: { id: checkedId(CardLinkId) },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
-    })
+    }).annotateMerge(doc("Delete a card link", "Deletes a link between two cards."))
   )
   .add(
     HttpApiEndpoint.post("createComment", "/v1/cards/:id/comments", {
@@ -242,7 +297,12 @@ export class BoardGroup extends HttpApiGroup.make("board")
       payload: Schema.Struct({ body: CommentBody }),
       success: Comment.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc(
+        "Comment on a card",
+        "Adds a Markdown comment to a card, written by the caller (an OAuth client comments as an agent)."
+      )
+    )
   )
   .add(
     HttpApiEndpoint.get("listComments", "/v1/cards/:id/comments", {
@@ -253,10 +313,12 @@ export class BoardGroup extends HttpApiGroup.make("board")
       },
       success: CommentPage,
       error: [BadRequest, Forbidden, NotFound]
-    }).annotate(
-      OpenApi.Transform,
-      documentParameters({ replace: { limit: integerSchema(commentPage), offset: integerSchema({ minimum: 0 }) } })
-    )
+    })
+      .annotateMerge(doc("List a card's comments", "A page of a card's comments, oldest first, with the total."))
+      .annotate(
+        OpenApi.Transform,
+        documentParameters({ replace: { limit: integerSchema(commentPage), offset: integerSchema({ minimum: 0 }) } })
+      )
   )
   .add(
     HttpApiEndpoint.patch("updateComment", "/v1/comments/:id", {
@@ -264,14 +326,14 @@ export class BoardGroup extends HttpApiGroup.make("board")
       payload: Schema.Struct({ body: CommentBody }),
       success: Comment,
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(doc("Edit a comment", "Replaces a comment's body; only its author may (403 otherwise)."))
   )
   .add(
     HttpApiEndpoint.delete("deleteComment", "/v1/comments/:id", {
       params: { id: commentId },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
-    })
+    }).annotateMerge(doc("Delete a comment", "Deletes a comment; only its author may (403 otherwise)."))
   )
   .middleware(UserAuth)
   .annotateMerge(

@@ -2,6 +2,7 @@
 import { CommandResult, checkedId, limits, ProjectId } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { doc } from "../schemas.ts"
 import { BadRequest, Forbidden } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
 
@@ -14,6 +15,12 @@ export class CommandsGroup extends HttpApiGroup.make("commands")
       success: CommandResult,
       error: [BadRequest, Forbidden]
     })
+      .annotateMerge(
+        doc(
+          "Run a plain-English command",
+          "Interprets a command such as `move WEB-12 to Done` or `create card Fix login in To do` offline and executes it with the caller's access; the answer says what it was understood as (`intent`) and what it did. 400 with a working example when the command is not understood."
+        )
+      )
       .middleware(UserAuth)
       .annotate(OpenApi.Transform, (op) => {
         const command = op.requestBody.content["application/json"].schema.properties.command

@@ -4,7 +4,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
-import { documentParameters, integerSchema, QueryInt } from "../schemas.ts"
+import { documentParameters, integerSchema, QueryInt, doc } from "../schemas.ts"
 
 const projectId = checkedId(ProjectId)
 const Limit = { minimum: 1, maximum: EVENT_PAGE_MAX } as const
@@ -30,7 +30,14 @@ export class EventsGroup extends HttpApiGroup.make("events")
       },
       success: EventPage,
       error: [BadRequest, Forbidden, NotFound]
-    }).annotate(OpenApi.Transform, documentLimit)
+    })
+      .annotateMerge(
+        doc(
+          "List a project's events",
+          "The project's history, oldest first, `limit` at a time: pass `next` as `after` for the next page. `types` keeps only some event types."
+        )
+      )
+      .annotate(OpenApi.Transform, documentLimit)
   )
   .add(
     HttpApiEndpoint.get("cardHistory", "/v1/cards/:id/history", {
@@ -42,7 +49,14 @@ export class EventsGroup extends HttpApiGroup.make("events")
       query: page,
       success: EventPage,
       error: [BadRequest, Forbidden, NotFound]
-    }).annotate(OpenApi.Transform, documentLimit)
+    })
+      .annotateMerge(
+        doc(
+          "Get a card's history",
+          "Every event of one card (by id or ref), oldest first, paged like the project's events."
+        )
+      )
+      .annotate(OpenApi.Transform, documentLimit)
   )
   .add(
     // Server-Sent Events: `id:`, `event:`, `data:` per event, a `:` comment at least every 15 s
@@ -58,10 +72,17 @@ export class EventsGroup extends HttpApiGroup.make("events")
       },
       success: HttpApiSchema.StreamUint8Array({ contentType: "text/event-stream" }),
       error: [BadRequest, Forbidden, NotFound]
-    }).annotate(
-      OpenApi.Transform,
-      documentParameters({ merge: { after: EVENT_ID_PATTERN, "last-event-id": EVENT_ID_PATTERN } })
-    )
+    })
+      .annotateMerge(
+        doc(
+          "Stream a project's events",
+          "Server-Sent Events: each event as `id:`, `event:` (its type) and `data:` (the Event as JSON), a `:` comment at least every 15 s. Resume with `Last-Event-ID` (or `after`): the events since are replayed first."
+        )
+      )
+      .annotate(
+        OpenApi.Transform,
+        documentParameters({ merge: { after: EVENT_ID_PATTERN, "last-event-id": EVENT_ID_PATTERN } })
+      )
   )
   .middleware(UserAuth)
   .annotateMerge(

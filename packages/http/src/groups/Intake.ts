@@ -2,6 +2,7 @@
 import { headerCharCount, Id, limits, MaxString, NonBlank, Timestamp, Uuid } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { doc } from "../schemas.ts"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { AnyUserAuth, IntakeAuth } from "../middleware/Authentication.ts"
 
@@ -14,6 +15,9 @@ export const IntakeToken = Schema.Struct({
   revokedAt: Schema.NullOr(Timestamp),
   createdAt: Timestamp,
   updatedAt: Timestamp
+}).annotate({
+  identifier: "IntakeToken",
+  description: "An intake token: files cards into one column; its secret is not shown."
 })
 
 export class IntakeGroup extends HttpApiGroup.make("intake")
@@ -38,7 +42,14 @@ export class IntakeGroup extends HttpApiGroup.make("intake")
       }),
       success: Schema.Struct({ ok: Schema.Literal(true) }).pipe(HttpApiSchema.status(201)),
       error: BadRequest
-    }).middleware(IntakeAuth)
+    })
+      .annotateMerge(
+        doc(
+          "File a card through intake",
+          "Files one card into the intake token's column and answers only `{ok: true}`: an intake token reads nothing back. An `Idempotency-Key` makes a retry answer the same without a second card."
+        )
+      )
+      .middleware(IntakeAuth)
   )
   .add(
     HttpApiEndpoint.post("mintToken", "/v1/intake-tokens", {
@@ -50,21 +61,32 @@ export class IntakeGroup extends HttpApiGroup.make("intake")
       }),
       success: Schema.Struct({ ...IntakeToken.fields, token: Schema.String }).pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
-    }).middleware(AnyUserAuth)
+    })
+      .annotateMerge(
+        doc(
+          "Create an intake token",
+          "Creates an intake token for a column; `token` (prefix `svc_in_`) is shown in this answer only. Send it as `X-Intake-Key` to `POST /v1/intake`."
+        )
+      )
+      .middleware(AnyUserAuth)
   )
   .add(
     HttpApiEndpoint.get("listTokens", "/v1/projects/:projectId/intake-tokens", {
       params: { projectId: Uuid },
       success: Schema.Array(IntakeToken),
       error: [Forbidden, NotFound]
-    }).middleware(AnyUserAuth)
+    })
+      .annotateMerge(doc("List a project's intake tokens", "The project's intake tokens, without their secrets."))
+      .middleware(AnyUserAuth)
   )
   .add(
     HttpApiEndpoint.delete("revokeToken", "/v1/intake-tokens/:id", {
       params: { id: Uuid },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
-    }).middleware(AnyUserAuth)
+    })
+      .annotateMerge(doc("Revoke an intake token", "Revokes an intake token; it answers 401 from then on."))
+      .middleware(AnyUserAuth)
   )
   .annotateMerge(
     OpenApi.annotations({

@@ -15,7 +15,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
-import { documentParameters, integerSchema, QueryInt } from "../schemas.ts"
+import { documentParameters, integerSchema, QueryInt, doc } from "../schemas.ts"
 
 const Tags = Schema.Array(MaxString(limits.linkTag)).check(
   Schema.isMaxLength(limits.linkTags, { message: `must have at most ${limits.linkTags} tags` })
@@ -44,10 +44,17 @@ export class LinksGroup extends HttpApiGroup.make("links")
         offset: Schema.Int
       }),
       error: [BadRequest, Forbidden, NotFound]
-    }).annotate(
-      OpenApi.Transform,
-      documentParameters({ replace: { limit: integerSchema(Page.limit), offset: integerSchema(Page.offset) } })
-    )
+    })
+      .annotateMerge(
+        doc(
+          "List a project's links",
+          "The project's stored links, newest first, each with its rating; filter by `relevance` (or `unrated`), paged by `limit` and `offset`."
+        )
+      )
+      .annotate(
+        OpenApi.Transform,
+        documentParameters({ replace: { limit: integerSchema(Page.limit), offset: integerSchema(Page.offset) } })
+      )
   )
   .add(
     HttpApiEndpoint.post("submit", "/v1/projects/:projectId/links", {
@@ -63,7 +70,12 @@ export class LinksGroup extends HttpApiGroup.make("links")
         Schema.Struct({ created: Schema.Literal(false), link: ProjectLink })
       ],
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc(
+        "Submit a link",
+        "Stores an external link with the project and rates it against the board before answering (the URL is never fetched: send its title and note). 201 when stored; 200 with `created: false` when the same page was already stored (tracking parameters, fragment and trailing slash do not count)."
+      )
+    )
   )
   .add(
     HttpApiEndpoint.patch("review", "/v1/projects/:projectId/links/:linkId", {
@@ -78,24 +90,36 @@ export class LinksGroup extends HttpApiGroup.make("links")
       success: Schema.Struct({ link: ProjectLink }),
       error: [BadRequest, Forbidden, NotFound]
       // SPEC.md: `reason` requires `relevance` (the core refuses it alone with 400)
-    }).annotate(OpenApi.Transform, (op) => {
-      op.requestBody.content["application/json"].schema.dependentRequired = { reason: ["relevance"] }
-      return op
     })
+      .annotateMerge(
+        doc(
+          "Review a link",
+          "Edits a link's title, note or tags, or rates it by hand: setting `relevance` records a human review (with an optional `reason`) and clears the heuristic score and evidence."
+        )
+      )
+      .annotate(OpenApi.Transform, (op) => {
+        op.requestBody.content["application/json"].schema.dependentRequired = { reason: ["relevance"] }
+        return op
+      })
   )
   .add(
     HttpApiEndpoint.delete("remove", "/v1/projects/:projectId/links/:linkId", {
       params,
       success: Schema.Struct({ success: Schema.Literal(true) }),
       error: [Forbidden, NotFound]
-    })
+    }).annotateMerge(doc("Delete a link", "Deletes a stored link."))
   )
   .add(
     HttpApiEndpoint.post("evaluate", "/v1/projects/:projectId/links/:linkId/evaluate", {
       params,
       success: Schema.Struct({ link: ProjectLink }),
       error: [Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc(
+        "Re-rate a link",
+        "Reruns the heuristic rating against the board as it is now, also replacing a human review."
+      )
+    )
   )
   .add(
     HttpApiEndpoint.get("prompt", "/v1/cards/:id/prompt", {
@@ -103,7 +127,18 @@ export class LinksGroup extends HttpApiGroup.make("links")
       query: { variant: Schema.optionalKey(PromptVariant) },
       success: Schema.Struct({ prompt: Schema.String, variant: PromptVariant }),
       error: [BadRequest, Forbidden, NotFound]
-    })
+    }).annotateMerge(
+      doc(
+        "Get an agent prompt for a card",
+        "A prompt for a coding agent built from the card, its subtasks and linked cards: `analysis` (understand and plan), `draft` (design a solution) or `execute` (implement fully, the default)."
+      )
+    )
   )
   .middleware(UserAuth)
-  .annotateMerge(OpenApi.annotations({ title: "Project links and agent prompts" })) {}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Project links and agent prompts",
+      description:
+        "External links stored with a project and rated against its board, and the prompts an agent can be given for a card."
+    })
+  ) {}

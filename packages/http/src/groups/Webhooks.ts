@@ -17,7 +17,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { AnyUserAuth } from "../middleware/Authentication.ts"
-import { documentParameters, integerSchema, QueryInt } from "../schemas.ts"
+import { documentParameters, integerSchema, QueryInt, doc } from "../schemas.ts"
 
 // one webhook, one scope: a project, or every project of a workspace. Two members rather than two
 // optional fields, so the document says a request needs one of them; a request naming both is
@@ -41,7 +41,14 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       payload: CreateWebhook,
       success: WebhookWithSecret.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
-    }).middleware(AnyUserAuth)
+    })
+      .annotateMerge(
+        doc(
+          "Create a webhook",
+          "Subscribes a URL to a project's events (`projectId`) or to every project of a workspace (`workspaceId`). `events` lists event types, or is `[\"*\"]` for all. The answer's `secret` signs every delivery and is shown this once only."
+        )
+      )
+      .middleware(AnyUserAuth)
   )
   .add(
     HttpApiEndpoint.get("list", "/v1/webhooks", {
@@ -52,18 +59,22 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       success: Schema.Array(Webhook),
       error: [BadRequest, Forbidden, NotFound]
     })
-      .middleware(AnyUserAuth)
-      .annotate(
-        OpenApi.Description,
-        "A workspace's webhooks (all its projects'), a project's, or with neither every webhook the caller can see"
+      .annotateMerge(
+        doc(
+          "List webhooks",
+          "A workspace's webhooks (all its projects'), a project's, or with neither every webhook the caller can see."
+        )
       )
+      .middleware(AnyUserAuth)
   )
   .add(
     HttpApiEndpoint.get("get", "/v1/webhooks/:id", {
       params: { id: Uuid },
       success: Webhook,
       error: [Forbidden, NotFound]
-    }).middleware(AnyUserAuth)
+    })
+      .annotateMerge(doc("Get a webhook", "One webhook, without its secret."))
+      .middleware(AnyUserAuth)
   )
   .add(
     HttpApiEndpoint.patch("update", "/v1/webhooks/:id", {
@@ -76,14 +87,23 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       }),
       success: Webhook,
       error: [BadRequest, Forbidden, NotFound]
-    }).middleware(AnyUserAuth)
+    })
+      .annotateMerge(
+        doc(
+          "Update a webhook",
+          "Changes the fields sent; `enabled: true` re-enables a webhook the service disabled after days of failed deliveries."
+        )
+      )
+      .middleware(AnyUserAuth)
   )
   .add(
     HttpApiEndpoint.delete("remove", "/v1/webhooks/:id", {
       params: { id: Uuid },
       success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
-    }).middleware(AnyUserAuth)
+    })
+      .annotateMerge(doc("Delete a webhook", "Deletes a webhook; pending deliveries are dropped."))
+      .middleware(AnyUserAuth)
   )
   .add(
     HttpApiEndpoint.get("deliveries", "/v1/webhooks/:id/deliveries", {
@@ -95,6 +115,12 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       success: DeliveryPage,
       error: [BadRequest, Forbidden, NotFound]
     })
+      .annotateMerge(
+        doc(
+          "List a webhook's deliveries",
+          "A page of the webhook's deliveries, newest first, with each one's attempts and last result."
+        )
+      )
       .middleware(AnyUserAuth)
       .annotate(
         OpenApi.Transform,
@@ -106,14 +132,18 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       params: { id: Uuid, deliveryId: Uuid },
       success: Delivery.pipe(HttpApiSchema.status(202)),
       error: [Forbidden, NotFound]
-    }).middleware(AnyUserAuth)
+    })
+      .annotateMerge(doc("Retry a delivery", "Queues the delivery for another attempt now (202)."))
+      .middleware(AnyUserAuth)
   )
   .add(
     HttpApiEndpoint.post("ping", "/v1/webhooks/:id/ping", {
       params: { id: Uuid },
       success: Delivery.pipe(HttpApiSchema.status(202)),
       error: [Forbidden, NotFound]
-    }).middleware(AnyUserAuth)
+    })
+      .annotateMerge(doc("Ping a webhook", "Queues a test delivery (`ping`) to the webhook's URL now (202)."))
+      .middleware(AnyUserAuth)
   )
   .annotateMerge(
     OpenApi.annotations({

@@ -11,13 +11,17 @@ import {
 } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { doc } from "../schemas.ts"
 import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { AnyUserAuth, BootstrapAuth, UserAuth } from "../middleware/Authentication.ts"
 
 const workspaceId = checkedId(WorkspaceId)
 const idParams = { id: workspaceId }
 
-export const ProjectCreated = Schema.Struct({ project: Project, columns: Schema.Array(Column) })
+export const ProjectCreated = Schema.Struct({ project: Project, columns: Schema.Array(Column) }).annotate({
+  identifier: "ProjectCreated",
+  description: "A new project and the columns its template made."
+})
 
 export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
   .add(
@@ -25,22 +29,37 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
       payload: Schema.Struct({ name: Name }),
       success: Schema.Struct({ workspace: Workspace }).pipe(HttpApiSchema.status(201)),
       error: BadRequest
-    }).middleware(BootstrapAuth)
+    })
+      .annotateMerge(doc("Create a workspace", "Creates a workspace owned by the caller."))
+      .middleware(BootstrapAuth)
   )
-  .add(HttpApiEndpoint.get("list", "/v1/workspaces", { success: Schema.Array(Workspace) }).middleware(UserAuth))
+  .add(
+    HttpApiEndpoint.get("list", "/v1/workspaces", { success: Schema.Array(Workspace) })
+      .annotateMerge(
+        doc(
+          "List workspaces",
+          "The workspaces the caller belongs to (for an OAuth token, those its grant covers), with the caller's role in each."
+        )
+      )
+      .middleware(UserAuth)
+  )
   .add(
     HttpApiEndpoint.get("projects", "/v1/workspaces/:id/projects", {
       params: idParams,
       success: Schema.Array(Project),
       error: [Forbidden, NotFound]
-    }).middleware(UserAuth)
+    })
+      .annotateMerge(doc("List a workspace's projects", "The projects of a workspace the caller belongs to."))
+      .middleware(UserAuth)
   )
   .add(
     HttpApiEndpoint.get("members", "/v1/workspaces/:id/members", {
       params: idParams,
       success: Schema.Array(Member),
       error: [Forbidden, NotFound]
-    }).middleware(UserAuth)
+    })
+      .annotateMerge(doc("List a workspace's members", "The members of a workspace, with their roles."))
+      .middleware(UserAuth)
   )
   .add(
     HttpApiEndpoint.post("addMember", "/v1/workspaces/:id/members", {
@@ -48,7 +67,14 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
       payload: Schema.Struct({ email: Email }),
       success: Member.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
-    }).middleware(BootstrapAuth)
+    })
+      .annotateMerge(
+        doc(
+          "Add a member",
+          "Adds the account with this email to the workspace as a member. 404 when no account has the email."
+        )
+      )
+      .middleware(BootstrapAuth)
   )
   .add(
     HttpApiEndpoint.post("createProject", "/v1/projects", {
@@ -63,6 +89,18 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
       }),
       success: ProjectCreated.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
-    }).middleware(AnyUserAuth)
+    })
+      .annotateMerge(
+        doc(
+          "Create a project",
+          "Creates a project (one board) in a workspace. `template: kanban` creates the columns To Do, In Progress and Done; without a template the board is blank. The project's card refs start with a prefix made from its name (`WEB-12`)."
+        )
+      )
+      .middleware(AnyUserAuth)
   )
-  .annotateMerge(OpenApi.annotations({ title: "Workspaces and projects" })) {}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Workspaces and projects",
+      description: "Workspaces, their members and their projects (one board each)."
+    })
+  ) {}
