@@ -82,7 +82,6 @@ export const BoardCard = memo(function BoardCard({ card, sessionStatus, memberNa
         className="card-handle"
         data-card-handle={card.id}
         aria-roledescription="card"
-        aria-label={`${card.ref}: ${card.title}`}
         aria-keyshortcuts="Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown"
       >
         <CardFace card={card} sessionStatus={sessionStatus} memberNames={memberNames} />
@@ -126,8 +125,8 @@ export function CardFace({
           className={`claim claim-${sessionStatus ?? "active"}`}
           title={`Claimed until ${new Date(card.claim.leaseExpiresAt).toLocaleTimeString()}`}
         >
-          <span aria-hidden="true">● </span>
-          {card.claim.actor.name ?? "An agent"}
+          <span className="visually-hidden">Claimed by </span>
+          {card.claim.actor.name ?? "an agent"}
           {sessionStatus !== undefined && ` · ${statusText[sessionStatus]}`}
         </span>
       )}

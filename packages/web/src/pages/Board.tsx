@@ -13,6 +13,7 @@ import {
   type DragOverEvent,
   DragOverlay,
   type DragStartEvent,
+  type KeyboardCoordinateGetter,
   KeyboardSensor,
   PointerSensor,
   type UniqueIdentifier,
@@ -214,11 +215,33 @@ export function BoardPage({ projectId }: { projectId: string }) {
     [projectId, say]
   )
 
+  // Keyboard dragging: up and down within the column (dnd-kit's sortable rule); left and right to
+  // the same row of the next column. dnd-kit's own rule picks "the closest droppable to the right",
+  // which sub-pixel differences can make a card of the same column.
+  const keyboardCoordinates = useCallback<KeyboardCoordinateGetter>((event, args) => {
+    const s = stateRef.current
+    const step = event.code === "ArrowRight" ? 1 : event.code === "ArrowLeft" ? -1 : 0
+    const active = args.context.active
+    if (step === 0 || s === null || active === null) return sortableKeyboardCoordinates(event, args)
+    event.preventDefault()
+    const at = locate(s, String(active.id))
+    if (at === undefined) return undefined
+    const next = s.columns[s.columns.findIndex((c) => c.id === at.columnId) + step]
+    if (next === undefined) return undefined
+    const ids = s.order[next.id] ?? []
+    const below = ids[Math.min(at.index, ids.length - 1)]
+    const columnRect = args.context.droppableRects.get(next.id)
+    const rowRect = below === undefined ? undefined : args.context.droppableRects.get(below)
+    if (columnRect === undefined) return undefined
+    const top = rowRect === undefined ? columnRect.top : at.index < ids.length ? rowRect.top : rowRect.bottom
+    return { x: columnRect.left, y: top }
+  }, [])
+
   // drag and drop: mouse and touch after 5 px (so a click still opens the card), keyboard with Space
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
     useSensor(KeyboardSensor, {
-      coordinateGetter: sortableKeyboardCoordinates,
+      coordinateGetter: keyboardCoordinates,
       keyboardCodes: { start: ["Space"], cancel: ["Escape"], end: ["Space", "Enter"] }
     })
   )
