@@ -6,8 +6,7 @@
  * Space drops, Escape cancels) and opens the card panel on click or Enter. For people who do
  * not drag at all, Alt+Arrow keys move it one step, and its actions menu has the same moves.
  */
-import { useSortable } from "@dnd-kit/sortable"
-import { CSS } from "@dnd-kit/utilities"
+import { useDraggable } from "@dnd-kit/core"
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from "react"
 import type { SessionStatus } from "../lib/boardState.ts"
 import { initials } from "../lib/session.ts"
@@ -45,13 +44,14 @@ interface Props {
   readonly sessionStatus: SessionStatus | undefined
   readonly memberNames: ReadonlyMap<string, string>
   readonly actions: CardActions
+  /** While another card is dragged over this one: the side it will land on. */
+  readonly dropHint: "before" | "after" | undefined
 }
 
-export const BoardCard = memo(function BoardCard({ card, sessionStatus, memberNames, actions }: Props) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
-    id: card.id
-  })
-  const style = { transform: CSS.Translate.toString(transform), transition }
+export const BoardCard = memo(function BoardCard({ card, sessionStatus, memberNames, actions, dropHint }: Props) {
+  // draggable only: the columns are the drop targets and the board works out the place from
+  // the cards' boxes (pages/Board.tsx `landing`), so a drag renders only the cards it changes
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, isDragging } = useDraggable({ id: card.id })
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const direction = arrowDirections[e.key]
@@ -69,7 +69,11 @@ export const BoardCard = memo(function BoardCard({ card, sessionStatus, memberNa
   }
 
   return (
-    <li ref={setNodeRef} style={style} className={isDragging ? "card dragging" : "card"} data-card-id={card.id}>
+    <li
+      ref={setNodeRef}
+      className={`card${isDragging ? " dragging" : ""}${dropHint === undefined ? "" : ` drop-${dropHint}`}`}
+      data-card-id={card.id}
+    >
       {/* biome-ignore lint/a11y/useSemanticElements: a <button> would turn the Space that picks the card up into a click on its release */}
       <div
         ref={setActivatorNodeRef}

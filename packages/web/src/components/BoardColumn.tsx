@@ -1,9 +1,8 @@
 /**
  * A column: its header (name, count, rename, move left/right, delete), its cards in order (a
- * sortable list and a drop target, also when empty) and the inline form that adds a card.
+ * list, which is where dragged cards drop, also when empty) and the inline form that adds a card.
  */
 import { useDroppable } from "@dnd-kit/core"
-import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable"
 import { type FormEvent, memo, useState } from "react"
 import type { SessionStatus } from "../lib/boardState.ts"
 import type { Card, Column } from "../types.ts"
@@ -26,6 +25,13 @@ interface Props {
   readonly memberNames: ReadonlyMap<string, string>
   readonly cardActions: CardActions
   readonly columnActions: ColumnActions
+  /** The card of this column a dragged card is over, and on which side it will land. */
+  readonly dropHint: DropHint | undefined
+}
+
+export interface DropHint {
+  readonly cardId: string
+  readonly side: "before" | "after"
 }
 
 export const BoardColumn = memo(function BoardColumn({
@@ -37,7 +43,8 @@ export const BoardColumn = memo(function BoardColumn({
   sessions,
   memberNames,
   cardActions,
-  columnActions
+  columnActions,
+  dropHint
 }: Props) {
   const { setNodeRef, isOver } = useDroppable({ id: column.id })
   const [renaming, setRenaming] = useState(false)
@@ -102,23 +109,22 @@ export const BoardColumn = memo(function BoardColumn({
           </>
         )}
       </header>
-      <SortableContext id={column.id} items={cardIds as Array<string>} strategy={verticalListSortingStrategy}>
-        <ul ref={setNodeRef} className="cards" aria-labelledby={headingId}>
-          {cardIds.map((id) => {
-            const card = cards[id]
-            if (card === undefined) return null
-            return (
-              <BoardCard
-                key={id}
-                card={card}
-                sessionStatus={card.claim === null ? undefined : sessions[card.claim.sessionId]}
-                memberNames={memberNames}
-                actions={cardActions}
-              />
-            )
-          })}
-        </ul>
-      </SortableContext>
+      <ul ref={setNodeRef} className="cards" aria-labelledby={headingId}>
+        {cardIds.map((id) => {
+          const card = cards[id]
+          if (card === undefined) return null
+          return (
+            <BoardCard
+              key={id}
+              card={card}
+              sessionStatus={card.claim === null ? undefined : sessions[card.claim.sessionId]}
+              memberNames={memberNames}
+              actions={cardActions}
+              dropHint={dropHint?.cardId === id ? dropHint.side : undefined}
+            />
+          )
+        })}
+      </ul>
       {adding ? (
         <form className="add-card" onSubmit={(e) => void submitCard(e)}>
           <textarea

@@ -6,26 +6,28 @@
  * a message says why. `?card=<id>` opens the card panel.
  */
 import {
+  type Active,
   type Announcements,
+  type CollisionDetection,
   closestCorners,
   DndContext,
   type DragEndEvent,
-  type DragOverEvent,
+  type DragMoveEvent,
   DragOverlay,
   type DragStartEvent,
   type KeyboardCoordinateGetter,
   KeyboardSensor,
   PointerSensor,
+  pointerWithin,
   type UniqueIdentifier,
   useSensor,
   useSensors
 } from "@dnd-kit/core"
-import { sortableKeyboardCoordinates } from "@dnd-kit/sortable"
 import { type FormEvent, useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react"
 import { useLocation, useSearch } from "wouter"
 import { api } from "../api.ts"
 import { type CardActions, CardFace, type Direction } from "../components/BoardCard.tsx"
-import { BoardColumn, type ColumnActions } from "../components/BoardColumn.tsx"
+import { BoardColumn, type ColumnActions, type DropHint } from "../components/BoardColumn.tsx"
 import { BoardSearch } from "../components/BoardSearch.tsx"
 import { CardPanel } from "../components/CardPanel.tsx"
 import { actionOfEvent, type BoardAction, type BoardState, boardReducer, locate } from "../lib/boardState.ts"
@@ -42,7 +44,7 @@ const focusCard = (cardId: string) =>
   )
 
 /** Where one step in a direction takes a card, or undefined at the board's edge. */
-const target = (s: BoardState, cardId: string, direction: Direction) => {
+const stepTarget = (s: BoardState, cardId: string, direction: Direction) => {
   const at = locate(s, cardId)
   if (at === undefined) return undefined
   const length = s.order[at.columnId]?.length ?? 0
@@ -55,8 +57,39 @@ const target = (s: BoardState, cardId: string, direction: Direction) => {
   return { ...at, to: next.id, toIndex: Math.min(at.index, s.order[next.id]?.length ?? 0) }
 }
 
-const containerOf = (s: BoardState, id: UniqueIdentifier): string | undefined =>
-  s.order[String(id)] !== undefined ? String(id) : s.cards[String(id)]?.columnId
+/**
+ * Where a dragged card would land: the column under it and its place among that column's
+ * other cards (its final position), from the card's centre and the cards' boxes on screen.
+ * Cards are not drop targets themselves: with 1,000 of them, every target the pointer crossed
+ * made every card render again, and a drag crawled.
+ */
+const landing = (columnId: string, activeId: string, centerY: number) => {
+  const list = document.querySelector(`[data-column-id="${CSS.escape(columnId)}"] ul.cards`)
+  const others = Array.from(list?.children ?? []).filter(
+    (el): el is HTMLElement => el instanceof HTMLElement && el.dataset.cardId !== activeId
+  )
+  let index = 0
+  for (const el of others) {
+    const r = el.getBoundingClientRect()
+    if (r.top + r.height / 2 < centerY) index++
+    else break
+  }
+  return { columnId, index, others }
+}
+
+const hintOf = (l: ReturnType<typeof landing>): (DropHint & { columnId: string }) | null => {
+  const next = l.others[l.index]
+  const last = l.others[l.others.length - 1]
+  if (next?.dataset.cardId !== undefined) return { columnId: l.columnId, cardId: next.dataset.cardId, side: "before" }
+  if (last?.dataset.cardId !== undefined) return { columnId: l.columnId, cardId: last.dataset.cardId, side: "after" }
+  return null
+}
+
+/** The column under the pointer; for the keyboard (no pointer), the column nearest the card. */
+const columnUnder: CollisionDetection = (args) => {
+  const under = pointerWithin(args)
+  return under.length > 0 ? under : closestCorners(args)
+}
 
 /** Keeps the page's one board-interactive mark (pnpm bench reads it) to the first full render. */
 let markedInteractive = false
@@ -67,6 +100,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
   const [notice, setNotice] = useState<{ id: number; text: string } | null>(null)
   const [members, setMembers] = useState<ReadonlyMap<string, string>>(new Map())
   const [activeId, setActiveId] = useState<string | null>(null)
+  const [hint, setHint] = useState<(DropHint & { columnId: string }) | null>(null)
   const [, navigate] = useLocation()
   const search = useSearch()
   const openCardId = new URLSearchParams(search).get("card")
@@ -153,13 +187,13 @@ export function BoardPage({ projectId }: { projectId: string }) {
       open: (cardId) => navigate(`/p/${projectId}?card=${encodeURIComponent(cardId)}`),
       canMove: (cardId) => {
         const s = stateRef.current
-        const can = (d: Direction) => s !== null && target(s, cardId, d) !== undefined
+        const can = (d: Direction) => s !== null && stepTarget(s, cardId, d) !== undefined
         return { left: can("left"), right: can("right"), up: can("up"), down: can("down") }
       },
       move: (cardId, direction) => {
         const s = stateRef.current
         const card = s?.cards[cardId]
-        const t = s === null ? undefined : target(s, cardId, direction)
+        const t = s === null ? undefined : stepTarget(s, cardId, direction)
         if (s === null || card === undefined || t === undefined) return
         dispatch({ type: "placeCard", card, columnId: t.to, index: t.toIndex })
         const column = s.columns.find((c) => c.id === t.to)
@@ -215,26 +249,46 @@ export function BoardPage({ projectId }: { projectId: string }) {
     [projectId, say]
   )
 
-  // Keyboard dragging: up and down within the column (dnd-kit's sortable rule); left and right to
-  // the same row of the next column. dnd-kit's own rule picks "the closest droppable to the right",
-  // which sub-pixel differences can make a card of the same column.
-  const keyboardCoordinates = useCallback<KeyboardCoordinateGetter>((event, args) => {
+  const target = useRef<{ columnId: string; index: number } | null>(null)
+  const track = (columnId: string | undefined, activeId: string, centerY: number | undefined) => {
+    if (columnId === undefined || centerY === undefined) return
+    const l = landing(columnId, activeId, centerY)
+    const previous = target.current
+    if (previous?.columnId === l.columnId && previous.index === l.index) return
+    target.current = { columnId: l.columnId, index: l.index }
+    setHint(hintOf(l))
+  }
+
+  // Keyboard dragging moves the card one place: up and down within the column, left and right
+  // to the same place in the next column. The coordinates put the card's centre just above the
+  // card it will land before (or below the last one), where `landing` finds it.
+  const keyboardCoordinates = useCallback<KeyboardCoordinateGetter>((event, { context, currentCoordinates }) => {
     const s = stateRef.current
-    const step = event.code === "ArrowRight" ? 1 : event.code === "ArrowLeft" ? -1 : 0
-    const active = args.context.active
-    if (step === 0 || s === null || active === null) return sortableKeyboardCoordinates(event, args)
+    const active = context.active
+    const rect = context.collisionRect
+    const now = target.current
+    const step: Record<string, [number, number]> = {
+      ArrowRight: [1, 0],
+      ArrowLeft: [-1, 0],
+      ArrowDown: [0, 1],
+      ArrowUp: [0, -1]
+    }
+    const [dx, dy] = step[event.code] ?? [0, 0]
+    if ((dx === 0 && dy === 0) || s === null || active === null || rect === null || now === null) return undefined
     event.preventDefault()
-    const at = locate(s, String(active.id))
-    if (at === undefined) return undefined
-    const next = s.columns[s.columns.findIndex((c) => c.id === at.columnId) + step]
-    if (next === undefined) return undefined
-    const ids = s.order[next.id] ?? []
-    const below = ids[Math.min(at.index, ids.length - 1)]
-    const columnRect = args.context.droppableRects.get(next.id)
-    const rowRect = below === undefined ? undefined : args.context.droppableRects.get(below)
-    if (columnRect === undefined) return undefined
-    const top = rowRect === undefined ? columnRect.top : at.index < ids.length ? rowRect.top : rowRect.bottom
-    return { x: columnRect.left, y: top }
+    const c = s.columns.findIndex((col) => col.id === now.columnId)
+    const column = s.columns[c + dx]
+    if (column === undefined) return currentCoordinates
+    const l = landing(column.id, String(active.id), Number.NEGATIVE_INFINITY)
+    const index = Math.max(0, Math.min(l.others.length, now.index + dy))
+    const listRect = document
+      .querySelector(`[data-column-id="${CSS.escape(column.id)}"] ul.cards`)
+      ?.getBoundingClientRect()
+    if (listRect === undefined) return currentCoordinates
+    const next = l.others[index]?.getBoundingClientRect()
+    const last = l.others[l.others.length - 1]?.getBoundingClientRect()
+    const centerY = next !== undefined ? next.top : last !== undefined ? last.bottom + 1 : listRect.top + 1
+    return { x: listRect.left, y: centerY - rect.height / 2 }
   }, [])
 
   // drag and drop: mouse and touch after 5 px (so a click still opens the card), keyboard with Space
@@ -246,87 +300,69 @@ export function BoardPage({ projectId }: { projectId: string }) {
     })
   )
 
+  const centerOf = (active: Active) => {
+    const r = active.rect.current.translated
+    return r === null ? undefined : r.top + r.height / 2
+  }
+
   const onDragStart = ({ active }: DragStartEvent) => {
     const s = stateRef.current
     const at = s === null ? undefined : locate(s, String(active.id))
     const card = s?.cards[String(active.id)]
     dragFrom.current = at === undefined || card === undefined ? null : { ...at, card }
+    target.current = at === undefined ? null : { columnId: at.columnId, index: at.index }
     setActiveId(String(active.id))
   }
 
-  // across columns the card joins the column it is over while it is dragged, so that column
-  // makes room for it; within a column the sortable strategy shows the new order
-  const onDragOver = ({ active, over }: DragOverEvent) => {
-    const s = stateRef.current
-    if (s === null || over === null) return
-    const from = containerOf(s, active.id)
-    const to = containerOf(s, over.id)
-    const card = s.cards[String(active.id)]
-    if (from === undefined || to === undefined || from === to || card === undefined) return
-    const ids = s.order[to] ?? []
-    let index = String(over.id) === to ? ids.length : ids.indexOf(String(over.id))
-    const rect = active.rect.current.translated
-    if (String(over.id) !== to && rect !== null && rect.top > over.rect.top + over.rect.height / 2) index++
-    dispatch({ type: "placeCard", card, columnId: to, index })
+  const onDragMove = ({ active, over }: DragMoveEvent) =>
+    track(over?.id as string | undefined, String(active.id), centerOf(active))
+
+  const finish = () => {
+    setActiveId(null)
+    setHint(null)
+    const from = dragFrom.current
+    dragFrom.current = null
+    const to = target.current
+    target.current = null
+    return { from, to }
   }
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
-    setActiveId(null)
-    const s = stateRef.current
-    const from = dragFrom.current
-    dragFrom.current = null
-    if (s === null || from === null) return
-    const cardId = String(active.id)
-    const card = s.cards[cardId]
-    if (card === undefined) return
-    if (over === null) {
-      dispatch({ type: "placeCard", card: from.card, columnId: from.columnId, index: from.index })
-      return
-    }
-    const columnId = card.columnId
-    let index = (s.order[columnId] ?? []).indexOf(cardId)
-    if (containerOf(s, over.id) === columnId && String(over.id) !== columnId) {
-      const overIndex = (s.order[columnId] ?? []).indexOf(String(over.id))
-      if (overIndex >= 0 && overIndex !== index) {
-        index = overIndex
-        dispatch({ type: "placeCard", card, columnId, index })
-      }
-    }
-    if (columnId !== from.columnId || index !== from.index) void commitMove(from.card, from, columnId, index)
+    track(over?.id as string | undefined, String(active.id), centerOf(active))
+    const { from, to } = finish()
+    if (from === null || to === null || over === null) return
+    if (to.columnId === from.columnId && to.index === from.index) return
+    dispatch({ type: "placeCard", card: from.card, columnId: to.columnId, index: to.index })
+    void commitMove(from.card, from, to.columnId, to.index)
   }
 
-  const onDragCancel = () => {
-    setActiveId(null)
-    const from = dragFrom.current
-    dragFrom.current = null
-    if (from !== null) dispatch({ type: "placeCard", card: from.card, columnId: from.columnId, index: from.index })
-  }
+  const onDragCancel = () => void finish()
 
   // what a screen reader hears while a card is dragged: the card's title, the column and the place
   const announcements = useMemo<Announcements>(() => {
-    const where = (id: UniqueIdentifier) => {
+    const title = (id: UniqueIdentifier) => {
+      const card = stateRef.current?.cards[String(id)]
+      return card === undefined ? "the card" : `“${card.title}”`
+    }
+    const place = () => {
       const s = stateRef.current
-      const card = s?.cards[String(id)]
-      const at = s === null ? undefined : locate(s, String(id))
-      if (s === null || card === undefined || at === undefined) return { title: "the card", place: "" }
-      const column = s.columns.find((c) => c.id === at.columnId)
-      const count = s.order[at.columnId]?.length ?? 0
-      return { title: `“${card.title}”`, place: `${column?.name ?? "a column"}, position ${at.index + 1} of ${count}` }
+      const t = target.current
+      const column = t === null ? undefined : s?.columns.find((c) => c.id === t.columnId)
+      return column === undefined || t === null ? "its column" : `${column.name}, position ${t.index + 1}`
+    }
+    let last = ""
+    const once = (text: string) => {
+      if (text === last) return undefined
+      last = text
+      return text
     }
     return {
-      onDragStart: ({ active }) => {
-        const w = where(active.id)
-        return `Picked up ${w.title} in ${w.place}. Arrow keys move it, Space drops it, Escape cancels.`
-      },
-      onDragOver: ({ active }) => {
-        const w = where(active.id)
-        return `${w.title} is over ${w.place}.`
-      },
-      onDragEnd: ({ active }) => {
-        const w = where(active.id)
-        return `Dropped ${w.title} in ${w.place}.`
-      },
-      onDragCancel: ({ active }) => `Moving ${where(active.id).title} was cancelled; it is back where it was.`
+      onDragStart: ({ active }) =>
+        once(`Picked up ${title(active.id)} in ${place()}. Arrow keys move it, Space drops it, Escape cancels.`),
+      onDragMove: ({ active }) => once(`${title(active.id)} is over ${place()}.`),
+      onDragOver: ({ active }) => once(`${title(active.id)} is over ${place()}.`),
+      onDragEnd: ({ active }) => once(`Dropped ${title(active.id)} in ${place()}.`),
+      onDragCancel: ({ active }) => once(`Moving ${title(active.id)} was cancelled; it is back where it was.`)
     }
   }, [])
 
@@ -367,9 +403,9 @@ export function BoardPage({ projectId }: { projectId: string }) {
       </p>
       <DndContext
         sensors={sensors}
-        collisionDetection={closestCorners}
+        collisionDetection={columnUnder}
         onDragStart={onDragStart}
-        onDragOver={onDragOver}
+        onDragMove={onDragMove}
         onDragEnd={onDragEnd}
         onDragCancel={onDragCancel}
         accessibility={{
@@ -393,6 +429,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
               memberNames={members}
               cardActions={cardActions}
               columnActions={columnActions}
+              dropHint={hint?.columnId === column.id ? hint : undefined}
             />
           ))}
           <AddColumn projectId={projectId} position={state.columns.length} dispatch={dispatch} say={say} />
