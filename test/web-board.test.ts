@@ -236,6 +236,22 @@ describeBrowser("web board (issue 21)", () => {
       "the Alt+Arrow move to reach the server"
     )
 
+    // within a column with the keyboard: Space, ArrowDown, Space puts the first card second
+    const inProgress = async () =>
+      page.locator(`section.column:has(h2:text-is("In Progress")) .card-title`).allTextContents()
+    const first = (await inProgress())[0]!
+    await cardIn("In Progress", first).locator(".card-handle").focus()
+    await page.keyboard.press("Space")
+    await page.waitForTimeout(150)
+    await page.keyboard.press("ArrowDown")
+    await page.waitForTimeout(300)
+    await page.keyboard.press("Space")
+    await until(async () => ((await inProgress())[1] === first ? true : undefined), "the card to go down one place")
+    await until(
+      async () => ((await cardByTitle(first))?.position === 1 ? true : undefined),
+      "the keyboard move down to reach the server"
+    )
+
     // the menu: Move up
     const order = async () =>
       page.locator(`section.column:has(h2:text-is("In Progress")) .card-title`).allTextContents()
