@@ -54,6 +54,8 @@ export const BoardCard = memo(function BoardCard({ card, sessionStatus, memberNa
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, isDragging } = useDraggable({ id: card.id })
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    // while the card is being dragged its keys belong to the drag (Enter drops it)
+    if (isDragging) return
     const direction = arrowDirections[e.key]
     if (e.altKey && direction !== undefined) {
       e.preventDefault()
