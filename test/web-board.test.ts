@@ -96,6 +96,7 @@ describeBrowser("web board (issue 21)", () => {
       const at = new URL(m.location().url || "http://x/").pathname
       const expected: Record<string, RegExp> = {
         "401": /^\/api\/v1\/(me|auth\/login)$/,
+        "404": /^\/api\/v1\/cards\/[^/]+\/move$/,
         "409": /^\/api\/v1\/(columns\/[^/]+|auth\/signup)$/,
         // signing up an address that signed up a minute ago: the once-per-5-minutes rule answers first
         "429": /^\/api\/v1\/auth\/signup$/
@@ -288,6 +289,20 @@ describeBrowser("web board (issue 21)", () => {
     await cardIn("To Do", "Filed by an agent").waitFor({ timeout: 2000 })
     await api("DELETE", `/v1/cards/${created.body.id}`)
     await cardIn("To Do", "Filed by an agent").waitFor({ state: "detached", timeout: 2000 })
+  })
+
+  it("puts a moved card back and says why when the server refuses the move", async () => {
+    // the server's refusal, stood in for by the browser: a 404 with the API's error body
+    await page.route("**/api/v1/cards/*/move", (route) =>
+      route.fulfill({ status: 404, contentType: "application/json", body: JSON.stringify({ error: "card not found" }) })
+    )
+    await cardIn("Done", "Record the demo").locator(".card-handle").focus()
+    await page.keyboard.press("Alt+ArrowLeft")
+    await page.locator(".notice", { hasText: "Could not move “Record the demo”: card not found" }).waitFor()
+    await cardIn("Done", "Record the demo").waitFor()
+    expect(await cardIn("In Progress", "Record the demo").count()).toBe(0)
+    await page.unroute("**/api/v1/cards/*/move")
+    expect((await cardByTitle("Record the demo")).columnId).toBe(columns.Done)
   })
 
   it("shows who holds a claimed card and its session status, live", async () => {
