@@ -41,7 +41,9 @@ export const boardEventTypes = [
 
 /**
  * Opens the stream and hands each event to `onEvent` once, in order. `onOpen` runs on the first
- * open only: the board loads its snapshot after the stream is open, so no change falls between.
+ * open: the board loads its snapshot after the stream is open, so no change falls between. When
+ * the first stream cannot open, `onOpen` runs anyway (the board is shown) and again once a
+ * stream opens.
  */
 export const useProjectEvents = (
   projectId: string,
@@ -56,6 +58,8 @@ export const useProjectEvents = (
     let source: EventSource | undefined
     let lastId: string | undefined
     let opened = false
+    /** Whether a stream has been open since the board was read. */
+    let streamed = false
     let retryTimer: ReturnType<typeof setTimeout> | undefined
     let failures = 0
     let stopped = false
@@ -81,10 +85,11 @@ export const useProjectEvents = (
       es.onopen = () => {
         failures = 0
         setStatus("live")
-        if (!opened) {
-          opened = true
-          handlers.current.onOpen()
-        }
+        // the first open, or the first after a start without a stream (the board was read
+        // without one, so it is read again now that nothing can fall between)
+        if (!opened || !streamed) handlers.current.onOpen()
+        opened = true
+        streamed = true
       }
       es.onerror = () => {
         if (stopped) return

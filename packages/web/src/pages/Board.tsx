@@ -129,6 +129,9 @@ export function BoardPage({ projectId }: { projectId: string }) {
   }, [])
 
   const load = useCallback(async () => {
+    // events that arrive while the snapshot is read are applied after it
+    loaded.current = false
+    buffered.current = []
     try {
       const board = await api<Board>("GET", `/v1/board/${encodeURIComponent(projectId)}`)
       dispatch({ type: "load", board })
@@ -146,8 +149,12 @@ export function BoardPage({ projectId }: { projectId: string }) {
       setMembers(new Map(memberList.map((m) => [m.userId, m.fullName || m.email])))
       dispatch({ type: "sessions", sessions: sessionLists.flat() })
     } catch (e) {
-      if (!loaded.current) setLoadError(errorText(e))
-      else say(`Could not load the board's members and agents: ${errorText(e)}`)
+      if (stateRef.current === null) setLoadError(errorText(e))
+      else say(`Could not load the whole board: ${errorText(e)}`)
+      // a board already shown keeps following the stream
+      for (const action of buffered.current) dispatch(action)
+      buffered.current = []
+      loaded.current = true
     }
   }, [projectId, say])
 
