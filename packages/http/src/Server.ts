@@ -36,6 +36,7 @@ import { OAuthRoutes } from "./oauth/OAuthRoutes.ts"
 import { docsPageRoutes } from "./ApiReference.ts"
 import { makeOpenApiDocument } from "./OpenApiDocument.ts"
 import { createStartingServer } from "./startingListener.ts"
+import { WebAppRoutes } from "./web/WebApp.ts"
 
 const docsRoutes = (publicUrl: string) => {
   const spec = makeOpenApiDocument(publicUrl)
@@ -76,6 +77,7 @@ export const routesLayer = (
     FileRoutes,
     McpRoutes,
     ReadyRoute,
+    WebAppRoutes(config),
     metrics === undefined ? Layer.empty : MetricsRoute(metrics),
     errorBodies(logger, config.publicUrl, config.corsOrigins, routes, metrics)
   )
