@@ -30,6 +30,7 @@ export function CardPanel({ cardId, projectId, onClose }: { cardId: string; proj
   }, [])
 
   // Another card opened in the same panel: start reading it from the top.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the card changes
   useEffect(() => {
     dialog.current?.scrollTo?.({ top: 0 })
   }, [cardId])
@@ -42,7 +43,9 @@ export function CardPanel({ cardId, projectId, onClose }: { cardId: string; proj
     }
     // aria-modal promises the rest of the page is out of reach: Tab cycles inside the dialog
     if (e.key === "Tab" && dialog.current !== null) {
-      const items = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null)
+      const items = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+        (el) => el.offsetParent !== null
+      )
       if (items.length === 0) return
       const first = items[0]!
       const last = items[items.length - 1]!
@@ -57,6 +60,8 @@ export function CardPanel({ cardId, projectId, onClose }: { cardId: string; proj
   }
 
   return (
+    // a click beside the panel closes it (a mouse convenience: Escape and the Close button are the keyboard ways)
+    // biome-ignore lint/a11y/noStaticElementInteractions: the backdrop is not a control; see above
     <div className="panel-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close.current()}>
       <div
         ref={dialog}

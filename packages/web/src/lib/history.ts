@@ -36,8 +36,7 @@ const FIELD_NAMES: Record<string, string> = {
   assigneeIds: "assignees"
 }
 
-const labelNames = (v: unknown): Array<string> =>
-  Array.isArray(v) ? v.map((l) => str(obj(l).name) ?? "?") : []
+const labelNames = (v: unknown): Array<string> => (Array.isArray(v) ? v.map((l) => str(obj(l).name) ?? "?") : [])
 
 const quoted = (s: string | undefined) => (s === undefined ? "" : ` “${s}”`)
 

@@ -21,6 +21,7 @@ export function AgentsSection({ card, changed, version }: SectionProps) {
   const [sessions, setSessions] = useState<ReadonlyArray<AgentSessionDetail> | null>(null)
   const [error, setError] = useState<string | null>(null)
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the refresh signal (SectionProps)
   useEffect(() => {
     let live = true
     ;(async () => {
@@ -107,7 +108,7 @@ function Question({ session, cardId, changed }: { session: AgentSessionDetail; c
   const question = [...session.activities].reverse().find((a) => a.type === "elicitation")
   const who = actorName(session.actor)
   return (
-    <div className="panel-question" role="region" aria-labelledby={`${id}-h`}>
+    <section className="panel-question" aria-labelledby={`${id}-h`}>
       <h4 id={`${id}-h`}>{who} is waiting for your answer</h4>
       {question !== undefined ? <Markdown text={question.body} /> : <p>The agent asked for input.</p>}
       <form
@@ -129,6 +130,6 @@ function Question({ session, cardId, changed }: { session: AgentSessionDetail; c
         </div>
       </form>
       <ErrorLine error={error} />
-    </div>
+    </section>
   )
 }

@@ -13,6 +13,7 @@ export function CommentsSection({ card, me, changed, version }: SectionProps) {
   const id = useId()
   const [page, setPage] = useState<CommentPage | null>(null)
   const [body, setBody] = useState("")
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the refresh signal (SectionProps)
   useEffect(() => {
     let live = true
     api<CommentPage>("GET", `/v1/cards/${seg(card.id)}/comments?limit=${PAGE}`).then(
@@ -25,9 +26,13 @@ export function CommentsSection({ card, me, changed, version }: SectionProps) {
   }, [card.id, version, setError])
   return (
     <section className="panel-section" aria-labelledby={`${id}-h`}>
-      <h3 id={`${id}-h`}>Comments {page !== null && page.total > 0 && <span className="panel-muted">{page.total}</span>}</h3>
+      <h3 id={`${id}-h`}>
+        Comments {page !== null && page.total > 0 && <span className="panel-muted">{page.total}</span>}
+      </h3>
       {page !== null && page.total > page.comments.length && (
-        <p className="panel-muted">Showing the first {page.comments.length} of {page.total} comments.</p>
+        <p className="panel-muted">
+          Showing the first {page.comments.length} of {page.total} comments.
+        </p>
       )}
       <ol className="panel-comments">
         {(page?.comments ?? []).map((c) => (

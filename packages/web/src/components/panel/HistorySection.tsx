@@ -22,6 +22,7 @@ export function HistorySection({ card, board, members, version }: SectionProps) 
   const load = (after: string | null) =>
     api<EventPage>("GET", `/v1/cards/${seg(card.id)}/history?limit=${PAGE}${after === null ? "" : `&after=${after}`}`)
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the refresh signal; `load` is made from card.id
   useEffect(() => {
     let live = true
     load(null).then(
@@ -36,7 +37,6 @@ export function HistorySection({ card, board, members, version }: SectionProps) 
     return () => {
       live = false
     }
-    // biome-ignore lint/correctness/useExhaustiveDependencies: `load` is made from card.id
   }, [card.id, version])
 
   return (

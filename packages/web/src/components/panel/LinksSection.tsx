@@ -28,6 +28,7 @@ export function CardLinksSection({ card, changed, version }: SectionProps) {
   const [links, setLinks] = useState<ReadonlyArray<CardLink> | null>(null)
   const [target, setTarget] = useState("")
   const [type, setType] = useState<(typeof LINK_TYPES)[number]>("relates_to")
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the refresh signal (SectionProps)
   useEffect(() => {
     let live = true
     api<Array<CardLink>>("GET", `/v1/cards/${seg(card.id)}/links`).then(

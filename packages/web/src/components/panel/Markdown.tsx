@@ -7,5 +7,6 @@ import { renderMarkdown } from "../../lib/markdown.ts"
  */
 export function Markdown({ text, className }: { text: string; className?: string }) {
   const html = useMemo(() => renderMarkdown(text), [text])
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: markdown-it output with raw HTML off (see above)
   return <div className={className ?? "md"} dangerouslySetInnerHTML={{ __html: html }} />
 }

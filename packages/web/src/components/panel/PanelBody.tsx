@@ -269,7 +269,7 @@ function DeleteCard({ card, onDeleted }: { card: Card; onDeleted: () => void }) 
   return (
     <section className="panel-section panel-danger" aria-label="Delete card">
       {confirming ? (
-        <div role="group" aria-label="Confirm delete">
+        <fieldset className="panel-confirm" aria-label="Confirm delete">
           <p>
             Delete {card.ref} “{card.title}”? Its subtasks, links and comments go with it.
           </p>
@@ -288,7 +288,7 @@ function DeleteCard({ card, onDeleted }: { card: Card; onDeleted: () => void }) 
               Keep it
             </button>
           </div>
-        </div>
+        </fieldset>
       ) : (
         <button type="button" className="danger" onClick={() => setConfirming(true)}>
           Delete card
