@@ -9,7 +9,7 @@ import { HistorySection } from "./HistorySection.tsx"
 import { LabelsSection } from "./LabelsSection.tsx"
 import { CardLinksSection } from "./LinksSection.tsx"
 import { Markdown } from "./Markdown.tsx"
-import { ErrorLine, errorText, type Me, type SectionProps, seg, useAction } from "./shared.tsx"
+import { ErrorLine, errorText, type Me, SavingCheckbox, type SectionProps, seg, useAction } from "./shared.tsx"
 import { SubtasksSection } from "./SubtasksSection.tsx"
 
 const PRIORITIES = ["low", "medium", "high", "urgent"] as const
@@ -193,11 +193,11 @@ function Details({ card, members, changed }: SectionProps) {
         <legend>Assignees</legend>
         {members.length === 0 && <p className="panel-muted">No members loaded.</p>}
         {members.map((m) => (
+          // biome-ignore lint/a11y/noLabelWithoutControl: SavingCheckbox is the <input> it labels
           <label key={m.userId} className="panel-check">
-            <input
-              type="checkbox"
+            <SavingCheckbox
               checked={card.assigneeIds.includes(m.userId)}
-              onChange={(e) => toggleAssignee(m.userId, e.target.checked)}
+              onChange={(on) => toggleAssignee(m.userId, on)}
             />
             {m.fullName || m.email}
           </label>

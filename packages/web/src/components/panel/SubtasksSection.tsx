@@ -1,6 +1,6 @@
 import { useId, useState } from "react"
 import { api } from "../../api.ts"
-import { ErrorLine, type SectionProps, seg, useAction } from "./shared.tsx"
+import { ErrorLine, SavingCheckbox, type SectionProps, seg, useAction } from "./shared.tsx"
 
 export function SubtasksSection({ card, changed }: SectionProps) {
   const { error, busy, run } = useAction(changed)
@@ -20,9 +20,9 @@ export function SubtasksSection({ card, changed }: SectionProps) {
       <ul className="panel-list">
         {card.subtasks.map((s) => (
           <li key={s.id} className="panel-subtask">
+            {/* biome-ignore lint/a11y/noLabelWithoutControl: SavingCheckbox is the <input> it labels */}
             <label className="panel-check">
-              <input
-                type="checkbox"
+              <SavingCheckbox
                 checked={s.completed}
                 disabled={busy}
                 onChange={() => void run(() => api("POST", `/v1/subtasks/${seg(s.id)}/toggle`))}
