@@ -23,8 +23,8 @@ export function SecretOnce({ label, value, onDone }: { label: string; value: str
     }
   }
   return (
-    <section className="secret-once" aria-labelledby={`${id}-l`}>
-      <label id={`${id}-l`} htmlFor={`${id}-v`}>
+    <div className="secret-once">
+      <label htmlFor={`${id}-v`}>
         {label}
       </label>
       <p className="keys-warning">Copy it now: it is shown only once and cannot be read back.</p>
@@ -48,7 +48,7 @@ export function SecretOnce({ label, value, onDone }: { label: string; value: str
       <p className="keys-status" aria-live="polite">
         {status}
       </p>
-    </section>
+    </div>
   )
 }
 
