@@ -24,9 +24,7 @@ export function SecretOnce({ label, value, onDone }: { label: string; value: str
   }
   return (
     <div className="secret-once">
-      <label htmlFor={`${id}-v`}>
-        {label}
-      </label>
+      <label htmlFor={`${id}-v`}>{label}</label>
       <p className="keys-warning">Copy it now: it is shown only once and cannot be read back.</p>
       <div className="keys-inline">
         <input
