@@ -50,6 +50,8 @@ export interface AppConfigValues {
   readonly metricsToken: string | undefined
   /** OTLP/HTTP collector base URL: traces are exported there only when set. */
   readonly otelEndpoint: string | undefined
+  /** The built web app served at `/` (WEB_DIR); unset: the repository's packages/web/dist. */
+  readonly webDir: string | undefined
   /** Events older than this are deleted (EVENT_RETENTION). */
   readonly eventRetentionMs: number
   /** Webhook URLs may be `http:` as well as `https:` (WEBHOOK_ALLOW_HTTP). */
@@ -369,7 +371,8 @@ export const parseConfig = (
     webhookDisableAfterMs,
     eventStreamKeepaliveMs,
     eventStreamBuffer,
-    otelEndpoint: otelEndpoint?.replace(/\/+$/, "")
+    otelEndpoint: otelEndpoint?.replace(/\/+$/, ""),
+    webDir: get("WEB_DIR")
   }
 }
 

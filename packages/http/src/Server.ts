@@ -35,6 +35,7 @@ import { McpRoutes } from "./mcp/McpRoutes.ts"
 import { OAuthRoutes } from "./oauth/OAuthRoutes.ts"
 import { makeOpenApiDocument, renderDocsPage } from "./OpenApiDocument.ts"
 import { createStartingServer } from "./startingListener.ts"
+import { WebAppRoutes } from "./web/WebApp.ts"
 
 const docsRoutes = (publicUrl: string) => {
   const spec = makeOpenApiDocument(publicUrl)
@@ -76,6 +77,7 @@ export const routesLayer = (
     FileRoutes,
     McpRoutes,
     ReadyRoute,
+    WebAppRoutes(config),
     metrics === undefined ? Layer.empty : MetricsRoute(metrics),
     errorBodies(logger, config.publicUrl, config.corsOrigins, routes, metrics)
   )

@@ -169,9 +169,10 @@ export class Accounts extends Context.Service<
           return yield* issue(user)
         })
 
-        // API keys are managed by the account's own credentials, never by an agent's OAuth token
+        // API keys are managed by the account's own credentials (the web board's session among
+        // them), never by an agent's OAuth token
         const keyManager = (principal: Principal, action: string) =>
-          principal.via === "session" || principal.via === "apiKey"
+          principal.via === "session" || principal.via === "apiKey" || principal.via === "browser"
             ? Effect.void
             : Effect.fail(
                 new Forbidden({ message: `API keys can only be ${action} with a session token or an API key` })

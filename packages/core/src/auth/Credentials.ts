@@ -1,23 +1,31 @@
 /**
  * Turns the credential headers of a request into a Principal. Which credential kinds an
  * endpoint accepts is the caller's to say; every refusal is an `Unauthenticated` whose message
- * tells the person what to send instead.
+ * tells the person what to send instead, except a web session cookie used from elsewhere than
+ * the app or without its CSRF token: `Forbidden` (the person is signed in; the request is not
+ * the app's).
+ *
+ * An API key or a bearer token wins over the web session cookie: a script that sends its key
+ * from a browser that happens to hold the cookie acts as the key, and needs no CSRF token.
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
 import { CredentialCache } from "./CredentialCache.ts"
-import { Unauthenticated } from "../domain/errors.ts"
+import { Forbidden, Unauthenticated } from "../domain/errors.ts"
 import type { CredentialKind, Principal } from "../domain/Principal.ts"
 import { ServerSecret } from "../infra/Secret.ts"
 import { OAuth } from "../oauth/OAuth.ts"
 import { claimedKindOf, digestToken, isWellFormed, tokenKindOf } from "./secretTokens.ts"
 import { verifySession } from "./sessionJwt.ts"
+import { type BrowserCredential, WebSessions } from "./WebSessions.ts"
 
 export interface PresentedCredentials {
   readonly apiKey: string | undefined
   readonly authorization: string | undefined
   readonly intakeKey: string | undefined
+  /** The web board's session cookie, with what the request says about its origin. */
+  readonly browser?: BrowserCredential | undefined
 }
 
 export type UserCredentialKind = Exclude<CredentialKind, "intake">
@@ -43,7 +51,7 @@ export class Credentials extends Context.Service<
     readonly resolve: (
       presented: PresentedCredentials,
       accepts: ReadonlyArray<UserCredentialKind>
-    ) => Effect.Effect<Principal, Unauthenticated>
+    ) => Effect.Effect<Principal, Unauthenticated | Forbidden>
   }
 >()("board/core/Credentials") {
   static readonly layer = Layer.effect(
@@ -54,6 +62,35 @@ export class Credentials extends Context.Service<
       const keys = yield* ServerSecret
       const oauth = yield* OAuth
       const cache = yield* CredentialCache
+      const webSessions = yield* WebSessions
+
+      const browserPrincipal = Effect.fnUntraced(function* (browser: BrowserCredential) {
+        // SameSite=Lax keeps the cookie off cross-site subrequests in current browsers; these
+        // checks hold for older ones and for a same-site neighbour (another subdomain)
+        if (browser.site === "elsewhere") {
+          return yield* new Forbidden({
+            message: "the web session cookie is accepted only from the web app's own origin; elsewhere send an API key"
+          })
+        }
+        if (browser.stateChanging) {
+          // a browser always sends Origin with a state-changing request: one without it is no
+          // request of the app's
+          if (browser.site !== "app") {
+            return yield* new Forbidden({ message: "a change made with the web session cookie needs an Origin header" })
+          }
+          if (!webSessions.csrfMatches(browser.session, browser.csrfToken)) {
+            return yield* new Forbidden({
+              message:
+                "missing or wrong X-CSRF-Token: a change made with the web session cookie must send the board_csrf cookie's value in X-CSRF-Token"
+            })
+          }
+        }
+        const principal = yield* webSessions.principal(browser.session)
+        if (principal === undefined) {
+          return yield* refuse("your web session has ended (signed out, expired or revoked); sign in again", false)
+        }
+        return principal
+      })
 
       const apiKeyPrincipal = Effect.fnUntraced(function* (key: string) {
         if (!isWellFormed("apiKey", key)) return yield* refuse("invalid API key: it is malformed or mistyped")
@@ -141,6 +178,9 @@ export class Credentials extends Context.Service<
           const [user] = yield* sql`SELECT 1 FROM users WHERE id = ${session.userId}`.pipe(Effect.orDie)
           if (user === undefined) return yield* refuse("invalid session: the account no longer exists")
           return { userId: session.userId, via: "session", workspaces: "all" } satisfies Principal
+        }
+        if (presented.browser !== undefined && accepts.includes("browser")) {
+          return yield* browserPrincipal(presented.browser)
         }
         return yield* refuse(`missing credential: send ${describe(accepts)}`, false)
       })

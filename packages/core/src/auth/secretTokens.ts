@@ -6,14 +6,16 @@
 import * as crypto from "node:crypto"
 import * as zlib from "node:zlib"
 
-export type TokenKind = "apiKey" | "oauthAccess" | "oauthRefresh" | "intake" | "authCode"
+/** `webSession`: the web board's session cookie (auth/WebSessions.ts), never sent as a header. */
+export type TokenKind = "apiKey" | "oauthAccess" | "oauthRefresh" | "intake" | "authCode" | "webSession"
 
 export const tokenPrefixes: Record<TokenKind, string> = {
   apiKey: "svc_",
   oauthAccess: "svc_at_",
   oauthRefresh: "svc_rt_",
   intake: "svc_in_",
-  authCode: "svc_ac_"
+  authCode: "svc_ac_",
+  webSession: "svc_ws_"
 }
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -53,7 +55,8 @@ const shapes: Record<TokenKind, RegExp> = {
   oauthAccess: /^svc_at_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/,
   oauthRefresh: /^svc_rt_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/,
   intake: /^svc_in_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/,
-  authCode: /^svc_ac_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/
+  authCode: /^svc_ac_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/,
+  webSession: /^svc_ws_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/
 }
 
 /** True when `token` has the kind's exact shape and a valid checksum. */
@@ -64,7 +67,7 @@ export const isWellFormed = (kind: TokenKind, token: string): boolean => {
 
 /** Which kind a token claims to be by its shape alone (checksum not checked). */
 export const tokenKindOf = (token: string): TokenKind | undefined => {
-  for (const kind of ["oauthAccess", "oauthRefresh", "intake", "authCode", "apiKey"] as const) {
+  for (const kind of ["oauthAccess", "oauthRefresh", "intake", "authCode", "webSession", "apiKey"] as const) {
     if (shapes[kind].test(token)) return kind
   }
   return undefined
@@ -72,7 +75,7 @@ export const tokenKindOf = (token: string): TokenKind | undefined => {
 
 /** The kind a token's prefix claims, well-formed or not (`svc_at_typo` claims an access token). */
 export const claimedKindOf = (token: string): TokenKind | undefined => {
-  for (const kind of ["oauthAccess", "oauthRefresh", "intake", "authCode", "apiKey"] as const) {
+  for (const kind of ["oauthAccess", "oauthRefresh", "intake", "authCode", "webSession", "apiKey"] as const) {
     if (token.startsWith(tokenPrefixes[kind])) return kind
   }
   return undefined

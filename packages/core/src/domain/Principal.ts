@@ -1,5 +1,6 @@
 /** Who is calling and what the credential may reach: the one access model of the core. */
-export type CredentialKind = "apiKey" | "oauth" | "session" | "intake"
+/** `browser`: the web board's session cookie (auth/WebSessions.ts), with an API key's reach. */
+export type CredentialKind = "apiKey" | "oauth" | "session" | "intake" | "browser"
 
 export interface Principal {
   readonly userId: string

@@ -13,6 +13,8 @@ export interface SecretKeys {
   readonly session: Uint8Array
   readonly downloads: Uint8Array
   readonly csrf: Uint8Array
+  /** Binds the web board's CSRF token to its session (auth/WebSessions.ts). */
+  readonly webCsrf: Uint8Array
   /** Encrypts webhook signing secrets at rest (the server must sign with the raw secret). */
   readonly webhooks: Uint8Array
 }
@@ -26,6 +28,7 @@ export const deriveKeys = (secret: string): SecretKeys => ({
   session: derive(secret, "session-jwt"),
   downloads: derive(secret, "download-url"),
   csrf: derive(secret, "oauth-csrf"),
+  webCsrf: derive(secret, "web-csrf"),
   webhooks: derive(secret, "webhook-secrets")
 })
 

@@ -72,10 +72,24 @@ const me = HttpApiEndpoint.get("me", "/v1/me", {
     email: Schema.String,
     full_name: Schema.String,
     /** The kind of credential making the request. */
-    credential: Schema.Literals(["apiKey", "oauth", "session", "intake"])
+    credential: Schema.Literals(["apiKey", "oauth", "session", "intake", "browser"])
   }),
   error: NotFound
 }).middleware(AnyUserAuth)
+
+// the web board's sign out (issue 21; the session cookie is set by login and signup from the app)
+const logout = HttpApiEndpoint.post("logout", "/v1/auth/logout", {
+  success: HttpApiSchema.NoContent,
+  error: BadRequest
+})
+  .middleware(AnyUserAuth)
+  .annotateMerge(
+    OpenApi.annotations({
+      summary: "Sign out of the web app",
+      description:
+        "Ends the web app's session making the request (its session cookie, with the X-CSRF-Token header) on every server at once and clears both cookies. Any other credential is refused with 400: revoke an API key with DELETE /v1/api-keys/{id}."
+    })
+  )
 
 export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(signup)
@@ -84,4 +98,5 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(listApiKeys)
   .add(revokeApiKey)
   .add(me)
+  .add(logout)
   .annotateMerge(OpenApi.annotations({ title: "Account bootstrap" })) {}

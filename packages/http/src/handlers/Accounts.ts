@@ -1,19 +1,38 @@
-import { Accounts } from "@board/core"
+import { Accounts, AppConfig, type AuthSession, WebSessions } from "@board/core"
 import { Effect } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../Api.ts"
 import { orHttpError } from "../errors.ts"
+import { clearSessionCookies, fromApp, setSessionCookies, webCookiesFor } from "../middleware/webSession.ts"
 import { asPrincipal } from "./withPrincipal.ts"
 
 export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers) =>
   Effect.gen(function* () {
     const accounts = yield* Accounts
+    const webSessions = yield* WebSessions
+    const cookies = webCookiesFor((yield* AppConfig).publicUrl)
+
+    // signing in from the web app itself also opens a web session (the cookies); the answer's
+    // body is the same for every client, and a CLI or script (no Origin) gets no cookie
+    const withWebSession = <E, R>(signedIn: Effect.Effect<AuthSession, E, R>) =>
+      Effect.gen(function* () {
+        const session = yield* signedIn
+        if (fromApp(yield* HttpServerRequest.HttpServerRequest, cookies)) {
+          yield* setSessionCookies(cookies, yield* webSessions.open(session.user.id))
+        }
+        return session
+      })
+
     return handlers
-      .handle("signup", ({ payload }) => accounts.signup(payload).pipe(orHttpError))
-      .handle("login", ({ payload }) => accounts.login(payload).pipe(orHttpError))
+      .handle("signup", ({ payload }) => withWebSession(accounts.signup(payload)).pipe(orHttpError))
+      .handle("login", ({ payload }) => withWebSession(accounts.login(payload)).pipe(orHttpError))
       .handle("createApiKey", ({ payload }) => asPrincipal((p) => accounts.createApiKey(p, payload.name)))
       .handle("listApiKeys", () => asPrincipal((p) => accounts.apiKeys(p)))
       .handle("revokeApiKey", ({ params }) => asPrincipal((p) => accounts.revokeApiKey(p, params.id)))
       .handle("me", () => asPrincipal((p) => accounts.me(p)))
+      .handle("logout", () =>
+        asPrincipal((p) => webSessions.revoke(p)).pipe(Effect.andThen(clearSessionCookies(cookies)))
+      )
   })
 )

@@ -4,23 +4,24 @@
  */
 import { HttpApiMiddleware } from "effect/http-api"
 import type { CurrentIntake, CurrentPrincipal } from "../CurrentPrincipal.ts"
-import { TooManyRequests, Unauthorized } from "../errors.ts"
+import { Forbidden, TooManyRequests, Unauthorized } from "../errors.ts"
 
-const errors = [Unauthorized, TooManyRequests] as const
+// 403: the web app's session cookie sent from another origin, or a change without its CSRF token
+const errors = [Unauthorized, Forbidden, TooManyRequests] as const
 
-/** API key or OAuth access token: the board endpoints. */
+/** API key, OAuth access token or the web app's session cookie: the board endpoints. */
 export class UserAuth extends HttpApiMiddleware.Service<UserAuth, { provides: CurrentPrincipal }>()(
   "board/http/UserAuth",
   { error: errors }
 ) {}
 
-/** Session token or API key: creating workspaces, adding members. */
+/** Session token, API key or the web app's session cookie: creating workspaces, adding members. */
 export class BootstrapAuth extends HttpApiMiddleware.Service<BootstrapAuth, { provides: CurrentPrincipal }>()(
   "board/http/BootstrapAuth",
   { error: errors }
 ) {}
 
-/** API key, OAuth access token or session token: projects, intake tokens. */
+/** API key, OAuth access token, session token or the web app's session cookie: projects, intake tokens. */
 export class AnyUserAuth extends HttpApiMiddleware.Service<AnyUserAuth, { provides: CurrentPrincipal }>()(
   "board/http/AnyUserAuth",
   { error: errors }

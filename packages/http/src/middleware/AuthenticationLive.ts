@@ -60,7 +60,8 @@ const makeClientLimit = Effect.map(
 export const AuthenticationLive = Layer.mergeAll(
   Layer.effect(IntakeAuth, makeIntake),
   Layer.effect(ClientLimit, makeClientLimit),
-  Layer.effect(UserAuth, make(["apiKey", "oauth"])),
-  Layer.effect(BootstrapAuth, make(["session", "apiKey"])),
-  Layer.effect(AnyUserAuth, make(["apiKey", "oauth", "session"]))
+  // the web board's session (`browser`) reaches what an API key reaches
+  Layer.effect(UserAuth, make(["apiKey", "oauth", "browser"])),
+  Layer.effect(BootstrapAuth, make(["session", "apiKey", "browser"])),
+  Layer.effect(AnyUserAuth, make(["apiKey", "oauth", "session", "browser"]))
 )

@@ -1,0 +1,238 @@
+/**
+ * One card on the board. Memoised: it renders again only when its own card object, its agent
+ * session's status or the members change, not when another card moves (1,000 cards stay fast).
+ *
+ * The card is a drag handle (mouse, touch, and keyboard: Space picks it up, arrows move it,
+ * Space drops, Escape cancels) and opens the card panel on click or Enter. For people who do
+ * not drag at all, Alt+Arrow keys move it one step, and its actions menu has the same moves.
+ */
+import { useSortable } from "@dnd-kit/sortable"
+import { CSS } from "@dnd-kit/utilities"
+import { type KeyboardEvent, memo, useEffect, useRef, useState } from "react"
+import type { SessionStatus } from "../lib/boardState.ts"
+import { initials } from "../lib/session.ts"
+import type { Card } from "../types.ts"
+
+export type Direction = "left" | "right" | "up" | "down"
+
+export interface CardActions {
+  readonly open: (cardId: string) => void
+  readonly move: (cardId: string, direction: Direction) => void
+  /** Which moves are possible for the card now (for its menu). */
+  readonly canMove: (cardId: string) => Readonly<Record<Direction, boolean>>
+}
+
+const arrowDirections: Record<string, Direction> = {
+  ArrowLeft: "left",
+  ArrowRight: "right",
+  ArrowUp: "up",
+  ArrowDown: "down"
+}
+
+export const statusText: Record<SessionStatus, string> = {
+  active: "active",
+  awaitingInput: "awaiting input",
+  error: "error",
+  complete: "complete",
+  released: "released",
+  stale: "stale"
+}
+
+const dueFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" })
+
+interface Props {
+  readonly card: Card
+  readonly sessionStatus: SessionStatus | undefined
+  readonly memberNames: ReadonlyMap<string, string>
+  readonly actions: CardActions
+}
+
+export const BoardCard = memo(function BoardCard({ card, sessionStatus, memberNames, actions }: Props) {
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
+    id: card.id
+  })
+  const style = { transform: CSS.Translate.toString(transform), transition }
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const direction = arrowDirections[e.key]
+    if (e.altKey && direction !== undefined) {
+      e.preventDefault()
+      actions.move(card.id, direction)
+      return
+    }
+    if (e.key === "Enter" && !e.altKey) {
+      e.preventDefault()
+      actions.open(card.id)
+      return
+    }
+    listeners?.onKeyDown?.(e)
+  }
+
+  return (
+    <li ref={setNodeRef} style={style} className={isDragging ? "card dragging" : "card"} data-card-id={card.id}>
+      {/* biome-ignore lint/a11y/useSemanticElements: a <button> would turn the Space that picks the card up into a click on its release */}
+      <div
+        ref={setActivatorNodeRef}
+        {...attributes}
+        {...listeners}
+        role="button"
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onClick={() => actions.open(card.id)}
+        className="card-handle"
+        data-card-handle={card.id}
+        aria-roledescription="card"
+        aria-keyshortcuts="Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown"
+      >
+        <CardFace card={card} sessionStatus={sessionStatus} memberNames={memberNames} />
+      </div>
+      <CardMenu card={card} actions={actions} />
+    </li>
+  )
+})
+
+/** What a card shows; also the picture that follows the pointer while dragging. */
+export function CardFace({
+  card,
+  sessionStatus,
+  memberNames
+}: {
+  card: Card
+  sessionStatus: SessionStatus | undefined
+  memberNames: ReadonlyMap<string, string>
+}) {
+  const done = card.subtasks.filter((s) => s.completed).length
+  const due = card.dueAt === null ? null : new Date(card.dueAt)
+  const overdue = due !== null && due.getTime() < Date.now()
+  return (
+    <>
+      <span className="card-title">{card.title}</span>
+      {card.labels.length > 0 && (
+        <span className="card-labels">
+          {card.labels.map((l) => (
+            <span
+              key={l.id}
+              className="label"
+              style={l.color === null ? undefined : ({ "--label": l.color } as React.CSSProperties)}
+            >
+              {l.name}
+            </span>
+          ))}
+        </span>
+      )}
+      {card.claim !== null && (
+        <span
+          className={`claim claim-${sessionStatus ?? "active"}`}
+          title={`Claimed until ${new Date(card.claim.leaseExpiresAt).toLocaleTimeString()}`}
+        >
+          <span className="visually-hidden">Claimed by </span>
+          {card.claim.actor.name ?? "an agent"}
+          {sessionStatus !== undefined && ` · ${statusText[sessionStatus]}`}
+        </span>
+      )}
+      <span className="card-meta">
+        <span className="ref">{card.ref}</span>
+        <span className={`priority priority-${card.priority}`}>{card.priority}</span>
+        {card.subtasks.length > 0 && (
+          <span className="subtasks" title={`${done} of ${card.subtasks.length} subtasks done`}>
+            ☑ {done}/{card.subtasks.length}
+          </span>
+        )}
+        {due !== null && (
+          <span className={overdue ? "due overdue" : "due"} title={`Due ${due.toLocaleString()}`}>
+            {dueFormat.format(due)}
+          </span>
+        )}
+        {card.assigneeIds.length > 0 && (
+          <span className="assignees">
+            {card.assigneeIds.slice(0, 3).map((id) => {
+              const name = memberNames.get(id) ?? "Member"
+              return (
+                <span key={id} className="avatar" title={name}>
+                  {initials(name)}
+                </span>
+              )
+            })}
+            {card.assigneeIds.length > 3 && <span className="avatar">+{card.assigneeIds.length - 3}</span>}
+          </span>
+        )}
+      </span>
+    </>
+  )
+}
+
+const moveLabels: ReadonlyArray<[Direction, string]> = [
+  ["left", "Move left"],
+  ["right", "Move right"],
+  ["up", "Move up"],
+  ["down", "Move down"]
+]
+
+/** The card's actions: open it, or move it one step, without dragging. */
+function CardMenu({ card, actions }: { card: Card; actions: CardActions }) {
+  const [open, setOpen] = useState(false)
+  const button = useRef<HTMLButtonElement>(null)
+  const menu = useRef<HTMLFieldSetElement>(null)
+
+  useEffect(() => {
+    if (!open) return
+    menu.current?.querySelector<HTMLButtonElement>("button:not(:disabled)")?.focus()
+    const close = (e: PointerEvent) => {
+      if (!menu.current?.contains(e.target as Node) && e.target !== button.current) setOpen(false)
+    }
+    document.addEventListener("pointerdown", close)
+    return () => document.removeEventListener("pointerdown", close)
+  }, [open])
+
+  const possible = open ? actions.canMove(card.id) : undefined
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="card-menu-button"
+        aria-label={`Actions for ${card.ref}`}
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
+        ⋯
+      </button>
+      {open && possible !== undefined && (
+        <fieldset
+          ref={menu}
+          className="card-menu"
+          onKeyDown={(e) => {
+            if (e.key === "Escape") {
+              setOpen(false)
+              button.current?.focus()
+            }
+          }}
+        >
+          <legend className="visually-hidden">Actions for {card.ref}</legend>
+          <button
+            type="button"
+            onClick={() => {
+              setOpen(false)
+              actions.open(card.id)
+            }}
+          >
+            Open
+          </button>
+          {moveLabels.map(([direction, label]) => (
+            <button
+              key={direction}
+              type="button"
+              disabled={!possible[direction]}
+              onClick={() => {
+                setOpen(false)
+                actions.move(card.id, direction)
+              }}
+            >
+              {label}
+            </button>
+          ))}
+        </fieldset>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,123 @@
+/**
+ * Signing in and signing up. The server sets the session cookie on the answer (same origin);
+ * the app then asks `GET /v1/me` who it is. A new account gets its first workspace right away,
+ * named on the form, so the home page has somewhere to create a project.
+ */
+import { type FormEvent, useState } from "react"
+import { Link } from "wouter"
+import { api } from "../api.ts"
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e))
+
+export function SignInPage({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const next = new URLSearchParams(window.location.search).get("next")
+
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault()
+    const form = new FormData(e.currentTarget)
+    setBusy(true)
+    setError(null)
+    try {
+      await api("POST", "/v1/auth/login", { email: form.get("email"), password: form.get("password") })
+      // signed in: the app's /signin and /signup routes send a signed-in person to `?next=`
+      await onSignedIn()
+    } catch (err) {
+      setError(errorText(err))
+      setBusy(false)
+    }
+  }
+
+  return (
+    <main className="auth">
+      <form className="auth-card" onSubmit={(e) => void submit(e)}>
+        <h1>Sign in to Board</h1>
+        {error !== null && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <label>
+          Email
+          <input name="email" type="email" autoComplete="email" required />
+        </label>
+        <label>
+          Password
+          <input name="password" type="password" autoComplete="current-password" required />
+        </label>
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
+        <p className="muted">
+          New here?{" "}
+          <Link href={next === null ? "/signup" : `/signup?next=${encodeURIComponent(next)}`}>Create an account</Link>
+        </p>
+      </form>
+    </main>
+  )
+}
+
+export function SignUpPage({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const next = new URLSearchParams(window.location.search).get("next")
+
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault()
+    const form = new FormData(e.currentTarget)
+    const fullName = String(form.get("full_name") ?? "").trim()
+    const workspace = String(form.get("workspace") ?? "").trim()
+    setBusy(true)
+    setError(null)
+    try {
+      await api("POST", "/v1/auth/signup", {
+        email: form.get("email"),
+        password: form.get("password"),
+        full_name: fullName
+      })
+      await api("POST", "/v1/workspaces", { name: workspace || `${fullName}'s workspace` })
+      // signed in: the app's /signin and /signup routes send a signed-in person to `?next=`
+      await onSignedIn()
+    } catch (err) {
+      setError(errorText(err))
+      setBusy(false)
+    }
+  }
+
+  return (
+    <main className="auth">
+      <form className="auth-card" onSubmit={(e) => void submit(e)}>
+        <h1>Create your account</h1>
+        {error !== null && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        <label>
+          Full name
+          <input name="full_name" autoComplete="name" required maxLength={200} />
+        </label>
+        <label>
+          Email
+          <input name="email" type="email" autoComplete="email" required />
+        </label>
+        <label>
+          Password <span className="muted">(8 to 128 characters)</span>
+          <input name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} />
+        </label>
+        <label>
+          First workspace <span className="muted">(your team or company)</span>
+          <input name="workspace" placeholder="Acme" maxLength={200} />
+        </label>
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? "Creating…" : "Create account"}
+        </button>
+        <p className="muted">
+          Have an account?{" "}
+          <Link href={next === null ? "/signin" : `/signin?next=${encodeURIComponent(next)}`}>Sign in</Link>
+        </p>
+      </form>
+    </main>
+  )
+}

@@ -1,0 +1,393 @@
+/**
+ * Issue 21, the web board in a real browser (Debian's Chromium through playwright-core) against
+ * a real server: create a project and cards through the UI, drag a card to another column with
+ * the mouse and read the move back through the API, move cards with the keyboard, watch a card
+ * moved through the API arrive without a reload, columns, search, the XSS case, axe-core, phone
+ * width, and no console error anywhere.
+ */
+import * as fs from "node:fs"
+import * as http from "node:http"
+import * as path from "node:path"
+import type { Browser, BrowserContext, Page } from "playwright-core"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { postgresUrl } from "./support/backends.ts"
+import { describeBrowser, launchBrowser } from "./support/browser.ts"
+import { type Account, bootstrap, call, key, SUITE_PASSWORD } from "./support/client.ts"
+import { freePort, startServer, type TestServer } from "./support/server.ts"
+
+// what page.evaluate runs in the browser: the suites' tsconfig has no DOM types
+declare const document: any
+declare const window: any
+
+const DIST = path.join(import.meta.dirname, "../packages/web/dist")
+
+/**
+ * The app's files and the API on one origin, as `board serve` will answer them: `/api/*` goes
+ * to the test server (streams included), `/assets/*` are the built files, every other path is
+ * the app's index.html.
+ */
+const serveApp = async (apiBase: string): Promise<{ url: string; close: () => Promise<void> }> => {
+  const api = new URL(apiBase)
+  const port = await freePort()
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://app")
+    if (url.pathname.startsWith("/api/")) {
+      const upstream = http.request(
+        { host: api.hostname, port: api.port, path: req.url, method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(res)
+        }
+      )
+      upstream.on("error", () => res.destroy())
+      req.pipe(upstream)
+      res.on("close", () => upstream.destroy())
+      return
+    }
+    const file = url.pathname.startsWith("/assets/") ? path.join(DIST, path.normalize(url.pathname)) : ""
+    if (file !== "" && file.startsWith(DIST) && fs.existsSync(file)) {
+      const type = file.endsWith(".js")
+        ? "text/javascript"
+        : file.endsWith(".css")
+          ? "text/css"
+          : "application/octet-stream"
+      res.writeHead(200, { "content-type": type })
+      fs.createReadStream(file).pipe(res)
+      return
+    }
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" })
+    fs.createReadStream(path.join(DIST, "index.html")).pipe(res)
+  })
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
+  }
+}
+
+const until = async <T>(f: () => Promise<T | undefined>, what: string, timeoutMs = 5000): Promise<T> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await f()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+describeBrowser("web board (issue 21)", () => {
+  let server: TestServer
+  let app: { url: string; close: () => Promise<void> }
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+  let account: Account
+  let projectId: string
+  let columns: Record<string, string>
+  const consoleErrors: Array<string> = []
+
+  const api = <T = any>(method: string, p: string, body?: unknown) =>
+    call<T>(server.baseUrl, method, p, { headers: key(account.apiKey), ...(body === undefined ? {} : { body }) })
+
+  const watch = (p: Page) => {
+    p.on("console", (m) => {
+      // the one refusal the suite provokes on purpose (deleting a column with cards): Chromium
+      // logs the 409 answer itself; the page shows the message
+      if (m.type() === "error" && !m.text().includes("status of 409")) consoleErrors.push(m.text())
+    })
+    p.on("pageerror", (e) => consoleErrors.push(String(e)))
+  }
+
+  const cardIn = (columnName: string, title: string) =>
+    page.locator(`section.column:has(h2:text-is("${columnName}")) li.card:has(.card-title:text-is("${title}"))`)
+
+  const cardByTitle = async (title: string) => {
+    const board = await api("GET", `/v1/board/${projectId}`)
+    return (board.body.cards as Array<any>).find((c) => c.title === title)
+  }
+
+  beforeAll(async () => {
+    server = await startServer(postgresUrl === undefined ? "pglite" : "postgres")
+    account = await bootstrap(server.baseUrl, "webboard")
+    app = await serveApp(server.baseUrl)
+    browser = await launchBrowser()
+    // until the cookie session (websrv) is on this branch, the browser carries an API key
+    context = await browser.newContext({ extraHTTPHeaders: key(account.apiKey) })
+    page = await context.newPage()
+    watch(page)
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await app?.close()
+    await server?.stop()
+  })
+
+  it("home lists the workspace; a project created there opens its kanban board", async () => {
+    await page.goto(`${app.url}/`)
+    await page.getByRole("heading", { name: "webboard's workspace" }).waitFor()
+    await page.getByLabel("New project in webboard's workspace").fill("Launch")
+    await page.getByRole("button", { name: "Create project" }).click()
+    await page.waitForURL(/\/p\/[0-9a-f-]{36}$/)
+    projectId = page.url().split("/p/")[1]!
+    await page.getByRole("heading", { level: 1, name: "Launch" }).waitFor()
+    const names = await page.locator("h2.column-name").allTextContents()
+    expect(names).toEqual(["To Do", "In Progress", "Done"])
+    const board = await api("GET", `/v1/board/${projectId}`)
+    columns = Object.fromEntries((board.body.columns as Array<any>).map((c) => [c.name, c.id]))
+    // the bench's marker, once
+    expect(await page.evaluate(() => performance.getEntriesByName("board-interactive").length)).toBe(1)
+    await page.locator(".live-live").waitFor()
+  })
+
+  it("creates cards in a column through the inline form, in order", async () => {
+    await page.getByRole("button", { name: "+ Add a card to To Do" }).click()
+    for (const title of ["Write the launch post", "Record the demo", "Fix the signup bug"]) {
+      await page.getByLabel("Title of the new card in To Do").fill(title)
+      await page.keyboard.press("Enter")
+      await cardIn("To Do", title).waitFor()
+    }
+    await page.keyboard.press("Escape")
+    const board = await api("GET", `/v1/board/${projectId}`)
+    expect((board.body.cards as Array<any>).map((c) => [c.title, c.columnId, c.position])).toEqual([
+      ["Write the launch post", columns["To Do"], 0],
+      ["Record the demo", columns["To Do"], 1],
+      ["Fix the signup bug", columns["To Do"], 2]
+    ])
+  })
+
+  it("drags a card with the mouse into another column; the API has it there", async () => {
+    const handle = cardIn("To Do", "Record the demo").locator(".card-handle")
+    const from = (await handle.boundingBox())!
+    const to = (await page.locator(`section.column:has(h2:text-is("In Progress")) ul.cards`).boundingBox())!
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+    await page.mouse.down()
+    // in steps: dnd-kit's pointer sensor starts after 5 px, then follows the pointer
+    await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2, { steps: 5 })
+    await page.mouse.move(to.x + to.width / 2, to.y + 20, { steps: 15 })
+    await page.mouse.up()
+    await cardIn("In Progress", "Record the demo").waitFor()
+    const moved = await until(async () => {
+      const card = await cardByTitle("Record the demo")
+      return card?.columnId === columns["In Progress"] ? card : undefined
+    }, "the move to reach the server")
+    expect(moved.position).toBe(0)
+    // the cards left behind close the gap
+    expect((await cardByTitle("Fix the signup bug")).position).toBe(1)
+  })
+
+  it("moves cards with the keyboard: Space to pick up and arrows, Alt+Arrow, and the card's menu", async () => {
+    // dnd-kit's keyboard drag: Space, ArrowRight to the next column, Space
+    await cardIn("To Do", "Write the launch post").locator(".card-handle").focus()
+    // the sensor listens from the next tick after the pick-up, as a person's next key press would
+    await page.keyboard.press("Space")
+    await page.waitForTimeout(150)
+    await page.keyboard.press("ArrowRight")
+    await page.waitForTimeout(300)
+    await page.keyboard.press("Space")
+    await cardIn("In Progress", "Write the launch post").waitFor()
+    await until(
+      async () =>
+        (await cardByTitle("Write the launch post"))?.columnId === columns["In Progress"] ? true : undefined,
+      "the keyboard drag to reach the server"
+    )
+
+    // Alt+ArrowRight: one step right, focus stays on the card
+    await cardIn("To Do", "Fix the signup bug").locator(".card-handle").focus()
+    await page.keyboard.press("Alt+ArrowRight")
+    await cardIn("In Progress", "Fix the signup bug").waitFor()
+    expect(await page.evaluate(() => document.activeElement?.closest("li.card")?.textContent)).toContain(
+      "Fix the signup bug"
+    )
+    await until(
+      async () => ((await cardByTitle("Fix the signup bug"))?.columnId === columns["In Progress"] ? true : undefined),
+      "the Alt+Arrow move to reach the server"
+    )
+
+    // the menu: Move up
+    const order = async () =>
+      page.locator(`section.column:has(h2:text-is("In Progress")) .card-title`).allTextContents()
+    const before = await order()
+    const last = before[before.length - 1]!
+    await cardIn("In Progress", last)
+      .getByRole("button", { name: /^Actions for / })
+      .click()
+    await expect(page.getByRole("button", { name: "Move right" }).isEnabled()).resolves.toBe(true)
+    await page.getByRole("button", { name: "Move up" }).click()
+    const after = await order()
+    expect(after.indexOf(last)).toBe(before.length - 2)
+    await until(
+      async () => ((await cardByTitle(last))?.position === before.length - 2 ? true : undefined),
+      "the menu move to reach the server"
+    )
+  })
+
+  it("shows a card moved through the API in its new column without a reload", async () => {
+    const card = await cardByTitle("Record the demo")
+    const started = Date.now()
+    const moved = await api("POST", `/v1/cards/${card.id}/move`, { columnId: columns.Done })
+    expect(moved.status).toBe(200)
+    await cardIn("Done", "Record the demo").waitFor({ timeout: 2000 })
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(await cardIn("In Progress", "Record the demo").count()).toBe(0)
+
+    // a card filed elsewhere appears too, and one deleted elsewhere goes
+    const created = await api("POST", "/v1/cards", {
+      projectId,
+      columnId: columns["To Do"],
+      title: "Filed by an agent"
+    })
+    await cardIn("To Do", "Filed by an agent").waitFor({ timeout: 2000 })
+    await api("DELETE", `/v1/cards/${created.body.id}`)
+    await cardIn("To Do", "Filed by an agent").waitFor({ state: "detached", timeout: 2000 })
+  })
+
+  it("shows who holds a claimed card and its session status, live", async () => {
+    const card = await cardByTitle("Fix the signup bug")
+    const claim = await api("POST", `/v1/cards/${card.id}/claim`, {})
+    expect(claim.status).toBe(201)
+    const badge = cardIn("In Progress", "Fix the signup bug").locator(".claim")
+    await badge.waitFor({ timeout: 2000 })
+    await until(async () => ((await badge.textContent())?.includes("active") ? true : undefined), "active")
+    await api("POST", `/v1/agent-sessions/${claim.body.id}/activities`, { type: "elicitation", body: "Which browser?" })
+    await until(
+      async () => ((await badge.textContent())?.includes("awaiting input") ? true : undefined),
+      "awaiting input"
+    )
+    await api("POST", `/v1/agent-sessions/${claim.body.id}/release`, { status: "released" })
+    await badge.waitFor({ state: "detached", timeout: 2000 })
+  })
+
+  it("shows a hostile title as text, never running it", async () => {
+    const title = "<img src=x onerror=window.__xss=1>"
+    await page.getByRole("button", { name: "+ Add a card to Done" }).click()
+    await page.getByLabel("Title of the new card in Done").fill(title)
+    await page.keyboard.press("Enter")
+    await cardIn("Done", title).waitFor()
+    await page.keyboard.press("Escape")
+    expect(await page.locator("section.column img").count()).toBe(0)
+    expect(await page.evaluate(() => window.__xss)).toBeUndefined()
+    // also after a reload (the board's own read) and through the live stream
+    await api("POST", "/v1/cards", { projectId, columnId: columns.Done, title: `${title} again` })
+    await cardIn("Done", `${title} again`).waitFor({ timeout: 2000 })
+    await page.reload()
+    await cardIn("Done", title).waitFor()
+    expect(await page.evaluate(() => window.__xss)).toBeUndefined()
+  })
+
+  it("creates, renames, reorders and deletes columns; a column with cards is not deleted and says why", async () => {
+    await page.getByRole("button", { name: "+ Add a column" }).click()
+    await page.getByLabel("Name of the new column").fill("Review")
+    await page.keyboard.press("Enter")
+    await page.locator('h2.column-name:text-is("Review")').waitFor()
+
+    await page.getByRole("button", { name: "Actions for column Review" }).click()
+    await page.getByRole("button", { name: "Rename" }).click()
+    await page.getByLabel("New name for column Review").fill("QA")
+    await page.keyboard.press("Enter")
+    await page.locator('h2.column-name:text-is("QA")').waitFor()
+
+    await page.getByRole("button", { name: "Actions for column QA" }).click()
+    await page.getByRole("button", { name: "Move left" }).click()
+    await until(async () => {
+      const names = await page.locator("h2.column-name").allTextContents()
+      return names.join() === "To Do,In Progress,QA,Done" ? true : undefined
+    }, "the column to move left")
+    const board = await api("GET", `/v1/board/${projectId}`)
+    expect((board.body.columns as Array<any>).map((c) => c.name)).toEqual(["To Do", "In Progress", "QA", "Done"])
+
+    // Done holds cards: the server answers 409 and the page shows its message
+    page.once("dialog", (d) => void d.accept())
+    await page.getByRole("button", { name: "Actions for column Done" }).click()
+    await page.getByRole("button", { name: "Delete" }).click()
+    await page.locator(".notice", { hasText: "Could not delete “Done”" }).waitFor()
+    expect(await page.locator('h2.column-name:text-is("Done")').count()).toBe(1)
+
+    page.once("dialog", (d) => void d.accept())
+    await page.getByRole("button", { name: "Actions for column QA" }).click()
+    await page.getByRole("button", { name: "Delete" }).click()
+    await page.locator('h2.column-name:text-is("QA")').waitFor({ state: "detached" })
+    const after = await api("GET", `/v1/board/${projectId}`)
+    expect((after.body.columns as Array<any>).map((c) => c.name)).toEqual(["To Do", "In Progress", "Done"])
+  })
+
+  it("searches cards; a result opens the card panel at ?card=", async () => {
+    await page.getByLabel("Search cards").fill("launch post")
+    await page.keyboard.press("Enter")
+    const result = page.locator(".search-results a", { hasText: "Write the launch post" })
+    await result.waitFor()
+    await result.click()
+    const card = await cardByTitle("Write the launch post")
+    await page.waitForURL(`**/p/${projectId}?card=${card.id}`)
+    // clicking a card opens it the same way
+    await page.goto(`${app.url}/p/${projectId}`)
+    await cardIn("In Progress", "Write the launch post").locator(".card-handle").click()
+    await page.waitForURL(`**/p/${projectId}?card=${card.id}`)
+  })
+
+  it("has no serious or critical accessibility violation on the board (axe-core)", async () => {
+    await page.goto(`${app.url}/p/${projectId}`)
+    await page.locator(".live-live").waitFor()
+    await page.addScriptTag({ path: path.join(import.meta.dirname, "../node_modules/axe-core/axe.min.js") })
+    const violations = await page.evaluate(async () => {
+      const result = await window.axe.run(document)
+      return (result.violations as Array<any>)
+        .filter((v) => v.impact === "serious" || v.impact === "critical")
+        .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n: any) => n.target.join(" ")).join(", ")})`)
+    })
+    expect(violations).toEqual([])
+  })
+
+  it("fits a 375 px phone: the columns scroll inside the board, the page does not scroll sideways", async () => {
+    const phone = await context.newPage()
+    watch(phone)
+    await phone.setViewportSize({ width: 375, height: 740 })
+    await phone.goto(`${app.url}/p/${projectId}`)
+    await phone.locator("section.column").first().waitFor()
+    const widths = await phone.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      viewport: document.documentElement.clientWidth,
+      board: document.querySelector(".board")!.scrollWidth,
+      boardBox: document.querySelector(".board")!.clientWidth
+    }))
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport)
+    expect(widths.board).toBeGreaterThan(widths.boardBox)
+    await phone.close()
+  })
+
+  it("sends a visitor without a session to sign in, keeping the page, and shows the server's errors", async () => {
+    const visitor = await browser.newContext()
+    const p = await visitor.newPage()
+    // a 401 from /v1/me is expected here; the browser logs it as a failed resource, not an app error
+    p.on("pageerror", (e) => consoleErrors.push(String(e)))
+    await p.goto(`${app.url}/p/${projectId}`)
+    await p.waitForURL(`**/signin?next=${encodeURIComponent(`/p/${projectId}`)}`)
+    await p.getByLabel("Email").fill(account.email)
+    await p.getByLabel("Password").fill("not the password")
+    await p.getByRole("button", { name: "Sign in" }).click()
+    await p.getByRole("alert").waitFor()
+    expect(await p.getByRole("alert").textContent()).toMatch(/\S/)
+
+    await p.getByRole("link", { name: "Create an account" }).click()
+    await p.waitForURL(`**/signup?next=*`)
+    await p.getByLabel("Full name").fill("Someone")
+    await p.getByLabel("Email").fill(account.email)
+    await p.getByLabel(/^Password/).fill(SUITE_PASSWORD)
+    await p.getByRole("button", { name: "Create account" }).click()
+    // the account exists: the server's own message
+    await p.getByRole("alert").waitFor()
+    const signup = await call(server.baseUrl, "POST", "/v1/auth/signup", {
+      body: { email: account.email, password: SUITE_PASSWORD, full_name: "Someone" }
+    })
+    expect([409, 429]).toContain(signup.status)
+    await visitor.close()
+  })
+
+  it("logged no console error on the way", () => {
+    expect(consoleErrors).toEqual([])
+  })
+})
