@@ -36,7 +36,7 @@ describeBrowser("web: keys and links pages", () => {
     site = origin(base)
     account = await bootstrap(base, "Grace", "Website")
     browser = await launchBrowser()
-    app = await openApp(browser, site, account.apiKey)
+    app = await openApp(browser, site, account.email)
     page = app.page
   })
   afterAll(async () => {
@@ -48,7 +48,7 @@ describeBrowser("web: keys and links pages", () => {
     await page.goto(`${site}/user/keys`)
     await page.getByRole("heading", { level: 1, name: "Keys and connected agents" }).waitFor()
     const keys = section("API keys")
-    await keys.getByText("this session’s key").waitFor()
+    await keys.getByText("tests", { exact: true }).waitFor()
 
     await keys.getByLabel("Key name").fill("CI robot")
     await keys.getByRole("button", { name: "Create API key" }).click()

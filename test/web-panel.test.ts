@@ -42,7 +42,7 @@ describeBrowser("web: the card panel", () => {
     site = origin(base)
     account = await bootstrap(base, "Ada", "Website")
     browser = await launchBrowser()
-    app = await openApp(browser, site, account.apiKey)
+    app = await openApp(browser, site, account.email)
     page = app.page
   })
   afterAll(async () => {

@@ -1,22 +1,12 @@
 /**
- * The web app in a real browser against a test server, until `board serve` serves it itself
- * (issue 21, websrv's branch): the browser context answers the app's pages and assets from
- * packages/web/dist and sends `/api` to the server, with the account's API key on every request
- * (the app only calls its own origin, so the header reaches nothing else).
+ * The web app in a real browser against a test server: `board serve` (startServer) serves the
+ * app at its PUBLIC_URL origin, and the browser signs in through the app's own sign-in page, so
+ * every request after it carries the session cookie and the CSRF header, as a person's would.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { Browser, BrowserContext, ConsoleMessage, Page } from "playwright-core"
-
-const DIST = path.resolve(import.meta.dirname, "../../packages/web/dist")
-
-const TYPES: Record<string, string> = {
-  ".js": "text/javascript",
-  ".css": "text/css",
-  ".html": "text/html",
-  ".svg": "image/svg+xml",
-  ".json": "application/json"
-}
+import { SUITE_PASSWORD } from "./client.ts"
 
 export interface AppContext {
   readonly context: BrowserContext
@@ -25,36 +15,30 @@ export interface AppContext {
   readonly errors: Array<string>
 }
 
+/** A browser signed in as `email` (with the suites' password) through /signin. */
 export const openApp = async (
   browser: Browser,
   origin: string,
-  apiKey: string,
+  email: string,
   viewport = { width: 1280, height: 900 }
 ): Promise<AppContext> => {
-  if (!fs.existsSync(path.join(DIST, "index.html")))
-    throw new Error(`${DIST} is not built: run node_modules/.bin/node scripts/build.mjs`)
-  const context = await browser.newContext({ viewport, extraHTTPHeaders: { "x-api-key": apiKey } })
+  const context = await browser.newContext({ viewport })
+  // the keys page's Copy button; a person's browser asks, a test grants
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin })
-  await context.route(`${origin}/**`, async (route) => {
-    const url = new URL(route.request().url())
-    if (url.pathname.startsWith("/api/")) return route.continue()
-    const asset = path.join(DIST, path.normalize(url.pathname))
-    const file =
-      url.pathname.startsWith("/assets/") && asset.startsWith(DIST) && fs.existsSync(asset)
-        ? asset
-        : path.join(DIST, "index.html")
-    return route.fulfill({
-      status: 200,
-      contentType: TYPES[path.extname(file)] ?? "application/octet-stream",
-      body: fs.readFileSync(file)
-    })
-  })
   const page = await context.newPage()
   const errors: Array<string> = []
   page.on("console", (m: ConsoleMessage) => {
     if (m.type() === "error") errors.push(m.text())
   })
   page.on("pageerror", (e) => errors.push(String(e)))
+  await page.goto(`${origin}/signin`)
+  await page.getByLabel("Email").fill(email)
+  await page.getByLabel("Password").fill(SUITE_PASSWORD)
+  await page.getByRole("button", { name: "Sign in" }).click()
+  await page.waitForURL((url) => url.pathname !== "/signin")
+  // the visit to /signin asked /v1/me first: its 401 is how the app learns nobody is signed in
+  const expected = errors.filter((e) => e.includes("status of 401"))
+  if (expected.length === errors.length) errors.length = 0
   return { context, page, errors }
 }
 
