@@ -137,6 +137,27 @@ describeBrowser("web: keys and links pages", () => {
     expect(app.errors).toEqual([])
   })
 
+  it("without clipboard access, Copy selects the key for the keyboard and says so", async () => {
+    const other = await openApp(browser, site, account.email)
+    // a browser where the Clipboard API is missing (plain http on a LAN address, older browsers)
+    await other.page.addInitScript("Object.defineProperty(navigator, 'clipboard', { value: undefined })")
+    await other.page.goto(`${site}/user/keys`)
+    const keys = other.page.getByRole("region", { name: "API keys", exact: true })
+    await keys.getByLabel("Key name").fill("no clipboard")
+    await keys.getByRole("button", { name: "Create API key" }).click()
+    const shown = keys.getByLabel("Your new API key")
+    const raw = await shown.inputValue()
+    await keys.getByRole("button", { name: "Copy", exact: true }).click()
+    await keys.getByText(/the text is selected, press Ctrl\+C/).waitFor()
+    expect(
+      await other.page.evaluate(
+        "[document.activeElement.selectionStart, document.activeElement.selectionEnd, document.activeElement.value.length]"
+      )
+    ).toEqual([0, raw.length, raw.length])
+    expect(other.errors).toEqual([])
+    await other.context.close()
+  })
+
   it("has no serious accessibility violation and fits a phone", async () => {
     await fullFlow(base, account, [account.workspaceId])
     await page.goto(`${site}/user/keys`)

@@ -65,6 +65,19 @@ describeBrowser("web: the card panel", () => {
     expect(await page.evaluate(`document.activeElement?.closest("[role=dialog]") !== null`)).toBe(true)
     await page.keyboard.press("Escape")
     await d.waitFor({ state: "detached" })
+
+    // opened from its card on the board with the keyboard, closed with Escape: focus is back on the card
+    const handle = page.locator(`[data-card-handle="${c.id}"]`)
+    await handle.focus()
+    await page.keyboard.press("Enter")
+    await page.getByRole("dialog", { name: /Open me/ }).waitFor()
+    expect(page.url()).toBe(`${site}/p/${account.projectId}?card=${c.id}`)
+    // Tab stays inside the open dialog
+    for (let i = 0; i < 30; i++) await page.keyboard.press("Tab")
+    expect(await page.evaluate(`document.activeElement?.closest("[role=dialog]") !== null`)).toBe(true)
+    await page.keyboard.press("Escape")
+    await page.getByRole("dialog").waitFor({ state: "detached" })
+    expect(await page.evaluate(`document.activeElement?.getAttribute("data-card-handle")`)).toBe(c.id)
     expect(app.errors).toEqual([])
   })
 
