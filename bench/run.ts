@@ -93,6 +93,7 @@ import {
   smokeSizes
 } from "./seed.ts"
 import { measureStartup, median } from "./startup.ts"
+import { measureWebBoard, WEB_CARDS, type WebOutcome, webSection } from "./web.ts"
 
 const repoRoot = fileURLToPath(new URL("../", import.meta.url))
 const log = (line: string) => process.stderr.write(`${line}\n`)
@@ -132,12 +133,15 @@ const eventStreamIds = ["events-latency", "events-memory"] as const
 /** Streams and events of the two stream benchmarks. */
 const STREAMS_FOR_LATENCY = 100
 const STREAMS_FOR_MEMORY = 1_000
+/** The web board's page in Chromium (issue 21, bench/web.ts): time to interactive and JavaScript weight. */
+const webIds = ["web-board"] as const
 /** The write scenarios again, on the embedded database, in the order they run. */
 const embeddedIds = writeIds.flatMap((id) => [`embedded-${id}`, `embedded-${id}-1`])
 const scenarioIds: ReadonlyArray<string> = [
   ...mainIds,
   ...eventWriteIds,
   ...eventStreamIds,
+  ...webIds,
   ...scalingOnlyIds,
   ...embeddedIds
 ]
@@ -148,7 +152,8 @@ const groups: Record<string, ReadonlyArray<string>> = {
   scaling: ["board-100-cards", "board-1", "board-10000-cards", "search-10k-cards", "search-1", "search-1m-cards"],
   writes: writeIds.flatMap((id) => [id, `${id}-1`]),
   embedded: embeddedIds,
-  events: ["create", "move", ...eventWriteIds, ...eventStreamIds]
+  events: ["create", "move", ...eventWriteIds, ...eventStreamIds],
+  web: webIds
 }
 const scalingIds = groups.scaling!
 
@@ -832,6 +837,8 @@ const main = async () => {
   const embeddedSeconds = embeddedIds.some(selected) ? 180 : 0
   // a second server's start, 200 paced writes with their delivery, 1,000 streams opened and probed
   const streamSeconds = eventStreamIds.some(selected) ? 120 : 0
+  // 1,000 cards through the API, three cold loads of up to 30 s each
+  const webSeconds = webIds.some(selected) ? 180 : 0
   const limitSeconds =
     scenarioCount * (duration + warmup + 16) +
     quietBudgetSeconds +
@@ -839,7 +846,8 @@ const main = async () => {
     growthSeconds +
     floorTablesSeconds +
     embeddedSeconds +
-    streamSeconds
+    streamSeconds +
+    webSeconds
   const watchdog = setTimeout(
     () => abort(`the benchmark exceeded its ${limitSeconds} s limit: cleaning up`, 1),
     limitSeconds * 1000
@@ -1070,6 +1078,13 @@ const main = async () => {
     if (reader.child.hasExited()) throw new Error(`the second board server exited:\n${reader.child.output()}`)
     await stopChild(reader.child)
   }
+  // the web board in Chromium, on the server under test
+  let web: WebOutcome | undefined
+  if (selected("web-board")) {
+    log(`measuring the web board: ${count(WEB_CARDS)} cards, cold loads of /p/{id} in Chromium`)
+    web = await measureWebBoard({ origin, api: makeApi(`${origin}/api`), log })
+    log(`  ${webSection(web).split("\n").slice(2, 4).join("\n  ")}`)
+  }
   // the work queue: a backlog made for it, every claim checked afterwards, the backlog removed
   let queueNote = "not measured in this run"
   if (selected("claim-next")) {
@@ -1297,6 +1312,14 @@ Memory: ${STREAMS_FOR_MEMORY.toLocaleString("en-US")} streams opened on that sec
 
 ${events}
 
+## Web board
+
+\`/p/{projectId}\` of a project of 1,000 cards (seeded through the API over the kanban template's columns) opened in Chromium (Debian's, headless, through playwright-core) on the same machine as the server,
+signed in through the cookie login, each load in a fresh browser context (empty cache: a first visit). Time from navigation start to the \`board-interactive\` performance mark the board sets when its
+columns and cards are rendered and drag and drop is ready. The JavaScript weight sums every script the page loaded (modulepreloads included), gzip as fetched again with only gzip accepted.
+
+${webSection(web)}
+
 ## Embedded database (PGlite, DATA_DIR)
 
 The same write scenarios against the embedded database: PGlite inside the server process, reached over one socket connection, so "server µs/req" includes the database's work and there is no floor (no pgbench for PGlite).
@@ -1355,7 +1378,7 @@ ${embedded === undefined ? "" : embedded.output === "" ? "\nThe embedded databas
   fs.writeFileSync(outPath, md)
 
   process.stdout.write(
-    `\n${figures}\n\n${targetTable}\n\n${startupTable}\n\n${writes}\n\n${events}\n\n${embeddedWrites}\n\n${boardScaling}\n\n${searchScaling}\n\n${resources}\n\n${errorSamples(rows)}\n\nwrote ${outPath} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`
+    `\n${figures}\n\n${targetTable}\n\n${startupTable}\n\n${writes}\n\n${events}\n\n${webSection(web)}\n\n${embeddedWrites}\n\n${boardScaling}\n\n${searchScaling}\n\n${resources}\n\n${errorSamples(rows)}\n\nwrote ${outPath} (${((Date.now() - runStarted) / 1000).toFixed(0)} s)\n`
   )
   if (invariantProblems.length > 0) log(`invariant problems after the run:\n${invariantProblems.join("\n")}`)
 }

@@ -50,7 +50,20 @@ export const buildWeb = async () => {
   const { build: viteBuild } = await import(
     pathToFileURL(path.join(root, "packages/web/node_modules/vite/dist/node/index.js")).href
   )
-  await viteBuild({ configFile: path.join(root, "packages/web/vite.config.ts"), logLevel: "warn" })
+  // the app is always built for production: run by the test suite (NODE_ENV=test) Vite took
+  // NODE_ENV as it found it, and React's development build doubled the JavaScript served
+  const nodeEnv = process.env.NODE_ENV
+  process.env.NODE_ENV = "production"
+  try {
+    await viteBuild({
+      configFile: path.join(root, "packages/web/vite.config.ts"),
+      logLevel: "warn",
+      mode: "production"
+    })
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV
+    else process.env.NODE_ENV = nodeEnv
+  }
   precompress(path.join(root, "packages/web/dist"))
 }
 

@@ -78,6 +78,8 @@ const ROWS: Record<string, Row> = {
   "GET /v1/health": { scope: "public", req: () => ({ method: "GET", path: "/v1/health" }) },
   "POST /v1/auth/signup": { scope: "public", req: () => ({ method: "POST", path: "/v1/auth/signup", body: {} }) },
   "POST /v1/auth/login": { scope: "public", req: () => ({ method: "POST", path: "/v1/auth/login", body: {} }) },
+  // ends the web app's session making the request (400 for any other credential)
+  "POST /v1/auth/logout": { scope: "account", req: () => ({ method: "POST", path: "/v1/auth/logout" }) },
   "POST /v1/intake": {
     scope: "intake",
     req: (f) => ({ method: "POST", path: "/v1/intake", body: { title: `intruder ${f.word}` } })
@@ -112,6 +114,7 @@ const ROWS: Record<string, Row> = {
     noOAuth: true,
     req: () => ({ method: "POST", path: "/v1/workspaces", body: { name: "mine" } })
   },
+  "GET /v1/me": { scope: "account", req: () => ({ method: "GET", path: "/v1/me" }) },
   "GET /v1/workspaces": { scope: "account", req: () => ({ method: "GET", path: "/v1/workspaces" }) },
   "GET /v1/search": { scope: "account", req: (f) => ({ method: "GET", path: `/v1/search?q=${f.word}` }) },
   "POST /v1/nlu": {

@@ -75,6 +75,8 @@ describe("the web app at /", () => {
     expect(br.headers["content-encoding"]).toBe("br")
     expect(br.headers.etag).not.toBe(plain.headers.etag)
     expect((await rawGet(origin, "/", { "accept-encoding": "br", "if-none-match": br.headers.etag! })).status).toBe(304)
+    expect((await rawGet(origin, "/", { "if-none-match": `"other", W/${plain.headers.etag}` })).status).toBe(304)
+    expect((await rawGet(origin, "/", { "if-none-match": "*" })).status).toBe(304)
     expect((await rawGet(origin, "/", { "if-none-match": '"other"' })).status).toBe(200)
   })
 

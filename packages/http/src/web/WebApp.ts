@@ -109,7 +109,7 @@ const loadFile = (file: string): StaticFile => {
       ? (readIfExists(`${file}.br`) ??
         zlib.brotliCompressSync(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }))
       : undefined,
-    etag: `"${crypto.createHash("sha256").update(identity).digest("base64url").slice(0, 22)}"`
+    etag: `"${crypto.createHash("sha256").update(identity).digest("hex").slice(0, 24)}"`
   }
 }
 
@@ -159,7 +159,12 @@ const send = (
   }
   const inm = request.headers["if-none-match"]
   // the representations differ only in their encoding: any of their tags names this content
-  if (inm?.split(",").some((t) => t.trim().replace(/-(br|gzip)"$/, '"') === file.etag)) {
+  // (weak comparison, RFC 9110 §13.1.2)
+  const named = (tag: string) => {
+    const t = tag.trim().replace(/^W\//, "")
+    return t === "*" || t.replace(/-(br|gzip)"$/, '"') === file.etag
+  }
+  if (inm?.split(",").some(named)) {
     const { "content-encoding": _, ...rest } = all
     return HttpServerResponse.empty({ status: 304, headers: rest })
   }
