@@ -13,6 +13,12 @@ import { ErrorLine, errorText, type Me, SavingCheckbox, type SectionProps, seg, 
 import { SubtasksSection } from "./SubtasksSection.tsx"
 
 const PRIORITIES = ["low", "medium", "high", "urgent"] as const
+/**
+ * What GET /v1/cards/{id} takes: a UUID or a ref such as WEB-12 (the core's CARD_ID_OR_REF,
+ * packages/core/src/domain/ids.ts; copied, as a runtime import of the core would bring Effect into the app).
+ */
+const CARD_ID_OR_REF =
+  /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z][A-Za-z0-9]*-[0-9]+)$/
 
 export default function PanelBody({
   cardId,
@@ -31,6 +37,11 @@ export default function PanelBody({
   const [version, setVersion] = useState(0)
 
   const loadCard = useCallback(async () => {
+    // a URL edited by hand: say so without asking the server (which would answer 400)
+    if (!CARD_ID_OR_REF.test(cardId)) {
+      setLoadError({ status: 404, message: "No card has this address: check the link." })
+      return
+    }
     try {
       setCard(await api<Card>("GET", `/v1/cards/${seg(cardId)}`))
       setLoadError(null)
