@@ -167,7 +167,13 @@ describeBrowser("web: the card panel", () => {
         title: "Label me"
       })
     ).body
+    await api("POST", `/v1/cards/${c.id}/move`, { columnId: account.columns[1]!.id })
     await openPanel(c.id)
+    // the history as sentences, with the columns' names
+    await dialog()
+      .getByText(`Ada moved ${c.ref} from ${account.columns[0]!.name} to ${account.columns[1]!.name}`)
+      .waitFor()
+    await dialog().getByText(`Ada created ${c.ref} in ${account.columns[0]!.name}`).waitFor()
     const d = dialog()
     await d.getByLabel("New label name").fill("backend")
     await d.getByRole("button", { name: "Create label" }).click()
@@ -307,6 +313,17 @@ describeBrowser("web: the card panel", () => {
       ).comments[0].body
     ).toBe("Looks good")
     await d.getByText(/Ada added the subtask “Write tests”/).waitFor()
+    await d.getByText("Ada edited a comment").waitFor()
+    await d.locator(".panel-comment").getByRole("button", { name: "Delete", exact: true }).click()
+    expect(
+      (
+        await eventually(
+          async () => (await api("GET", `/v1/cards/${c.id}/comments`)).body,
+          (p: any) => p.total === 0
+        )
+      ).total
+    ).toBe(0)
+    await d.locator(".panel-comment").waitFor({ state: "detached" })
     expect(app.errors).toEqual([])
   })
 
