@@ -6,6 +6,7 @@
  * width, and no console error anywhere.
  */
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as path from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
@@ -17,6 +18,47 @@ import { startServer, type TestServer } from "./support/server.ts"
 // what page.evaluate runs in the browser: the suites' tsconfig has no DOM types
 declare const document: any
 declare const window: any
+
+/** A TCP relay to the server that the test can take down (cut connections, answer 503) and up. */
+const tcpRelay = async (target: number) => {
+  const sockets = new Set<net.Socket>()
+  let isDown = false
+  const server = net.createServer((client) => {
+    sockets.add(client)
+    client.on("close", () => sockets.delete(client))
+    if (isDown) {
+      client.end("HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+      return
+    }
+    const upstream = net.connect(target, "127.0.0.1")
+    sockets.add(client).add(upstream)
+    const forget = () => {
+      sockets.delete(client)
+      sockets.delete(upstream)
+      client.destroy()
+      upstream.destroy()
+    }
+    client.on("close", forget).on("error", forget)
+    upstream.on("close", forget).on("error", forget)
+    client.pipe(upstream).pipe(client)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    down: () => {
+      isDown = true
+      for (const s of sockets) s.destroy()
+    },
+    up: () => {
+      isDown = false
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy()
+        server.close(() => resolve())
+      })
+  }
+}
 
 const until = async <T>(f: () => Promise<T | undefined>, what: string, timeoutMs = 5000): Promise<T> => {
   const deadline = Date.now() + timeoutMs
@@ -59,6 +101,8 @@ describeBrowser("web board (issue 21)", () => {
         "429": /^\/api\/v1\/auth\/signup$/
       }
       if (status !== undefined && expected[status]?.test(at)) return
+      // the drop the suite makes on purpose: the stream's reconnect attempts meanwhile
+      if (/status of 503|ERR_/.test(m.text()) && at.endsWith("/events/stream")) return
       consoleErrors.push(`${m.text()} (${m.location().url})`)
     })
     p.on("pageerror", (e) => consoleErrors.push(String(e)))
@@ -383,6 +427,39 @@ describeBrowser("web board (issue 21)", () => {
     await p.waitForURL("**/signin")
     expect(await p.evaluate(async () => (await fetch("/api/v1/me")).status)).toBe(401)
     await visitor.close()
+  })
+
+  it("after the stream drops, catches up from its last event without a reload", async () => {
+    // the page reaches the server through a TCP relay the test can cut: a dropped connection,
+    // then a server answering 503 (EventSource gives up on those: the page opens a new stream
+    // with ?after=<last event>), then the server back
+    const relay = await tcpRelay(Number(new URL(app.url).port))
+    const streams: Array<string> = []
+    page.on("request", (r) => {
+      if (r.url().includes("/events/stream")) streams.push(r.url())
+    })
+    await page.goto(`http://127.0.0.1:${relay.port}/p/${projectId}`)
+    await page.locator(".live-live").waitFor()
+    // one change seen live, so the page has a last event id
+    const seen = await api("POST", "/v1/cards", { projectId, columnId: columns["To Do"], title: "Seen live" })
+    await cardIn("To Do", "Seen live").waitFor({ timeout: 2000 })
+
+    relay.down()
+    await page.locator(".live-reconnecting").waitFor({ timeout: 5000 })
+    const card = await cardByTitle("Fix the signup bug")
+    await api("POST", `/v1/cards/${card.id}/move`, { columnId: columns.Done, position: 0 })
+    await api("POST", "/v1/cards", { projectId, columnId: columns["To Do"], title: "Filed while away" })
+    await api("DELETE", `/v1/cards/${seen.body.id}`)
+    await page.waitForTimeout(1500)
+    relay.up()
+
+    await page.locator(".live-live").waitFor({ timeout: 15_000 })
+    await cardIn("Done", "Fix the signup bug").waitFor({ timeout: 2000 })
+    await cardIn("To Do", "Filed while away").waitFor({ timeout: 2000 })
+    await cardIn("To Do", "Seen live").waitFor({ state: "detached", timeout: 2000 })
+    expect(streams.some((u) => /[?&]after=[0-9a-f]{24}$/.test(u))).toBe(true)
+    await page.goto(`${app.url}/p/${projectId}`)
+    await relay.close()
   })
 
   it("logged no console error on the way", () => {
