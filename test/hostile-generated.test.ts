@@ -129,9 +129,32 @@ describe.each(backends)("generated requests on %s", (backend) => {
   const placed = (p: { kind: string; header: string }): Record<string, string> =>
     p.header === "bearer" ? { authorization: `Bearer ${secretOf(p.kind)}` } : { [p.header]: secretOf(p.kind) }
 
+  /**
+   * The web app's session (issue 21) of the current run, as the app sends it: the cookie, its
+   * origin and the CSRF token. Not a security scheme of the document (a cookie), so used only by
+   * the operation that takes nothing else (sign out), set by that case's `setup`.
+   */
+  let browserHeaders: Record<string, string> = {}
+  const webLogin = async () => {
+    const origin = new URL(server.config.publicUrl).origin
+    const r = await call(base, "POST", "/v1/auth/login", {
+      body: { email: A.email, password: SUITE_PASSWORD },
+      headers: { origin }
+    })
+    const cookies = Object.fromEntries(
+      r.headers.getSetCookie().map((c) => c.split(";")[0]!.split("=") as [string, string])
+    )
+    browserHeaders = {
+      cookie: `board_session=${cookies.board_session}`,
+      origin,
+      "x-csrf-token": cookies.board_csrf!
+    }
+  }
+
   /** The headers of a request's credential: a kind in its documented header, or `<kind> in <header>`. */
   const credentialHeaders = (credential: string): Record<string, string> => {
     if (credential === "none") return {}
+    if (credential === "browser") return { ...browserHeaders }
     const [kind, header] = credential.includes(" in ")
       ? credential.split(" in ")
       : [credential, documentedHeader[credential]]
@@ -483,6 +506,21 @@ describe.each(backends)("generated requests on %s", (backend) => {
         }
       },
       "GET /v1/workspaces": {},
+      "GET /v1/me": { check: async (r) => expect(r.body.id).toBe(A.userId) },
+      // ends the web app's session: a fresh one each run (any other credential is a documented 400)
+      "POST /v1/auth/logout": {
+        credentials: ["browser"],
+        setup: async () => {
+          await webLogin()
+          return {}
+        },
+        check: async () => {
+          const after = await call(base, "GET", "/v1/me", {
+            headers: { cookie: browserHeaders.cookie!, "sec-fetch-site": "same-origin" }
+          })
+          expect(after.status).toBe(401)
+        }
+      },
       "GET /v1/workspaces/{id}/projects": { pools: { id: ref("workspace") } },
       "GET /v1/workspaces/{id}/members": { pools: { id: ref("workspace") } },
       "POST /v1/workspaces/{id}/members": {
