@@ -20,6 +20,9 @@ const PRIORITIES = ["low", "medium", "high", "urgent"] as const
 const CARD_ID_OR_REF =
   /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z][A-Za-z0-9]*-[0-9]+)$/
 
+/** The board and members the last panel read (one project), shown while the next panel of it re-reads them. */
+const namesCache = new Map<string, { board: Board; members: ReadonlyArray<Member> }>()
+
 export default function PanelBody({
   cardId,
   projectId,
@@ -52,10 +55,19 @@ export default function PanelBody({
 
   // the board names the columns (history) and lists the project's labels; members name assignees
   const loadBoard = useCallback(async () => {
+    // what the last panel of this project read, at once; then today's (a board of 1,000 cards is a large read)
+    const known = namesCache.get(projectId)
+    if (known !== undefined) {
+      setBoard(known.board)
+      setMembers(known.members)
+    }
     try {
       const b = await api<Board>("GET", `/v1/board/${seg(projectId)}`)
       setBoard(b)
-      setMembers(await api<Array<Member>>("GET", `/v1/workspaces/${seg(b.project.workspaceId)}/members`))
+      const m = await api<Array<Member>>("GET", `/v1/workspaces/${seg(b.project.workspaceId)}/members`)
+      setMembers(m)
+      namesCache.clear() // one project's at a time: a large board is not kept for a project left behind
+      namesCache.set(projectId, { board: b, members: m })
     } catch {
       // the card itself says what is wrong (403/404); without names the panel still works
     }
