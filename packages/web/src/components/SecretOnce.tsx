@@ -65,7 +65,7 @@ export function ConfirmButton({
   const [asking, setAsking] = useState(false)
   if (!asking)
     return (
-      <button type="button" className="danger" disabled={disabled} onClick={() => setAsking(true)}>
+      <button type="button" className="danger-outline" disabled={disabled} onClick={() => setAsking(true)}>
         {label}
       </button>
     )

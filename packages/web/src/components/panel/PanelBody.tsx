@@ -122,11 +122,13 @@ export default function PanelBody({
         </p>
       )}
       {column !== undefined && <p className="panel-meta">In {column.name}</p>}
+      {/* while an agent holds the card, what it does (and any question it asks) comes first */}
+      {card.claim !== null && <AgentsSection {...props} />}
       <Details {...props} />
       <Description {...props} />
       <LabelsSection {...props} onLabelCreated={loadBoard} />
       <SubtasksSection {...props} />
-      <AgentsSection {...props} />
+      {card.claim === null && <AgentsSection {...props} />}
       <CardLinksSection {...props} />
       <CommentsSection {...props} />
       <HistorySection {...props} />
