@@ -1,8 +1,314 @@
-/** `/user/keys`: API keys, intake tokens and the agents (OAuth grants) connected to the account. */
+/**
+ * `/user/keys`: the credentials of the account. API keys (create: shown once; list; revoke),
+ * intake tokens per column (create: shown once; list; revoke) and OAuth grants, the agents
+ * connected to the account (list; revoke). Each list re-reads itself after a change.
+ */
+import type { Column, Project, Workspace } from "@board/core/contract"
+import { useCallback, useEffect, useId, useState } from "react"
+import { api } from "../api.ts"
+import { ConfirmButton, SecretOnce } from "../components/SecretOnce.tsx"
+import { ErrorLine, errorText, formatTime, seg, useAction } from "../lib/ui.tsx"
+import "../keys.css"
+
+interface ApiKeyInfo {
+  readonly id: string
+  readonly name: string
+  readonly createdAt: string
+  readonly current: boolean
+}
+interface IntakeToken {
+  readonly id: string
+  readonly columnId: string
+  readonly name: string | null
+  readonly expiresAt: string | null
+  readonly revokedAt: string | null
+  readonly createdAt: string
+}
+interface Grant {
+  readonly id: string
+  readonly clientName: string | null
+  readonly clientId: string
+  readonly workspaces: ReadonlyArray<string>
+  readonly scope: string
+  readonly createdAt: string
+  readonly lastUsedAt: string | null
+}
+
+/** Loads a list, and reloads it on demand; its error is kept for the section to show. */
+const useList = <T,>(path: string | null) => {
+  const [items, setItems] = useState<ReadonlyArray<T> | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const reload = useCallback(() => {
+    if (path === null) {
+      setItems(null)
+      return
+    }
+    api<Array<T>>("GET", path).then(
+      (x) => {
+        setItems(x)
+        setError(null)
+      },
+      (e) => setError(errorText(e))
+    )
+  }, [path])
+  useEffect(reload, [reload])
+  return { items, error, reload }
+}
+
 export function KeysPage() {
+  const workspaces = useList<Workspace>("/v1/workspaces")
   return (
-    <main>
-      <h1>Keys and connected agents</h1>
-    </main>
+    <section className="keys-page" aria-labelledby="keys-title">
+      <h1 id="keys-title">Keys and connected agents</h1>
+      <ApiKeys />
+      <IntakeTokens workspaces={workspaces.items ?? []} />
+      <Grants workspaces={workspaces.items ?? []} />
+    </section>
+  )
+}
+
+function ApiKeys() {
+  const id = useId()
+  const keys = useList<ApiKeyInfo>("/v1/api-keys")
+  const { error, busy, run } = useAction(keys.reload)
+  const [name, setName] = useState("")
+  const [created, setCreated] = useState<string | null>(null)
+  return (
+    <section className="keys-section" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>API keys</h2>
+      <p className="keys-muted">
+        An API key acts for you in every workspace you belong to. Send it in the <code>X-API-Key</code> header.
+      </p>
+      <form
+        className="keys-inline"
+        onSubmit={(e) => {
+          e.preventDefault()
+          const n = name.trim()
+          if (n === "") return
+          void run(async () => {
+            const k = await api<{ rawKey: string }>("POST", "/v1/api-keys", { name: n })
+            setCreated(k.rawKey)
+            setName("")
+          })
+        }}
+      >
+        <label htmlFor={`${id}-name`}>Key name</label>
+        <input
+          id={`${id}-name`}
+          value={name}
+          maxLength={200}
+          placeholder="e.g. laptop CLI"
+          onChange={(e) => setName(e.target.value)}
+        />
+        <button type="submit" disabled={busy || name.trim() === ""}>
+          Create API key
+        </button>
+      </form>
+      {created !== null && <SecretOnce label="Your new API key" value={created} onDone={() => setCreated(null)} />}
+      <ErrorLine error={error ?? keys.error} />
+      {keys.items !== null && keys.items.length === 0 && <p className="keys-muted">No API keys.</p>}
+      <ul className="keys-list">
+        {(keys.items ?? []).map((k) => (
+          <li key={k.id} className="keys-item">
+            <div>
+              <strong>{k.name}</strong>
+              {k.current && <span className="keys-badge">this session’s key</span>}
+              <div className="keys-muted">Created {formatTime(k.createdAt)}</div>
+            </div>
+            <ConfirmButton
+              label={`Revoke ${k.name}`}
+              confirmLabel={`Yes, revoke ${k.name}`}
+              disabled={busy}
+              onConfirm={() => void run(() => api("DELETE", `/v1/api-keys/${seg(k.id)}`))}
+            />
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function IntakeTokens({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) {
+  const id = useId()
+  const [workspaceId, setWorkspaceId] = useState("")
+  const [projectId, setProjectId] = useState("")
+  const [columnId, setColumnId] = useState("")
+  const [name, setName] = useState("")
+  const [created, setCreated] = useState<string | null>(null)
+  const projects = useList<Project>(workspaceId === "" ? null : `/v1/workspaces/${seg(workspaceId)}/projects`)
+  const [columns, setColumns] = useState<ReadonlyArray<Column>>([])
+  const tokens = useList<IntakeToken>(projectId === "" ? null : `/v1/projects/${seg(projectId)}/intake-tokens`)
+  const { error, busy, run, setError } = useAction(tokens.reload)
+
+  // the first workspace is picked for the person: most accounts have one
+  useEffect(() => {
+    if (workspaceId === "" && workspaces.length > 0) setWorkspaceId(workspaces[0]!.id)
+  }, [workspaces, workspaceId])
+  useEffect(() => {
+    if (projectId === "" && projects.items !== null && projects.items.length > 0) setProjectId(projects.items[0]!.id)
+  }, [projects.items, projectId])
+  useEffect(() => {
+    setColumns([])
+    setColumnId("")
+    if (projectId === "") return
+    let live = true
+    api<{ columns: Array<Column> }>("GET", `/v1/board/${seg(projectId)}`).then(
+      (b) => {
+        if (!live) return
+        setColumns(b.columns)
+        setColumnId(b.columns[0]?.id ?? "")
+      },
+      (e) => live && setError(errorText(e))
+    )
+    return () => {
+      live = false
+    }
+  }, [projectId, setError])
+
+  const columnName = (cid: string) => columns.find((c) => c.id === cid)?.name ?? "a deleted column"
+  const active = (tokens.items ?? []).filter((t) => t.revokedAt === null)
+  return (
+    <section className="keys-section" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Intake tokens</h2>
+      <p className="keys-muted">
+        An intake token files cards into one column and reads nothing back: for a form, a webhook or a script. Send it
+        in <code>X-Intake-Key</code> to <code>POST /api/v1/intake</code>, from a server, never from a web page.
+      </p>
+      <div className="keys-pickers">
+        <div className="keys-field">
+          <label htmlFor={`${id}-ws`}>Workspace</label>
+          <select
+            id={`${id}-ws`}
+            value={workspaceId}
+            onChange={(e) => {
+              setWorkspaceId(e.target.value)
+              setProjectId("")
+            }}
+          >
+            {workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="keys-field">
+          <label htmlFor={`${id}-project`}>Project</label>
+          <select id={`${id}-project`} value={projectId} onChange={(e) => setProjectId(e.target.value)}>
+            {(projects.items ?? []).length === 0 && <option value="">No projects</option>}
+            {(projects.items ?? []).map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="keys-field">
+          <label htmlFor={`${id}-column`}>Column</label>
+          <select id={`${id}-column`} value={columnId} onChange={(e) => setColumnId(e.target.value)}>
+            {columns.length === 0 && <option value="">No columns</option>}
+            {columns.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <form
+        className="keys-inline"
+        onSubmit={(e) => {
+          e.preventDefault()
+          if (columnId === "") return
+          void run(async () => {
+            const t = await api<{ token: string }>("POST", "/v1/intake-tokens", {
+              columnId,
+              ...(name.trim() === "" ? {} : { name: name.trim() })
+            })
+            setCreated(t.token)
+            setName("")
+          })
+        }}
+      >
+        <label htmlFor={`${id}-name`}>Token name</label>
+        <input
+          id={`${id}-name`}
+          value={name}
+          maxLength={200}
+          placeholder="e.g. support form"
+          onChange={(e) => setName(e.target.value)}
+        />
+        <button type="submit" disabled={busy || columnId === ""}>
+          Create intake token
+        </button>
+      </form>
+      {created !== null && <SecretOnce label="Your new intake token" value={created} onDone={() => setCreated(null)} />}
+      <ErrorLine error={error ?? tokens.error ?? projects.error} />
+      {tokens.items !== null && active.length === 0 && (
+        <p className="keys-muted">No active intake tokens in this project.</p>
+      )}
+      <ul className="keys-list">
+        {active.map((t) => (
+          <li key={t.id} className="keys-item">
+            <div>
+              <strong>{t.name ?? "Unnamed token"}</strong> → {columnName(t.columnId)}
+              <div className="keys-muted">
+                Created {formatTime(t.createdAt)}
+                {t.expiresAt !== null && <> · expires {formatTime(t.expiresAt)}</>}
+              </div>
+            </div>
+            <ConfirmButton
+              label={`Revoke ${t.name ?? "token"}`}
+              confirmLabel={`Yes, revoke ${t.name ?? "token"}`}
+              disabled={busy}
+              onConfirm={() => void run(() => api("DELETE", `/v1/intake-tokens/${seg(t.id)}`))}
+            />
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function Grants({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) {
+  const id = useId()
+  const grants = useList<Grant>("/v1/oauth/grants")
+  const { error, busy, run } = useAction(grants.reload)
+  const workspaceName = (w: string) => workspaces.find((x) => x.id === w)?.name ?? "a workspace you left"
+  return (
+    <section className="keys-section" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>Connected agents</h2>
+      <p className="keys-muted">
+        Agents you allowed through OAuth, and the workspaces each may use. Revoking one ends its access at once.
+      </p>
+      <ErrorLine error={error ?? grants.error} />
+      {grants.items !== null && grants.items.length === 0 && <p className="keys-muted">No connected agents.</p>}
+      <ul className="keys-list">
+        {(grants.items ?? []).map((g) => {
+          const name = g.clientName ?? g.clientId
+          return (
+            <li key={g.id} className="keys-item">
+              <div>
+                <strong>{name}</strong>
+                <div className="keys-muted">
+                  {g.workspaces.length === 0 ? "No workspaces" : g.workspaces.map(workspaceName).join(", ")} · scope{" "}
+                  {g.scope}
+                </div>
+                <div className="keys-muted">
+                  Connected {formatTime(g.createdAt)} ·{" "}
+                  {g.lastUsedAt === null ? "never used" : `last used ${formatTime(g.lastUsedAt)}`}
+                </div>
+              </div>
+              <ConfirmButton
+                label={`Revoke ${name}`}
+                confirmLabel={`Yes, revoke ${name}`}
+                disabled={busy}
+                onConfirm={() => void run(() => api("DELETE", `/v1/oauth/grants/${seg(g.id)}`))}
+              />
+            </li>
+          )
+        })}
+      </ul>
+    </section>
   )
 }
