@@ -120,7 +120,6 @@ const ROWS: Record<string, Row> = {
   },
   "GET /v1/me": { scope: "account", req: () => ({ method: "GET", path: "/v1/me" }) },
   "GET /v1/workspaces": { scope: "account", req: () => ({ method: "GET", path: "/v1/workspaces" }) },
-  "GET /v1/me": { scope: "account", req: () => ({ method: "GET", path: "/v1/me" }) },
   "GET /v1/search": { scope: "account", req: (f) => ({ method: "GET", path: `/v1/search?q=${f.word}` }) },
   "POST /v1/nlu": {
     scope: "account",

@@ -136,7 +136,6 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "GET /v1/health": [200],
   "POST /v1/intake": [201, 400, 401, 429],
   "GET /v1/workspaces": [200, 401, 429],
-  "GET /v1/me": [200, 401, 404, 429],
   "GET /v1/workspaces/{id}/projects": [200, 401, 403, 404, 429],
   "GET /v1/workspaces/{id}/members": [200, 401, 403, 404, 429],
   "GET /v1/board/{projectId}": [200, 401, 403, 404, 429],
