@@ -452,6 +452,9 @@ describeBrowser("web board (issue 21)", () => {
     await p.getByRole("button", { name: "Sign in" }).click()
     await p.waitForURL(`**/p/${projectId}?card=x`)
     await p.getByRole("heading", { level: 1, name: "Launch" }).waitFor()
+    // `x` names no card: the panel says so (a modal dialog), and Escape closes it
+    await p.getByRole("dialog", { name: "Card not found" }).waitFor()
+    await p.keyboard.press("Escape")
 
     // signing out revokes the session: the app is back at sign-in and the cookie no longer works
     await p.getByRole("button", { name: "Sign out" }).click()
