@@ -19,7 +19,7 @@ import { bootstrap, call, key } from "./support/client.ts"
 import { freePort, startServer, type TestServer } from "./support/server.ts"
 import { spawnBoard, waitForHealth } from "./support/spawn.ts"
 
-// --- the README's verification snippet, as a receiver would write it ---
+// --- docs/events.md's verification snippet, as a receiver would write it ---
 const verify = (secret: string, header: string, rawBody: string, nowSeconds: number): boolean => {
   const parts = Object.fromEntries(header.split(",").map((kv) => kv.split("=") as [string, string]))
   const t = Number(parts.t)

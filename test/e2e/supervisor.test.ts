@@ -1,8 +1,9 @@
 /**
  * Issue 17, signals: `npx -y pnpm@10 start` exits at once on SIGTERM (143) while the server is
- * still shutting down, so a supervisor would think it stopped. The README's systemd unit runs the
- * server directly, `node --max-semi-space-size=8 bin/board.mjs serve` on the project's Node: the
- * process the supervisor holds is the one that exits last. This is that exact command line.
+ * still shutting down, so a supervisor would think it stopped. docs/operations.md's systemd unit
+ * runs the server directly, `node --max-semi-space-size=8 bin/board.mjs serve` on the project's
+ * Node: the process the supervisor holds is the one that exits last. This is that exact command
+ * line.
  */
 import * as fs from "node:fs"
 import * as http from "node:http"
@@ -14,7 +15,7 @@ import { tmpDirs } from "../support/tmp.ts"
 
 const tmpDir = tmpDirs("board-supervised-")
 
-describe("run under a supervisor (the README's systemd unit)", () => {
+describe("run under a supervisor (docs/operations.md's systemd unit)", () => {
   it("SIGTERM to `node_modules/.bin/node --max-semi-space-size=8 bin/board.mjs serve` exits 0 only after a request in flight is answered and DATA_DIR is released", async () => {
     const dataDir = tmpDir()
     const port = await freePort()
