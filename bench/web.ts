@@ -133,6 +133,8 @@ export const measureWebBoard = async (options: {
           void request
             .sizes()
             .then((s) => loaded.push({ path: new URL(request.url()).pathname, sent: s.responseBodySize }))
+            // a request still finishing when its context closes has no sizes: not a first-load script
+            .catch(() => undefined)
         })
         page.on("console", (m) => {
           if (m.type() === "error") consoleErrors.push(m.text())
@@ -143,7 +145,10 @@ export const measureWebBoard = async (options: {
           page
             .waitForFunction(f, CARD_SELECTOR, { polling: "raf", timeout: PAGE_TIMEOUT_MS })
             .then((h) => h.jsonValue() as Promise<A>)
-        const markP = poll(() => performance.getEntriesByName("board-interactive", "mark")[0]?.startTime ?? false)
+        // handled at once: it may fail before it is awaited (an unhandled rejection aborts the run)
+        const markP = poll(
+          () => performance.getEntriesByName("board-interactive", "mark")[0]?.startTime ?? false
+        ).catch(() => undefined)
         // a function, not a string: the page's CSP refuses eval; this package has no DOM types,
         // hence the untyped document
         const cardP = poll((selector) => {
@@ -159,7 +164,7 @@ export const measureWebBoard = async (options: {
         const markMs = await Promise.race([
           markP,
           new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), cardMs === undefined ? 0 : 5_000))
-        ]).catch(() => undefined)
+        ])
         const reached: { ms: number; marker: WebPageResult["marker"] } | undefined =
           markMs !== undefined
             ? { ms: markMs, marker: "board-interactive" }
