@@ -64,12 +64,12 @@ describe.each(backends)("foundation on %s", (backend) => {
       expect(r.body.paths["/v1/health"].get.security).toEqual([])
     })
 
-    it("serves a human-readable docs page", async () => {
+    it("serves a human-readable docs page rendering the document (docs-browser.test.ts renders it)", async () => {
       const res = await fetch(`${base}/v1/docs`)
       expect(res.status).toBe(200)
       expect(res.headers.get("content-type")).toContain("text/html")
       const html = await res.text()
-      expect(html).toContain("POST /v1/auth/signup")
+      expect(html).toContain(`data-url="${base}/v1/openapi.json"`)
     })
   })
 

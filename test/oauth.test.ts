@@ -310,29 +310,23 @@ describe.each(backends)("OAuth on %s", (backend) => {
       [{ extra: { scope: "admin" } }, "invalid_scope"],
       [{ extra: { response_type: "token" } }, "unsupported_response_type"],
       [{ extra: { resource: "https://other.example/mcp" } }, "invalid_target"]
-    ])("after sign-in, %j redirects back with error %s, state and iss", async (override, error) => {
+    ])("before any sign-in, %j redirects back with error %s, state and iss", async (override, error) => {
       const client = (await registerClient(base)).body
-      const browser = new Browser()
       const url = authorizeUrl(base, {
         clientId: client.client_id,
         challenge: "challenge" in override ? undefined : pkce().challenge,
         extra: (override as any).extra
       })
-      const page = await browser.get(url)
-      expect(page.status).toBe(200)
-      expect(page.headers.get("location")).toBeNull()
-      const r = await browser.post(`${site}/oauth/authorize`, [
-        ...hiddenFields(page.html),
-        ["email", a.email],
-        ["password", "correct horse battery"],
-        ["workspace", a.workspaceId],
-        ["decision", "allow"]
-      ])
+      const r = await new Browser().get(url)
       expect(r.status).toBe(303)
+      expect(r.html).not.toContain(`type="password"`)
       const loc = new URL(r.headers.get("location")!)
+      expect(`${loc.origin}${loc.pathname}`).toBe("http://127.0.0.1:47001/callback")
       expect(loc.searchParams.get("error")).toBe(error)
+      expect(loc.searchParams.get("error_description")).toEqual(expect.any(String))
       expect(loc.searchParams.get("state")).toBe("xyz-state")
       expect(loc.searchParams.get("iss")).toBe(server.config.publicUrl)
+      expect(loc.searchParams.get("code")).toBeNull()
     })
 
     it("accepts any port for a loopback redirect, and the resource parameter naming this API", async () => {

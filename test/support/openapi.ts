@@ -136,6 +136,7 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "GET /v1/health": [200],
   "POST /v1/intake": [201, 400, 401, 429],
   "GET /v1/workspaces": [200, 401, 429],
+  "GET /v1/me": [200, 401, 404, 429],
   "GET /v1/workspaces/{id}/projects": [200, 401, 403, 404, 429],
   "GET /v1/workspaces/{id}/members": [200, 401, 403, 404, 429],
   "GET /v1/board/{projectId}": [200, 401, 403, 404, 429],
@@ -193,8 +194,6 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   // README.md: the user's OAuth grants
   "GET /v1/oauth/grants": [200],
   "DELETE /v1/oauth/grants/{id}": [204, 404],
-  // README.md: who a credential acts for
-  "GET /v1/me": [200, 404],
   // README.md, docs/web.md: the web app's sign out (400 for any other credential)
   "POST /v1/auth/logout": [204, 400],
   // README.md: the user's API keys

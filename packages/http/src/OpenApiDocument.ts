@@ -1,10 +1,9 @@
 /**
  * The OpenAPI 3.1 document of the whole API, generated from the contract, with the credential
- * schemes each endpoint accepts, and a plain HTML rendering of it for people.
+ * schemes each endpoint accepts (rendered for people by ApiReference.ts at /api/v1/docs).
  */
 import { OpenApi } from "effect/http-api"
 import { Api } from "./Api.ts"
-import { escapeHtml } from "./html.ts"
 import { AnyUserAuth, BootstrapAuth, IntakeAuth, UserAuth } from "./middleware/Authentication.ts"
 
 const schemes = {
@@ -91,32 +90,4 @@ export const makeOpenApiDocument = (
   spec.paths = paths
   dropClosedObjects(spec)
   return spec
-}
-
-/** A self-contained page (no scripts, no CDN) listing every operation. */
-export const renderDocsPage = (spec: ReturnType<typeof makeOpenApiDocument>): string => {
-  const rows: Array<string> = []
-  for (const [path, ops] of Object.entries(spec.paths)) {
-    for (const [method, op] of Object.entries(ops)) {
-      const security =
-        Array.isArray(op.security) && op.security.length > 0
-          ? (op.security as Array<Record<string, unknown>>).map((s) => Object.keys(s).join("+")).join(" or ")
-          : "none"
-      const responses = Object.keys((op.responses ?? {}) as object).join(", ")
-      const body = (op.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.[
-        "application/json"
-      ]?.schema
-      rows.push(`<section><h3><code>${method.toUpperCase()} ${escapeHtml(path)}</code></h3>
-<p>${escapeHtml(String(op.summary ?? op.description ?? op.operationId ?? ""))}</p>
-<p><b>Credential:</b> ${escapeHtml(security)} · <b>Responses:</b> ${escapeHtml(responses)}</p>
-${body ? `<details><summary>Request body schema</summary><pre>${escapeHtml(JSON.stringify(body, null, 2))}</pre></details>` : ""}</section>`)
-    }
-  }
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Board Service API</title>
-<meta name="viewport" content="width=device-width,initial-scale=1">
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code,pre{background:#f4f4f4;padding:.1rem .3rem}section{border-top:1px solid #ddd}</style>
-</head><body><h1>Board Service API 1.0</h1>
-<p>Base URL: <code>${escapeHtml(spec.servers?.[0]?.url ?? "")}</code>. Every failure body is <code>{"error": string}</code>.
-Machine-readable: <a href="openapi.json">openapi.json</a>.</p>
-${rows.join("\n")}</body></html>`
 }

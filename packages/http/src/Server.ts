@@ -33,16 +33,16 @@ import { MetricsRoute, ReadyRoute } from "./monitoring/MonitoringRoutes.ts"
 import { serviceVersion } from "./monitoring/version.ts"
 import { McpRoutes } from "./mcp/McpRoutes.ts"
 import { OAuthRoutes } from "./oauth/OAuthRoutes.ts"
-import { makeOpenApiDocument, renderDocsPage } from "./OpenApiDocument.ts"
+import { docsPageRoutes } from "./ApiReference.ts"
+import { makeOpenApiDocument } from "./OpenApiDocument.ts"
 import { createStartingServer } from "./startingListener.ts"
 import { WebAppRoutes } from "./web/WebApp.ts"
 
 const docsRoutes = (publicUrl: string) => {
   const spec = makeOpenApiDocument(publicUrl)
-  const page = renderDocsPage(spec)
   return Layer.mergeAll(
     HttpRouter.add("GET", "/api/v1/openapi.json", HttpServerResponse.jsonUnsafe(spec)),
-    HttpRouter.add("GET", "/api/v1/docs", HttpServerResponse.html(page))
+    docsPageRoutes(publicUrl)
   )
 }
 

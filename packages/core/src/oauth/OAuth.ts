@@ -13,6 +13,7 @@ import { digestToken, isWellFormed, mintToken } from "../auth/secretTokens.ts"
 import { iso } from "../board/rows.ts"
 import { type ClientRegistration, validateRegistration } from "./clientMetadata.ts"
 import { CHALLENGE, verifierMatches } from "./pkce.ts"
+import { namesResource } from "./resourceIndicator.ts"
 import { CredentialCache } from "../auth/CredentialCache.ts"
 import { sqlNow } from "../infra/clock.ts"
 
@@ -198,9 +199,12 @@ export class OAuth extends Context.Service<
           Effect.andThen(cache.invalidate(grantId))
         )
 
-      const resourceProblem = (given: string | undefined, bound: string) =>
-        given !== undefined && given.replace(/\/$/, "").toLowerCase() !== bound.toLowerCase()
-          ? refuse("invalid_target", `resource must be ${bound}`)
+      // every code and grant is bound to `resource` (whatever URL under it the client named), so a
+      // wrong one is refused before the code or refresh token is touched: a client that
+      // misnames the resource keeps its grant and can retry with the right one
+      const resourceProblem = (given: string | undefined) =>
+        given !== undefined && !namesResource(given, resource)
+          ? refuse("invalid_target", `resource must be ${resource} or a URL under it`)
           : undefined
 
       const exchangeCode = Effect.fn("OAuth.exchangeCode")(function* (input: {
@@ -214,6 +218,8 @@ export class OAuth extends Context.Service<
         const c = yield* authenticateClient(input.clientId, input.clientSecret)
         if (input.codeVerifier === undefined) return yield* fail("invalid_grant", "code_verifier is required (PKCE)")
         if (!isWellFormed("authCode", input.code)) return yield* fail("invalid_grant", "invalid authorization code")
+        const wrongTarget = resourceProblem(input.resource)
+        if (wrongTarget) return yield* Effect.fail(wrongTarget)
         const digest = digestToken(input.code)
         const now = yield* sqlNow
         // refusals are returned, not failed, so the transaction commits: the code stays used
@@ -248,8 +254,6 @@ export class OAuth extends Context.Service<
                 return refuse("invalid_grant", "redirect_uri does not match the authorization request")
               if (!verifierMatches(input.codeVerifier!, code.code_challenge))
                 return refuse("invalid_grant", "code_verifier does not match the code_challenge")
-              const wrongCodeTarget = resourceProblem(input.resource, code.resource)
-              if (wrongCodeTarget) return wrongCodeTarget
               const [grant] = yield* sql<{ id: string }>`
             INSERT INTO oauth_grants (user_id, client_id, workspaces, scope, resource, created_at)
             VALUES (${code.user_id}, ${c.id}, ${code.workspaces}::uuid[], ${code.scope}, ${code.resource}, ${now}::timestamptz)
@@ -275,6 +279,8 @@ export class OAuth extends Context.Service<
         }
         if (!isWellFormed("oauthRefresh", input.refreshToken))
           return yield* fail("invalid_grant", "invalid refresh token")
+        const wrongTarget = resourceProblem(input.resource)
+        if (wrongTarget) return yield* Effect.fail(wrongTarget)
         const digest = digestToken(input.refreshToken)
         const now = yield* sqlNow
         const outcome = yield* sql
@@ -297,8 +303,8 @@ export class OAuth extends Context.Service<
               if (rotated.expired) return refuse("invalid_grant", "the refresh token has expired")
               if (grant.client_id !== c.id)
                 return refuse("invalid_grant", "the refresh token was issued to another client")
-              const wrongGrantTarget = resourceProblem(input.resource, grant.resource)
-              if (wrongGrantTarget) return wrongGrantTarget
+              // bound to an earlier PUBLIC_URL: its tokens would be refused at the API anyway
+              if (grant.resource !== resource) return refuse("invalid_grant", "the grant is for another resource")
               return yield* mintPair(rotated.grant_id, now)
             })
           )

@@ -32,6 +32,16 @@ const bad = (error_description: string): RegistrationResult => ({
 const isStringArray = (v: unknown): v is Array<string> => Array.isArray(v) && v.every((x) => typeof x === "string")
 
 export const MAX_REDIRECT_URIS = 10
+const unique = (xs: ReadonlyArray<string>) => [...new Set(xs)]
+
+/**
+ * The scope granted for a requested one: `mcp` when it is among the values (others, such as
+ * `offline_access`, are dropped: RFC 6749 §3.3 lets the server grant less), undefined when it
+ * is not. Registration and the authorization request read scopes through this; a refresh may
+ * not name more than its grant (RFC 6749 §6), so it stays strict.
+ */
+export const supportedScope = (requested: string): "mcp" | undefined =>
+  requested.split(" ").includes("mcp") ? "mcp" : undefined
 const KNOWN = new Set([
   "client_name",
   "redirect_uris",
@@ -66,25 +76,25 @@ export const validateRegistration = (body: unknown): RegistrationResult => {
     const problem = redirectUriProblem(uri)
     if (problem !== undefined) return { ok: false, error: "invalid_redirect_uri", error_description: problem }
   }
-  const grantTypes = m.grant_types === undefined ? ["authorization_code", "refresh_token"] : m.grant_types
-  if (
-    !isStringArray(grantTypes) ||
-    grantTypes.length === 0 ||
-    grantTypes.some((g) => g !== "authorization_code" && g !== "refresh_token")
-  ) {
-    return bad("grant_types: only authorization_code and refresh_token are supported")
-  }
-  if (!grantTypes.includes("authorization_code")) return bad("grant_types: authorization_code is required")
-  const responseTypes = m.response_types === undefined ? ["code"] : m.response_types
-  if (!isStringArray(responseTypes) || responseTypes.length === 0 || responseTypes.some((r) => r !== "code")) {
-    return bad("response_types: only code is supported")
-  }
+  // RFC 7591 §3.2.1: the server may drop values it does not support and answer with what it
+  // registered; only a registration left with nothing usable is refused
+  const requestedGrants = m.grant_types === undefined ? ["authorization_code", "refresh_token"] : m.grant_types
+  if (!isStringArray(requestedGrants)) return bad("grant_types: an array of strings")
+  if (!requestedGrants.includes("authorization_code")) return bad("grant_types: authorization_code is required")
+  // every code grant gets rotating refresh tokens here, so the registration says so (the
+  // server may substitute values, §3.2.1) rather than list less than the token endpoint does
+  const grantTypes = ["authorization_code", "refresh_token"]
+  const requestedResponses = m.response_types === undefined ? ["code"] : m.response_types
+  if (!isStringArray(requestedResponses)) return bad("response_types: an array of strings")
+  const responseTypes = unique(requestedResponses.filter((r) => r === "code"))
+  if (responseTypes.length === 0) return bad("response_types: code is required")
   const method = m.token_endpoint_auth_method === undefined ? "client_secret_basic" : m.token_endpoint_auth_method
   if (method !== "none" && method !== "client_secret_basic" && method !== "client_secret_post") {
     return bad("token_endpoint_auth_method: one of none, client_secret_basic, client_secret_post")
   }
-  const scope = m.scope === undefined ? "mcp" : m.scope
-  if (typeof scope !== "string" || scope.split(" ").some((s) => s !== "mcp")) return bad("scope: only mcp is supported")
+  if (m.scope !== undefined && typeof m.scope !== "string") return bad("scope: a space-separated string")
+  const scope = m.scope === undefined ? "mcp" : supportedScope(m.scope)
+  if (scope === undefined) return bad("scope: mcp is the only scope, and it is missing")
   if (m.client_name !== undefined && (typeof m.client_name !== "string" || m.client_name.length > 200)) {
     return bad("client_name: a string of at most 200 characters")
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { redirectMatches, redirectUriProblem } from "./redirects.ts"
+import { redirectMatches, redirectTarget, redirectUriProblem } from "./redirects.ts"
 
 describe("redirectUriProblem", () => {
   it.each([
@@ -7,7 +7,12 @@ describe("redirectUriProblem", () => {
     ["http://127.0.0.1/cb", undefined],
     ["http://127.0.0.1:33418/callback", undefined],
     ["http://localhost:3000/cb", undefined],
-    ["http://[::1]:9000/cb", undefined]
+    ["http://[::1]:9000/cb", undefined],
+    // RFC 8252 §7.1: a native app's private-use scheme, reverse-domain style
+    ["com.example.app:/oauth2redirect", undefined],
+    ["com.example.app://callback", undefined],
+    ["cursor://anysphere.cursor-mcp/oauth/callback", undefined],
+    ["vscode://vscode.github-authentication/did-authenticate", undefined]
   ])("accepts %s", (uri, expected) => expect(redirectUriProblem(uri)).toBe(expected))
 
   it.each([
@@ -19,7 +24,24 @@ describe("redirectUriProblem", () => {
     "https://*.example.com/cb",
     "https://app.example/cb#frag",
     "https://user:pw@app.example/cb",
-    `https://app.example/${"a".repeat(2050)}`
+    `https://app.example/${"a".repeat(2050)}`,
+    // one-word schemes without a reverse-domain name, and what browsers act on themselves
+    "myapp://callback",
+    "myapp:/cb",
+    "cursor:callback",
+    "javascript://a.example/%0Aalert(1)",
+    "data://a.example/x",
+    "file://host.example/etc/passwd",
+    "blob://a.example/x",
+    "vbscript://a.example/x",
+    "view-source://a.example/x",
+    "intent://a.example/x",
+    "ftp://files.example/cb",
+    "ws://app.example/cb",
+    "http://app.example/cb",
+    "com.example.app:/cb#frag",
+    "com.example.app://user:pw@cb/x",
+    "cursor://.example/cb"
   ])("refuses %s", (uri) => expect(redirectUriProblem(uri)).toEqual(expect.any(String)))
 })
 
@@ -43,4 +65,32 @@ describe("redirectMatches", () => {
     ["http://localhost:8080/cb?x=1", true],
     ["http://localhost:8080/cb?x=2", false]
   ])("%s → %s", (requested, expected) => expect(redirectMatches(registered, requested)).toBe(expected))
+})
+
+describe("redirectMatches, private-use schemes", () => {
+  const registered = ["cursor://anysphere.cursor-mcp/oauth/callback", "com.example.app:/cb"]
+  it.each([
+    ["cursor://anysphere.cursor-mcp/oauth/callback", true],
+    ["cursor://anysphere.cursor-mcp/oauth/callback/", false],
+    ["cursor://anysphere.cursor-mcp:8080/oauth/callback", false],
+    ["cursor://other.cursor-mcp/oauth/callback", false],
+    ["com.example.app:/cb", true],
+    ["com.example.app:/cb?x=1", false],
+    ["com.example.other:/cb", false]
+  ])("%s → %s", (requested, expected) => expect(redirectMatches(registered, requested)).toBe(expected))
+
+  it("[::1] redirects match on any port too", () => {
+    expect(redirectMatches(["http://[::1]/cb"], "http://[::1]:40123/cb")).toBe(true)
+    expect(redirectMatches(["http://[::1]:9000/cb"], "http://[::1]:40123/cb")).toBe(true)
+    expect(redirectMatches(["http://[::1]/cb"], "http://127.0.0.1:40123/cb")).toBe(false)
+  })
+})
+
+describe("redirectTarget", () => {
+  it.each([
+    ["https://claude.ai/api/mcp/auth_callback", { kind: "web", label: "claude.ai" }],
+    ["http://127.0.0.1:33418/cb", { kind: "loopback", label: "127.0.0.1:33418" }],
+    ["cursor://anysphere.cursor-mcp/oauth/callback", { kind: "app", label: "cursor://anysphere.cursor-mcp" }],
+    ["com.example.app:/cb", { kind: "app", label: "com.example.app:" }]
+  ])("%s → %j", (uri, expected) => expect(redirectTarget(uri)).toEqual(expected))
 })

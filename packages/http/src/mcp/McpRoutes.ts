@@ -10,6 +10,7 @@
 import { AppConfig } from "@board/core"
 import { Effect, Layer } from "effect"
 import { McpProtocol, McpServer } from "effect/ai"
+import { HttpRouter, HttpServerResponse } from "effect/http"
 import { makeHandlers } from "./handlers.ts"
 import { MCP_PATH, McpAuth } from "./McpAuth.ts"
 import { PromptsLayer } from "./prompts.ts"
@@ -24,6 +25,24 @@ const instructions = [
   'Cards are named by id or by ref (WEB-12); columns by id or by name ("In Progress"); labels by name.',
   "A ref that exists in several of your projects needs projectId. Nothing can be deleted here."
 ].join(" ")
+
+/**
+ * Effect's MCP server answers a POST whose Accept lacks either media type with a bare 406; the
+ * client's developer gets the header it needs instead (Streamable HTTP requires both).
+ */
+const AcceptHint = HttpRouter.middleware()((httpEffect) =>
+  Effect.map(httpEffect, (response) =>
+    response.status === 406
+      ? HttpServerResponse.jsonUnsafe(
+          {
+            error:
+              "Not acceptable: the MCP endpoint answers with JSON or an event stream, so send Accept: application/json, text/event-stream"
+          },
+          { status: 406 }
+        )
+      : response
+  )
+)
 
 const ToolsLayer = Layer.effectDiscard(
   Effect.flatMap(makeHandlers, (handlers) => registerTools(BoardToolkit, handlers))
@@ -44,6 +63,6 @@ export const McpRoutes = Layer.unwrap(
       registrations: Layer.mergeAll(ToolsLayer, PromptsLayer)
     })
     // keep only the routes: the server and its request markers are not for others to use
-    return Layer.empty.pipe(Layer.provide(server), Layer.provide(McpAuth.layer), Layer.orDie)
+    return Layer.empty.pipe(Layer.provide(server), Layer.provide(McpAuth.combine(AcceptHint).layer), Layer.orDie)
   })
 )

@@ -6,10 +6,10 @@
 import {
   Accounts,
   AppConfig,
-  isLoopback,
   OAuth,
   type OAuthError,
   RateBudget,
+  redirectTarget,
   ServerSecret,
   Workspaces
 } from "@board/core"
@@ -32,8 +32,6 @@ const REGISTRATION_MAX_BYTES = 16 * 1024
 const noStore = { "cache-control": "no-store", pragma: "no-cache" }
 const pageHeaders = {
   ...noStore,
-  "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff"
@@ -41,8 +39,32 @@ const pageHeaders = {
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers: { ...noStore, ...headers } })
-const page = (status: number, html: string) =>
-  HttpServerResponse.html(html).pipe(HttpServerResponse.setStatus(status), HttpServerResponse.setHeaders(pageHeaders))
+/** Public metadata, the same for everyone: cacheable for 5 minutes, so none of noStore's headers. */
+const discovery = (body: unknown) =>
+  HttpServerResponse.jsonUnsafe(body, { status: 200, headers: { "cache-control": "public, max-age=300" } })
+
+/**
+ * CSP's form-action also governs the redirects a form post leads to (Chromium enforces it), so
+ * the consent form may go to this site and to the one redirect it ends at: that redirect's
+ * origin, or its scheme for an app's private-use scheme and for [::1] (CSP host sources have no
+ * IPv6 literals). Without it the browser stops at the 303 and the app never gets its code.
+ */
+const formActionFor = (redirectUri: string | undefined): string => {
+  if (redirectUri === undefined) return "'self'"
+  const url = new URL(redirectUri)
+  const web = url.protocol === "https:" || url.protocol === "http:"
+  return `'self' ${web && !url.hostname.startsWith("[") ? url.origin : url.protocol}`
+}
+
+/** A page; `redirectUri` when its form may end at the client's redirect. */
+const page = (status: number, html: string, redirectUri?: string) =>
+  HttpServerResponse.html(html).pipe(
+    HttpServerResponse.setStatus(status),
+    HttpServerResponse.setHeaders({
+      ...pageHeaders,
+      "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; form-action ${formActionFor(redirectUri)}; frame-ancestors 'none'`
+    })
+  )
 const oauthError = (e: OAuthError) =>
   json(
     e.status,
@@ -157,7 +179,7 @@ export const OAuthRoutes = Layer.effectDiscard(
     const first = (params: ReadonlyArray<readonly [string, string]>, key: string) =>
       params.find(([k]) => k === key)?.[1]
 
-    /** The page for this request: sign-in form, or the consent form when signed in. */
+    /** The page for this request: the sign-in step, or the consent step when signed in. */
     const renderFor = (
       clientName: string,
       redirectUri: string,
@@ -168,15 +190,13 @@ export const OAuthRoutes = Layer.effectDiscard(
       status = 200
     ) =>
       Effect.gen(function* () {
-        const url = new URL(redirectUri)
         const list =
           user === undefined ? [] : yield* workspaces.list({ userId: user.id, via: "session", workspaces: "all" })
         return page(
           status,
           renderConsentPage({
             clientName,
-            redirectHost: url.host,
-            loopbackOnly: isLoopback(url),
+            target: redirectTarget(redirectUri),
             hidden,
             csrf: csrfToken(keys.csrf, nonce),
             signedIn:
@@ -184,7 +204,8 @@ export const OAuthRoutes = Layer.effectDiscard(
                 ? undefined
                 : { email: user.email, workspaces: list.map((w) => ({ id: w.id, name: w.name })) },
             error
-          })
+          }),
+          redirectUri
         )
       })
 
@@ -197,9 +218,20 @@ export const OAuthRoutes = Layer.effectDiscard(
         const q: Record<string, string | undefined> = {}
         for (const k of AUTHORIZE_PARAMS) q[k] = param(k)
         const client = q.client_id === undefined ? undefined : yield* oauth.client(q.client_id)
+        // the whole request is judged before anyone is asked for a password
         const check = checkAuthorizeRequest(q, client, oauth.resource)
         if (check.kind === "page") return page(400, renderErrorPage(check.message))
-        const redirectUri = check.kind === "ok" ? check.params.redirectUri : check.redirectUri
+        if (check.kind === "redirect")
+          return HttpServerResponse.redirect(
+            redirectTo(check.redirectUri, {
+              error: check.error,
+              error_description: check.description,
+              state: q.state,
+              iss: issuer
+            }),
+            { status: 303, headers: noStore }
+          )
+        const { redirectUri } = check.params
         const hidden: Record<string, string> = {}
         for (const k of AUTHORIZE_PARAMS) if (q[k] !== undefined) hidden[k] = q[k]!
         const clientName = client!.client_name ?? q.client_id!
@@ -217,6 +249,8 @@ export const OAuthRoutes = Layer.effectDiscard(
             status: 303,
             headers: noStore
           })
+        const signInPage = (error: string | undefined) =>
+          renderFor(clientName, redirectUri, hidden, nonce!, undefined, error)
 
         if (post) {
           if (!csrfValid(keys.csrf, request.cookies[names.csrf], first(form, "csrf"))) {
@@ -231,38 +265,29 @@ export const OAuthRoutes = Layer.effectDiscard(
           }
           // denying needs no sign-in: the person at the browser said no, and the redirect goes to
           // a URI registered for this client (checked above)
-          if (first(form, "decision") === "deny" && check.kind === "ok") {
+          if (first(form, "decision") === "deny") {
             return withNonce(back({ error: "access_denied", error_description: "the user denied the request" }))
+          }
+          if (first(form, "account") === "switch") {
+            // "Use another account": forget this browser's sign-in and ask again
+            return withNonce(
+              HttpServerResponse.expireCookieUnsafe(yield* signInPage(undefined), names.session, cookieOptions)
+            )
           }
           const email = first(form, "email")
           const password = first(form, "password")
           if (email !== undefined && password !== undefined) {
             const session = yield* accounts.login({ email, password }).pipe(Effect.option)
-            if (Option.isNone(session)) {
-              return withNonce(
-                yield* renderFor(clientName, redirectUri, hidden, nonce!, undefined, "Wrong email or password.")
-              )
-            }
+            if (Option.isNone(session)) return withNonce(yield* signInPage("Wrong email or password."))
             userId = session.value.user.id
             user = { id: session.value.user.id, email: session.value.user.email }
             newSession = signSession(keys.csrf, userId, now)
           }
         }
-        if (userId === undefined)
-          return withNonce(
-            yield* renderFor(
-              clientName,
-              redirectUri,
-              hidden,
-              nonce!,
-              undefined,
-              post ? "Sign in to continue." : undefined
-            )
-          )
+        if (userId === undefined) return withNonce(yield* signInPage(post ? "Sign in to continue." : undefined))
         if (user === undefined) {
           const [row] = yield* accounts.profile(userId)
-          if (row === undefined)
-            return withNonce(yield* renderFor(clientName, redirectUri, hidden, nonce!, undefined, undefined))
+          if (row === undefined) return withNonce(yield* signInPage(undefined))
           user = row
         }
         const respond = (res: HttpServerResponse.HttpServerResponse) => {
@@ -275,46 +300,18 @@ export const OAuthRoutes = Layer.effectDiscard(
                 })
           return withNonce(withSession)
         }
-        // the user is known before any error goes back to the client (RFC 9700 §4.11.2)
-        if (check.kind === "redirect")
-          return respond(back({ error: check.error, error_description: check.description }))
-        const decision = post ? first(form, "decision") : undefined
-        if (decision === "deny")
-          return respond(back({ error: "access_denied", error_description: "the user denied the request" }))
-        if (decision !== "allow")
-          return respond(yield* renderFor(clientName, redirectUri, hidden, nonce!, user, undefined))
+        const consentPage = (error?: string, status?: number) =>
+          renderFor(clientName, redirectUri, hidden, nonce!, user, error, status)
+        if ((post ? first(form, "decision") : undefined) !== "allow") return respond(yield* consentPage())
         const ticked = [...new Set(form.filter(([k]) => k === "workspace").map(([, v]) => v))]
-        // just signed in on this page: the workspaces are shown now, none could be ticked yet
-        if (ticked.length === 0 && newSession !== undefined)
-          return respond(yield* renderFor(clientName, redirectUri, hidden, nonce!, user, undefined))
-        if (ticked.length === 0)
-          return respond(
-            yield* renderFor(
-              clientName,
-              redirectUri,
-              hidden,
-              nonce!,
-              user,
-              "Tick at least one workspace to allow.",
-              400
-            )
-          )
+        // the Sign in step posts decision=allow with no workspace: the workspaces are shown now
+        if (ticked.length === 0 && newSession !== undefined) return respond(yield* consentPage())
+        if (ticked.length === 0) return respond(yield* consentPage("Tick at least one workspace to allow.", 400))
         const mine = new Set<string>(
           (yield* workspaces.list({ userId, via: "session", workspaces: "all" })).map((w) => w.id)
         )
-        if (ticked.some((id) => !mine.has(id))) {
-          return respond(
-            yield* renderFor(
-              clientName,
-              redirectUri,
-              hidden,
-              nonce!,
-              user,
-              "A ticked workspace is not one of yours.",
-              400
-            )
-          )
-        }
+        if (ticked.some((id) => !mine.has(id)))
+          return respond(yield* consentPage("A ticked workspace is not one of yours.", 400))
         const code = yield* oauth.issueCode({ ...check.params, userId, workspaces: ticked })
         return respond(back({ code }))
       })
@@ -372,16 +369,8 @@ export const OAuthRoutes = Layer.effectDiscard(
         return yield* result.pipe(Effect.catchTag("OAuthError", (e) => Effect.succeed(oauthError(e))))
       })
 
-    yield* router.add(
-      "GET",
-      "/.well-known/oauth-authorization-server",
-      json(200, metadata, { "cache-control": "public, max-age=300" })
-    )
-    yield* router.add(
-      "GET",
-      "/.well-known/oauth-protected-resource/api",
-      json(200, resourceMetadata, { "cache-control": "public, max-age=300" })
-    )
+    yield* router.add("GET", "/.well-known/oauth-authorization-server", discovery(metadata))
+    yield* router.add("GET", "/.well-known/oauth-protected-resource/api", discovery(resourceMetadata))
     yield* router.add("POST", "/oauth/register", (request) => limited(request, register(request), registrationBudget))
     yield* router.add("GET", "/oauth/authorize", (request) => limited(request, authorize(request)))
     yield* router.add("POST", "/oauth/authorize", (request) => limited(request, authorize(request)))

@@ -1,9 +1,11 @@
 /**
- * Validates an authorization request in the order RFC 9700 asks: an unknown client or a
- * redirect URI that does not match is shown as an error page and NEVER redirected; anything
- * else wrong is redirected back to the client with `error`, `state` and `iss`.
+ * Validates an authorization request before anyone is asked to sign in, in RFC 6749 §4.1.2.1's
+ * order: an unknown client or a redirect URI that does not match is shown as an error page and
+ * NEVER redirected; anything else wrong goes straight back to the client's registered redirect
+ * with `error`, `state` and `iss`, so the client learns of its mistake without a person typing
+ * a password first.
  */
-import { PKCE_CHALLENGE, redirectMatches } from "@board/core"
+import { namesResource, PKCE_CHALLENGE, redirectMatches, supportedScope } from "@board/core"
 
 export interface AuthorizeParams {
   readonly clientId: string
@@ -45,15 +47,18 @@ export const checkAuthorizeRequest = (
     error,
     description
   })
+  if (q.response_type === undefined) return back("invalid_request", "response_type is required (code)")
   if (q.response_type !== "code") return back("unsupported_response_type", "response_type must be code")
   if (q.code_challenge === undefined) return back("invalid_request", "code_challenge is required (PKCE)")
   if (q.code_challenge_method !== "S256") return back("invalid_request", "code_challenge_method must be S256")
   if (!PKCE_CHALLENGE.test(q.code_challenge))
     return back("invalid_request", "code_challenge must be 43 to 128 characters of [A-Za-z0-9-._~]")
-  const scope = q.scope ?? "mcp"
-  if (scope.split(" ").some((s) => s !== "mcp")) return back("invalid_scope", "the only scope is mcp")
-  if (q.resource !== undefined && q.resource.replace(/\/$/, "").toLowerCase() !== resource.toLowerCase()) {
-    return back("invalid_target", `resource must be ${resource}`)
+  // values other than mcp are dropped (the token response says the scope granted)
+  const scope = q.scope === undefined ? "mcp" : supportedScope(q.scope)
+  if (scope === undefined) return back("invalid_scope", "the scope must include mcp, the only scope here")
+  // the MCP endpoint's URL names the API as well; the code is bound to the API itself
+  if (q.resource !== undefined && !namesResource(q.resource, resource)) {
+    return back("invalid_target", `resource must be ${resource} or a URL under it`)
   }
   return {
     kind: "ok",
@@ -62,7 +67,7 @@ export const checkAuthorizeRequest = (
       redirectUri,
       state: q.state,
       codeChallenge: q.code_challenge,
-      scope: "mcp",
+      scope,
       resource
     }
   }
