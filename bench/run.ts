@@ -93,7 +93,7 @@ import {
   smokeSizes
 } from "./seed.ts"
 import { measureStartup, median } from "./startup.ts"
-import { measureWebBoard, WEB_CARDS, type WebOutcome, webSection } from "./web.ts"
+import { measureWebBoard, WEB_CARDS, WEB_RUNS, type WebOutcome, webSection } from "./web.ts"
 
 const repoRoot = fileURLToPath(new URL("../", import.meta.url))
 const log = (line: string) => process.stderr.write(`${line}\n`)
@@ -1081,8 +1081,9 @@ const main = async () => {
   // the web board in Chromium, on the server under test
   let web: WebOutcome | undefined
   if (selected("web-board")) {
-    log(`measuring the web board: ${count(WEB_CARDS)} cards, cold loads of /p/{id} in Chromium`)
-    web = await measureWebBoard({ origin, api: makeApi(`${origin}/api`), log })
+    const webSize = smokeRun ? { cards: WEB_CARDS / 10, runs: 1 } : { cards: WEB_CARDS, runs: WEB_RUNS }
+    log(`measuring the web board: ${count(webSize.cards)} cards, cold loads of /p/{id} in Chromium`)
+    web = await measureWebBoard({ origin, api: makeApi(`${origin}/api`), log, ...webSize })
     log(`  ${webSection(web).split("\n").slice(2, 4).join("\n  ")}`)
   }
   // the work queue: a backlog made for it, every claim checked afterwards, the backlog removed
@@ -1314,7 +1315,7 @@ ${events}
 
 ## Web board
 
-\`/p/{projectId}\` of a project of 1,000 cards (seeded through the API over the kanban template's columns) opened in Chromium (Debian's, headless, through playwright-core) on the same machine as the server,
+\`/p/{projectId}\` of a project of ${count(smokeRun ? WEB_CARDS / 10 : WEB_CARDS)} cards (seeded through the API over the kanban template's columns) opened in Chromium (Debian's, headless, through playwright-core) on the same machine as the server,
 signed in through the cookie login, each load in a fresh browser context (empty cache: a first visit). Time from navigation start to the \`board-interactive\` performance mark the board sets when its
 columns and cards are rendered and drag and drop is ready. The JavaScript weight sums every script the page loaded (modulepreloads included), gzip as fetched again with only gzip accepted.
 
