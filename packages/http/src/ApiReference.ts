@@ -19,6 +19,7 @@ import * as path from "node:path"
 import { promisify } from "node:util"
 import * as zlib from "node:zlib"
 import { escapeHtml } from "./html.ts"
+import { chooseEncoding, encodedEtag, ifNoneMatchNames } from "./staticFiles.ts"
 
 export const DOCS_PATH = "/api/v1/docs"
 const ASSETS_PREFIX = `${DOCS_PATH}/assets/`
@@ -83,37 +84,6 @@ const makeBundleSource = (file: () => string) => {
   }
   return { load, compress }
 }
-
-type Encoding = "br" | "gzip" | "identity"
-
-/**
- * The encoding to send for an Accept-Encoding header (RFC 9110 §12.5.3): brotli, then gzip,
- * each only with a non-zero q (directly or through `*`); otherwise the bytes as they are.
- */
-export const pickEncoding = (header: string | undefined): Encoding => {
-  if (header === undefined) return "identity"
-  const q = new Map<string, number>()
-  for (const part of header.split(",")) {
-    const [coding, ...params] = part.trim().toLowerCase().split(";")
-    if (coding === undefined || coding === "") continue
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="))
-    const value = qParam === undefined ? 1 : Number(qParam.slice(2))
-    q.set(coding.trim(), Number.isFinite(value) ? value : 0)
-  }
-  const accepts = (coding: string) => (q.get(coding) ?? q.get("*") ?? 0) > 0
-  if (accepts("br")) return "br"
-  if (accepts("gzip") || accepts("x-gzip")) return "gzip"
-  return "identity"
-}
-
-const etagOf = (hash: string, encoding: Encoding) => `"${hash}${encoding === "identity" ? "" : `-${encoding}`}"`
-
-/** True when If-None-Match names this representation (weak comparison, RFC 9110 §13.1.2). */
-const matches = (ifNoneMatch: string | undefined, etag: string): boolean =>
-  (ifNoneMatch?.split(",") ?? []).some((tag) => {
-    const t = tag.trim()
-    return t === "*" || t.replace(/^W\//, "") === etag
-  })
 
 /**
  * What Scalar may do (its configuration type, @scalar/types api-reference-configuration): only
@@ -219,7 +189,7 @@ export const docsPageRoutes = (publicUrl: string) => {
         "cache-control": "no-cache",
         etag: built.etag
       }
-      if (matches(request.headers["if-none-match"], built.etag))
+      if (ifNoneMatchNames(request.headers["if-none-match"], built.etag))
         return HttpServerResponse.empty({ status: 304, headers })
       return HttpServerResponse.html(built.html).pipe(HttpServerResponse.setHeaders(headers))
     })
@@ -230,22 +200,20 @@ export const docsPageRoutes = (publicUrl: string) => {
       const name = request.url.split("?")[0]!.slice(ASSETS_PREFIX.length)
       // an older deploy's hash is not this content: 404 rather than cache the wrong bytes for a year
       if (name !== bundle.name) return notFound()
-      const encoding = pickEncoding(request.headers["accept-encoding"])
-      const etag = etagOf(bundle.hash, encoding)
+      const encoding = chooseEncoding(request.headers["accept-encoding"])
+      const etag = encodedEtag(`"${bundle.hash}"`, encoding)
       const headers = {
         ...securityHeaders,
         "cache-control": `public, max-age=${YEAR}, immutable`,
         etag,
         vary: "accept-encoding"
       }
-      if (matches(request.headers["if-none-match"], etag)) return HttpServerResponse.empty({ status: 304, headers })
-      const body =
-        encoding === "identity"
-          ? bundle.identity
-          : (yield* Effect.promise(() => source.compress()))[encoding === "br" ? "br" : "gzip"]
+      if (ifNoneMatchNames(request.headers["if-none-match"], `"${bundle.hash}"`))
+        return HttpServerResponse.empty({ status: 304, headers })
+      const body = encoding === undefined ? bundle.identity : (yield* Effect.promise(() => source.compress()))[encoding]
       return HttpServerResponse.uint8Array(body, {
         contentType: "text/javascript; charset=utf-8",
-        headers: encoding === "identity" ? headers : { ...headers, "content-encoding": encoding }
+        headers: encoding === undefined ? headers : { ...headers, "content-encoding": encoding }
       })
     })
 

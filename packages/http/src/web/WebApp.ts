@@ -25,6 +25,7 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import * as zlib from "node:zlib"
+import { chooseEncoding, encodedEtag, ifNoneMatchNames } from "../staticFiles.ts"
 
 /** The app's client-side routes (packages/web/src/main.tsx): each answers index.html. */
 export const APP_ROUTES = ["/", "/signin", "/signup", "/user/*", "/w/*", "/p/*"] as const
@@ -130,19 +131,6 @@ const loadAll = (dir: string): WebAssets | undefined => {
   return { index: loadFile(indexFile), assets }
 }
 
-/** Which encoding to send: brotli, else gzip, else none, as the request's Accept-Encoding allows. */
-export const chooseEncoding = (acceptEncoding: string | undefined): "br" | "gzip" | undefined => {
-  if (acceptEncoding === undefined) return undefined
-  const accepted = new Map<string, number>()
-  for (const part of acceptEncoding.toLowerCase().split(",")) {
-    const [name, ...params] = part.trim().split(";")
-    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
-    if (name !== undefined && name !== "") accepted.set(name, q === undefined ? 1 : Number(q))
-  }
-  const ok = (name: string) => (accepted.get(name) ?? accepted.get("*") ?? 0) > 0
-  return ok("br") ? "br" : ok("gzip") ? "gzip" : undefined
-}
-
 const send = (
   request: HttpServerRequest.HttpServerRequest,
   file: StaticFile,
@@ -153,18 +141,11 @@ const send = (
   const body = encoding === "br" ? file.br! : encoding === "gzip" ? file.gzip! : file.identity
   const all: Record<string, string> = {
     ...headers,
-    etag: encoding === undefined ? file.etag : `${file.etag.slice(0, -1)}-${encoding}"`,
+    etag: encodedEtag(file.etag, encoding),
     ...(compressed ? { vary: "Accept-Encoding" } : {}),
     ...(encoding === undefined ? {} : { "content-encoding": encoding })
   }
-  const inm = request.headers["if-none-match"]
-  // the representations differ only in their encoding: any of their tags names this content
-  // (weak comparison, RFC 9110 §13.1.2)
-  const named = (tag: string) => {
-    const t = tag.trim().replace(/^W\//, "")
-    return t === "*" || t.replace(/-(br|gzip)"$/, '"') === file.etag
-  }
-  if (inm?.split(",").some(named)) {
+  if (ifNoneMatchNames(request.headers["if-none-match"], file.etag)) {
     const { "content-encoding": _, ...rest } = all
     return HttpServerResponse.empty({ status: 304, headers: rest })
   }

@@ -4,6 +4,7 @@
  * When the stream is closed for good (the server closed a slow stream, refused it, or the
  * browser gave up), this opens a new one from the last event seen with `?after=`, backing off.
  */
+import type { EventType } from "@board/core/contract"
 import { useEffect, useRef, useState } from "react"
 
 export type LiveStatus = "connecting" | "live" | "reconnecting"
@@ -16,7 +17,8 @@ export interface StreamEvent {
 
 /**
  * The event types the board applies. EventSource dispatches each frame under its `event:` name,
- * so the page listens to the names it understands.
+ * so the page listens to the names it understands: a subset of the core's `eventTypes`, checked
+ * against them by type (a runtime import would bring Effect into the bundle).
  */
 export const boardEventTypes = [
   "card.created",
@@ -37,7 +39,7 @@ export const boardEventTypes = [
   "agent_session.updated",
   "agent_session.stale",
   "agent_session.completed"
-] as const
+] as const satisfies ReadonlyArray<EventType>
 
 /**
  * Opens the stream and hands each event to `onEvent` once, in order. `onOpen` runs on the first
