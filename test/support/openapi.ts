@@ -194,6 +194,8 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   // README.md: the user's OAuth grants
   "GET /v1/oauth/grants": [200],
   "DELETE /v1/oauth/grants/{id}": [204, 404],
+  // README.md: who a credential acts for
+  "GET /v1/me": [200, 404],
   // README.md, docs/web.md: the web app's sign out (400 for any other credential)
   "POST /v1/auth/logout": [204, 400],
   // README.md: the user's API keys
