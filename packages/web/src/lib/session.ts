@@ -32,8 +32,14 @@ export const initials = (name: string): string => {
   return (words[0]![0]! + words[words.length - 1]![0]!).toUpperCase()
 }
 
-/** Where to go after signing in: only a path of this app, never another origin. */
-export const safeNext = (next: string | null): string =>
-  next?.startsWith("/") && !next.startsWith("//") && !next.startsWith("/signin") && !next.startsWith("/signup")
-    ? next
-    : "/"
+/**
+ * Where to go after signing in: only a path of this app, never another origin. The URL parser
+ * decides (a browser reads `/\evil.example` as `//evil.example`), not a prefix check alone.
+ */
+export const safeNext = (next: string | null, origin: string = window.location.origin): string => {
+  if (next === null || !next.startsWith("/")) return "/"
+  const url = new URL(next, origin)
+  if (url.origin !== origin) return "/"
+  const path = url.pathname + url.search + url.hash
+  return path.startsWith("/signin") || path.startsWith("/signup") ? "/" : path
+}
