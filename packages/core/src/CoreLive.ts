@@ -5,6 +5,7 @@ import { Accounts } from "./auth/Accounts.ts"
 import type { PasswordHasher } from "./auth/passwords.ts"
 import { Credentials } from "./auth/Credentials.ts"
 import { CredentialCache } from "./auth/CredentialCache.ts"
+import { CredentialWatch } from "./auth/CredentialWatch.ts"
 import { WebSessions } from "./auth/WebSessions.ts"
 import { Access } from "./board/Access.ts"
 import { EventFeed } from "./events/EventFeed.ts"
@@ -80,7 +81,9 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         // a person's comment wakes an agent session waiting for input (in the comment's transaction)
         Layer.provideMerge(Comments.layer),
         Layer.provideMerge(AgentSessions.layer),
-        Layer.provideMerge(Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer)),
+        Layer.provideMerge(
+          Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer, CredentialWatch.layer)
+        ),
         Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer, EventLog.layer, WebSessions.layer)),
         Layer.provideMerge(CredentialCache.layer)
       )

@@ -55,6 +55,13 @@ export class CredentialCache extends Context.Service<
     ) => Effect.Effect<A | undefined, E, R>
     /** Forgets every entry of a credential (after its revoke committed). */
     readonly invalidate: (credentialId: string) => Effect.Effect<void>
+    /**
+     * Registers a listener told of every revocation this process hears (its own revokes and,
+     * on PostgreSQL, every instance's), synchronously; `undefined` when the revocation feed
+     * (re)starts, as one may have been missed meanwhile. Returns its removal. What a
+     * credential opened (event streams, MCP sessions) ends through this (CredentialWatch.ts).
+     */
+    readonly onRevoked: (listener: (credentialId: string | undefined) => void) => () => void
   }
 >()("board/core/CredentialCache") {
   static readonly layer = Layer.effect(
@@ -67,9 +74,14 @@ export class CredentialCache extends Context.Service<
 
       // bumped by every revocation heard: a load that overlapped one is not cached
       let revocations = 0
+      const listeners = new Set<(credentialId: string | undefined) => void>()
+      const tell = (credentialId: string | undefined) => {
+        for (const listener of listeners) listener(credentialId)
+      }
       const dropCredential = (credentialId: string) => {
         revocations++
         for (const [digest, entry] of entries) if (entry.credentialId === credentialId) entries.delete(digest)
+        tell(credentialId)
       }
 
       const resolve = <A, E, R>(digest: string, load: Effect.Effect<Resolved<A> | undefined, E, R>) =>
@@ -109,6 +121,7 @@ export class CredentialCache extends Context.Service<
             entries.clear()
             revocations++
             live = true
+            tell(undefined)
             for (;;) {
               const { payload } = yield* Queue.take(queue).pipe(Effect.timeout("3 seconds"))
               if (payload !== HEARTBEAT) dropCredential(payload)
@@ -133,7 +146,11 @@ export class CredentialCache extends Context.Service<
 
       return CredentialCache.of({
         resolve,
-        invalidate: (credentialId) => Effect.sync(() => dropCredential(credentialId))
+        invalidate: (credentialId) => Effect.sync(() => dropCredential(credentialId)),
+        onRevoked: (listener) => {
+          listeners.add(listener)
+          return () => listeners.delete(listener)
+        }
       })
     })
   )

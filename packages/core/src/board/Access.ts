@@ -90,6 +90,14 @@ export class Access extends Context.Service<
       id: string,
       what?: string
     ) => Effect.Effect<Resolved, NotFound | WorkspaceNotGranted>
+    /**
+     * Which of these (user, workspace) pairs are still memberships, in one statement: how what
+     * stays open (an event stream) re-checks the rule (auth/CredentialWatch.ts). Answers
+     * `user/workspace` keys.
+     */
+    readonly members: (
+      pairs: ReadonlyArray<{ readonly userId: string; readonly workspaceId: string }>
+    ) => Effect.Effect<ReadonlySet<string>>
   }
 >()("board/core/Access") {
   static readonly layer = Layer.effect(
@@ -117,7 +125,21 @@ export class Access extends Context.Service<
           const role = yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)
           return { workspaceId: row!.workspace_id, projectId: row!.project_id, role }
         })
-      return Access.of({ resolve })
+      const members = (pairs: ReadonlyArray<{ readonly userId: string; readonly workspaceId: string }>) =>
+        pairs.length === 0
+          ? Effect.succeed(new Set<string>())
+          : sql
+              .unsafe<{ user_id: string; workspace_id: string }>(
+                `SELECT m.user_id, m.workspace_id FROM workspace_members m
+                 JOIN unnest($1::uuid[], $2::uuid[]) AS v(user_id, workspace_id)
+                   ON m.user_id = v.user_id AND m.workspace_id = v.workspace_id`,
+                [pairs.map((p) => p.userId), pairs.map((p) => p.workspaceId)]
+              )
+              .pipe(
+                Effect.orDie,
+                Effect.map((rows) => new Set(rows.map((r) => `${r.user_id}/${r.workspace_id}`)))
+              )
+      return Access.of({ resolve, members })
     })
   )
 }

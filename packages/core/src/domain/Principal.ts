@@ -11,4 +11,9 @@ export interface Principal {
   readonly columnId?: string
   /** The credential's own id (api key, OAuth token, intake token), for budgets and audit. */
   readonly credentialId?: string
+  /**
+   * When the credential presented ends by itself (an OAuth access token), ms since the epoch:
+   * what it opened (an event stream) ends then too (auth/CredentialWatch.ts).
+   */
+  readonly expiresAt?: number
 }

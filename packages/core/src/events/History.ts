@@ -57,12 +57,12 @@ export class History extends Context.Service<
     ) => Effect.Effect<EventPage, Failure>
     /** The events of one card (the card itself, its labels, subtasks and links), oldest first. */
     readonly card: (principal: Principal, cardId: string, query: HistoryQuery) => Effect.Effect<EventPage, Failure>
-    /** Checks a principal may stream a project's events from a cursor (before the stream opens). */
+    /** Checks a principal may stream a project's events from a cursor (before the stream opens); answers the project's workspace, which the open stream keeps re-checking. */
     readonly checkStream: (
       principal: Principal,
       projectId: string,
       after: string | undefined
-    ) => Effect.Effect<void, Failure>
+    ) => Effect.Effect<{ readonly workspaceId: string }, Failure>
   }
 >()("board/core/History") {
   static readonly layer = Layer.effect(
@@ -90,7 +90,8 @@ export class History extends Context.Service<
                 message: "Last-Event-ID / after: expected an event id (24 lowercase hex digits)"
               })
             }
-            yield* access.resolve(principal, "project", projectId)
+            const { workspaceId } = yield* access.resolve(principal, "project", projectId)
+            return { workspaceId }
           })
       })
     })

@@ -332,7 +332,8 @@ export class OAuth extends Context.Service<
                         userId: row.user_id,
                         via: "oauth",
                         workspaces: new Set(row.workspaces),
-                        credentialId: row.grant_id
+                        credentialId: row.grant_id,
+                        expiresAt: new Date(row.expires_at).getTime()
                       } satisfies Principal as Principal,
                       credentialId: row.grant_id,
                       expiresAt: new Date(row.expires_at).getTime()

@@ -14,6 +14,11 @@
  * when a delivery has been failing for 3 days (WEBHOOK_DISABLE_AFTER) its webhook is disabled, its
  * reason recorded, and its pending deliveries marked failed.
  *
+ * A delivery is sent only while the webhook's owner (the user who made or last enabled it) is
+ * still a member of its workspace (issue 28): a round that finds a due delivery of a webhook
+ * whose owner is not disables that webhook, with its reason, in the claiming transaction, and
+ * sends nothing to it; its deliveries wait, pending, as for any disabled webhook.
+ *
  * The worker wakes when this process records events (EventLog.onCommitted; only while some webhook
  * is enabled, so a server without webhooks pays for nothing but the poll) or queues a delivery
  * by hand (retry, ping), when the next delivery falls due, and at least every second (events
@@ -25,6 +30,7 @@ import * as http from "node:http"
 import * as https from "node:https"
 import * as net from "node:net"
 import { AppConfig } from "../Config.ts"
+import { membershipOf } from "../board/Access.ts"
 import { EventLog, toEvent } from "../events/EventLog.ts"
 import { timestampOf } from "../infra/clock.ts"
 import { ServerSecret } from "../infra/Secret.ts"
@@ -205,18 +211,31 @@ export const DeliveriesLive = Layer.effectDiscard(
           payload: string | null
           url: string
           secret_box: string
+          owner_role: string | null
         }>(
-          `SELECT d.id, d.webhook_id, d.event_n::text AS event_n, d.event_type, d.attempts, d.payload, w.url, w.secret_box
+          `SELECT d.id, d.webhook_id, d.event_n::text AS event_n, d.event_type, d.attempts, d.payload, w.url, w.secret_box,
+             m.role AS owner_role
            FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+           ${membershipOf("w.workspace_id", "w.created_by")}
            WHERE d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
              AND (d.locked_until IS NULL OR d.locked_until <= $1::timestamptz) AND w.enabled
            ORDER BY d.next_attempt_at LIMIT $2
            FOR UPDATE OF d SKIP LOCKED`,
           [now, BATCH]
         )
-        if (rows.length === 0) return { claimed: [] as Array<Claimed>, until }
+        // the owner left the workspace: their webhook is disabled, nothing is sent to it
+        const orphaned = [...new Set(rows.filter((r) => r.owner_role === null).map((r) => r.webhook_id))]
+        if (orphaned.length > 0)
+          yield* sql.unsafe(
+            `UPDATE webhooks SET enabled = false, updated_at = $2::timestamptz,
+               disabled_reason = 'disabled because the user who created it (or last enabled it) can no longer see this workspace; a member can PATCH {"enabled": true} to take it over'
+             WHERE id = ANY($1::uuid[]) AND enabled`,
+            [orphaned, now]
+          )
+        const owned = rows.filter((r) => r.owner_role !== null)
+        if (owned.length === 0) return { claimed: [] as Array<Claimed>, until }
         // first claim of an event's delivery: its payload, from the log, fixed from now on
-        const missing = rows.filter((r) => r.payload === null && r.event_n !== null).map((r) => r.event_n!)
+        const missing = owned.filter((r) => r.payload === null && r.event_n !== null).map((r) => r.event_n!)
         const built = new Map<string, string>()
         if (missing.length > 0) {
           const events = yield* sql.unsafe<Parameters<typeof toEvent>[0]>(
@@ -228,7 +247,7 @@ export const DeliveriesLive = Layer.effectDiscard(
         }
         const claimed: Array<Claimed> = []
         const gone: Array<string> = []
-        for (const r of rows) {
+        for (const r of owned) {
           const payload = r.payload ?? (r.event_n === null ? undefined : built.get(r.event_n))
           if (payload === undefined) gone.push(r.id)
           else claimed.push({ ...r, payload })

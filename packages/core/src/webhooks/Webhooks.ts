@@ -7,6 +7,12 @@
  * Deliveries are created by the events trigger in the event's own transaction
  * (migrations/0011_webhooks.sql) and sent by Deliveries.ts. A disabled webhook is sent nothing:
  * a retry or a ping queued while it is disabled waits, pending, until it is enabled again.
+ *
+ * A webhook also belongs to the credential that made it (issue 28): revoking that API key,
+ * OAuth grant or web session disables it with a `disabledReason` (the credential tables'
+ * trigger, migrations/0016), and a delivery is sent only while its user is still a member of
+ * the workspace (Deliveries.ts). Enabling it again (PATCH `enabled: true`) hands it to the
+ * enabling user and credential: the one who turns a channel back on answers for it.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -36,6 +42,13 @@ import { mintWebhookSecret, sealSecret } from "./secretBox.ts"
 import { addressFailure, hostOf, urlShapeFailure, WebhookResolver } from "./urlPolicy.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
+
+/** The credential a webhook belongs to: its id and kind, or nulls (a bootstrap session token, which cannot be revoked). */
+const ownerCredential = (principal: Principal): [string | null, string | null] =>
+  principal.credentialId !== undefined &&
+  (principal.via === "apiKey" || principal.via === "oauth" || principal.via === "browser")
+    ? [principal.credentialId, principal.via]
+    : [null, null]
 
 export interface WebhookInput {
   readonly url: string
@@ -228,8 +241,9 @@ export class Webhooks extends Context.Service<
         const now = yield* sqlNow
         const [row] = yield* sql
           .unsafe<Row>(
-            `INSERT INTO webhooks (id, workspace_id, project_id, url, events, description, secret_box, created_by, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9::timestamptz, $9::timestamptz)
+            `INSERT INTO webhooks (id, workspace_id, project_id, url, events, description, secret_box, created_by,
+               created_at, updated_at, created_by_credential, created_by_kind)
+             VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9::timestamptz, $9::timestamptz, $10::uuid, $11)
              RETURNING ${COLUMNS}`,
             [
               id,
@@ -240,7 +254,8 @@ export class Webhooks extends Context.Service<
               input.description ?? null,
               sealSecret(keys.webhooks, id, secret),
               principal.userId,
-              now
+              now,
+              ...ownerCredential(principal)
             ]
           )
           .pipe(Effect.orDie)
@@ -278,7 +293,9 @@ export class Webhooks extends Context.Service<
         yield* checkDescription(patch.description)
         if (patch.url !== undefined) yield* checkUrl(patch.url)
         const now = yield* sqlNow
-        // enabling clears the reason it was disabled; disabling by hand gives its own
+        // enabling clears the reason it was disabled and makes the caller and their credential its
+        // owners (issue 28); disabling by hand gives its own reason
+        const [credential, kind] = ownerCredential(principal)
         const [updated] = yield* sql
           .unsafe<Row>(
             `UPDATE webhooks SET
@@ -288,6 +305,9 @@ export class Webhooks extends Context.Service<
                enabled = COALESCE($6::boolean, enabled),
                disabled_reason = CASE WHEN $6::boolean IS NULL THEN disabled_reason
                  WHEN $6::boolean THEN NULL ELSE COALESCE(disabled_reason, 'disabled by its owner') END,
+               created_by = CASE WHEN $6::boolean THEN $8::uuid ELSE created_by END,
+               created_by_credential = CASE WHEN $6::boolean THEN $9::uuid ELSE created_by_credential END,
+               created_by_kind = CASE WHEN $6::boolean THEN $10 ELSE created_by_kind END,
                updated_at = $7::timestamptz
              WHERE id = $1 RETURNING ${COLUMNS}`,
             [
@@ -297,7 +317,10 @@ export class Webhooks extends Context.Service<
               patch.description !== undefined,
               patch.description ?? null,
               patch.enabled ?? null,
-              now
+              now,
+              principal.userId,
+              credential,
+              kind
             ]
           )
           .pipe(Effect.orDie)

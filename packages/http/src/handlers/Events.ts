@@ -1,4 +1,4 @@
-import { type BoardEvent, EventFeed, History, Lookups } from "@board/core"
+import { type BoardEvent, CredentialWatch, EventFeed, History, Lookups, type Principal } from "@board/core"
 import { type Cause, Deferred, Effect, Queue, Schedule, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -33,6 +33,7 @@ export const EventsHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
     const lookups = yield* Lookups
     const config = yield* AppConfig
     const closing = yield* ServerClosing
+    const watch = yield* CredentialWatch
 
     // What each open stream needs beyond its queue: one keep-alive timer and one shutdown
     // watcher for all of them (not a timer and fibers per stream: 1,000 streams must stay small)
@@ -54,7 +55,7 @@ export const EventsHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
     )
 
     /** The SSE body: `retry`, then the events (replayed, then live) with keep-alive comments between. */
-    const sse = (projectId: string, after: string) =>
+    const sse = (principal: Principal, workspaceId: string, projectId: string, after: string) =>
       Stream.callback<Uint8Array>((queue) =>
         Effect.gen(function* () {
           let last = after
@@ -62,6 +63,18 @@ export const EventsHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
           if (Deferred.isDoneUnsafe(closing)) return Queue.endUnsafe(queue)
           open.add(queue)
           yield* Effect.addFinalizer(() => Effect.sync(() => open.delete(queue)))
+          // issue 28: the stream lasts only while its credential and its access do; ended, it
+          // takes nothing more (an ended queue refuses offers) and the client's reconnect
+          // meets the refusal a new request would
+          yield* watch.watch({
+            principal,
+            workspaceId,
+            endsAtExpiry: true,
+            end: (reason) => {
+              Queue.offerUnsafe(queue, encoder.encode(`: closed: ${reason}\n\n`))
+              Queue.endUnsafe(queue)
+            }
+          })
           yield* feed.attach(projectId, after, {
             push: (e) => {
               last = e.id
@@ -97,10 +110,10 @@ export const EventsHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
           // a reconnecting EventSource sends Last-Event-ID with its first URL: the header wins
           const cursor = headers["last-event-id"] ?? query.after
           return Effect.gen(function* () {
-            yield* history.checkStream(p, params.projectId, cursor)
+            const { workspaceId } = yield* history.checkStream(p, params.projectId, cursor)
             // without a cursor: from the newest event now, not from when the body starts
             const after = cursor ?? (yield* feed.position(params.projectId))
-            return HttpServerResponse.stream(sse(params.projectId, after), {
+            return HttpServerResponse.stream(sse(p, workspaceId, params.projectId, after), {
               contentType: "text/event-stream",
               headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
             })

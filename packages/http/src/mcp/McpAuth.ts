@@ -11,8 +11,13 @@
  * one else use, or end, that session. Sessions are also bounded (`McpSessions`): one idle for
  * MCP_SESSION_IDLE, or a user's least recently used beyond MCP_SESSIONS_PER_USER, is ended in
  * the MCP server with an internal DELETE, so the server's memory follows its live clients.
+ *
+ * A session also lasts only while the credential that opened it does (issue 28): revoking that
+ * API key or OAuth grant ends it (and the requests in flight in it) on every instance at once,
+ * through the core's `CredentialWatch`. An OAuth access token's expiry does not: the session
+ * belongs to the grant, whose client refreshes its token and carries on.
  */
-import { AppConfig, type Principal } from "@board/core"
+import { AppConfig, CredentialWatch, type Principal } from "@board/core"
 import { Clock, Context, Effect } from "effect"
 import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { httpErrorResponse } from "../errors.ts"
@@ -36,6 +41,7 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const authenticate = yield* makeAuthenticate
+    const watch = yield* CredentialWatch
 
     const router = yield* HttpRouter.HttpRouter
     const sessions = makeMcpSessions({
@@ -47,10 +53,18 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
     // requests are made here, never read off a socket, so no client can pose as one; they skip
     // authentication below.
     const internal = new WeakSet<object>()
+    // each session's hold on the credential that opened it, released when the session ends
+    const holds = new Map<string, () => void>()
+    const forget = (ended: ReadonlyArray<string>) => {
+      for (const sessionId of ended) {
+        holds.get(sessionId)?.()
+        holds.delete(sessionId)
+      }
+    }
     const end = (ended: ReadonlyArray<string>) =>
       ended.length === 0
         ? Effect.void
-        : Effect.forkDetach(
+        : Effect.andThen(Effect.sync(() => forget(ended)), Effect.forkDetach(
             Effect.forEach(
               ended,
               (sessionId) => {
@@ -71,7 +85,9 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
               },
               { discard: true }
             )
-          )
+          ))
+    // the services `end` runs with, for a revocation heard outside any request
+    const context = yield* Effect.context<never>()
 
     return (httpEffect) =>
       Effect.gen(function* () {
@@ -101,12 +117,24 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
             const opened = res.headers[SESSION_HEADER]
             return opened === undefined
               ? Effect.succeed(res)
-              : Effect.flatMap(Clock.currentTimeMillis, (now) =>
-                  Effect.as(end(sessions.open(opened, principal.userId, now)), res)
-                )
+              : Effect.flatMap(Clock.currentTimeMillis, (now) => {
+                  holds.set(
+                    opened,
+                    watch.watchUnsafe({
+                      principal,
+                      endsAtExpiry: false,
+                      end: () => {
+                        sessions.close(opened)
+                        Effect.runForkWith(context)(end([opened]))
+                      }
+                    })
+                  )
+                  return Effect.as(end(sessions.open(opened, principal.userId, now)), res)
+                })
           })
         } else if (request.method === "DELETE" && response.status === 204) {
           sessions.close(session)
+          forget([session])
         }
         return response
       })
