@@ -11,10 +11,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import * as http from "node:http"
 import type * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends, postgresUrl } from "./support/backends.ts"
+import type { ChildProcess } from "node:child_process"
+import { backends, createTestDatabase, postgresUrl } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key, SUITE_PASSWORD } from "./support/client.ts"
 import { fullFlow } from "./support/oauthFlow.ts"
-import { startServer, type TestServer } from "./support/server.ts"
+import { freePort, startServer, type TestServer } from "./support/server.ts"
+import { spawnBoard, waitForHealth } from "./support/spawn.ts"
 
 /** The budget the issue sets: an open stream ends within this of its credential's end. */
 const BUDGET_MS = 1_000
@@ -379,32 +381,48 @@ describe.each(backends)("webhooks belong to their credential on %s", (backend) =
   })
 })
 
-describe.skipIf(postgresUrl === undefined)("revocation across two instances on one PostgreSQL", () => {
-  let one: TestServer
-  let two: TestServer
+describe.skipIf(postgresUrl === undefined)("revocation across two `board serve` processes on one PostgreSQL", () => {
+  let db: { url: string; drop: () => Promise<void> }
+  const children: Array<ChildProcess> = []
+  let bases: Array<string>
   beforeAll(async () => {
-    one = await startServer("postgres")
-    two = await startServer("postgres", { DATABASE_URL: one.config.databaseUrl! })
-  }, 60_000)
+    db = await createTestDatabase()
+    const ports = [await freePort(), await freePort()]
+    const servers = ports.map((port) =>
+      spawnBoard(["serve"], {
+        DATABASE_URL: db.url,
+        // as deployed behind one load balancer (scaleout.test.ts): one Redis when there is one
+        REDIS_URL: process.env.REDIS_URL,
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${ports[0]}`,
+        SECRET: "one-secret-shared-by-both-instances-0123456789"
+      })
+    )
+    children.push(...servers.map((s) => s.child))
+    bases = ports.map((p) => `http://127.0.0.1:${p}/api`)
+    await Promise.all(bases.map((b) => waitForHealth(b)))
+  }, 120_000)
   afterAll(async () => {
-    await two?.stop()
-    await one?.stop()
+    for (const c of children) c.kill("SIGTERM")
+    await new Promise((r) => setTimeout(r, 1500))
+    await db?.drop()
   })
 
   it("a stream held by instance B ends within a second of its key's deletion on instance A", async () => {
-    const a = await bootstrap(one.baseUrl, "pair")
-    const k = await newKey(one.baseUrl, a, "across")
+    const [one, two] = bases as [string, string]
+    const a = await bootstrap(one, "pair")
+    const k = await newKey(one, a, "across")
     // B has the key cached (a request), so only the revocation feed can tell it
-    expect((await call(two.baseUrl, "GET", "/v1/me", { headers: key(k.raw) })).status).toBe(200)
-    const s = openStream(`${two.baseUrl}/v1/projects/${a.projectId}/events/stream`, key(k.raw))
+    expect((await call(two, "GET", "/v1/me", { headers: key(k.raw) })).status).toBe(200)
+    const s = openStream(`${two}/v1/projects/${a.projectId}/events/stream`, key(k.raw))
     const took = await revokeAndCheck(
-      one.baseUrl,
+      one,
       a,
       s,
-      async () => (await call(one.baseUrl, "DELETE", `/v1/api-keys/${k.id}`, { headers: key(a.apiKey) })).status,
+      async () => (await call(one, "DELETE", `/v1/api-keys/${k.id}`, { headers: key(a.apiKey) })).status,
       /^: closed: the API key was revoked/
     )
     console.log(`API key deleted on A → stream on B ended in ${took} ms`)
-    expect((await call(two.baseUrl, "GET", "/v1/me", { headers: key(k.raw) })).status).toBe(401)
+    expect((await call(two, "GET", "/v1/me", { headers: key(k.raw) })).status).toBe(401)
   })
 })

@@ -200,7 +200,11 @@ export class CredentialWatch extends Context.Service<
       }).pipe(Effect.forkScoped)
 
       return CredentialWatch.of({
-        watch: (watched) => Effect.acquireRelease(Effect.sync(() => watchUnsafe(watched)), (off) => Effect.sync(off)),
+        watch: (watched) =>
+          Effect.acquireRelease(
+            Effect.sync(() => watchUnsafe(watched)),
+            (off) => Effect.sync(off)
+          ),
         watchUnsafe,
         recheck,
         stats: () => {

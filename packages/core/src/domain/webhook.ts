@@ -41,7 +41,7 @@ export const Webhook = Schema.Struct({
   events: Schema.Array(Schema.String),
   description: Schema.NullOr(Schema.String),
   enabled: Schema.Boolean,
-  /** Why the service disabled it (e.g. 3 days of failed deliveries); null while enabled. */
+  /** Why it was disabled (3 days of failed deliveries, the credential that made it revoked, its owner gone from the workspace, by hand); null while enabled. */
   disabledReason: Schema.NullOr(Schema.String),
   createdAt: Timestamp,
   updatedAt: Timestamp

@@ -94,7 +94,10 @@ const revokeApiKey = HttpApiEndpoint.delete("revokeApiKey", "/v1/api-keys/:id", 
   error: [NotFound, Forbidden]
 })
   .annotateMerge(
-    doc("Revoke an API key", "Revokes one of the caller's API keys; requests with it answer 401 from then on.")
+    doc(
+      "Revoke an API key",
+      "Revokes one of the caller's API keys; requests with it answer 401 from then on, whatever it opened (event streams, MCP sessions) ends within 1 second on every instance, and the webhooks it created are disabled."
+    )
   )
   .middleware(BootstrapAuth)
 

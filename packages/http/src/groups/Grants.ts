@@ -28,7 +28,12 @@ export class GrantsGroup extends HttpApiGroup.make("grants")
       params: { id: Uuid },
       success: HttpApiSchema.NoContent,
       error: NotFound
-    }).annotateMerge(doc("Revoke an OAuth grant", "Revokes a grant and every token issued under it, at once."))
+    }).annotateMerge(
+      doc(
+        "Revoke an OAuth grant",
+        "Revokes a grant and every token issued under it, at once: what its tokens opened (event streams, MCP sessions) ends within 1 second on every instance, and the webhooks made with it are disabled."
+      )
+    )
   )
   .middleware(BootstrapAuth)
   .annotateMerge(

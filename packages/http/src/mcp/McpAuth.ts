@@ -64,28 +64,31 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
     const end = (ended: ReadonlyArray<string>) =>
       ended.length === 0
         ? Effect.void
-        : Effect.andThen(Effect.sync(() => forget(ended)), Effect.forkDetach(
-            Effect.forEach(
-              ended,
-              (sessionId) => {
-                const request = HttpServerRequest.fromWeb(
-                  new Request(`http://internal${MCP_PATH}`, {
-                    method: "DELETE",
-                    headers: { [SESSION_HEADER]: sessionId }
-                  })
-                )
-                internal.add(request)
-                return router
-                  .asHttpEffect()
-                  .pipe(
-                    Effect.provideService(HttpServerRequest.HttpServerRequest, request),
-                    Effect.scoped,
-                    Effect.ignore
+        : Effect.andThen(
+            Effect.sync(() => forget(ended)),
+            Effect.forkDetach(
+              Effect.forEach(
+                ended,
+                (sessionId) => {
+                  const request = HttpServerRequest.fromWeb(
+                    new Request(`http://internal${MCP_PATH}`, {
+                      method: "DELETE",
+                      headers: { [SESSION_HEADER]: sessionId }
+                    })
                   )
-              },
-              { discard: true }
+                  internal.add(request)
+                  return router
+                    .asHttpEffect()
+                    .pipe(
+                      Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+                      Effect.scoped,
+                      Effect.ignore
+                    )
+                },
+                { discard: true }
+              )
             )
-          ))
+          )
     // the services `end` runs with, for a revocation heard outside any request
     const context = yield* Effect.context<never>()
 
