@@ -318,13 +318,13 @@ describe.each(backends)("webhooks belong to their credential on %s", (backend) =
       headers: key(k.raw)
     })
     expect(made.status).toBe(201)
-    const hook = made.body.webhook ?? made.body
+    const hook = made.body
     expect((await createCard(base, a, "while the key lives")).status).toBe(201)
     await until("the first delivery", () => receiver.cards().includes("while the key lives"))
 
     expect((await call(base, "DELETE", `/v1/api-keys/${k.id}`, { headers: key(a.apiKey) })).status).toBe(204)
     const seen = await call(base, "GET", `/v1/webhooks/${hook.id}`, { headers: key(a.apiKey) })
-    const shown = seen.body.webhook ?? seen.body
+    const shown = seen.body
     expect(shown.enabled).toBe(false)
     expect(shown.disabledReason).toMatch(/API key that created it was revoked/)
 
@@ -338,7 +338,7 @@ describe.each(backends)("webhooks belong to their credential on %s", (backend) =
       headers: key(a.apiKey)
     })
     expect(enabled.status).toBe(200)
-    const now = enabled.body.webhook ?? enabled.body
+    const now = enabled.body
     expect(now).toMatchObject({ enabled: true, disabledReason: null })
     const [owner] = await server.query<{ created_by: string; created_by_kind: string }>(
       `SELECT created_by, created_by_kind FROM webhooks WHERE id = $1`,
@@ -347,6 +347,23 @@ describe.each(backends)("webhooks belong to their credential on %s", (backend) =
     expect(owner).toEqual({ created_by: a.userId, created_by_kind: "apiKey" })
     expect((await createCard(base, a, "after the takeover")).status).toBe(201)
     await until("the delivery after the takeover", () => receiver.cards().includes("after the takeover"))
+  })
+
+  it("revoking the OAuth grant that made a webhook disables it too", async () => {
+    const { tokens } = await fullFlow(base, a, [a.workspaceId])
+    const made = await call(base, "POST", "/v1/webhooks", {
+      body: { url: receiver.url, workspaceId: a.workspaceId, events: ["card.created"] },
+      headers: bearer(tokens.access_token)
+    })
+    expect(made.status).toBe(201)
+    const grants = await call(base, "GET", "/v1/oauth/grants", { headers: key(a.apiKey) })
+    const grantId = grants.body.at(-1).id as string
+    expect((await call(base, "DELETE", `/v1/oauth/grants/${grantId}`, { headers: key(a.apiKey) })).status).toBe(204)
+    const seen = await call(base, "GET", `/v1/webhooks/${made.body.id}`, { headers: key(a.apiKey) })
+    expect(seen.body).toMatchObject({
+      enabled: false,
+      disabledReason: expect.stringMatching(/OAuth grant that created it was revoked/)
+    })
   })
 
   it("a delivery is withheld once the webhook's owner can no longer see the workspace", async () => {
@@ -363,7 +380,7 @@ describe.each(backends)("webhooks belong to their credential on %s", (backend) =
       headers: key(b.apiKey)
     })
     expect(made.status).toBe(201)
-    const hook = made.body.webhook ?? made.body
+    const hook = made.body
     expect((await createCard(base, a, "while b is a member")).status).toBe(201)
     await until("the member's delivery", () => receiver.cards().includes("while b is a member"))
 
@@ -375,7 +392,7 @@ describe.each(backends)("webhooks belong to their credential on %s", (backend) =
     await sleep(2_500)
     expect(receiver.cards()).not.toContain("after b left")
     const seen = await call(base, "GET", `/v1/webhooks/${hook.id}`, { headers: key(a.apiKey) })
-    const shown = seen.body.webhook ?? seen.body
+    const shown = seen.body
     expect(shown.enabled).toBe(false)
     expect(shown.disabledReason).toMatch(/can no longer see this workspace/)
   })
