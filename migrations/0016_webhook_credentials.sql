@@ -35,3 +35,15 @@ CREATE TRIGGER oauth_grants_disable_webhooks AFTER UPDATE OF revoked_at OR DELET
 CREATE TRIGGER web_sessions_disable_webhooks AFTER UPDATE OF revoked_at ON web_sessions
   FOR EACH ROW EXECUTE FUNCTION board_disable_credential_webhooks(
     'disabled because the web session that created it was signed out; a member can PATCH {"enabled": true} to take it over with their own credential');
+
+-- An event stream lasts while its user is a member of its workspace (auth/CredentialWatch.ts):
+-- a membership's end is announced on the revocation feed as `member:<user id>`, so every
+-- instance re-checks its open streams at once rather than at its next sweep.
+CREATE FUNCTION board_notify_member_left() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('board_revoked', 'member:' || OLD.user_id::text);
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER workspace_members_left AFTER DELETE ON workspace_members
+  FOR EACH ROW EXECUTE FUNCTION board_notify_member_left();

@@ -216,6 +216,7 @@ describe.each(backends)("revocation reaches open streams on %s", (backend) => {
       b.userId
     ])
     const took = await endsWithin(s, removedAt)
+    console.log(`${backend}: membership removed → stream ended in ${took} ms`)
     expect(took).toBeLessThanOrEqual(BUDGET_MS)
     expect(s.blocks.at(-1)).toMatch(/^: closed: you no longer have access to this workspace/)
   })

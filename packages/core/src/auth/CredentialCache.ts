@@ -124,6 +124,8 @@ export class CredentialCache extends Context.Service<
             tell(undefined)
             for (;;) {
               const { payload } = yield* Queue.take(queue).pipe(Effect.timeout("3 seconds"))
+              // a credential's id, or `member:<user id>` when a membership ended (migrations/0016:
+              // it matches no entry; CredentialWatch re-checks the streams)
               if (payload !== HEARTBEAT) dropCredential(payload)
             }
           })

@@ -10,7 +10,7 @@
  *
  * Nothing here runs per stream or per event. A sweep, only while something is open, runs every
  * `SWEEP_MS` (and at once when the revocation feed restarts, when a revocation may have been
- * missed, and when `recheck` is called after a membership change) and asks the database two
+ * missed; when it carries a membership's end, on PostgreSQL; and on `recheck`) and asks the database two
  * questions for everything open together: which of the credentials are still live, and which
  * of the (user, workspace) pairs are still memberships. The sweep is also the safety net of
  * the event-driven path: a revoke made where no notification reaches this process (a SQL
@@ -22,6 +22,9 @@ import { Access } from "../board/Access.ts"
 import type { CredentialKind, Principal } from "../domain/Principal.ts"
 import { timestampOf } from "../infra/clock.ts"
 import { CredentialCache } from "./CredentialCache.ts"
+
+/** What the revocation feed carries when a membership ends (migrations/0016), before the user id. */
+export const MEMBER_PREFIX = "member:"
 
 /** How often what is open is re-checked against the database (the 1-second budget, with room). */
 export const SWEEP_MS = 400
@@ -71,8 +74,12 @@ export class CredentialWatch extends Context.Service<
     readonly watch: (watched: Watched) => Effect.Effect<void, never, Scope.Scope>
     /** Watches something open until the returned release is called (for what outlives a scope). */
     readonly watchUnsafe: (watched: Watched) => () => void
-    /** Re-checks everything open now (after a membership was removed). */
-    readonly recheck: () => void
+    /**
+     * Re-checks everything open now, in this process, done when what lost its access has
+     * ended: for a change that sends no revocation (a membership removed on the embedded
+     * database) to reach what is open before its request answers.
+     */
+    readonly recheck: Effect.Effect<void>
     /** What is watched, and under how many credentials (for tests and metrics). */
     readonly stats: () => { readonly open: number; readonly credentials: number }
   }
@@ -89,7 +96,7 @@ export class CredentialWatch extends Context.Service<
       const keyOf = (p: Principal) => p.credentialId ?? `user:${p.userId}`
       const wake = yield* Queue.sliding<void>(1)
       let pendingRecheck = false
-      const recheck = () => {
+      const wakeSweep = () => {
         pendingRecheck = true
         Queue.offerUnsafe(wake, undefined)
       }
@@ -123,8 +130,9 @@ export class CredentialWatch extends Context.Service<
       }
 
       const stop = cache.onRevoked((credentialId) => {
-        // the feed (re)started: a revocation may have been missed meanwhile
-        if (credentialId === undefined) return recheck()
+        // the feed (re)started, a revocation may have been missed meanwhile; or a membership
+        // ended (`member:<user id>`, migrations/0016): the sweep answers both
+        if (credentialId === undefined || credentialId.startsWith(MEMBER_PREFIX)) return wakeSweep()
         const set = byCredential.get(credentialId)
         if (set === undefined) return
         for (const hold of [...set]) finish(hold, revokedReason(hold.principal.via))
@@ -188,7 +196,7 @@ export class CredentialWatch extends Context.Service<
           const woke = yield* Queue.take(wake).pipe(Effect.timeoutOption(wait))
           const elapsed = (yield* Clock.currentTimeMillis) - now
           untilSweep -= elapsed
-          // a wake is a feed restart, a recheck or a new expiry: the first two need the sweep now
+          // a wake is a feed restart or a membership's end (the sweep, now) or a new expiry
           if (untilSweep <= 0 || (woke._tag === "Some" && pendingRecheck)) {
             pendingRecheck = false
             untilSweep = SWEEP_MS
@@ -198,6 +206,10 @@ export class CredentialWatch extends Context.Service<
           }
         }
       }).pipe(Effect.forkScoped)
+
+      const recheck = sweep.pipe(
+        Effect.catchCause((cause) => Effect.logWarning("credential watch: a re-check failed", cause))
+      )
 
       return CredentialWatch.of({
         watch: (watched) =>
