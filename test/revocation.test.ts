@@ -10,6 +10,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import * as http from "node:http"
 import type * as net from "node:net"
+import { CredentialWatch } from "@board/core"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ChildProcess } from "node:child_process"
 import { backends, createTestDatabase, postgresUrl } from "./support/backends.ts"
@@ -233,6 +235,22 @@ describe.each(backends)("revocation reaches open streams on %s", (backend) => {
     expect(cardEvents(kept)).toHaveLength(1)
     expect(kept.endedAt()).toBeUndefined()
     kept.close()
+  })
+
+  it("many streams of one key are watched as one credential, and all end with it", async () => {
+    const k = await newKey(base, a, "fan-out")
+    const streams = Array.from({ length: 100 }, () => openStream(streamUrl(a), key(k.raw)))
+    await Promise.all(streams.map((s) => s.opened))
+    const stats = await server.run(Effect.map(Effect.service(CredentialWatch), (w) => w.stats()))
+    // one entry per credential: the sweep asks about it once, however many streams it holds
+    expect(stats.credentials).toBeLessThan(5)
+    expect(stats.open).toBeGreaterThanOrEqual(100)
+    const revokedAt = Date.now()
+    expect((await call(base, "DELETE", `/v1/api-keys/${k.id}`, { headers: key(a.apiKey) })).status).toBe(204)
+    const took = await Promise.all(streams.map((s) => endsWithin(s, revokedAt)))
+    expect(Math.max(...took)).toBeLessThanOrEqual(BUDGET_MS)
+    const after = await server.run(Effect.map(Effect.service(CredentialWatch), (w) => w.stats()))
+    expect(after.open).toBeLessThanOrEqual(stats.open - 100)
   })
 
   it("deleting the API key ends the MCP sessions it opened", async () => {

@@ -16,7 +16,7 @@
  * the event-driven path: a revoke made where no notification reaches this process (a SQL
  * change on the embedded database) still ends what it opened within `SWEEP_MS`.
  */
-import { Clock, Context, Effect, Layer, Queue, type Scope } from "effect"
+import { Cause, Clock, Context, Effect, Layer, Queue, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import { Access } from "../board/Access.ts"
 import type { CredentialKind, Principal } from "../domain/Principal.ts"
@@ -201,7 +201,11 @@ export class CredentialWatch extends Context.Service<
             pendingRecheck = false
             untilSweep = SWEEP_MS
             yield* sweep.pipe(
-              Effect.catchCause((cause) => Effect.logWarning("credential watch: a sweep failed; it runs again", cause))
+              Effect.catchCause((cause) =>
+                Cause.hasInterruptsOnly(cause)
+                  ? Effect.interrupt
+                  : Effect.logWarning("credential watch: a sweep failed; it runs again", cause)
+              )
             )
           }
         }
