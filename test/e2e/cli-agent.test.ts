@@ -1,6 +1,7 @@
 /**
  * Issue 19's CLI end to end: the real `bin/board.mjs` works the queue against a real server
- * (embedded database): take the next card, report, heartbeat, list sessions, release it into Done.
+ * (embedded database): take the next card, report, heartbeat, list sessions, release it into Done;
+ * without a column the queue passes over Done, and `board show` names each column's kind.
  */
 import * as fs from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -72,6 +73,15 @@ describe("board agent, against a real server", { timeout: 180_000 }, () => {
     const none = await ok(["agent", "next", "-c", "To Do", "--json"])
     expect(JSON.parse(none.stdout)).toBeNull()
     expect(none.stderr).toMatch(/nothing was claimed/)
+    // without --column the queue is the todo columns only: the finished card in Done, free of
+    // claims, is not handed out (issue 28)
+    const anywhere = await ok(["agent", "next", "--json"])
+    expect(JSON.parse(anywhere.stdout)).toBeNull()
+    // the board names each column's kind (a pipe gets the stacked board)
+    const shown = (await ok(["board", "show"])).stdout.split("\n")
+    expect(shown).toContain("To Do (1) · todo")
+    expect(shown).toContain("In Progress (0) · in_progress")
+    expect(shown).toContain("Done (1) · done")
     // a bad report type is a usage error
     const bad = await runBoard(["agent", "report", session, "--type", "musing", "x"], { env })
     expect(bad.code).toBe(2)
