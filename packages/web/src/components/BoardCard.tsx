@@ -117,7 +117,7 @@ export function CardFace({
   card: Card
   sessionStatus: SessionStatus | undefined
   memberNames: ReadonlyMap<string, string>
-  /** Left out where the column is not known (the picture that follows a dragged card). */
+  /** The kind of the card's column: a card in a `done` column is never shown overdue. */
   columnKind?: ColumnKind | undefined
 }) {
   const done = card.subtasks.filter((s) => s.completed).length

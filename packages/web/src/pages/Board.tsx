@@ -454,6 +454,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
                   card={activeCard}
                   sessionStatus={activeCard.claim === null ? undefined : state.sessions[activeCard.claim.sessionId]}
                   memberNames={members}
+                  columnKind={state.columns.find((c) => c.id === activeCard.columnId)?.kind}
                 />
               </div>
             </div>
