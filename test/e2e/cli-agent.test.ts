@@ -82,6 +82,24 @@ describe("board agent, against a real server", { timeout: 180_000 }, () => {
     expect(shown).toContain("To Do (1) · todo")
     expect(shown).toContain("In Progress (0) · in_progress")
     expect(shown).toContain("Done (1) · done")
+    // the columns with their kinds; a column made todo from the CLI puts its cards in the queue
+    const listed = (await ok(["column", "list"])).stdout
+    expect(listed).toMatch(/^To Do\s+todo\s+1\s/m)
+    expect(listed).toMatch(/^Done\s+done\s+1\s/m)
+    const review = await json(["column", "create", "Review", "--position", "1"])
+    expect(review).toMatchObject({ name: "Review", kind: "in_progress", position: 1 })
+    expect((await json(["column", "edit", "done", "--kind", "todo"])).kind).toBe("todo")
+    expect((await json(["agent", "next"])).card.id).toBe(urgent.id)
+    const refused = await runBoard(["column", "edit", "Review"], { env })
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/nothing to change/)
+    const columns = await json(["column", "list"])
+    expect(columns.map((c: any) => [c.name, c.kind])).toEqual([
+      ["To Do", "todo"],
+      ["Review", "in_progress"],
+      ["In Progress", "in_progress"],
+      ["Done", "todo"]
+    ])
     // a bad report type is a usage error
     const bad = await runBoard(["agent", "report", session, "--type", "musing", "x"], { env })
     expect(bad.code).toBe(2)
