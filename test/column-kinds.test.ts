@@ -6,6 +6,8 @@
  * columns are called or where they sit. Migration 0015 gives the columns of existing boards
  * kinds by place. Over real HTTP on each database.
  */
+import { Columns, type Principal } from "@board/core"
+import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -124,6 +126,22 @@ describe.each(backends)("column kinds on %s", (backend) => {
       const patched = await patch(p.columns[0]!.id, { kind })
       expect(patched.status, JSON.stringify(kind)).toBe(400)
       expect(patched.body.error).toMatch(/kind/)
+    }
+    // the core itself refuses one too, as a caller other than the HTTP schema would reach it
+    const principal: Principal = { userId: A.userId, via: "apiKey", workspaces: "all" }
+    const refusals = await server.run(
+      Effect.gen(function* () {
+        const columns = yield* Columns
+        const bad = "doing" as never
+        return [
+          yield* Effect.flip(columns.create(principal, { projectId: p.id, name: "X", kind: bad })),
+          yield* Effect.flip(columns.update(principal, p.columns[0]!.id, { kind: bad }))
+        ]
+      })
+    )
+    for (const refused of refusals) {
+      expect(refused._tag).toBe("InvalidInput")
+      expect(refused.message).toBe("kind: must be one of todo, in_progress, done")
     }
     expect(await kindsOf(p.id)).toEqual([
       ["To Do", "todo"],
