@@ -41,12 +41,19 @@ describe.each(backends)("the work queue on %s", (backend) => {
     expect(r.status).toBe(201)
     return r.body
   }
+  // the queue without a column takes from todo columns only (column-kinds.test.ts): these tests
+  // make the second column one too, to order and filter across columns
+  const makeTodo = async (columnId: string) => {
+    const r = await call(base, "PATCH", `/v1/columns/${columnId}`, { body: { kind: "todo" }, headers: key(A.apiKey) })
+    expect(r.body.kind).toBe("todo")
+  }
   const next = (projectId: string, body: unknown = {}, headers = key(A.apiKey)) =>
     call(base, "POST", `/v1/projects/${projectId}/claim-next`, { body, headers })
 
   it("takes cards by priority, then board order, and answers 204 when none is left", async () => {
     const p = await newProject("Order")
     const [todo, doing] = p.columns
+    await makeTodo(doing!.id)
     const low = await newCard(p.id, todo!.id, "low", "low")
     const urgentLater = await newCard(p.id, doing!.id, "urgent in the second column", "urgent")
     const medium = await newCard(p.id, todo!.id, "medium", "medium")
@@ -74,6 +81,7 @@ describe.each(backends)("the work queue on %s", (backend) => {
   it("filters by column, labels and assignee, and takes the lease it is given", async () => {
     const p = await newProject("Filters")
     const [todo, doing] = p.columns
+    await makeTodo(doing!.id)
     const a = await newCard(p.id, todo!.id, "a")
     const b = await newCard(p.id, doing!.id, "b")
     const c = await newCard(p.id, doing!.id, "c")
@@ -162,8 +170,9 @@ describe.each(backends)("the work queue on %s", (backend) => {
 
   it("100 concurrent callers on 50 cards: exactly 50 sessions, 50 answers of 204, no card claimed twice", async () => {
     const p = await newProject("Race")
+    await makeTodo(p.columns[1]!.id)
     const cards: Array<string> = []
-    for (let i = 0; i < 50; i++) cards.push((await newCard(p.id, p.columns[i % 3]!.id, `card ${i}`)).id)
+    for (let i = 0; i < 50; i++) cards.push((await newCard(p.id, p.columns[i % 2]!.id, `card ${i}`)).id)
     const replies = await Promise.all(Array.from({ length: 100 }, () => next(p.id, { ttlSeconds: 600 })))
     const statuses = replies.map((r) => r.status)
     expect(statuses.filter((s) => s === 201)).toHaveLength(50)

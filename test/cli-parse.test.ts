@@ -248,6 +248,23 @@ describe("search, labels, subtasks, links", () => {
     expect((await refused(["search"])).code).toBe("commander.missingArgument")
   })
 
+  it("column list|create|edit: --kind is one of todo, in_progress, done", async () => {
+    expect((await parse(["column", "ls", "-p", "WEB"])).path).toBe("column list")
+    expect((await parse(["column", "create", "Review", "--kind", "in_progress", "--position", "2"])).options).toEqual({
+      name: "Review",
+      kind: "in_progress",
+      position: 2
+    })
+    expect((await parse(["column", "edit", "Done", "-k", "done", "--name", "Shipped"])).options).toEqual({
+      column: "Done",
+      kind: "done",
+      name: "Shipped"
+    })
+    expect((await refused(["column", "create", "X", "--kind", "doing"])).code).toBe("commander.invalidArgument")
+    expect((await refused(["column", "edit", "X", "--position", "-1"])).code).toBe("commander.invalidArgument")
+    expect((await refused(["column", "edit"])).code).toBe("commander.missingArgument")
+  })
+
   it("label create|add|remove|list", async () => {
     expect((await parse(["label", "create", "bug", "--color", "#d73a4a", "-p", "WEB"])).options).toEqual({
       name: "bug",

@@ -95,11 +95,18 @@ const card = (
 // the wire form, decoded as the client decodes it (which brands the ids)
 const board: BoardView = Schema.decodeSync(Board)({
   project: { id: "p", workspaceId: "w", name: "Website", refPrefix: "WEB", createdAt: ts, updatedAt: ts },
-  columns: ["To Do", "In Progress", "Done"].map((name, i) => ({
+  columns: (
+    [
+      ["To Do", "todo"],
+      ["In Progress", "in_progress"],
+      ["Done", "done"]
+    ] as const
+  ).map(([name, kind], i) => ({
     id: `c${i}`,
     projectId: "p",
     name,
     position: i,
+    kind,
     createdAt: ts,
     updatedAt: ts
   })),
@@ -131,6 +138,9 @@ describe("the board in a terminal", () => {
       const plain = text.replace(/\u001b\[[0-9;]*m/g, "")
       const header = plain.split("\n").find((l) => l.includes("To Do"))!
       expect(header).toMatch(/To Do \(2\)\s+│ In Progress \(0\)\s+│ Done \(1\)/)
+      // each column's kind on the line under its name
+      const kinds = plain.split("\n")[plain.split("\n").indexOf(header) + 1]!
+      expect(kinds).toMatch(/^todo\s+│ in_progress\s+│ done$/)
       expect(plain.indexOf("WEB-1")).toBeLessThan(plain.indexOf("WEB-2"))
       expect(plain).toContain("#bug")
       expect(plain).toContain("urgent")
@@ -143,13 +153,13 @@ describe("the board in a terminal", () => {
     expect(narrow.split("\n")).toEqual([
       "Website (WEB)",
       "",
-      "To Do (2)",
+      "To Do (2) · todo",
       "  WEB-1  Fix login  #bug",
       "  WEB-2  A title long enough that it has to wrap over more than one line in a narrow column  urgent",
       "",
-      "In Progress (0)",
+      "In Progress (0) · in_progress",
       "",
-      "Done (1)",
+      "Done (1) · done",
       "  WEB-3  Ship it"
     ])
   })

@@ -333,7 +333,10 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
       const board = await rest(`/v1/board/${a.projectId}`)
       expect(data).toEqual(board)
       expect(data.columns.map((c: any) => c.name)).toEqual(["To Do", "In Progress", "Done"])
-      for (const name of ["To Do", "In Progress", "Done"]) expect(text).toContain(name)
+      // each column with its kind: what an agent reads to tell waiting work from finished work
+      expect(text).toMatch(/^To Do \[todo\] \(\d+\):$/m)
+      expect(text).toMatch(/^In Progress \[in_progress\] \(\d+\):$/m)
+      expect(text).toMatch(/^Done \[done\] \(\d+\):$/m)
       expect(text).toContain(`${card.ref} "On the board"`)
     })
 

@@ -374,6 +374,44 @@ describeBrowser("web board (issue 21)", () => {
     expect((after.body.columns as Array<any>).map((c) => c.name)).toEqual(["To Do", "In Progress", "Done"])
   })
 
+  it("shows each column's kind and sets it from the column menu; a card in a done column is never overdue", async () => {
+    const kindOf = (column: string) => page.locator(`section.column:has(h2:text-is("${column}")) .column-kind`)
+    expect(await kindOf("To Do").textContent()).toBe("Kind: To do")
+    expect(await kindOf("In Progress").textContent()).toBe("Kind: In progress")
+    expect(await kindOf("Done").textContent()).toBe("Kind: Done")
+    const past = new Date(Date.now() - 3 * 86_400_000).toISOString()
+    for (const [column, title] of [
+      ["To Do", "Late and waiting"],
+      ["Done", "Late but shipped"]
+    ] as const) {
+      const r = await api("POST", "/v1/cards", { projectId, columnId: columns[column], title })
+      expect((await api("PATCH", `/v1/cards/${r.body.id}`, { dueAt: past })).status).toBe(200)
+    }
+    const waiting = cardIn("To Do", "Late and waiting")
+    const shipped = cardIn("Done", "Late but shipped")
+    await waiting.locator(".due.overdue").waitFor()
+    await shipped.locator(".due").waitFor()
+    expect(await shipped.locator(".due.overdue").count()).toBe(0)
+
+    // To Do made a done column from its menu: the server has it, and its late card is no longer overdue
+    await page.getByRole("button", { name: "Actions for column To Do" }).click()
+    await page.locator(".menu-kinds").getByRole("button", { name: "Done", exact: true }).click()
+    await until(
+      async () =>
+        (await api("GET", `/v1/board/${projectId}`)).body.columns.find((c: any) => c.name === "To Do")?.kind === "done"
+          ? true
+          : undefined,
+      "the column's kind to change"
+    )
+    await waiting.locator(".due.overdue").waitFor({ state: "detached" })
+    expect(await waiting.locator(".due").count()).toBe(1)
+    expect(await kindOf("To Do").textContent()).toBe("Kind: Done")
+    // and back, for the tests after this one
+    await page.getByRole("button", { name: "Actions for column To Do" }).click()
+    await page.locator(".menu-kinds").getByRole("button", { name: "To do", exact: true }).click()
+    await waiting.locator(".due.overdue").waitFor()
+  })
+
   it("searches cards; a result opens the card panel at ?card=", async () => {
     await page.getByLabel("Search cards").fill("launch post")
     await page.keyboard.press("Enter")

@@ -1,6 +1,7 @@
 /**
  * Issue 19's CLI end to end: the real `bin/board.mjs` works the queue against a real server
- * (embedded database): take the next card, report, heartbeat, list sessions, release it into Done.
+ * (embedded database): take the next card, report, heartbeat, list sessions, release it into Done;
+ * without a column the queue passes over Done, and `board show` names each column's kind.
  */
 import * as fs from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -72,6 +73,33 @@ describe("board agent, against a real server", { timeout: 180_000 }, () => {
     const none = await ok(["agent", "next", "-c", "To Do", "--json"])
     expect(JSON.parse(none.stdout)).toBeNull()
     expect(none.stderr).toMatch(/nothing was claimed/)
+    // without --column the queue is the todo columns only: the finished card in Done, free of
+    // claims, is not handed out (issue 28)
+    const anywhere = await ok(["agent", "next", "--json"])
+    expect(JSON.parse(anywhere.stdout)).toBeNull()
+    // the board names each column's kind (a pipe gets the stacked board)
+    const shown = (await ok(["board", "show"])).stdout.split("\n")
+    expect(shown).toContain("To Do (1) · todo")
+    expect(shown).toContain("In Progress (0) · in_progress")
+    expect(shown).toContain("Done (1) · done")
+    // the columns with their kinds; a column made todo from the CLI puts its cards in the queue
+    const listed = (await ok(["column", "list"])).stdout
+    expect(listed).toMatch(/^To Do\s+todo\s+1\s/m)
+    expect(listed).toMatch(/^Done\s+done\s+1\s/m)
+    const review = await json(["column", "create", "Review", "--position", "1"])
+    expect(review).toMatchObject({ name: "Review", kind: "in_progress", position: 1 })
+    expect((await json(["column", "edit", "done", "--kind", "todo"])).kind).toBe("todo")
+    expect((await json(["agent", "next"])).card.id).toBe(urgent.id)
+    const refused = await runBoard(["column", "edit", "Review"], { env })
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/nothing to change/)
+    const columns = await json(["column", "list"])
+    expect(columns.map((c: any) => [c.name, c.kind])).toEqual([
+      ["To Do", "todo"],
+      ["Review", "in_progress"],
+      ["In Progress", "in_progress"],
+      ["Done", "todo"]
+    ])
     // a bad report type is a usage error
     const bad = await runBoard(["agent", "report", session, "--type", "musing", "x"], { env })
     expect(bad.code).toBe(2)

@@ -7,6 +7,7 @@ import { registerAuthSignup } from "./commands/auth/signup.ts"
 import { registerAgent } from "./commands/agent/index.ts"
 import { registerBoard } from "./commands/board/index.ts"
 import { registerCard } from "./commands/card/index.ts"
+import { registerColumn } from "./commands/column/index.ts"
 import { registerDo } from "./commands/do.ts"
 import { registerEvents } from "./commands/events.ts"
 import { registerIntakeToken } from "./commands/intake-token/index.ts"
@@ -75,6 +76,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerProject(program, app)
   registerBoard(program, app)
   registerCard(program, app)
+  registerColumn(program, app)
   registerSearch(program, app)
   registerEvents(program, app)
   registerLabel(program, app)

@@ -48,7 +48,7 @@ const card = {
   updatedAt,
   claim: null
 }
-const column = { id: columnId, projectId, name: "To do", position: 0, createdAt, updatedAt }
+const column = { id: columnId, projectId, name: "To do", position: 0, kind: "todo", createdAt, updatedAt }
 const project = { id: projectId, workspaceId, name: "Website", refPrefix: "WEB", createdAt, updatedAt }
 const agentSession = {
   id: sessionId,

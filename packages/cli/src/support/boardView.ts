@@ -84,7 +84,7 @@ export const renderStacked = (board: BoardView, style: Style = noColors): string
   if (board.columns.length === 0) out.push("", "This board has no columns.")
   for (const column of board.columns) {
     const cards = cardsOf(board, column.id)
-    out.push("", style.bold(`${column.name} (${cards.length})`))
+    out.push("", `${style.bold(`${column.name} (${cards.length})`)} ${style.dim(`· ${column.kind}`)}`)
     for (const card of cards) {
       const extras = [priorityTag(card.priority, style), ...card.labels.map((l) => style.magenta(`#${l.name}`))].filter(
         (s) => s !== ""
@@ -104,6 +104,8 @@ export const renderColumns = (board: BoardView, width: number, style: Style = no
     const cards = cardsOf(board, column.id)
     const lines = [
       style.bold(clip(wrap(`${column.name} (${cards.length})`, columnWidth), 1, columnWidth)[0] ?? ""),
+      // its own line: a long name never pushes the kind out of the column's width
+      style.dim(column.kind),
       style.dim("─".repeat(columnWidth))
     ]
     cards.forEach((card, i) => {

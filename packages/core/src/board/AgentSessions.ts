@@ -154,12 +154,14 @@ const priorityRank = `(CASE c.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 W
 // walk never passes the column's claimed cards; the lease check stays for correctness. So a card
 // whose lease has passed is left to the queue until the sweep marks its session stale (about a
 // second); a direct claim checks the lease itself and takes it at once.
+// Without a column the queue takes work waiting only: cards in `todo` columns (CONTRACT.md,
+// Column kinds), never one under way or done, whatever the columns are called or where they sit.
 const nextCardSql = (oneColumn: boolean) => `
   SELECT c.id, p.workspace_id FROM cards c
   JOIN projects p ON p.id = c.project_id
   ${oneColumn ? "" : "JOIN board_columns col ON col.id = c.column_id"}
   WHERE c.project_id = $1::uuid AND ${visibleTo("p.workspace_id", "$2::uuid", "$3")}
-    AND ${oneColumn ? "c.column_id = $5::uuid" : "$5::uuid IS NULL"}
+    AND ${oneColumn ? "c.column_id = $5::uuid" : "$5::uuid IS NULL AND col.kind = 'todo'"}
     AND ($6::uuid[] IS NULL OR (SELECT count(*) FROM card_labels cl WHERE cl.card_id = c.id AND cl.label_id = ANY($6::uuid[])) = cardinality($6::uuid[]))
     AND ($7::text IS NULL
       OR ($7 = 'me' AND EXISTS (SELECT 1 FROM card_assignees a WHERE a.card_id = c.id AND a.user_id = $2::uuid))

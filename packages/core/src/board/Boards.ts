@@ -17,7 +17,7 @@ import { Access } from "./Access.ts"
 import { assigneeOf } from "./assignees.ts"
 import { boardJsonByAssigneeSql, boardJsonSql } from "./boardJson.ts"
 import { cardColumns, type CardRow, toCard, toLabel } from "./cardView.ts"
-import { type ColumnRow, type ProjectRow, toColumn, toProject } from "./rows.ts"
+import { type ColumnRow, columnRowColumns, type ProjectRow, toColumn, toProject } from "./rows.ts"
 
 /** A board as clients see it: the type of the domain's schema (`domain/board.ts`). */
 export type BoardView = Board
@@ -54,7 +54,7 @@ export class Boards extends Context.Service<
             sql<ProjectRow>`
             SELECT id, workspace_id, name, ref_prefix, created_at, updated_at FROM projects WHERE id = ${projectId}`,
             sql<ColumnRow>`
-            SELECT id, project_id, name, position, created_at, updated_at FROM board_columns
+            SELECT ${sql.literal(columnRowColumns)} FROM board_columns
             WHERE project_id = ${projectId} ORDER BY position`,
             sql.unsafe<CardRow>(
               `

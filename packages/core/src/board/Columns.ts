@@ -2,6 +2,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { type ColumnKind, columnKinds } from "../domain/enums.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
@@ -9,7 +10,7 @@ import { EventLog } from "../events/EventLog.ts"
 import { Access, type Resolved } from "./Access.ts"
 import { checkName } from "./cardRules.ts"
 import { clampPosition } from "./positions.ts"
-import { type ColumnRow, type ColumnView, toColumn } from "./rows.ts"
+import { type ColumnRow, type ColumnView, columnRowColumns, toColumn } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
 
@@ -18,17 +19,23 @@ const checkPosition = (position: number | undefined) =>
     ? new InvalidInput({ message: "position: must be a whole number from 0" })
     : undefined
 
+// the HTTP schema refuses another kind already; this guards every other caller of the service
+const checkKind = (kind: string | undefined) =>
+  kind !== undefined && !(columnKinds as ReadonlyArray<string>).includes(kind)
+    ? new InvalidInput({ message: `kind: must be one of ${columnKinds.join(", ")}` })
+    : undefined
+
 export class Columns extends Context.Service<
   Columns,
   {
     readonly create: (
       principal: Principal,
-      input: { projectId: string; name: string; position?: number | undefined }
+      input: { projectId: string; name: string; position?: number | undefined; kind?: ColumnKind | undefined }
     ) => Effect.Effect<ColumnView, InvalidInput | AccessError>
     readonly update: (
       principal: Principal,
       id: string,
-      patch: { name?: string | undefined; position?: number | undefined }
+      patch: { name?: string | undefined; position?: number | undefined; kind?: ColumnKind | undefined }
     ) => Effect.Effect<ColumnView, InvalidInput | AccessError>
     readonly remove: (principal: Principal, id: string) => Effect.Effect<void, Conflict | AccessError>
   }
@@ -65,9 +72,9 @@ export class Columns extends Context.Service<
 
       const create = Effect.fn("Columns.create")(function* (
         principal: Principal,
-        input: { projectId: string; name: string; position?: number | undefined }
+        input: { projectId: string; name: string; position?: number | undefined; kind?: ColumnKind | undefined }
       ) {
-        const invalid = checkName(input.name) ?? checkPosition(input.position)
+        const invalid = checkName(input.name) ?? checkPosition(input.position) ?? checkKind(input.kind)
         if (invalid) return yield* invalid
         const project = yield* access.resolve(principal, "project", input.projectId)
         const now = yield* sqlNow
@@ -79,11 +86,13 @@ export class Columns extends Context.Service<
                 n: number
               }>`SELECT count(*)::int AS n FROM board_columns WHERE project_id = ${input.projectId}`
               const position = clampPosition(input.position, n)
+              // CONTRACT.md: a board's first column is where work waits; a later one is under way
+              const kind = input.kind ?? (n === 0 ? "todo" : "in_progress")
               yield* sql`UPDATE board_columns SET position = position + 1 WHERE project_id = ${input.projectId} AND position >= ${position}`
               const [row] = yield* sql<Row>`
-            INSERT INTO board_columns (project_id, name, position, created_at, updated_at)
-            VALUES (${input.projectId}, ${input.name.trim()}, ${position}, ${now}::timestamptz, ${now}::timestamptz)
-            RETURNING id, project_id, name, position, created_at, updated_at`
+            INSERT INTO board_columns (project_id, name, position, kind, created_at, updated_at)
+            VALUES (${input.projectId}, ${input.name.trim()}, ${position}, ${kind}, ${now}::timestamptz, ${now}::timestamptz)
+            RETURNING ${sql.literal(columnRowColumns)}`
               const column = toColumn(row!)
               yield* log(principal, "column.created", project, column)
               return column
@@ -96,9 +105,12 @@ export class Columns extends Context.Service<
       const update = Effect.fn("Columns.update")(function* (
         principal: Principal,
         id: string,
-        patch: { name?: string | undefined; position?: number | undefined }
+        patch: { name?: string | undefined; position?: number | undefined; kind?: ColumnKind | undefined }
       ) {
-        const invalid = (patch.name !== undefined ? checkName(patch.name) : undefined) ?? checkPosition(patch.position)
+        const invalid =
+          (patch.name !== undefined ? checkName(patch.name) : undefined) ??
+          checkPosition(patch.position) ??
+          checkKind(patch.kind)
         if (invalid) return yield* invalid
         const column = yield* access.resolve(principal, "column", id)
         const now = yield* sqlNow
@@ -109,12 +121,13 @@ export class Columns extends Context.Service<
               const [current] = yield* sql<{
                 position: number
                 name: string
-              }>`SELECT position, name FROM board_columns WHERE id = ${id} FOR UPDATE`
+                kind: ColumnKind
+              }>`SELECT position, name, kind FROM board_columns WHERE id = ${id} FOR UPDATE`
               if (current === undefined) return undefined
               // an empty patch changes nothing: no write, no event
-              if (patch.position === undefined && patch.name === undefined) {
+              if (patch.position === undefined && patch.name === undefined && patch.kind === undefined) {
                 const [row] = yield* sql<Row>`
-                  SELECT id, project_id, name, position, created_at, updated_at FROM board_columns WHERE id = ${id}`
+                  SELECT ${sql.literal(columnRowColumns)} FROM board_columns WHERE id = ${id}`
                 return row
               }
               if (patch.position !== undefined) {
@@ -131,13 +144,15 @@ export class Columns extends Context.Service<
               }
               if (patch.name !== undefined)
                 yield* sql`UPDATE board_columns SET name = ${patch.name.trim()} WHERE id = ${id}`
+              if (patch.kind !== undefined) yield* sql`UPDATE board_columns SET kind = ${patch.kind} WHERE id = ${id}`
               const [row] = yield* sql<Row>`
             UPDATE board_columns SET updated_at = ${now}::timestamptz WHERE id = ${id}
-            RETURNING id, project_id, name, position, created_at, updated_at`
+            RETURNING ${sql.literal(columnRowColumns)}`
               const after = toColumn(row!)
               const previous: Record<string, unknown> = {}
               if (after.name !== current.name) previous.name = current.name
               if (after.position !== current.position) previous.position = current.position
+              if (after.kind !== current.kind) previous.kind = current.kind
               yield* log(principal, "column.updated", column, after, previous)
               return row
             })
@@ -161,7 +176,7 @@ export class Columns extends Context.Service<
               if (n > 0) return n
               const [gone] = yield* sql<Row>`
                 DELETE FROM board_columns WHERE id = ${id}
-                RETURNING id, project_id, name, position, created_at, updated_at`
+                RETURNING ${sql.literal(columnRowColumns)}`
               // its last state
               yield* log(principal, "column.deleted", column, toColumn(gone!))
               yield* sql`UPDATE board_columns SET position = position - 1 WHERE project_id = ${column.projectId!} AND position > ${current.position}`

@@ -9,7 +9,9 @@ import { sqlNow } from "../infra/clock.ts"
 import { Access, grantCovers } from "./Access.ts"
 import { refPrefixFor } from "./refPrefix.ts"
 import {
+  type ColumnRow,
   type ColumnView,
+  columnRowColumns,
   type MemberView,
   type ProjectRow,
   type ProjectView,
@@ -173,18 +175,11 @@ export class Workspaces extends Context.Service<
             VALUES (${input.workspaceId}, ${name}, ${refPrefixFor(name)}, ${now}::timestamptz, ${now}::timestamptz)
             RETURNING id, workspace_id, name, ref_prefix, created_at, updated_at`
               const created: Array<ColumnView> = []
-              for (const [position, columnName] of columns.entries()) {
-                const [col] = yield* sql<{
-                  id: string
-                  project_id: string
-                  name: string
-                  position: number
-                  created_at: Date
-                  updated_at: Date
-                }>`
-              INSERT INTO board_columns (project_id, name, position, created_at, updated_at)
-              VALUES (${project!.id}, ${columnName}, ${position}, ${now}::timestamptz, ${now}::timestamptz)
-              RETURNING id, project_id, name, position, created_at, updated_at`
+              for (const [position, { name: columnName, kind }] of columns.entries()) {
+                const [col] = yield* sql<ColumnRow>`
+              INSERT INTO board_columns (project_id, name, position, kind, created_at, updated_at)
+              VALUES (${project!.id}, ${columnName}, ${position}, ${kind}, ${now}::timestamptz, ${now}::timestamptz)
+              RETURNING ${sql.literal(columnRowColumns)}`
                 created.push(toColumn(col!))
               }
               return { project: toProject(project!), columns: created }

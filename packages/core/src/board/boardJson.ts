@@ -54,6 +54,7 @@ const columnJson = object([
   ["projectId", uuid("bc.project_id")],
   ["name", str("bc.name")],
   ["position", "bc.position"],
+  ["kind", str("bc.kind")],
   ["createdAt", `'"' || ${iso("bc.created_at")} || '"'`],
   ["updatedAt", `'"' || ${iso("bc.updated_at")} || '"'`]
 ])

@@ -3,7 +3,7 @@
  * where the database's ids become the domain's branded ids.
  */
 import type { Column } from "../domain/board.ts"
-import type { WorkspaceRole } from "../domain/enums.ts"
+import type { ColumnKind, WorkspaceRole } from "../domain/enums.ts"
 import type { ColumnId, ProjectId, UserId, WorkspaceId } from "../domain/ids.ts"
 import type { Member, Project, Workspace } from "../domain/workspace.ts"
 
@@ -54,15 +54,20 @@ export interface ColumnRow {
   readonly project_id: string
   readonly name: string
   readonly position: number
+  readonly kind: ColumnKind
   readonly created_at: Date
   readonly updated_at: Date
 }
+
+/** The columns a ColumnRow is selected with. */
+export const columnRowColumns = "id, project_id, name, position, kind, created_at, updated_at"
 
 export const toColumn = (r: ColumnRow): ColumnView => ({
   id: r.id as ColumnId,
   projectId: r.project_id as ProjectId,
   name: r.name,
   position: r.position,
+  kind: r.kind,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at)
 })

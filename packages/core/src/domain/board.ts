@@ -1,6 +1,7 @@
 /** A board: a project's columns, cards and labels, as clients see them. */
 import { Schema } from "effect"
 import { Card, Label } from "./card.ts"
+import { ColumnKind } from "./enums.ts"
 import { ColumnId, ProjectId } from "./ids.ts"
 import { Timestamp } from "./text.ts"
 import { Project } from "./workspace.ts"
@@ -10,6 +11,10 @@ export const Column = Schema.Struct({
   projectId: ProjectId,
   name: Schema.String,
   position: Schema.Int,
+  kind: ColumnKind.annotate({
+    description:
+      "What the column holds: `todo` (work waiting: the agent queue takes from these), `in_progress`, or `done` (its cards are never overdue)."
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp
 }).annotate({ identifier: "Column", description: "A column of a project's board, in its place among the columns." })

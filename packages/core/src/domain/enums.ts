@@ -25,3 +25,12 @@ export type WorkspaceRole = typeof WorkspaceRole.Type
 export const promptVariants = ["analysis", "draft", "execute"] as const
 export const PromptVariant = Schema.Literals(promptVariants)
 export type PromptVariant = typeof PromptVariant.Type
+
+/**
+ * What a column holds in the workflow: work waiting (`todo`), work under way (`in_progress`),
+ * finished work (`done`). What reads "work waiting" goes by the kind, never a column's name or
+ * place: the queue takes from `todo` columns, a card in a `done` column is never overdue.
+ */
+export const columnKinds = ["todo", "in_progress", "done"] as const
+export const ColumnKind = Schema.Literals(columnKinds)
+export type ColumnKind = typeof ColumnKind.Type

@@ -15,6 +15,7 @@ import {
   CardLinkId,
   Column,
   ColumnId,
+  ColumnKind,
   checkedId,
   Description,
   Label,
@@ -176,19 +177,36 @@ export class BoardGroup extends HttpApiGroup.make("board")
   )
   .add(
     HttpApiEndpoint.post("createColumn", "/v1/columns", {
-      payload: Schema.Struct({ projectId, name: Name, position: Schema.optionalKey(Position) }),
+      payload: Schema.Struct({
+        projectId,
+        name: Name,
+        position: Schema.optionalKey(Position),
+        kind: Schema.optionalKey(ColumnKind)
+      }),
       success: Column.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
-    }).annotateMerge(doc("Create a column", "Adds a column to a project, at `position` or at the end."))
+    }).annotateMerge(
+      doc(
+        "Create a column",
+        "Adds a column to a project, at `position` or at the end. Without `kind` it is `todo` on a board with no column yet and `in_progress` otherwise."
+      )
+    )
   )
   .add(
     HttpApiEndpoint.patch("updateColumn", "/v1/columns/:id", {
       params: { id: columnId },
-      payload: Schema.Struct({ name: Schema.optionalKey(Name), position: Schema.optionalKey(Position) }),
+      payload: Schema.Struct({
+        name: Schema.optionalKey(Name),
+        position: Schema.optionalKey(Position),
+        kind: Schema.optionalKey(ColumnKind)
+      }),
       success: Column,
       error: [BadRequest, Forbidden, NotFound]
     }).annotateMerge(
-      doc("Update a column", "Renames a column and/or moves it to another position among the project's columns.")
+      doc(
+        "Update a column",
+        "Renames a column, moves it to another position among the project's columns and/or sets its `kind` (`todo`, `in_progress`, `done`)."
+      )
     )
   )
   .add(

@@ -57,7 +57,7 @@ export const boardText = (board: BoardView): string => {
   ]
   for (const column of board.columns) {
     const cards = board.cards.filter((c) => c.columnId === column.id)
-    lines.push(`${column.name} (${cards.length}):`)
+    lines.push(`${column.name} [${column.kind}] (${cards.length}):`)
     for (const card of cards) lines.push(`  ${cardLine(card)}`)
   }
   if (board.labels.length > 0) lines.push(`Labels: ${board.labels.map((l) => l.name).join(", ")}`)

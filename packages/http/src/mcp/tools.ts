@@ -83,7 +83,7 @@ export const ListProjects = reads(
 export const ShowBoard = reads(
   Tool.make("show_board", {
     description:
-      "Show a whole board: its columns in order, every card in each column (ref, title, priority, labels, subtasks done) and the project's labels.",
+      "Show a whole board: its columns in order with their kinds (todo, in_progress, done), every card in each column (ref, title, priority, labels, subtasks done) and the project's labels.",
     parameters: Schema.Struct({ projectId: ProjectId })
   })
 )
@@ -394,7 +394,7 @@ export const ClaimNextCard = hints(
 )(
   Tool.make("claim_next_card", {
     description:
-      "Claim the next unclaimed card of a board (highest priority, then board order): the session and the card, or none left.",
+      "Claim the next unclaimed card of a board (highest priority, then board order): the session and the card, or none left. Without `column` it takes only from the board's todo columns (work waiting), never one in progress or done.",
     parameters: Schema.Struct({
       projectId: ProjectId,
       column: Schema.optionalKey(Schema.String.annotate({ description: "Only from this column (name or id)" })),

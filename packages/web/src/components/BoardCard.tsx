@@ -9,6 +9,7 @@
 import { useDraggable } from "@dnd-kit/core"
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from "react"
 import type { SessionStatus } from "../lib/boardState.ts"
+import { type ColumnKind, isOverdue } from "../lib/columnKind.ts"
 import { initials } from "../lib/session.ts"
 import type { Card } from "../types.ts"
 
@@ -43,12 +44,21 @@ interface Props {
   readonly card: Card
   readonly sessionStatus: SessionStatus | undefined
   readonly memberNames: ReadonlyMap<string, string>
+  /** The kind of the card's column: a card in a `done` column is never shown overdue. */
+  readonly columnKind: ColumnKind
   readonly actions: CardActions
   /** While another card is dragged over this one: the side it will land on. */
   readonly dropHint: "before" | "after" | undefined
 }
 
-export const BoardCard = memo(function BoardCard({ card, sessionStatus, memberNames, actions, dropHint }: Props) {
+export const BoardCard = memo(function BoardCard({
+  card,
+  sessionStatus,
+  memberNames,
+  columnKind,
+  actions,
+  dropHint
+}: Props) {
   // draggable only: the columns are the drop targets and the board works out the place from
   // the cards' boxes (pages/Board.tsx `landing`), so a drag renders only the cards it changes
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, isDragging } = useDraggable({ id: card.id })
@@ -90,7 +100,7 @@ export const BoardCard = memo(function BoardCard({ card, sessionStatus, memberNa
         aria-roledescription="card"
         aria-keyshortcuts="Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown"
       >
-        <CardFace card={card} sessionStatus={sessionStatus} memberNames={memberNames} />
+        <CardFace card={card} sessionStatus={sessionStatus} memberNames={memberNames} columnKind={columnKind} />
       </div>
       <CardMenu card={card} actions={actions} />
     </li>
@@ -101,15 +111,18 @@ export const BoardCard = memo(function BoardCard({ card, sessionStatus, memberNa
 export function CardFace({
   card,
   sessionStatus,
-  memberNames
+  memberNames,
+  columnKind
 }: {
   card: Card
   sessionStatus: SessionStatus | undefined
   memberNames: ReadonlyMap<string, string>
+  /** The kind of the card's column: a card in a `done` column is never shown overdue. */
+  columnKind?: ColumnKind | undefined
 }) {
   const done = card.subtasks.filter((s) => s.completed).length
   const due = card.dueAt === null ? null : new Date(card.dueAt)
-  const overdue = due !== null && due.getTime() < Date.now()
+  const overdue = isOverdue(card.dueAt, columnKind, Date.now())
   return (
     <>
       <span className="card-title">{card.title}</span>

@@ -1,16 +1,18 @@
 /**
- * A column: its header (name, count, rename, move left/right, delete), its cards in order (a
+ * A column: its header (name, kind, count, rename, set the kind, move left/right, delete), its cards in order (a
  * list, which is where dragged cards drop, also when empty) and the inline form that adds a card.
  */
 import { useDroppable } from "@dnd-kit/core"
 import { type FormEvent, memo, useState } from "react"
 import type { SessionStatus } from "../lib/boardState.ts"
+import { type ColumnKind, columnKindText, kindText } from "../lib/columnKind.ts"
 import type { Card, Column } from "../types.ts"
 import { BoardCard, type CardActions } from "./BoardCard.tsx"
 
 export interface ColumnActions {
   readonly addCard: (columnId: string, title: string) => Promise<boolean>
   readonly rename: (columnId: string, name: string) => Promise<boolean>
+  readonly setKind: (columnId: string, kind: ColumnKind) => void
   readonly shift: (columnId: string, by: -1 | 1) => void
   readonly remove: (columnId: string) => void
 }
@@ -95,6 +97,10 @@ export const BoardColumn = memo(function BoardColumn({
             <h2 id={headingId} className="column-name">
               {column.name}
             </h2>
+            <span className={`column-kind kind-${column.kind}`} title="What this column holds in the workflow">
+              <span className="visually-hidden">Kind: </span>
+              {kindText(column.kind)}
+            </span>
             <span className="count">
               {cardIds.length}
               <span className="visually-hidden"> cards</span>
@@ -119,6 +125,7 @@ export const BoardColumn = memo(function BoardColumn({
               card={card}
               sessionStatus={card.claim === null ? undefined : sessions[card.claim.sessionId]}
               memberNames={memberNames}
+              columnKind={column.kind}
               actions={cardActions}
               dropHint={dropHint?.cardId === id ? dropHint.side : undefined}
             />
@@ -203,6 +210,21 @@ function ColumnMenu({
           <button type="button" disabled={last} onClick={act(() => actions.shift(column.id, 1))}>
             Move right
           </button>
+          <fieldset className="menu-kinds">
+            <legend>Kind</legend>
+            {columnKindText.map(([kind, text]) => (
+              <button
+                key={kind}
+                type="button"
+                aria-pressed={column.kind === kind}
+                disabled={column.kind === kind}
+                onClick={act(() => actions.setKind(column.id, kind))}
+              >
+                {column.kind === kind ? "✓ " : ""}
+                {text}
+              </button>
+            ))}
+          </fieldset>
           <button type="button" className="danger" onClick={act(() => actions.remove(column.id))}>
             Delete
           </button>

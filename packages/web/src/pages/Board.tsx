@@ -233,6 +233,11 @@ export function BoardPage({ projectId }: { projectId: string }) {
           return false
         }
       },
+      setKind: (columnId, kind) => {
+        api<Column>("PATCH", `/v1/columns/${columnId}`, { kind })
+          .then((column) => dispatch({ type: "upsertColumn", column }))
+          .catch((e: unknown) => say(`Could not set the column's kind: ${errorText(e)}`))
+      },
       shift: (columnId, by) => {
         const s = stateRef.current
         const index = s?.columns.findIndex((c) => c.id === columnId) ?? -1
@@ -449,6 +454,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
                   card={activeCard}
                   sessionStatus={activeCard.claim === null ? undefined : state.sessions[activeCard.claim.sessionId]}
                   memberNames={members}
+                  columnKind={state.columns.find((c) => c.id === activeCard.columnId)?.kind}
                 />
               </div>
             </div>

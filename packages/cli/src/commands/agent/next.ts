@@ -40,9 +40,11 @@ export const runAgentNext = Effect.fn("agent.next")(function* (options: AgentNex
 export const registerAgentNext = (agent: Command, app: App) =>
   agent
     .command("next")
-    .description("claim the next unclaimed card (highest priority, then board order) and print its session")
+    .description(
+      "claim the next unclaimed card (highest priority, then board order) and print its session; without --column only from todo columns"
+    )
     .addOption(projectOption())
-    .option("-c, --column <column>", "only take cards from this column (name or id)")
+    .option("-c, --column <column>", "only take cards from this column (name or id); default: the todo columns")
     .option(
       "--ttl <seconds>",
       `the lease, ${agentLimits.ttlMin} to ${agentLimits.ttlMax} seconds (default ${agentLimits.ttlDefault})`,
