@@ -1,6 +1,7 @@
 /** A board: a project's columns, cards and labels, as clients see them. */
 import { Schema } from "effect"
 import { Card, Label } from "./card.ts"
+import { EventId } from "./event.ts"
 import { ColumnId, ProjectId } from "./ids.ts"
 import { Timestamp } from "./text.ts"
 import { Project } from "./workspace.ts"
@@ -20,6 +21,17 @@ export const Board = Schema.Struct({
   columns: Schema.Array(Column),
   /** In column order, then position order. */
   cards: Schema.Array(Card),
-  labels: Schema.Array(Label)
-}).annotate({ identifier: "Board", description: "A project's whole board: its columns, cards and labels." })
+  labels: Schema.Array(Label),
+  /**
+   * The project's newest event id in the board's own snapshot (24 zeros when it has none): open
+   * the event stream with `after` = this, and every change the board does not show follows.
+   */
+  eventCursor: EventId.annotate({
+    description:
+      "The event cursor of this snapshot: the project's newest final event id read with the board (24 zeros when none). Pass it as the event stream's `after` (or history's) to receive every change the board does not show; a few events it already shows may come again, each with its whole object."
+  })
+}).annotate({
+  identifier: "Board",
+  description: "A project's whole board: its columns, cards and labels, and the event cursor of the snapshot."
+})
 export type Board = typeof Board.Type
