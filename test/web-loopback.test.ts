@@ -180,4 +180,3 @@ describeBrowser("signing in under the names people type (issue 28)", () => {
     }
   })
 })
-

@@ -55,10 +55,13 @@ function App() {
             signOut: async () => {
               try {
                 await api("POST", "/v1/auth/logout")
-              } finally {
-                setAuth({ state: "signedOut" })
-                navigate("/signin")
+              } catch (e) {
+                // a session the server already ended is signed out; any other failure left it
+                // open, and the header says so (Layout) rather than pretending
+                if (!(e instanceof ApiError && e.status === 401)) throw e
               }
+              setAuth({ state: "signedOut" })
+              navigate("/signin")
             }
           }
         : null,

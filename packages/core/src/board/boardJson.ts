@@ -147,7 +147,9 @@ const cardJsonAt = (position: string) =>
  * again, and each carries its whole object, so applying them again changes nothing. One index
  * probe (events_by_project, backwards) beside FINAL_BELOW's look at the running transactions.
  */
-export const eventCursorSql = (project: string): string => `COALESCE((SELECT lpad(to_hex(e.tx), 12, '0') || lpad(to_hex(e.n), 12, '0')
+export const eventCursorSql = (
+  project: string
+): string => `COALESCE((SELECT lpad(to_hex(e.tx), 12, '0') || lpad(to_hex(e.n), 12, '0')
     FROM events e WHERE e.project_id = ${project} AND e.tx < ${FINAL_BELOW}
     ORDER BY e.tx DESC, e.n DESC LIMIT 1), '${"0".repeat(24)}')`
 
