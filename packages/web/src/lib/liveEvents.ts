@@ -52,13 +52,17 @@ export const boardEventTypes = [
  */
 export type Loader = () => Promise<string | undefined | null>
 
-/** The id of the project's newest event after `after` (history, page by page), or `after` when none. */
+/**
+ * The id of the project's newest event after `after` of the types the page listens to (history,
+ * page by page; a comment's event never reaches the page, so it cannot be waited for), or
+ * `after` when none.
+ */
 const headAfter = async (projectId: string, after: string): Promise<string> => {
   let head = after
   for (let cursor: string | null = after; cursor !== null; ) {
     const page: { events: ReadonlyArray<{ id: string }>; next: string | null } = await api(
       "GET",
-      `/v1/projects/${encodeURIComponent(projectId)}/events?limit=500&after=${encodeURIComponent(cursor)}`
+      `/v1/projects/${encodeURIComponent(projectId)}/events?limit=500&types=${boardEventTypes.join(",")}&after=${encodeURIComponent(cursor)}`
     )
     head = page.events.at(-1)?.id ?? head
     cursor = page.next
