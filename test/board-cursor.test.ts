@@ -3,6 +3,7 @@
  * (`eventCursor`), so a client that opens the stream (or reads history) after it receives every
  * change the board does not show, and nothing it needs is skipped, also while others write.
  */
+import { spawn } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
@@ -92,4 +93,46 @@ describe.each(backends)("the board's event cursor on %s", (backend) => {
     }
     expect(written.length).toBeGreaterThan(0)
   }, 60_000)
+
+  it.skipIf(backend !== "postgres")(
+    "a transaction of the board's database still open at the read: its event comes after the cursor, not before",
+    async () => {
+      // psql holds a transaction that logged an event; a change committed after it sorts after
+      // it in the log but is visible first. A cursor taken as "the newest visible event" would
+      // pass the open one's event, and a stream from it would never give it.
+      const held = spawn("psql", [server.config.databaseUrl!, "-At", "-v", "ON_ERROR_STOP=1"], {
+        stdio: ["pipe", "pipe", "inherit"]
+      })
+      try {
+        const heldId = await new Promise<string>((resolve, reject) => {
+          let out = ""
+          held.stdout!.on("data", (d: Buffer) => {
+            out += d.toString()
+            // the RETURNING row, `tx|n`, among psql's command tags
+            const row = /^(\d+)\|(\d+)$/m.exec(out)
+            if (row !== null)
+              resolve(BigInt(row[1]!).toString(16).padStart(12, "0") + BigInt(row[2]!).toString(16).padStart(12, "0"))
+          })
+          held.once("exit", (code) => reject(new Error(`psql exited with ${code}`)))
+          held.stdin!.write(
+            `BEGIN;\nINSERT INTO events (workspace_id, project_id, type, actor, data, created_at) VALUES ('${a.workspaceId}', '${a.projectId}', 'label.created', '{"type":"system"}', '{"object":{}}', now()) RETURNING tx, n;\n`
+          )
+        })
+        const later = await createCard("Committed while another transaction is open")
+        const b = await board()
+        expect(b.cards.some((c: any) => c.id === later.id)).toBe(true)
+        expect(b.eventCursor < heldId).toBe(true)
+        held.stdin!.end("COMMIT;\n")
+        await new Promise((resolve) => held.once("exit", resolve))
+        const after = (await eventsAfter(b.eventCursor)).map((e) => e.id)
+        expect(after).toContain(heldId)
+        // the card's own event comes again: the page applies its whole object once more
+        const created = (await eventsAfter(NONE)).find((e) => e.data.object.id === later.id)
+        expect(after).toContain(created.id)
+      } finally {
+        held.kill()
+      }
+    },
+    30_000
+  )
 })

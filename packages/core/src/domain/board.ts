@@ -23,12 +23,12 @@ export const Board = Schema.Struct({
   cards: Schema.Array(Card),
   labels: Schema.Array(Label),
   /**
-   * The project's newest event id in the board's own snapshot (24 zeros when it has none): open
+   * The event cursor of the board's own snapshot (24 zeros when the project has no event): open
    * the event stream with `after` = this, and every change the board does not show follows.
    */
   eventCursor: EventId.annotate({
     description:
-      "The event cursor of this snapshot: the project's newest final event id read with the board (24 zeros when none). Pass it as the event stream's `after` (or history's) to receive every change the board does not show; a few events it already shows may come again, each with its whole object."
+      "The event cursor of this snapshot: the project's newest event older than every transaction still running when the board was read (24 zeros when none). Pass it as the event stream's `after` (or history's) to receive every change the board does not show; a few events it already shows may come again, each with its whole object."
   })
 }).annotate({
   identifier: "Board",
