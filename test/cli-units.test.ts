@@ -122,7 +122,8 @@ const board: BoardView = Schema.decodeSync(Board)({
     }),
     card("WEB-3", "c2", 0, "Ship it")
   ],
-  labels: []
+  labels: [],
+  eventCursor: "0".repeat(24)
 })
 
 describe("the board in a terminal", () => {

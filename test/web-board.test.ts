@@ -503,8 +503,8 @@ describeBrowser("web board (issue 21)", () => {
 
   it("after the stream drops, catches up from its last event without a reload", async () => {
     // the page reaches the server through a TCP relay the test can cut: a dropped connection,
-    // then a server answering 503 (EventSource gives up on those: the page opens a new stream
-    // with ?after=<last event>), then the server back
+    // then a server answering 503 (EventSource gives up on those: the page reads the board
+    // again and opens a new stream with ?after=<its cursor>), then the server back
     const relay = await tcpRelay(Number(new URL(app.url).port))
     const streams: Array<string> = []
     page.on("request", (r) => {

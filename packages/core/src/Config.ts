@@ -132,7 +132,7 @@ const parseUrl = (variable: string, value: string, protocols: ReadonlyArray<stri
 }
 
 /** 127.0.0.0/8, ::1 and localhost: addresses only this machine reaches. */
-const isLoopbackHost = (host: string): boolean =>
+export const isLoopbackHost = (host: string): boolean =>
   host === "localhost" || host === "::1" || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/i.test(host)
 
 /**

@@ -128,7 +128,7 @@ export const componentExamples: Readonly<Record<string, unknown>> = {
   Subtask: subtask,
   Card: card,
   Column: column,
-  Board: { project, columns: [column], cards: [card], labels: [label] },
+  Board: { project, columns: [column], cards: [card], labels: [label], eventCursor: "0000019c8f2a4b1c00000001" },
   Project: project,
   Workspace: { id: workspaceId, name: "Acme", role: "owner", createdAt, updatedAt },
   Member: {

@@ -23,12 +23,15 @@ function App() {
   const [auth, setAuth] = useState<Auth>({ state: "loading" })
   const [location, navigate] = useLocation()
 
-  const loadMe = useCallback(async () => {
+  /** Asks who is signed in; answers whether someone is (the sign-in pages say why not). */
+  const loadMe = useCallback(async (): Promise<boolean> => {
     try {
       setAuth({ state: "signedIn", me: await api<Me>("GET", "/v1/me") })
+      return true
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) setAuth({ state: "signedOut" })
       else setAuth({ state: "failed", message: e instanceof Error ? e.message : String(e) })
+      return false
     }
   }, [])
 
@@ -52,10 +55,13 @@ function App() {
             signOut: async () => {
               try {
                 await api("POST", "/v1/auth/logout")
-              } finally {
-                setAuth({ state: "signedOut" })
-                navigate("/signin")
+              } catch (e) {
+                // a session the server already ended is signed out; any other failure left it
+                // open, and the header says so (Layout) rather than pretending
+                if (!(e instanceof ApiError && e.status === 401)) throw e
               }
+              setAuth({ state: "signedOut" })
+              navigate("/signin")
             }
           }
         : null,

@@ -15,7 +15,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { Access } from "./Access.ts"
 import { assigneeOf } from "./assignees.ts"
-import { boardJsonByAssigneeSql, boardJsonSql } from "./boardJson.ts"
+import { boardJsonByAssigneeSql, boardJsonSql, eventCursorSql } from "./boardJson.ts"
 import { cardColumns, type CardRow, toCard, toLabel } from "./cardView.ts"
 import { type ColumnRow, columnRowColumns, type ProjectRow, toColumn, toProject } from "./rows.ts"
 
@@ -49,7 +49,7 @@ export class Boards extends Context.Service<
       const get = Effect.fn("Boards.get")(function* (principal: Principal, projectId: string) {
         yield* access.resolve(principal, "project", projectId)
         const now = yield* sqlNow
-        const [[project], columns, cards, labels] = yield* Effect.all(
+        const [[project], columns, cards, labels, [cursor]] = yield* Effect.all(
           [
             sql<ProjectRow>`
             SELECT id, workspace_id, name, ref_prefix, created_at, updated_at FROM projects WHERE id = ${projectId}`,
@@ -72,7 +72,10 @@ export class Boards extends Context.Service<
               updated_at: Date
             }>`
             SELECT id, project_id, name, color, created_at, updated_at FROM labels
-            WHERE project_id = ${projectId} ORDER BY lower(name), id`
+            WHERE project_id = ${projectId} ORDER BY lower(name), id`,
+            // read in a statement of its own here (the JSON read has it in the board's own
+            // snapshot): this view is for callers that do not follow the stream (the MCP tool)
+            sql.unsafe<{ cursor: string }>(`SELECT ${eventCursorSql("$1::uuid")} AS cursor`, [projectId])
           ],
           { concurrency: "unbounded" }
         ).pipe(Effect.orDie)
@@ -89,7 +92,8 @@ export class Boards extends Context.Service<
               createdAt: l.created_at,
               updatedAt: l.updated_at
             })
-          )
+          ),
+          eventCursor: cursor!.cursor
         }
       })
 

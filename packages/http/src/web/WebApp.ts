@@ -11,13 +11,15 @@
  *   KB), so the server's start reads nothing and a page costs no disk access. A rebuild while
  *   the server runs is seen after a restart (the old index.html names the old hashed files,
  *   which stay in memory, so an open tab keeps working);
- * - an app that is not built answers 503 `{error}` saying so; the API is not affected.
+ * - an app that is not built answers 503 `{error}` saying so; the API is not affected;
+ * - a page asked for under another loopback name than PUBLIC_URL's (`localhost` for
+ *   `127.0.0.1`, on the same port) is redirected there (`loopbackRedirect`).
  *
  * Where the app is: WEB_DIR, else `packages/web/dist` of the repository this module is in
  * (found upwards from the module: `packages/http/src/web/` from source, `dist/chunks/` in the
  * bundle), as migrations/ is found.
  */
-import type { AppConfigValues } from "@board/core"
+import { type AppConfigValues, isLoopbackHost } from "@board/core"
 import { Effect } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as crypto from "node:crypto"
@@ -160,6 +162,38 @@ const notBuilt = (dir: string) =>
     { status: 503, headers: { "cache-control": "no-store" } }
   )
 
+/** A host name without IPv6 brackets, lowercase. */
+const bareHost = (host: string) => host.replace(/^\[|\]$/g, "").toLowerCase()
+const isLoopbackName = (host: string) => isLoopbackHost(host) || host.endsWith(".localhost")
+
+/**
+ * Whether a page request's `Host` names this server by another loopback name than PUBLIC_URL's
+ * (`localhost`, `127.0.0.1`, `[::1]`, on PUBLIC_URL's port). The session cookie is set only for
+ * PUBLIC_URL's origin (docs/web.md), so a person who typed `localhost` could sign in but keep
+ * no session; such pages are sent to the same path on PUBLIC_URL instead (307: temporary, so a
+ * changed PUBLIC_URL is not held in browsers' caches). Only when PUBLIC_URL is itself a
+ * loopback address: behind a proxy (a public PUBLIC_URL) the `Host` the proxy sends is its own
+ * business, and redirecting it could loop.
+ */
+export const loopbackRedirect = (publicUrl: string): ((host: string | undefined) => boolean) => {
+  const target = new URL(publicUrl)
+  const name = bareHost(target.hostname)
+  if (!isLoopbackName(name)) return () => false
+  const portOf = (u: URL) => u.port || (u.protocol === "https:" ? "443" : "80")
+  const port = portOf(target)
+  return (host) => {
+    if (host === undefined) return false
+    let asked: URL
+    try {
+      asked = new URL(`${target.protocol}//${host}`)
+    } catch {
+      return false
+    }
+    const askedName = bareHost(asked.hostname)
+    return askedName !== name && isLoopbackName(askedName) && portOf(asked) === port
+  }
+}
+
 /** The app's routes and its assets, for one configuration. */
 export const WebAppRoutes = (config: AppConfigValues) => {
   const dir = config.webDir === undefined ? defaultWebDir() : nodePath.resolve(config.webDir)
@@ -171,8 +205,15 @@ export const WebAppRoutes = (config: AppConfigValues) => {
     return loaded
   }
 
+  const elsewhere = loopbackRedirect(config.publicUrl)
+
   const page = (request: HttpServerRequest.HttpServerRequest) =>
     Effect.sync(() => {
+      if (request.url.startsWith("/") && elsewhere(request.headers.host))
+        return HttpServerResponse.empty({
+          status: 307,
+          headers: { location: `${config.publicUrl}${request.url}`, "cache-control": "no-store" }
+        })
       const w = web()
       return w === undefined ? notBuilt(dir) : send(request, w.index, { ...pageHeaders, "cache-control": "no-cache" })
     })

@@ -1,13 +1,19 @@
 /** Every signed-in page: the header (home, the project's tabs, keys, who is signed in) and `<main>`. */
-import type { ReactNode } from "react"
+import { type ReactNode, useState } from "react"
 import { Link, useRoute } from "wouter"
 import { useSession } from "../lib/session.ts"
+import { ErrorLine, errorText } from "../lib/ui.tsx"
 
 export function Layout({ children }: { children: ReactNode }) {
   const { me, signOut } = useSession()
   const [onBoard, boardParams] = useRoute<{ projectId: string }>("/p/:projectId")
   const [onLinks, linksParams] = useRoute<{ projectId: string }>("/p/:projectId/links")
   const projectId = boardParams?.projectId ?? linksParams?.projectId
+  const [signOutError, setSignOutError] = useState<string | null>(null)
+  const onSignOut = () => {
+    setSignOutError(null)
+    signOut().catch((e: unknown) => setSignOutError(`Could not sign out: ${errorText(e)}`))
+  }
   return (
     <div className="app">
       <header className="app-header">
@@ -37,11 +43,12 @@ export function Layout({ children }: { children: ReactNode }) {
           <span className="user" title={me.email}>
             {me.full_name || me.email}
           </span>
-          <button type="button" className="button ghost" onClick={() => void signOut()}>
+          <button type="button" className="button ghost" onClick={onSignOut}>
             Sign out
           </button>
         </nav>
       </header>
+      <ErrorLine error={signOutError} />
       <main className="app-main">{children}</main>
     </div>
   )

@@ -34,12 +34,24 @@ export const initials = (name: string): string => {
 
 /**
  * Where to go after signing in: only a path of this app, never another origin. The URL parser
- * decides (a browser reads `/\evil.example` as `//evil.example`), not a prefix check alone.
+ * decides, as the browser will: `next` is resolved against the app's origin and must stay on
+ * it, and so must the path that comes out when it is resolved again (dot segments and `\\` are
+ * gone by then: `/.//evil.example`, `/%2e//evil.example` and `/./\\evil.example` all come out as
+ * `//evil.example`, another host to the browser). A prefix check alone is not enough.
  */
 export const safeNext = (next: string | null, origin: string = window.location.origin): string => {
   if (next === null || !next.startsWith("/")) return "/"
-  const url = new URL(next, origin)
-  if (url.origin !== origin) return "/"
-  const path = url.pathname + url.search + url.hash
+  let path: string
+  try {
+    const url = new URL(next, origin)
+    if (url.origin !== origin) return "/"
+    path = url.pathname + url.search + url.hash
+    // what the app will navigate to must name this origin too, read the same way again
+    const again = new URL(path, origin)
+    if (again.origin !== origin || again.pathname + again.search + again.hash !== path) return "/"
+  } catch {
+    return "/"
+  }
+  if (!path.startsWith("/") || path.startsWith("//")) return "/"
   return path.startsWith("/signin") || path.startsWith("/signup") ? "/" : path
 }

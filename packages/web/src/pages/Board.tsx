@@ -1,6 +1,7 @@
 /**
- * `/p/:projectId`: the board. Loads the project's board once the live stream is open (so no
- * change falls between the snapshot and the stream), applies every event to it, and lets people
+ * `/p/:projectId`: the board. Reads the project's board, then follows its event stream from the
+ * board's own cursor (so no change falls between the snapshot and the stream, or is lost while
+ * the server restarts: lib/liveEvents.ts), applies every event to it, and lets people
  * move cards by drag and drop, keyboard drag, Alt+Arrow keys or a card's menu. A move shows at
  * once and is sent to `POST /v1/cards/{id}/move`; when the server refuses, the card goes back and
  * a message says why. `?card=<id>` opens the card panel.
@@ -25,7 +26,7 @@ import {
 } from "@dnd-kit/core"
 import { type FormEvent, useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react"
 import { useLocation, useSearch } from "wouter"
-import { api } from "../api.ts"
+import { ApiError, api } from "../api.ts"
 import { type CardActions, CardFace, type Direction } from "../components/BoardCard.tsx"
 import { BoardColumn, type ColumnActions, type DropHint } from "../components/BoardColumn.tsx"
 import { BoardSearch } from "../components/BoardSearch.tsx"
@@ -108,8 +109,6 @@ export function BoardPage({ projectId }: { projectId: string }) {
   // handlers read the newest state without being re-created on every change
   const stateRef = useRef<BoardState | null>(state)
   stateRef.current = state
-  const loaded = useRef(false)
-  const buffered = useRef<Array<BoardAction>>([])
   /** The newest move request per card: an older request's answer must not undo a newer move. */
   const moveSeq = useRef(new Map<string, number>())
   const dragFrom = useRef<{ columnId: string; index: number; card: Card } | null>(null)
@@ -123,23 +122,29 @@ export function BoardPage({ projectId }: { projectId: string }) {
 
   const onEvent = useCallback((event: StreamEvent) => {
     const action = actionOfEvent(event.type, event.data.object)
-    if (action === undefined) return
-    if (loaded.current) dispatch(action)
-    else buffered.current.push(action)
+    if (action !== undefined) dispatch(action)
   }, [])
 
-  const load = useCallback(async () => {
-    // events that arrive while the snapshot is read are applied after it
-    loaded.current = false
-    buffered.current = []
+  /**
+   * Reads the board (first, and again when a stream was refused) and answers its snapshot's
+   * event cursor, where the stream starts; undefined when it could not be read (tried again),
+   * null when it never will be (the project is gone or not the person's).
+   */
+  const load = useCallback(async (): Promise<string | undefined | null> => {
+    let board: Board
     try {
-      const board = await api<Board>("GET", `/v1/board/${encodeURIComponent(projectId)}`)
-      dispatch({ type: "load", board })
-      // what happened while the snapshot was read: each event carries the whole object, so
-      // applying them in order after the snapshot ends in the same state as the server
-      for (const action of buffered.current) dispatch(action)
-      buffered.current = []
-      loaded.current = true
+      board = await api<Board>("GET", `/v1/board/${encodeURIComponent(projectId)}`)
+    } catch (e) {
+      // gone or not yours: nothing to retry; anything else (the server restarting, the network) is tried again
+      const final = e instanceof ApiError && (e.status === 403 || e.status === 404)
+      if (final) setLoadError(errorText(e))
+      else if (stateRef.current === null) setLoadError(`${errorText(e)} Trying again…`)
+      else say(`Could not read the board again: ${errorText(e)} Trying again…`)
+      return final ? null : undefined
+    }
+    setLoadError(null)
+    dispatch({ type: "load", board })
+    try {
       const [memberList, ...sessionLists] = await Promise.all([
         api<Array<Member>>("GET", `/v1/workspaces/${board.project.workspaceId}/members`),
         ...(["active", "awaitingInput", "error"] as const).map((status) =>
@@ -149,16 +154,12 @@ export function BoardPage({ projectId }: { projectId: string }) {
       setMembers(new Map(memberList.map((m) => [m.userId, m.fullName || m.email])))
       dispatch({ type: "sessions", sessions: sessionLists.flat() })
     } catch (e) {
-      if (stateRef.current === null) setLoadError(errorText(e))
-      else say(`Could not load the whole board: ${errorText(e)}`)
-      // a board already shown keeps following the stream
-      for (const action of buffered.current) dispatch(action)
-      buffered.current = []
-      loaded.current = true
+      say(`Could not load the whole board: ${errorText(e)}`)
     }
+    return board.eventCursor
   }, [projectId, say])
 
-  const live = useProjectEvents(projectId, onEvent, () => void load())
+  const live = useProjectEvents(projectId, onEvent, load)
 
   useEffect(() => {
     if (state === null || markedInteractive) return
@@ -469,7 +470,12 @@ export function BoardPage({ projectId }: { projectId: string }) {
 }
 
 function LiveIndicator({ status }: { status: LiveStatus }) {
-  const text = status === "live" ? "Live" : status === "connecting" ? "Connecting…" : "Reconnecting…"
+  const text = {
+    live: "Live",
+    connecting: "Connecting…",
+    catchingUp: "Catching up…",
+    reconnecting: "Reconnecting…"
+  }[status]
   return (
     <span className={`live live-${status}`} role="status" title="Changes by others appear here as they happen">
       <span aria-hidden="true" className="live-dot" />

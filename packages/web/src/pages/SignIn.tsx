@@ -5,11 +5,33 @@
  */
 import { type FormEvent, useState } from "react"
 import { Link } from "wouter"
-import { api } from "../api.ts"
+import { api, csrfToken } from "../api.ts"
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
-export function SignInPage({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
+/**
+ * The server accepted the password but this browser holds no session: the cookie is set only
+ * for PUBLIC_URL's origin (docs/web.md), so the page is most likely open under another name
+ * for the server. The API index (public) names that origin.
+ */
+const sessionNotKept = async (): Promise<string> => {
+  let origin: string | undefined
+  try {
+    origin = new URL((await api<{ baseUrl: string }>("GET", "/v1")).baseUrl).origin
+  } catch {}
+  return origin !== undefined && origin !== window.location.origin
+    ? `Signed in, but this browser did not keep the session: the server's address is ${origin}. Open ${origin} and sign in there.`
+    : "Signed in, but this browser did not keep the session cookie: allow cookies for this site and try again."
+}
+
+/** After the server accepted the credentials: whether the app is signed in, else why not. */
+const finishSignIn = async (onSignedIn: () => Promise<boolean>): Promise<string | null> => {
+  if (csrfToken() === undefined) return sessionNotKept()
+  if (await onSignedIn()) return null
+  return sessionNotKept()
+}
+
+export function SignInPage({ onSignedIn }: { onSignedIn: () => Promise<boolean> }) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const next = new URLSearchParams(window.location.search).get("next")
@@ -22,7 +44,11 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => Promise<void> }) 
     try {
       await api("POST", "/v1/auth/login", { email: form.get("email"), password: form.get("password") })
       // signed in: the app's /signin and /signup routes send a signed-in person to `?next=`
-      await onSignedIn()
+      const failed = await finishSignIn(onSignedIn)
+      if (failed !== null) {
+        setError(failed)
+        setBusy(false)
+      }
     } catch (err) {
       setError(errorText(err))
       setBusy(false)
@@ -58,7 +84,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => Promise<void> }) 
   )
 }
 
-export function SignUpPage({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
+export function SignUpPage({ onSignedIn }: { onSignedIn: () => Promise<boolean> }) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const next = new URLSearchParams(window.location.search).get("next")
@@ -76,9 +102,19 @@ export function SignUpPage({ onSignedIn }: { onSignedIn: () => Promise<void> }) 
         password: form.get("password"),
         full_name: fullName
       })
+      // the account exists; without the session, naming its workspace would be refused
+      if (csrfToken() === undefined) {
+        setError(`Your account was created. ${await sessionNotKept()}`)
+        setBusy(false)
+        return
+      }
       await api("POST", "/v1/workspaces", { name: workspace || `${fullName}'s workspace` })
       // signed in: the app's /signin and /signup routes send a signed-in person to `?next=`
-      await onSignedIn()
+      const failed = await finishSignIn(onSignedIn)
+      if (failed !== null) {
+        setError(failed)
+        setBusy(false)
+      }
     } catch (err) {
       setError(errorText(err))
       setBusy(false)
