@@ -4,7 +4,6 @@ import { serverLayer, serviceVersion } from "@board/http"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { CliExit } from "../support/runtime.ts"
-import { stopWhenLauncherDies } from "../support/parentWatch.ts"
 import { describeStartFailure, loadConfig, loggerLayer } from "../support/operatorRuntime.ts"
 
 /** Runs until SIGTERM or SIGINT, then closes the listener, the database and the DATA_DIR lock. */
@@ -23,7 +22,6 @@ export const runServe = () => {
   // the lines written outside Effect's logger (the signal, the stop, the fatal error), in the one format
   const write = (level: LogLevelName, msg: string, fields?: Record<string, unknown>) =>
     process.stdout.write(`${formatLine(config.logFormat, level, msg, fields)}\n`)
-  stopWhenLauncherDies()
   // NodeRuntime interrupts the server on these; this only notes when and why, for the stop line
   let stopping: { readonly signal: string; readonly at: number } | undefined
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
