@@ -103,6 +103,8 @@ export class OAuth extends Context.Service<
     readonly accessPrincipal: (token: string) => Effect.Effect<Principal | undefined>
     readonly grants: (principal: Principal) => Effect.Effect<ReadonlyArray<GrantView>>
     readonly revokeGrant: (principal: Principal, grantId: string) => Effect.Effect<void, NotFound>
+    /** Whether the user has a live grant for this client (the authorization endpoint's errors go back at once only then). */
+    readonly hasGrant: (userId: string, clientId: string) => Effect.Effect<boolean>
     /** The protected resource every token is bound to: PUBLIC_URL/api. */
     readonly resource: string
   }
@@ -383,7 +385,14 @@ export class OAuth extends Context.Service<
         yield* cache.invalidate(grantId)
       })
 
+      const hasGrant = (userId: string, clientId: string) =>
+        sql`SELECT 1 FROM oauth_grants WHERE user_id = ${userId} AND client_id = ${clientId} AND revoked_at IS NULL LIMIT 1`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows.length > 0)
+        )
+
       return OAuth.of({
+        hasGrant,
         register,
         client,
         issueCode,
