@@ -6,6 +6,7 @@ import {
   authorizeUrl,
   Browser,
   consent,
+  continueLink,
   fullFlow,
   hiddenFields,
   origin,
@@ -310,7 +311,7 @@ describe.each(backends)("OAuth on %s", (backend) => {
       [{ extra: { scope: "admin" } }, "invalid_scope"],
       [{ extra: { response_type: "token" } }, "unsupported_response_type"],
       [{ extra: { resource: "https://other.example/mcp" } }, "invalid_target"]
-    ])("before any sign-in, %j redirects back with error %s, state and iss", async (override, error) => {
+    ])("before any sign-in, %j shows a page linking back with error %s, state and iss (no redirect: RFC 9700 §4.11.2)", async (override, error) => {
       const client = (await registerClient(base)).body
       const url = authorizeUrl(base, {
         clientId: client.client_id,
@@ -318,9 +319,11 @@ describe.each(backends)("OAuth on %s", (backend) => {
         extra: (override as any).extra
       })
       const r = await new Browser().get(url)
-      expect(r.status).toBe(303)
+      expect(r.status).toBe(400)
+      expect(r.headers.get("location")).toBeNull()
       expect(r.html).not.toContain(`type="password"`)
-      const loc = new URL(r.headers.get("location")!)
+      expect(r.html).toContain("Test Agent")
+      const loc = continueLink(r.html)!
       expect(`${loc.origin}${loc.pathname}`).toBe("http://127.0.0.1:47001/callback")
       expect(loc.searchParams.get("error")).toBe(error)
       expect(loc.searchParams.get("error_description")).toEqual(expect.any(String))

@@ -8,7 +8,7 @@ import { Layer } from "effect"
 import * as http from "node:http"
 import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends } from "./support/backends.ts"
+import { backends, createTestDatabase, postgresUrl } from "./support/backends.ts"
 import { type Account, bootstrap, call, key, SUITE_PASSWORD, uniqueEmail } from "./support/client.ts"
 import {
   authorizeUrl,
@@ -308,3 +308,32 @@ describe.each(backends)("issue 28, low findings, on %s", (backend) => {
     })
   })
 })
+
+const redisUrl = process.env.REDIS_URL
+describe.skipIf(postgresUrl === undefined || redisUrl === undefined)(
+  "the per-account login limit across two instances (PostgreSQL + Redis)",
+  () => {
+    it("failures on either instance count against one account budget", async () => {
+      const db = await createTestDatabase()
+      const servers: Array<TestServer> = []
+      try {
+        const env = { DATABASE_URL: db.url, REDIS_URL: redisUrl!, SECRET: "shared-secret-for-both-instances-0123456789" }
+        servers.push(await startServer("pglite", env))
+        servers.push(await startServer("pglite", env))
+        const [one, two] = servers.map((s) => s.baseUrl) as [string, string]
+        const email = uniqueEmail("shared-lock")
+        expect(
+          (await call(one, "POST", "/v1/auth/signup", { body: { email, password: SUITE_PASSWORD, full_name: "S" } }))
+            .status
+        ).toBe(201)
+        for (let i = 0; i < 10; i++)
+          expect((await loginFrom(i % 2 === 0 ? one : two, "127.0.0.5", email, `guess ${i}`)).status).toBe(401)
+        expect((await loginFrom(one, "127.0.0.6", email, SUITE_PASSWORD)).status).toBe(429)
+        expect((await loginFrom(two, "127.0.0.6", email, SUITE_PASSWORD)).status).toBe(429)
+      } finally {
+        for (const s of servers) await s.stop()
+        await db.drop()
+      }
+    })
+  }
+)
