@@ -186,7 +186,13 @@ describe.each(backends)("issue 28, low findings, on %s", (backend) => {
       const browser = new Browser()
       const first = await consent(
         base,
-        { clientId: client.client_id, challenge, email: b.email, password: SUITE_PASSWORD, workspaces: [b.workspaceId] },
+        {
+          clientId: client.client_id,
+          challenge,
+          email: b.email,
+          password: SUITE_PASSWORD,
+          workspaces: [b.workspaceId]
+        },
         browser
       )
       expect(new URL(first.location!).searchParams.get("code")).toBeTruthy()
@@ -231,7 +237,13 @@ describe.each(backends)("issue 28, low findings, on %s", (backend) => {
       const browser = new Browser()
       await consent(
         base,
-        { clientId: client.client_id, challenge, email: c.email, password: SUITE_PASSWORD, workspaces: [c.workspaceId] },
+        {
+          clientId: client.client_id,
+          challenge,
+          email: c.email,
+          password: SUITE_PASSWORD,
+          workspaces: [c.workspaceId]
+        },
         browser
       )
       const kept = new Map(browser.cookies)
@@ -247,9 +259,10 @@ describe.each(backends)("issue 28, low findings, on %s", (backend) => {
 
     it("is not an open redirector: an error goes back at once only to a client the signed-in person granted", async () => {
       // anyone may register a client whose redirect URI is their own site
-      const evil = (await registerClient(base, { client_name: "Totally Legit", redirect_uris: ["https://evil.example/land"] }))
-        .body
-      const bad = [
+      const evil = (
+        await registerClient(base, { client_name: "Totally Legit", redirect_uris: ["https://evil.example/land"] })
+      ).body
+      const bad: Array<{ extra: Record<string, string>; error: string; noPkce?: boolean }> = [
         { extra: { scope: "openid" }, error: "invalid_scope" },
         { extra: { response_type: "token" }, error: "unsupported_response_type" },
         { extra: {}, error: "invalid_request", noPkce: true }
@@ -317,7 +330,11 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)(
       const db = await createTestDatabase()
       const servers: Array<TestServer> = []
       try {
-        const env = { DATABASE_URL: db.url, REDIS_URL: redisUrl!, SECRET: "shared-secret-for-both-instances-0123456789" }
+        const env = {
+          DATABASE_URL: db.url,
+          REDIS_URL: redisUrl!,
+          SECRET: "shared-secret-for-both-instances-0123456789"
+        }
         servers.push(await startServer("pglite", env))
         servers.push(await startServer("pglite", env))
         const [one, two] = servers.map((s) => s.baseUrl) as [string, string]

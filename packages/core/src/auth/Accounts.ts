@@ -148,7 +148,8 @@ export class Accounts extends Context.Service<
           if (length < 8 || length > 128) {
             return yield* new InvalidInput({ message: `password: must be 8 to 128 characters long (got ${length})` })
           }
-          if (yield* isCommonPassword(input.password)) return yield* new InvalidInput({ message: COMMON_PASSWORD_MESSAGE })
+          if (yield* isCommonPassword(input.password))
+            return yield* new InvalidInput({ message: COMMON_PASSWORD_MESSAGE })
           const fullName = input.full_name.trim()
           if (fullName === "" || charCount(fullName) > 200) {
             return yield* new InvalidInput({ message: "full_name: must be 1 to 200 characters and not blank" })
@@ -210,10 +211,9 @@ export class Accounts extends Context.Service<
               })
             }
           }
-          const failed = budget.charge(`login-fail:${key}`, failures).pipe(
-            Effect.ignore,
-            Effect.andThen(Effect.fail(wrongCredentials))
-          )
+          const failed = budget
+            .charge(`login-fail:${key}`, failures)
+            .pipe(Effect.ignore, Effect.andThen(Effect.fail(wrongCredentials)))
           const [user] = yield* sql<{ id: string; email: string; full_name: string; password_hash: string }>`
             SELECT id, email, full_name, password_hash FROM users WHERE email = ${email}`.pipe(Effect.orDie)
           if (user === undefined) {

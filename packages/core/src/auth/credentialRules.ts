@@ -7,14 +7,13 @@
  * - an email with a character a person cannot see or that is not text: controls (Cc), format
  *   characters such as the zero-width space and the bidi overrides (Cf), line and paragraph
  *   separators, any space (ASCII ones are refused by the shape check), surrogates, private-use
- *   and unassigned code points, and the invisible fillers Unicode lists as default-ignorable
- *   letters or marks. Otherwise `ada\u200b@example.com` signs up as a second account that
+ *   and unassigned code points, whatever Unicode marks default-ignorable (the Hangul fillers,
+ *   variation selectors, the combining grapheme joiner…) and the blank braille pattern. Otherwise `ada\u200b@example.com` signs up as a second account that
  *   reads exactly like `ada@example.com` on a member list.
  */
 import { Effect } from "effect"
 
-const INVISIBLE =
-  /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2800\u3164\ufe00-\ufe0f\uffa0\u{e0100}-\u{e01ef}]/u
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\u2800]/u
 
 /** Why an email may not be an account's name for its characters, or undefined. */
 export const emailCharacterProblem = (email: string): string | undefined => {
@@ -37,7 +36,8 @@ const commonPasswords = (): Promise<ReadonlySet<string>> => {
 export const isCommonPassword = (password: string): Effect.Effect<boolean> =>
   Effect.map(
     Effect.promise(commonPasswords),
-    (list) => list.has(password.normalize("NFC").toLowerCase()) || list.has(password.normalize("NFC").trim().toLowerCase())
+    (list) =>
+      list.has(password.normalize("NFC").toLowerCase()) || list.has(password.normalize("NFC").trim().toLowerCase())
   )
 
 export const COMMON_PASSWORD_MESSAGE =

@@ -356,8 +356,7 @@ export const OAuthRoutes = Layer.effectDiscard(
             } catch {
               return json(400, {
                 error: "invalid_request",
-                error_description:
-                  "the Basic credentials are not form-urlencoded: a % must start an escape such as %25"
+                error_description: "the Basic credentials are not form-urlencoded: a % must start an escape such as %25"
               })
             }
           }

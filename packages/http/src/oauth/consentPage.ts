@@ -115,7 +115,6 @@ export const renderErrorPage = (message: string): string =>
 <p>Nothing was shared. Go back to the application and start again; if this keeps happening, its developer needs to know.</p>
 </main></body></html>`
 
-
 /**
  * An authorization error for a client this person has not granted (or before anyone signed in):
  * not redirected, since anyone may register a client whose redirect URI is their own site and

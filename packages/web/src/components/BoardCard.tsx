@@ -11,6 +11,7 @@ import { type KeyboardEvent, memo, useEffect, useRef, useState } from "react"
 import type { SessionStatus } from "../lib/boardState.ts"
 import { initials } from "../lib/session.ts"
 import type { Card } from "../types.ts"
+import { ActorName } from "./ActorName.tsx"
 
 export type Direction = "left" | "right" | "up" | "down"
 
@@ -132,7 +133,7 @@ export function CardFace({
           title={`Claimed until ${new Date(card.claim.leaseExpiresAt).toLocaleTimeString()}`}
         >
           <span className="visually-hidden">Claimed by </span>
-          {card.claim.actor.name ?? "an agent"}
+          <ActorName actor={card.claim.actor} members={memberNames} />
           {sessionStatus !== undefined && ` · ${statusText[sessionStatus]}`}
         </span>
       )}

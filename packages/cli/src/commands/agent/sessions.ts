@@ -8,6 +8,7 @@ import { Lookup } from "../../support/lookup.ts"
 import { Output } from "../../support/output.ts"
 import { projectOption } from "../shared.ts"
 import { sessionLine } from "./sessionLine.ts"
+import { actorLabel } from "../../support/events.ts"
 
 export interface AgentSessionsOptions {
   readonly project?: string
@@ -28,7 +29,7 @@ export const runAgentSessions = Effect.fn("agent.sessions")(function* (options: 
   yield* out.result(sessions, () =>
     sessions.length === 0
       ? "no sessions"
-      : sessions.map((s) => `${sessionLine(s, refOf(s.cardId))} ${s.actor.name ?? s.actor.type}`).join("\n")
+      : sessions.map((s) => `${sessionLine(s, refOf(s.cardId))} ${actorLabel(s.actor)}`).join("\n")
   )
 })
 
