@@ -174,6 +174,20 @@ describe.each(backends)("issue 28, low findings, on %s", (backend) => {
     const nobody = uniqueEmail("nobody")
     for (let i = 0; i < 10; i++) expect((await loginFrom(base, "127.0.0.2", nobody, "x")).status).toBe(401)
     expect((await loginFrom(base, "127.0.0.2", nobody, "x")).status).toBe(429)
+    // the consent page signs in through the same login: a 429 page, no sign-in
+    const client = (await registerClient(base)).body
+    const browser = new Browser()
+    const page = await browser.get(authorizeUrl(base, { clientId: client.client_id, challenge: pkce().challenge }))
+    const paused = await browser.post(`${site}/oauth/authorize`, [
+      ...hiddenFields(page.html),
+      ["email", nobody],
+      ["password", "x"],
+      ["decision", "allow"]
+    ])
+    expect(paused.status).toBe(429)
+    expect(Number(paused.headers.get("retry-after"))).toBeGreaterThan(0)
+    expect(paused.html).toContain("too many failed sign-ins for this account")
+    expect(paused.html).toContain('name="password"')
     // another account is untouched
     expect((await loginFrom(base, "127.0.0.2", a.email, SUITE_PASSWORD)).status).toBe(200)
   })
