@@ -20,7 +20,8 @@ import {
   registerClient,
   tokenRequest
 } from "./support/oauthFlow.ts"
-import { startServer, type TestServer } from "./support/server.ts"
+import { freePort, startServer, type TestServer } from "./support/server.ts"
+import { spawnBoard, waitForHealth } from "./support/spawn.ts"
 
 /** A login sent from another loopback source address (127.0.0.x: still to 127.0.0.1). */
 const loginFrom = (baseUrl: string, localAddress: string, email: string, password: string) =>
@@ -368,3 +369,22 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)(
     })
   }
 )
+
+describe("the built program (dist/)", () => {
+  it("`board serve` refuses a common password: the list loads from the bundle too", async () => {
+    const port = await freePort()
+    const served = spawnBoard(["serve"], { DATA_DIR: "memory:", PORT: String(port), LOG_LEVEL: "error" })
+    try {
+      const base = `http://127.0.0.1:${port}/api`
+      await waitForHealth(base)
+      const signup = (password: string) =>
+        call(base, "POST", "/v1/auth/signup", { body: { email: uniqueEmail("bundle"), password, full_name: "B" } })
+      const refused = await signup("Password1")
+      expect(refused.status).toBe(400)
+      expect(refused.body.error).toMatch(/most commonly used passwords/)
+      expect((await signup(SUITE_PASSWORD)).status).toBe(201)
+    } finally {
+      served.child.kill("SIGTERM")
+    }
+  }, 60_000)
+})

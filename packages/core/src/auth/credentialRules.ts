@@ -26,9 +26,14 @@ export const emailCharacterProblem = (email: string): string | undefined => {
 let common: Promise<ReadonlySet<string>> | undefined
 /** The list, decompressed on first use (about 50 ms once) rather than at every start. */
 const commonPasswords = (): Promise<ReadonlySet<string>> => {
-  common ??= import("@zxcvbn-ts/language-common").then(
-    (m) => new Set((m.dictionary["passwords-common"] as ReadonlyArray<string>).map((p) => p.toLowerCase()))
-  )
+  common ??= import("@zxcvbn-ts/language-common").then((m) => {
+    // the bundle (esbuild) loads the package's CommonJS build, whose exports sit under `default`
+    const dictionary = (m.dictionary ?? (m as unknown as { default: typeof m }).default.dictionary) as Record<
+      string,
+      ReadonlyArray<string>
+    >
+    return new Set(dictionary["passwords-common"]!.map((p) => p.toLowerCase()))
+  })
   return common
 }
 
