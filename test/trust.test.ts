@@ -79,6 +79,42 @@ describe.each(backends)("issue 28, low findings, on %s", (backend) => {
       ).toHaveLength(0)
     })
 
+    it("a NUL in a client id or in the consent page's email is no client, no account: never a 500", async () => {
+      const authorize = await new Browser().get(
+        authorizeUrl(base, { clientId: "board_client_a\u0000b", challenge: pkce().challenge })
+      )
+      expect(authorize.status).toBe(400)
+      expect(authorize.html).toContain("Unknown client")
+      const token = await tokenRequest(base, {
+        grant_type: "authorization_code",
+        code: "x",
+        client_id: "a\u0000b",
+        code_verifier: "y"
+      })
+      expect(token.status).toBe(401)
+      expect(token.body.error).toBe("invalid_client")
+      const basic = await fetch(`${site}/oauth/token`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${Buffer.from("a\u0000b:c").toString("base64")}`
+        },
+        body: "grant_type=authorization_code&code=x&code_verifier=y"
+      })
+      expect(basic.status).toBe(401)
+      const client = (await registerClient(base)).body
+      const browser = new Browser()
+      const page = await browser.get(authorizeUrl(base, { clientId: client.client_id, challenge: pkce().challenge }))
+      const post = await browser.post(`${site}/oauth/authorize`, [
+        ...hiddenFields(page.html),
+        ["email", "a\u0000b@example.com"],
+        ["password", "whatever it is"],
+        ["decision", "allow"]
+      ])
+      expect(post.status).toBe(200)
+      expect(post.html).toContain("Wrong email or password.")
+    })
+
     it("POST /oauth/token with a malformed percent-escape in HTTP Basic credentials", async () => {
       for (const pair of ["client%zz:secret", "client:sec%E0%A4%A"]) {
         const res = await fetch(`${site}/oauth/token`, {

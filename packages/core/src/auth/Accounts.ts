@@ -197,6 +197,12 @@ export class Accounts extends Context.Service<
           address?: string
         }) {
           const email = normalizeEmail(input.email)
+          // no account's email holds a NUL (signup refuses control characters), and PostgreSQL's
+          // text cannot take one: the consent page's form reaches here without the REST schema
+          if (email.includes("\u0000")) {
+            yield* hasher.verifyDummy(input.password)
+            return yield* wrongCredentials
+          }
           const key = accountKey(email)
           const known = `login-ok:${key}:${input.address ?? "unknown"}`
           // read, not spend: only a wrong password spends

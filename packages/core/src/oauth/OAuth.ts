@@ -20,6 +20,8 @@ import { sqlNow } from "../infra/clock.ts"
 export const ACCESS_TOKEN_SECONDS = 3600
 export const REFRESH_TOKEN_DAYS = 30
 export const CODE_SECONDS = 120
+/** What register mints: `board_client_` and 12 random bytes in base64url. */
+const CLIENT_ID = /^board_client_[A-Za-z0-9_-]{16}$/
 
 /** An RFC 6749 §5.2 error: `error` is the wire code. */
 export class OAuthError extends Data.TaggedError("OAuthError")<{
@@ -139,11 +141,15 @@ export class OAuth extends Context.Service<
         }
       })
 
+      // only an id of the shape register mints is looked up: anything else (a NUL among it,
+      // which PostgreSQL's text cannot hold) is simply no client
       const client = (clientId: string) =>
-        sql<ClientRow>`SELECT id, client_name, redirect_uris, token_endpoint_auth_method, secret_digest, scope FROM oauth_clients WHERE id = ${clientId}`.pipe(
-          Effect.orDie,
-          Effect.map((rows) => rows[0])
-        )
+        !CLIENT_ID.test(clientId)
+          ? Effect.succeed(undefined)
+          : sql<ClientRow>`SELECT id, client_name, redirect_uris, token_endpoint_auth_method, secret_digest, scope FROM oauth_clients WHERE id = ${clientId}`.pipe(
+              Effect.orDie,
+              Effect.map((rows) => rows[0])
+            )
 
       /** RFC 6749 §2.3: a confidential client proves its secret; a public one sends only its id. */
       const authenticateClient = (clientId: string | undefined, secret: string | undefined) =>
