@@ -44,7 +44,7 @@ describe.each(backends)("rate limits on %s", (backend) => {
       expect(viaSession.status).toBe(429)
       // another user is not
       const v = await call(tight.baseUrl, "POST", "/v1/auth/signup", {
-        body: { email: `other-${Date.now()}@example.com`, password: "12345678", full_name: "V" }
+        body: { email: `other-${Date.now()}@example.com`, password: "k8#mQ2vz", full_name: "V" }
       })
       expect(v.status).toBe(201)
       // health is never limited
@@ -60,7 +60,7 @@ describe.each(backends)("rate limits on %s", (backend) => {
     const tight = await startServer(backend, { RATE_LIMIT: "4/60s" })
     try {
       const signup = await call(tight.baseUrl, "POST", "/v1/auth/signup", {
-        body: { email: `ip-${Date.now()}@example.com`, password: "12345678", full_name: "I" }
+        body: { email: `ip-${Date.now()}@example.com`, password: "k8#mQ2vz", full_name: "I" }
       })
       expect(signup.status).toBe(201)
       const session = signup.body.session.access_token
@@ -75,7 +75,7 @@ describe.each(backends)("rate limits on %s", (backend) => {
       // signup spent one of the address's four: three more 401s, then 429s
       expect(statuses).toEqual([401, 401, 401, 429, 429, 429])
       const login = await call(tight.baseUrl, "POST", "/v1/auth/login", {
-        body: { email: "x@example.com", password: "12345678" }
+        body: { email: "x@example.com", password: "k8#mQ2vz" }
       })
       expect(login.status).toBe(429)
       // the real user's own budget is untouched
@@ -93,7 +93,7 @@ describe.each(backends)("rate limits on %s", (backend) => {
     const tight = await startServer(backend, { RATE_LIMIT: "4/60s" })
     try {
       const signup = await call(tight.baseUrl, "POST", "/v1/auth/signup", {
-        body: { email: `flood2-${Date.now()}@example.com`, password: "12345678", full_name: "F" }
+        body: { email: `flood2-${Date.now()}@example.com`, password: "k8#mQ2vz", full_name: "F" }
       })
       const session = { authorization: `Bearer ${signup.body.session.access_token}` }
       const ws = await call(tight.baseUrl, "POST", "/v1/workspaces", { body: { name: "w" }, headers: session })

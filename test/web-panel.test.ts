@@ -375,8 +375,14 @@ describeBrowser("web: the card panel", () => {
     await openPanel(c.id)
     const d = dialog()
     await d.getByText("Claimed by").waitFor()
+    // an agent is shown as an agent, with the person it acts for, never by a name alone (issue 28)
     expect(await d.locator(".panel-claim strong").textContent()).toBe("Test Agent")
-    const question = d.getByRole("region", { name: "Test Agent is waiting for your answer" })
+    expect(await d.locator(".panel-claim .agent-mark").textContent()).toBe("agent")
+    expect(await d.locator(".panel-claim .agent-for").textContent()).toBe(" for Ada")
+    expect(await d.locator(".panel-claim").textContent()).toMatch(/^Claimed by Test Agent agent for Ada until/)
+    expect(await d.locator(".panel-session-head .agent-mark").first().textContent()).toBe("agent")
+    expect(await page.locator(`.claim .agent-mark`).first().textContent()).toBe("agent")
+    const question = d.getByRole("region", { name: "Test Agent (agent for Ada) is waiting for your answer" })
     await question.waitFor()
     expect(await question.locator("strong").textContent()).toBe("v2")
     await d.locator(".status-awaitingInput").first().waitFor()
@@ -384,7 +390,7 @@ describeBrowser("web: the card panel", () => {
 
     expect(await seriousViolations(page)).toEqual([])
 
-    await question.getByLabel("Reply to Test Agent").fill("Yes, cover v2 too")
+    await question.getByLabel("Reply to Test Agent (agent for Ada)").fill("Yes, cover v2 too")
     await question.getByRole("button", { name: "Send reply" }).click()
     const resumed = await eventually(
       async () => (await api("GET", `/v1/agent-sessions/${session.id}`)).body,

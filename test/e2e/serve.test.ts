@@ -89,7 +89,7 @@ describe("board serve (spawned)", () => {
     await waitForHealth(base)
     expect((await call(base, "GET", "/v1/health")).text).toBe(`{"status":"ok","service":"service-api"}`)
     const signup = await call(base, "POST", "/v1/auth/signup", {
-      body: { email: "keep@example.com", password: "12345678", full_name: "K" }
+      body: { email: "keep@example.com", password: "k8#mQ2vz", full_name: "K" }
     })
     expect(signup.status).toBe(201)
 
@@ -114,7 +114,7 @@ describe("board serve (spawned)", () => {
     const again = spawnBoard(["serve"], env({ DATA_DIR: dataDir, PORT: String(port) }))
     await waitForHealth(base)
     const login = await call(base, "POST", "/v1/auth/login", {
-      body: { email: "keep@example.com", password: "12345678" }
+      body: { email: "keep@example.com", password: "k8#mQ2vz" }
     })
     expect(login.status).toBe(200)
     again.child.kill("SIGINT")

@@ -39,7 +39,7 @@ describe("run under a supervisor (docs/operations.md's systemd unit)", () => {
     expect(fs.existsSync(path.join(dataDir, "board.lock"))).toBe(true)
 
     // a signup whose body is still arriving when the signal comes
-    const body = JSON.stringify({ email: "late@example.com", password: "12345678", full_name: "Late" })
+    const body = JSON.stringify({ email: "late@example.com", password: "k8#mQ2vz", full_name: "Late" })
     const answered = new Promise<{ status: number; at: number }>((resolve, reject) => {
       const request = http.request(
         `${base}/v1/auth/signup`,

@@ -73,7 +73,6 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         IntakeTokens.layer,
         Intake.layer,
         Webhooks.layer,
-        RateBudgetLive,
         History.layer,
         EventFeed.layer,
         DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
@@ -85,7 +84,8 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
           Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer, CredentialWatch.layer)
         ),
         Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer, EventLog.layer, WebSessions.layer)),
-        Layer.provideMerge(CredentialCache.layer)
+        // signup and login count against budgets too (Accounts' per-account login limit)
+        Layer.provideMerge(Layer.mergeAll(CredentialCache.layer, RateBudgetLive))
       )
     )
   )

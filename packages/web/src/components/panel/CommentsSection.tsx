@@ -1,14 +1,16 @@
 import type { Comment, CommentPage } from "@board/core/contract"
-import { useEffect, useId, useState } from "react"
+import { useEffect, useId, useMemo, useState } from "react"
 import { api } from "../../api.ts"
-import { actorName } from "../../lib/history.ts"
+import { memberNames } from "../../lib/actors.ts"
+import { ActorName } from "../ActorName.tsx"
 import { Markdown } from "./Markdown.tsx"
 import { ErrorLine, errorText, formatTime, type Me, type SectionProps, seg, useAction } from "./shared.tsx"
 
 const PAGE = 500
 
 /** People and agents talk on the card: the comments, oldest first, and a box to add one. */
-export function CommentsSection({ card, me, changed, version }: SectionProps) {
+export function CommentsSection({ card, members, me, changed, version }: SectionProps) {
+  const names = useMemo(() => memberNames(members), [members])
   const { error, busy, run, setError } = useAction(changed)
   const id = useId()
   const [page, setPage] = useState<CommentPage | null>(null)
@@ -36,7 +38,7 @@ export function CommentsSection({ card, me, changed, version }: SectionProps) {
       )}
       <ol className="panel-comments">
         {(page?.comments ?? []).map((c) => (
-          <CommentItem key={c.id} comment={c} me={me} changed={changed} />
+          <CommentItem key={c.id} comment={c} me={me} changed={changed} names={names} />
         ))}
       </ol>
       <form
@@ -67,19 +69,27 @@ export function CommentsSection({ card, me, changed, version }: SectionProps) {
   )
 }
 
-function CommentItem({ comment, me, changed }: { comment: Comment; me: Me | null; changed: () => void }) {
+function CommentItem({
+  comment,
+  me,
+  changed,
+  names
+}: {
+  comment: Comment
+  me: Me | null
+  changed: () => void
+  names: ReadonlyMap<string, string>
+}) {
   const { error, busy, run } = useAction(changed)
   const id = useId()
   const [editing, setEditing] = useState(false)
   const [text, setText] = useState(comment.body)
   // a person edits their own comments; what an agent wrote in their name stays the agent's
   const mine = me !== null && comment.author.type === "user" && comment.author.userId === me.id
-  const who = actorName(comment.author)
   return (
     <li className="panel-comment">
       <div className="panel-comment-head">
-        <strong>{who}</strong>
-        {comment.author.type === "agent" && <span className="panel-badge">agent</span>}
+        <ActorName actor={comment.author} members={names} strong />
         <time dateTime={comment.createdAt}>{formatTime(comment.createdAt)}</time>
         {comment.updatedAt !== comment.createdAt && <span className="panel-muted">(edited)</span>}
       </div>
