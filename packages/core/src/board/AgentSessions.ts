@@ -6,7 +6,8 @@
  * guarantees (migrations/0013_agent_sessions.sql), whatever the requests race.
  *
  * Expiry needs no request: a sweep in every server marks passed leases stale each second (rows
- * taken FOR UPDATE SKIP LOCKED, so instances share the work) and logs `agent_session.stale`.
+ * taken FOR UPDATE SKIP LOCKED, so instances share the work; Jobs.ts runs it) and logs
+ * `agent_session.stale`.
  * Correctness does not wait for it: every claim first marks its card's passed leases stale in its
  * own transaction, and every read shows a claim only while its lease is unexpired (claimSql.ts).
  *
@@ -22,7 +23,7 @@
  * (sessionSql.ts), the reads (sessionReads.ts), the work queue's statement and loop
  * (agentQueue.ts), the lease sweep's pass (leaseSweep.ts).
  */
-import { Context, Effect, Layer, Schedule } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import {
   type Activity,
@@ -309,14 +310,6 @@ export class AgentSessions extends Context.Service<
         })
 
       const sweep = leaseSweep(sql, events, statements)
-
-      yield* sweep.pipe(
-        Effect.catchCause((cause) =>
-          Effect.logWarning("agent sessions: a lease sweep failed; it runs again in a second", cause)
-        ),
-        Effect.repeat(Schedule.spaced("1 second")),
-        Effect.forkScoped
-      )
 
       return AgentSessions.of({
         claim,
