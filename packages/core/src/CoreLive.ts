@@ -29,6 +29,7 @@ import { OAuth } from "./oauth/OAuth.ts"
 import { Intake } from "./intake/Intake.ts"
 import { IntakeTokens } from "./intake/IntakeTokens.ts"
 import { DeliveriesLive } from "./webhooks/Deliveries.ts"
+import { JobsLive } from "./Jobs.ts"
 import { Webhooks } from "./webhooks/Webhooks.ts"
 import { DesktopReleases } from "./desktop/DesktopReleases.ts"
 import { BlobsLive } from "./infra/BlobsLive.ts"
@@ -56,9 +57,9 @@ export const MigrationsLive = Layer.effectDiscard(
 
 export const ServicesLive = (hasher?: PasswordHasher) =>
   // natural-language commands act through the other services, readiness asks the database
-  // and the rate-limit store, and the webhook worker hears the event log and the webhooks, so
-  // they sit on top
-  Layer.mergeAll(Commands.layer, Readiness.layer, DeliveriesLive).pipe(
+  // and the rate-limit store, the webhook worker hears the event log and the webhooks, and the
+  // background jobs (Jobs.ts) run the services' passes, so they sit on top
+  Layer.mergeAll(Commands.layer, Readiness.layer, DeliveriesLive, JobsLive).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
