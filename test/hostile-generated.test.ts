@@ -1,5 +1,6 @@
 /**
- * Issue 9, part 1: requests generated from the server's own OpenAPI document, on each database.
+ * Issue 9, part 1: requests generated from the server's own OpenAPI document, on the embedded database
+ * (bad input meets the same SQL on PostgreSQL; which suites run there: docs/development.md).
  *
  * For every operation of the document, with fast-check (fixed seed):
  *   - valid requests, drawn from the request schema (all of Unicode, lengths up to and at the
