@@ -1,6 +1,6 @@
 /** Issue 6: the OAuth 2.1 authorization server, played by a client and a browser. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends } from "./support/backends.ts"
+import { dialectBackends as backends } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
 import {
   authorizeUrl,
