@@ -22,8 +22,10 @@ const unit = [
  */
 const dialect = [
   "test/board.test.ts",
+  "test/board-cursor.test.ts",
   "test/board-json.test.ts",
   "test/claim-next.test.ts",
+  "test/column-kinds.test.ts",
   "test/concurrent-order.test.ts",
   "test/events-history.test.ts",
   "test/events-stream.test.ts",
@@ -33,6 +35,8 @@ const dialect = [
   "test/migrations.test.ts",
   "test/monitoring.test.ts",
   "test/oauth.test.ts",
+  "test/revocation.test.ts",
+  "test/trust.test.ts",
   "test/web-session.test.ts",
   "test/webhooks.test.ts"
 ]
@@ -57,6 +61,8 @@ const browser = [
   "test/docs-browser.test.ts",
   "test/web-board.test.ts",
   "test/web-keys.test.ts",
+  "test/web-live-restart.test.ts",
+  "test/web-loopback.test.ts",
   "test/web-panel.test.ts"
 ]
 

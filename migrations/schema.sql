@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0014_web_sessions.sql (14 files).
+-- Migrations: 0001_init.sql .. 0017_consent_sessions.sql (17 files).
 
 SET check_function_bodies = false;
 
@@ -56,6 +56,23 @@ BEGIN
   RETURN NULL;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.board_disable_credential_webhooks()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'UPDATE' AND (NEW.revoked_at IS NULL OR OLD.revoked_at IS NOT NULL) THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'DELETE' AND OLD.revoked_at IS NOT NULL THEN
+    RETURN NULL;
+  END IF;
+  UPDATE webhooks SET enabled = false, disabled_reason = TG_ARGV[0],
+    updated_at = CASE WHEN TG_OP = 'UPDATE' THEN NEW.revoked_at ELSE now() END
+  WHERE created_by_credential = OLD.id AND enabled;
+  RETURN NULL;
+END $function$;
+
 CREATE OR REPLACE FUNCTION public.board_event_written()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -90,6 +107,15 @@ CREATE OR REPLACE FUNCTION public.board_next_ref(project uuid)
  RETURNS bigint
  LANGUAGE sql
 AS $function$ SELECT nextval(board_ref_sequence(project)::regclass) $function$;
+
+CREATE OR REPLACE FUNCTION public.board_notify_member_left()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM pg_notify('board_revoked', 'member:' || OLD.user_id::text);
+  RETURN NULL;
+END $function$;
 
 CREATE OR REPLACE FUNCTION public.board_notify_revoked()
  RETURNS trigger
@@ -169,6 +195,8 @@ CREATE TABLE board_columns (
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   updated_at timestamp with time zone DEFAULT now() NOT NULL,
   order_epoch integer DEFAULT 0 NOT NULL,
+  kind text NOT NULL,
+  CONSTRAINT board_columns_kind CHECK ((kind = ANY (ARRAY['todo'::text, 'in_progress'::text, 'done'::text]))),
   CONSTRAINT board_columns_pkey PRIMARY KEY (id),
   CONSTRAINT board_columns_position_check CHECK (("position" >= 0)),
   CONSTRAINT board_columns_position_unique UNIQUE (project_id, "position") DEFERRABLE INITIALLY DEFERRED
@@ -459,8 +487,10 @@ CREATE TABLE web_sessions (
   last_used_at timestamp with time zone DEFAULT now() NOT NULL,
   expires_at timestamp with time zone NOT NULL,
   revoked_at timestamp with time zone,
+  purpose text DEFAULT 'app'::text NOT NULL,
   CONSTRAINT web_sessions_digest_key UNIQUE (digest),
-  CONSTRAINT web_sessions_pkey PRIMARY KEY (id)
+  CONSTRAINT web_sessions_pkey PRIMARY KEY (id),
+  CONSTRAINT web_sessions_purpose CHECK ((purpose = ANY (ARRAY['app'::text, 'consent'::text])))
 );
 
 CREATE TABLE webhook_deliveries (
@@ -496,6 +526,8 @@ CREATE TABLE webhooks (
   created_by uuid NOT NULL,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   updated_at timestamp with time zone DEFAULT now() NOT NULL,
+  created_by_credential uuid,
+  created_by_kind text,
   CONSTRAINT webhooks_pkey PRIMARY KEY (id)
 );
 
@@ -667,11 +699,15 @@ CREATE INDEX webhook_deliveries_by_webhook ON public.webhook_deliveries USING bt
 
 CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
 
+CREATE INDEX webhooks_by_credential ON public.webhooks USING btree (created_by_credential) WHERE (created_by_credential IS NOT NULL);
+
 CREATE INDEX webhooks_enabled_by_workspace ON public.webhooks USING btree (workspace_id) WHERE enabled;
 
 CREATE INDEX workspace_members_user ON public.workspace_members USING btree (user_id);
 
 CREATE TRIGGER agent_sessions_claimed AFTER INSERT OR DELETE OR UPDATE OF status ON public.agent_sessions FOR EACH ROW EXECUTE FUNCTION agent_sessions_claimed();
+
+CREATE TRIGGER api_keys_disable_webhooks AFTER DELETE OR UPDATE OF revoked_at ON public.api_keys FOR EACH ROW EXECUTE FUNCTION board_disable_credential_webhooks('disabled because the API key that created it was revoked; a member can PATCH {"enabled": true} to take it over with their own credential');
 
 CREATE TRIGGER api_keys_revoked AFTER DELETE OR UPDATE OF revoked_at ON public.api_keys FOR EACH ROW EXECUTE FUNCTION board_notify_revoked();
 
@@ -685,8 +721,14 @@ CREATE TRIGGER events_written AFTER INSERT ON public.events FOR EACH ROW EXECUTE
 
 CREATE TRIGGER intake_tokens_revoked AFTER DELETE OR UPDATE OF revoked_at ON public.intake_tokens FOR EACH ROW EXECUTE FUNCTION board_notify_revoked();
 
+CREATE TRIGGER oauth_grants_disable_webhooks AFTER DELETE OR UPDATE OF revoked_at ON public.oauth_grants FOR EACH ROW EXECUTE FUNCTION board_disable_credential_webhooks('disabled because the OAuth grant that created it was revoked; a member can PATCH {"enabled": true} to take it over with their own credential');
+
 CREATE TRIGGER oauth_grants_revoked AFTER DELETE OR UPDATE OF revoked_at ON public.oauth_grants FOR EACH ROW EXECUTE FUNCTION board_notify_revoked();
 
 CREATE TRIGGER projects_ref_sequence AFTER INSERT OR DELETE ON public.projects FOR EACH ROW EXECUTE FUNCTION board_project_ref_sequence();
 
+CREATE TRIGGER web_sessions_disable_webhooks AFTER UPDATE OF revoked_at ON public.web_sessions FOR EACH ROW EXECUTE FUNCTION board_disable_credential_webhooks('disabled because the web session that created it was signed out; a member can PATCH {"enabled": true} to take it over with their own credential');
+
 CREATE TRIGGER web_sessions_revoked AFTER DELETE OR UPDATE OF revoked_at ON public.web_sessions FOR EACH ROW EXECUTE FUNCTION board_notify_revoked();
+
+CREATE TRIGGER workspace_members_left AFTER DELETE ON public.workspace_members FOR EACH ROW EXECUTE FUNCTION board_notify_member_left();
