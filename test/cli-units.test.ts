@@ -85,6 +85,7 @@ const card = (
   subtasks: [],
   assigneeIds: [],
   dueAt: null,
+  estimate: null,
   source: "api",
   intakeTokenId: null,
   createdAt: ts,
