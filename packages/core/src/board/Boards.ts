@@ -13,7 +13,7 @@ import type { Board } from "../domain/board.ts"
 import { NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
-import { findAll, statement } from "../infra/statement.ts"
+import { findAll, findOne, statement } from "../infra/statement.ts"
 import { Access } from "./Access.ts"
 import { assigneeOf } from "./assignees.ts"
 import { boardJsonByAssigneeSql, boardJsonSql, eventCursorSql } from "./boardJson.ts"
@@ -30,6 +30,10 @@ const cardsSql = statement<{ project: string; now: string }>(
   FROM cards c JOIN board_columns col ON col.id = c.column_id
   WHERE c.project_id = ${p.project}::uuid ORDER BY col.position, c.sort_key`
 )
+
+/** The board's cursor, read in a statement of its own (see `get`). */
+const cursorSql = statement<{ project: string }>((p) => `SELECT ${eventCursorSql(`${p.project}::uuid`)} AS cursor`)
+const CursorRow = Schema.Struct({ cursor: Schema.String })
 
 /** A row of the board's JSON (boardJson.ts): the head and tail on the first row, cards on each. */
 const BoardJsonRow = Schema.Struct({
@@ -64,11 +68,12 @@ export class Boards extends Context.Service<
       const cardsOf = findAll(sql, cardsSql, CardRow)
       const boardRows = findAll(sql, boardJsonSql, BoardJsonRow)
       const boardRowsFor = findAll(sql, boardJsonByAssigneeSql, BoardJsonRow)
+      const cursorOf = findOne(sql, cursorSql, CursorRow)
 
       const get = Effect.fn("Boards.get")(function* (principal: Principal, projectId: string) {
         yield* access.resolve(principal, "project", projectId)
         const now = yield* sqlNow
-        const [[project], columns, cards, labels, [cursor]] = yield* Effect.all(
+        const [[project], columns, cards, labels, { cursor }] = yield* Effect.all(
           [
             sql<ProjectRow>`
             SELECT id, workspace_id, name, ref_prefix, created_at, updated_at FROM projects WHERE id = ${projectId}`,
@@ -88,12 +93,14 @@ export class Boards extends Context.Service<
             WHERE project_id = ${projectId} ORDER BY lower(name), id`,
             // read in a statement of its own here (the JSON read has it in the board's own
             // snapshot): this view is for callers that do not follow the stream (the MCP tool)
-            sql.unsafe<{ cursor: string }>(`SELECT ${eventCursorSql("$1::uuid")} AS cursor`, [projectId])
+            cursorOf({ project: projectId })
           ],
           { concurrency: "unbounded" }
         ).pipe(Effect.orDie)
+        // the project went between the access check and the read
+        if (project === undefined) return yield* new NotFound({ message: "project not found" })
         return {
-          project: toProject(project!),
+          project: toProject(project),
           columns: columns.map(toColumn),
           cards: cards.map((r) => r.card),
           labels: labels.map((l) =>
@@ -106,7 +113,7 @@ export class Boards extends Context.Service<
               updatedAt: l.updated_at
             })
           ),
-          eventCursor: cursor!.cursor
+          eventCursor: cursor
         }
       })
 

@@ -70,6 +70,10 @@ const plainJson = (ast: SchemaAST.AST, column: string): { json: SqlJson; nullSaf
     }
     case "Literal":
       return typeof ast.literal === "string" ? { json: stringJson(column), nullSafe: true } : undefined
+    case "Union":
+      return ast.types.every((t) => t._tag === "Literal" && typeof t.literal === "string")
+        ? { json: stringJson(column), nullSafe: true }
+        : undefined
     case "Number":
       return ast.checks?.some(isIntCheck) ? { json: `${column}::text`, nullSafe: false } : undefined
     case "Boolean":

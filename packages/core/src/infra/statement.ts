@@ -57,3 +57,21 @@ export const findAll = <P extends object, Res extends Schema.Top & { readonly De
   })
   return (values) => run(values).pipe(Effect.catchTag("SchemaError", (e) => Effect.die(e)))
 }
+
+/**
+ * `findAll` for a statement that always answers one row (an aggregate, a SELECT without FROM):
+ * its row, decoded; no row is a defect.
+ */
+export const findOne = <P extends object, Res extends Schema.Top & { readonly DecodingServices: never }>(
+  sql: SqlClient.SqlClient,
+  s: Statement<P>,
+  Result: Res
+): ((values: P) => Effect.Effect<Res["Type"], SqlError.SqlError>) => {
+  const run = SqlSchema.findOne({
+    Request: Params<P>(),
+    Result,
+    execute: (p) => sql.unsafe(s.text, paramsOf(s, p as P))
+  })
+  return (values) =>
+    run(values).pipe(Effect.catchTags({ SchemaError: (e) => Effect.die(e), NoSuchElementError: (e) => Effect.die(e) }))
+}
