@@ -17,7 +17,7 @@ import { findAll, findOne, statement } from "../infra/statement.ts"
 import { Access } from "./Access.ts"
 import { assigneeOf } from "./assignees.ts"
 import { boardJsonByAssigneeSql, boardJsonSql, eventCursorSql } from "./boardJson.ts"
-import { cardJson, CardRow, toLabel } from "./cardView.ts"
+import { cardColumn, CardRow, toLabel } from "./cardView.ts"
 import { type ColumnRow, columnRowColumns, type ProjectRow, toColumn, toProject } from "./rows.ts"
 
 /** A board as clients see it: the type of the domain's schema (`domain/board.ts`). */
@@ -26,7 +26,7 @@ export type BoardView = Board
 /** The board's cards one by one, in board order, as Boards.get maps them (the JSON read's own reference). */
 const cardsSql = statement<{ project: string; now: string }>(
   (p) => `
-  SELECT ${cardJson(p.now, "(row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key) - 1)::int")} AS card
+  SELECT ${cardColumn(p.now, "(row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key) - 1)::int")}
   FROM cards c JOIN board_columns col ON col.id = c.column_id
   WHERE c.project_id = ${p.project}::uuid ORDER BY col.position, c.sort_key`
 )

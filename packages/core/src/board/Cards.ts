@@ -16,7 +16,8 @@ import { findAll, statement } from "../infra/statement.ts"
 import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Resolved } from "./Access.ts"
 import { checkMembers, nonMembers, notMembers, replaceAssignees } from "./assignees.ts"
 import { checkAssignees, checkDescription, checkDueAt, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
-import { CardJson, cardJson, CardRow, type CardView } from "./cardView.ts"
+import { Card } from "../domain/card.ts"
+import { cardColumn, CardRow, type CardView } from "./cardView.ts"
 import { iso } from "./rows.ts"
 import {
   createSql,
@@ -93,18 +94,18 @@ const actorOf = (principal: Principal) => {
 
 /** Cards by id (any order: `load` puts them in the order asked). */
 const loadSql = statement<{ ids: ReadonlyArray<string>; now: string }>(
-  (p) => `SELECT ${cardJson(p.now)} AS card FROM cards c WHERE c.id = ANY(${p.ids}::uuid[])`
+  (p) => `SELECT ${cardColumn(p.now)} FROM cards c WHERE c.id = ANY(${p.ids}::uuid[])`
 )
 
 /** A card with its workspace and the caller's role there (null: not a member), in one statement. */
 const getSql = statement<{ id: string; user: string; now: string }>(
   (p) => `
-  SELECT ${cardJson(p.now)} AS card, p.workspace_id, m.role FROM cards c
+  SELECT ${cardColumn(p.now)}, p.workspace_id, m.role FROM cards c
   JOIN projects p ON p.id = c.project_id
   ${membershipOf("p.workspace_id", p.user)}
   WHERE c.id = ${p.id}::uuid`
 )
-const GetRow = Schema.Struct({ card: CardJson, workspace_id: Schema.String, role: Schema.NullOr(WorkspaceRole) })
+const GetRow = Schema.Struct({ card: Card, workspace_id: Schema.String, role: Schema.NullOr(WorkspaceRole) })
 
 /** A written card: the statement wrote it, so its row carries it. */
 type Written = WrittenRow & { readonly card: CardView }

@@ -8,13 +8,13 @@ import { findAll, statement } from "../infra/statement.ts"
 import { Access, isUuid } from "./Access.ts"
 import { checkName } from "./cardRules.ts"
 import { EventLog } from "../events/EventLog.ts"
-import { cardJson, CardRow, type CardView, type LabelView, toLabel } from "./cardView.ts"
+import { cardColumn, CardRow, type CardView, type LabelView, toLabel } from "./cardView.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
 
 /** The card after a label change, read in the change's transaction (the event's object). */
 const cardAfterSql = statement<{ card: string; now: string }>(
-  (p) => `SELECT ${cardJson(p.now)} AS card FROM cards c WHERE c.id = ${p.card}::uuid`
+  (p) => `SELECT ${cardColumn(p.now)} FROM cards c WHERE c.id = ${p.card}::uuid`
 )
 
 // A label attached or removed, and the card's updated_at: the RETURNING reads the statement's
@@ -25,14 +25,14 @@ const attachSql = statement<{ card: string; label: string; now: string }>(
     ON CONFLICT DO NOTHING RETURNING card_id
   )
   UPDATE cards c SET updated_at = ${p.now}::timestamptz FROM added WHERE c.id = added.card_id
-  RETURNING ${cardJson(p.now)} AS card`
+  RETURNING ${cardColumn(p.now)}`
 )
 const detachSql = statement<{ card: string; label: string | null; now: string }>(
   (p) => `WITH removed AS (
     DELETE FROM card_labels WHERE card_id = ${p.card} AND label_id = ${p.label} RETURNING card_id
   )
   UPDATE cards c SET updated_at = ${p.now}::timestamptz FROM removed WHERE c.id = removed.card_id
-  RETURNING ${cardJson(p.now)} AS card`
+  RETURNING ${cardColumn(p.now)}`
 )
 
 export interface EnsuredLabel {

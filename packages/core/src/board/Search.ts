@@ -20,7 +20,7 @@ import { grantsOf, isUuid, visibleTo } from "./Access.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { assigneeOf } from "./assignees.ts"
 import { findAll, statement } from "../infra/statement.ts"
-import { cardJson, CardRow, type CardView } from "./cardView.ts"
+import { cardColumn, CardRow, type CardView } from "./cardView.ts"
 
 /** Words of a query, as ILIKE patterns with %, _ and \ escaped. */
 export const searchPatterns = (q: string): Array<string> =>
@@ -140,7 +140,7 @@ export class Search extends Context.Service<
             )`
           return `
           WITH ${hits}
-          SELECT ${cardJson(p.now!)} AS card
+          SELECT ${cardColumn(p.now!)}
           FROM hits h JOIN cards c ON c.id = h.id
           ORDER BY h.rank, h.created_at DESC, h.id DESC`
         })

@@ -8,6 +8,7 @@
  * its target was there (then its snapshot was stale: run it again) or not (then say why).
  */
 import { Schema } from "effect"
+import { Card } from "../domain/card.ts"
 import type { Priority } from "../domain/enums.ts"
 import { actorSql, eventInsertSql } from "../events/EventLog.ts"
 import { type Statement, statement } from "../infra/statement.ts"
@@ -15,7 +16,6 @@ import { visibleTo } from "./Access.ts"
 import {
   bucketsBefore,
   bucketSize,
-  CardJson,
   cardJson,
   cardJsonOf,
   ordinalOf,
@@ -103,7 +103,7 @@ const writtenCard = (found: string, count: "created" | "moved", now: string, ass
         })
   return `
   SELECT (SELECT count(*) FROM ${found})::int AS found, c.id, c.project_id, c.column_id, ${position} AS position,
-    ${card} AS card, scale(c.sort_key) AS key_scale, ${bucketSize("c")}::int AS bucket_size,
+    (${card})::json AS card, scale(c.sort_key) AS key_scale, ${bucketSize("c")}::int AS bucket_size,
     ${count === "moved" ? "c.old_column_id" : "NULL::uuid"} AS old_column_id,
     ${count === "moved" ? "c.old_position" : "NULL::int"} AS old_position
   FROM written c CROSS JOIN LATERAL (SELECT ${bucketsBefore("c")} AS before, ${withinBucket("c")} AS within) b`
@@ -261,7 +261,7 @@ export const fileOnceSql = insertSql("filing", true) as Statement<FileOnceParams
 /** The row of a write: what Cards.ts reads of it (the card; what to tell and whether to rebalance). */
 export const WrittenRow = Schema.Struct({
   found: Schema.Number,
-  card: Schema.NullOr(CardJson),
+  card: Schema.NullOr(Card),
   key_scale: Schema.NullOr(Schema.Number),
   bucket_size: Schema.NullOr(Schema.Number),
   old_column_id: Schema.NullOr(Schema.String)
