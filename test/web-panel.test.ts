@@ -404,6 +404,44 @@ describeBrowser("web: the card panel", () => {
     expect(app.errors).toEqual([])
   })
 
+  it("reads the card, never the board again, shows the board's copy at once, and follows changes made elsewhere", async () => {
+    const c = (
+      await api("POST", "/v1/cards", { projectId: account.projectId, columnId: account.columns[0]!.id, title: "Watched" })
+    ).body
+    const reads: Array<string> = []
+    const onRequest = (r: { url: () => string; method: () => string }) => {
+      const path = new URL(r.url()).pathname
+      if (r.method() === "GET" && /^\/api\/v1\/(board|cards)\//.test(path)) reads.push(path)
+    }
+    page.on("request", onRequest)
+    try {
+      await page.goto(`${site}/p/${account.projectId}`)
+      await page.locator(".live-live").waitFor()
+      // opened from the board: the board's copy fills the panel before the card's own read answers
+      await page.route(`**/api/v1/cards/${c.id}`, async (route) => {
+        await new Promise((r) => setTimeout(r, 1500))
+        await route.continue()
+      })
+      await page.locator(`[data-card-handle="${c.id}"]`).click()
+      await dialog().getByLabel("Title", { exact: true }).waitFor({ timeout: 1000 })
+      await page.unroute(`**/api/v1/cards/${c.id}`)
+      expect(await dialog().getByLabel("Title", { exact: true }).inputValue()).toBe("Watched")
+
+      // changed by someone else while open: the board's stream updates the panel, no reload, no focus
+      await api("PATCH", `/v1/cards/${c.id}`, { title: "Renamed elsewhere" })
+      await page.getByRole("dialog", { name: /Renamed elsewhere/ }).waitFor({ timeout: 5000 })
+      // an event that does not carry the card (a subtask) makes the panel read the card again
+      await api("POST", "/v1/subtasks", { cardId: c.id, title: "Added elsewhere" })
+      await dialog().getByText("Added elsewhere").waitFor({ timeout: 5000 })
+      // the board was read once, by the board page; the panel read the card
+      expect(reads.filter((p) => p.startsWith("/api/v1/board/"))).toEqual([`/api/v1/board/${account.projectId}`])
+      expect(reads).toContain(`/api/v1/cards/${c.id}`)
+    } finally {
+      page.off("request", onRequest)
+    }
+    expect(app.errors).toEqual([])
+  })
+
   it("has no serious accessibility violation, fills a phone's screen, and deletes the card after a confirm", async () => {
     const c = (
       await api("POST", "/v1/cards", {
