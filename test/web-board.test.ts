@@ -97,6 +97,8 @@ describeBrowser("web board (issue 21)", () => {
       const expected: Record<string, RegExp> = {
         "401": /^\/api\/v1\/(me|auth\/login)$/,
         "404": /^\/api\/v1\/cards\/[^/]+\/move$/,
+        // the bare 502 the suite stands in for a proxy's
+        "502": /^\/api\/v1\/search$/,
         "409": /^\/api\/v1\/(columns\/[^/]+|auth\/signup)$/,
         // signing up an address that signed up a minute ago: the once-per-5-minutes rule answers first
         "429": /^\/api\/v1\/auth\/signup$/
@@ -424,6 +426,31 @@ describeBrowser("web board (issue 21)", () => {
     await page.goto(`${app.url}/p/${projectId}`)
     await cardIn("In Progress", "Write the launch post").locator(".card-handle").click()
     await page.waitForURL(`**/p/${projectId}?card=${card.id}`)
+  })
+
+  it("says so when an answer cannot be read, and when the server answers an error without a message", async () => {
+    await page.goto(`${app.url}/p/${projectId}`)
+    const search = async (body: string, status: number) => {
+      await page.route("**/api/v1/search?*", (route) =>
+        route.fulfill({ status, contentType: "application/json", body })
+      )
+      await page.getByLabel("Search cards").fill(`query ${status}`)
+      await page.keyboard.press("Enter")
+      const alert = page.locator(".board-search [role=alert]")
+      await alert.waitFor()
+      const text = await alert.textContent()
+      await page.unroute("**/api/v1/search?*")
+      return text
+    }
+    // a success cut off mid-answer
+    expect(await search('[{"id": "x", "tit', 200)).toBe(
+      "The server's answer could not be read (cut off or not JSON): try again."
+    )
+    // a proxy's bare 502
+    expect(await search("<html>Bad gateway</html>", 502)).toBe(
+      "The server had a problem (HTTP 502): try again in a moment."
+    )
+    await page.getByLabel("Search cards").fill("")
   })
 
   it("has no serious or critical accessibility violation on the board (axe-core)", async () => {

@@ -79,11 +79,11 @@ const send = async (request: Request): Promise<Response> => {
   return res
 }
 
+// each call passes its own fetch (through `send`), which keeps the status of its answer
 const client = createClient<paths>({
   baseUrl: "/api",
   credentials: "same-origin",
-  headers: { accept: "application/json" },
-  fetch: send
+  headers: { accept: "application/json" }
 })
 
 type Method = "get" | "post" | "patch" | "delete"
@@ -100,13 +100,19 @@ type Answer<Op, I> =
 const call =
   (method: "GET" | "POST" | "PATCH" | "DELETE") =>
   async (path: string, init?: object): Promise<unknown> => {
+    let status = 0
+    const fetch = async (request: Request) => {
+      const res = await send(request)
+      status = res.status
+      return res
+    }
     try {
-      const { data } = await (client[method] as (p: string, i?: object) => Promise<{ data?: unknown }>)(path, init)
-      return data
+      const request = client[method] as (p: string, i?: object) => Promise<{ data?: unknown }>
+      return (await request(path, { ...init, fetch })).data
     } catch (e) {
       if (e instanceof ApiError) throw e
       // a success whose body is cut off or not JSON
-      throw new ApiError(0, "The server's answer could not be read (cut off or not JSON): try again.")
+      throw new ApiError(status, "The server's answer could not be read (cut off or not JSON): try again.")
     }
   }
 

@@ -10,13 +10,10 @@ import { type RefObject, useCallback, useReducer, useRef, useState } from "react
 import { ApiError, api } from "../api.ts"
 import { type BoardAction, type BoardState, actionOfEvent, boardReducer, cardOfEvent } from "../lib/boardState.ts"
 import { type LiveStatus, type StreamEvent, useProjectEvents } from "../lib/liveEvents.ts"
-import { invalidate, setQueryData } from "../lib/queryCache.ts"
+import { cardKey, invalidate, setQueryData } from "../lib/queryCache.ts"
 import type { Member } from "../types.ts"
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e))
-
-/** The cache's key of a card as the panel reads it (`GET /v1/cards/{id}`, by id or ref). */
-export const cardKey = (idOrRef: string) => `/v1/cards/${idOrRef}`
 
 /** Whether a cached answer is the card `cardId` (the panel may have asked by its ref). */
 const isCard = (cardId: string) => (key: string, data: unknown) =>

@@ -103,7 +103,7 @@ const place = (state: BoardState, card: Card, columnId: string, index: number): 
   if (previous !== undefined) order[previous.columnId] = without(order[previous.columnId], card.id)
   // a card of a column this page does not know yet (its column.created is on its way): keep it
   order[columnId] = insertAt(order[columnId] ?? [], index, card.id)
-  return { ...state, cards: { ...state.cards, [card.id]: { ...card, columnId: columnId as Card["columnId"] } }, order }
+  return { ...state, cards: { ...state.cards, [card.id]: { ...card, columnId } }, order }
 }
 
 export const boardReducer = (state: BoardState | null, action: BoardAction): BoardState | null => {

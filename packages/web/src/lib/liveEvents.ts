@@ -10,15 +10,12 @@
  */
 import { useEffect, useRef, useState } from "react"
 import { api } from "../api.ts"
-import type { EventPage, EventType } from "../types.ts"
+import type { BoardEvent, EventPage, EventType } from "../types.ts"
 
 /** `catchingUp`: the stream is open and replaying; `live` only once it reached the log's head. */
 export type LiveStatus = "connecting" | "catchingUp" | "live" | "reconnecting"
-export interface StreamEvent {
-  readonly id: string
-  readonly type: string
-  readonly data: { readonly object: unknown }
-}
+/** A frame's data: the event as the API documents it (the same as history's). */
+export type StreamEvent = BoardEvent
 
 /**
  * The event types the board applies. EventSource dispatches each frame under its `event:` name,

@@ -87,6 +87,9 @@ export const createQueryCache = (keep = 200) => {
   }
 }
 
+/** The key of a card as the panel reads it (`GET /v1/cards/{id}`, by id or by ref). */
+export const cardKey = (idOrRef: string) => `/v1/cards/${idOrRef}`
+
 /** The app's one cache. */
 export const queryCache = createQueryCache()
 export const { invalidate, setQueryData } = queryCache

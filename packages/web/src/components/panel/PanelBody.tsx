@@ -5,10 +5,10 @@
  * here), and its sections laid out.
  */
 import { useCallback, useEffect, useId, useState } from "react"
-import { api } from "../../api.ts"
+import { ApiError, api } from "../../api.ts"
 import { useBoardView } from "../../lib/boardContext.ts"
 import type { paths } from "../../lib/api-types.ts"
-import { useQuery } from "../../lib/queryCache.ts"
+import { cardKey, useQuery } from "../../lib/queryCache.ts"
 import { useSession } from "../../lib/session.ts"
 import type { Card, Label } from "../../types.ts"
 import { PANEL_TITLE_ID } from "../CardPanel.tsx"
@@ -41,7 +41,7 @@ export default function PanelBody({ cardId, onClose }: { cardId: string; project
   const known =
     board?.state.cards[cardId] ?? Object.values(board?.state.cards ?? {}).find((c) => c.ref === cardId.toUpperCase())
   const query = useQuery<Card>(
-    valid ? `/v1/cards/${cardId}` : null,
+    valid ? cardKey(cardId) : null,
     () => api.GET("/v1/cards/{id}", { params: { path: { id: cardId } } }),
     known
   )
@@ -50,7 +50,7 @@ export default function PanelBody({ cardId, onClose }: { cardId: string; project
     ? NOT_A_CARD
     : query.error === undefined
       ? null
-      : { status: (query.error as { status?: number }).status ?? 0, message: errorText(query.error) }
+      : { status: query.error instanceof ApiError ? query.error.status : 0, message: errorText(query.error) }
 
   const { reload } = query
   const changed = useCallback(() => {
