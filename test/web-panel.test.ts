@@ -406,7 +406,11 @@ describeBrowser("web: the card panel", () => {
 
   it("reads the card, never the board again, shows the board's copy at once, and follows changes made elsewhere", async () => {
     const c = (
-      await api("POST", "/v1/cards", { projectId: account.projectId, columnId: account.columns[0]!.id, title: "Watched" })
+      await api("POST", "/v1/cards", {
+        projectId: account.projectId,
+        columnId: account.columns[0]!.id,
+        title: "Watched"
+      })
     ).body
     const reads: Array<string> = []
     const onRequest = (r: { url: () => string; method: () => string }) => {
