@@ -2,7 +2,7 @@
  * Issue 21: the card panel in a real browser against a real server. The panel opens at the
  * card's URL (`/p/<projectId>?card=<id>`); every edit made in it is read back through the API.
  */
-import type { Browser, Page } from "playwright-core"
+import type { Browser, Page, Route } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { describeBrowser, launchBrowser } from "./support/browser.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
@@ -422,14 +422,19 @@ describeBrowser("web: the card panel", () => {
       await page.goto(`${site}/p/${account.projectId}`)
       await page.locator(".live-live").waitFor()
       // opened from the board: the board's copy fills the panel before the card's own read answers
-      await page.route(`**/api/v1/cards/${c.id}`, async (route) => {
-        await new Promise((r) => setTimeout(r, 1500))
-        await route.continue()
-      })
+      const held: Array<Promise<void>> = []
+      const hold = (route: Route) => {
+        const answered = new Promise<void>((r) => setTimeout(r, 1500)).then(() => route.continue())
+        held.push(answered)
+        return answered
+      }
+      await page.route(`**/api/v1/cards/${c.id}`, hold)
       await page.locator(`[data-card-handle="${c.id}"]`).click()
       await dialog().getByLabel("Title", { exact: true }).waitFor({ timeout: 1000 })
-      await page.unroute(`**/api/v1/cards/${c.id}`)
       expect(await dialog().getByLabel("Title", { exact: true }).inputValue()).toBe("Watched")
+      expect(held).toHaveLength(1)
+      await Promise.all(held)
+      await page.unroute(`**/api/v1/cards/${c.id}`, hold)
 
       // changed by someone else while open: the board's stream updates the panel, no reload, no focus
       await api("PATCH", `/v1/cards/${c.id}`, { title: "Renamed elsewhere" })
