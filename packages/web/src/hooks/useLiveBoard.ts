@@ -58,8 +58,9 @@ export const useLiveBoard = (projectId: string, say: (text: string) => void): Li
     try {
       board = await readBoard(projectId)
     } catch (e) {
-      // gone or not yours: nothing to retry; anything else (the server restarting, the network) is tried again
-      const final = e instanceof ApiError && (e.status === 403 || e.status === 404)
+      // not a project's address, gone or not yours: nothing to retry; anything else (the server
+      // restarting, the network) is tried again
+      const final = e instanceof ApiError && (e.status === 400 || e.status === 403 || e.status === 404)
       if (final) setLoadError(errorText(e))
       else if (stateRef.current === null) setLoadError(`${errorText(e)} Trying again…`)
       else say(`Could not read the board again: ${errorText(e)} Trying again…`)
