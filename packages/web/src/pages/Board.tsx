@@ -152,7 +152,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
       </DndContext>
       {openCardId !== null && (
         <BoardContext.Provider value={view}>
-          <CardPanel cardId={openCardId} projectId={projectId} onClose={() => navigate(`/p/${projectId}`)} />
+          <CardPanel cardId={openCardId} onClose={() => navigate(`/p/${projectId}`)} />
         </BoardContext.Provider>
       )}
     </div>

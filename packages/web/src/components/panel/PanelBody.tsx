@@ -32,7 +32,7 @@ const CARD_ID_OR_REF =
 /** A URL edited by hand: said without asking the server (which would answer 400). */
 const NOT_A_CARD = { status: 404, message: "No card has this address: check the link." }
 
-export default function PanelBody({ cardId, onClose }: { cardId: string; projectId: string; onClose: () => void }) {
+export default function PanelBody({ cardId, onClose }: { cardId: string; onClose: () => void }) {
   const board = useBoardView()
   const { me } = useSession()
   const [version, setVersion] = useState(0)
