@@ -183,7 +183,7 @@ describe("the README's `npx -y pnpm@10 start`", () => {
       }, 10)
 
       // a signup whose body is still arriving when the signal comes
-      const body = JSON.stringify({ email: "late@example.com", password: "12345678", full_name: "Late" })
+      const body = JSON.stringify({ email: "late@example.com", password: "correct horse battery", full_name: "Late" })
       const answered = new Promise<number>((resolve, reject) => {
         const request = http.request(
           `${base}/v1/auth/signup`,

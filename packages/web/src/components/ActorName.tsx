@@ -1,4 +1,4 @@
-import type { BoardEvent } from "@board/core/contract"
+import type { BoardEvent } from "../types.ts"
 import { actorView } from "../lib/actors.ts"
 
 /**

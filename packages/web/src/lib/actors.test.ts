@@ -1,4 +1,4 @@
-import type { BoardEvent } from "@board/core/contract"
+import type { BoardEvent } from "../types.ts"
 import { describe, expect, it } from "vitest"
 import { actorText, actorView } from "./actors.ts"
 import { describeEvent } from "./history.ts"

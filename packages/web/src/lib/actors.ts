@@ -5,7 +5,7 @@
  * account's id (`userId`: for an agent, the person who granted it); the person's name comes from
  * the workspace's members, which the pages already read.
  */
-import type { BoardEvent, Member } from "@board/core/contract"
+import type { BoardEvent, Member } from "../types.ts"
 
 type Actor = BoardEvent["actor"]
 

@@ -3,7 +3,7 @@
  * from To Do to Doing". Events carry the resource after the change (`data.object`) and the
  * changed fields' old values (`data.previous`); column and member names come from the board.
  */
-import type { BoardEvent } from "@board/core/contract"
+import type { BoardEvent } from "../types.ts"
 import { actorText } from "./actors.ts"
 
 export interface HistoryNames {

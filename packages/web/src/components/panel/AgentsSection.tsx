@@ -1,11 +1,11 @@
-import type { AgentSession, AgentSessionDetail } from "@board/core/contract"
 import { useEffect, useId, useMemo, useState } from "react"
 import { api } from "../../api.ts"
 import { actorText, memberNames } from "../../lib/actors.ts"
 import { statusText } from "../../lib/history.ts"
 import { ActorName } from "../ActorName.tsx"
 import { Markdown } from "./Markdown.tsx"
-import { ErrorLine, errorText, formatTime, type SectionProps, seg, useAction } from "./shared.tsx"
+import type { AgentSessionDetail } from "../../types.ts"
+import { ErrorLine, errorText, formatTime, type SectionProps, useAction } from "./shared.tsx"
 
 const LIVE = new Set(["active", "awaitingInput", "error"])
 /** Sessions whose activities the panel reads: the live ones and the latest few that ended. */
@@ -28,10 +28,12 @@ export function AgentsSection({ card, members, changed, version }: SectionProps)
   useEffect(() => {
     let live = true
     ;(async () => {
-      const list = await api<Array<AgentSession>>("GET", `/v1/cards/${seg(card.id)}/agent-sessions`)
+      const list = await api.GET("/v1/cards/{id}/agent-sessions", { params: { path: { id: card.id } } })
       const detailed = list.filter((s, i) => LIVE.has(s.status) || i < DETAILED)
       const details = await Promise.all(
-        detailed.map((s) => api<AgentSessionDetail>("GET", `/v1/agent-sessions/${seg(s.id)}?limit=500`))
+        detailed.map((s) =>
+          api.GET("/v1/agent-sessions/{id}", { params: { path: { id: s.id }, query: { limit: 500 } } })
+        )
       )
       const byId = new Map(details.map((d) => [d.id as string, d]))
       return list.map((s) => byId.get(s.id) ?? { ...s, activities: [] })
@@ -129,9 +131,9 @@ function Question({
         onSubmit={(e) => {
           e.preventDefault()
           if (reply.trim() !== "")
-            void run(() => api("POST", `/v1/cards/${seg(cardId)}/comments`, { body: reply })).then(
-              (ok) => ok && setReply("")
-            )
+            void run(() =>
+              api.POST("/v1/cards/{id}/comments", { params: { path: { id: cardId } }, body: { body: reply } })
+            ).then((ok) => ok && setReply(""))
         }}
       >
         <label htmlFor={`${id}-reply`}>Reply to {who}</label>

@@ -1,10 +1,14 @@
-import type { Comment, CommentPage } from "@board/core/contract"
 import { useEffect, useId, useMemo, useState } from "react"
 import { api } from "../../api.ts"
 import { memberNames } from "../../lib/actors.ts"
+import type { Comment } from "../../types.ts"
 import { ActorName } from "../ActorName.tsx"
 import { Markdown } from "./Markdown.tsx"
-import { ErrorLine, errorText, formatTime, type Me, type SectionProps, seg, useAction } from "./shared.tsx"
+import { ErrorLine, errorText, formatTime, type Me, type SectionProps, useAction } from "./shared.tsx"
+
+type CommentPage = Awaited<ReturnType<typeof readComments>>
+const readComments = (id: string) =>
+  api.GET("/v1/cards/{id}/comments", { params: { path: { id }, query: { limit: PAGE } } })
 
 const PAGE = 500
 
@@ -18,7 +22,7 @@ export function CommentsSection({ card, members, me, changed, version }: Section
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the refresh signal (SectionProps)
   useEffect(() => {
     let live = true
-    api<CommentPage>("GET", `/v1/cards/${seg(card.id)}/comments?limit=${PAGE}`).then(
+    readComments(card.id).then(
       (p) => live && setPage(p),
       (e) => live && setError(errorText(e))
     )
@@ -46,7 +50,9 @@ export function CommentsSection({ card, members, me, changed, version }: Section
         onSubmit={(e) => {
           e.preventDefault()
           if (body.trim() !== "")
-            void run(() => api("POST", `/v1/cards/${seg(card.id)}/comments`, { body })).then((ok) => ok && setBody(""))
+            void run(() =>
+              api.POST("/v1/cards/{id}/comments", { params: { path: { id: card.id } }, body: { body } })
+            ).then((ok) => ok && setBody(""))
         }}
       >
         <label htmlFor={`${id}-new`}>Add a comment</label>
@@ -76,7 +82,7 @@ function CommentItem({
   names
 }: {
   comment: Comment
-  me: Me | null
+  me: Me
   changed: () => void
   names: ReadonlyMap<string, string>
 }) {
@@ -85,7 +91,7 @@ function CommentItem({
   const [editing, setEditing] = useState(false)
   const [text, setText] = useState(comment.body)
   // a person edits their own comments; what an agent wrote in their name stays the agent's
-  const mine = me !== null && comment.author.type === "user" && comment.author.userId === me.id
+  const mine = comment.author.type === "user" && comment.author.userId === me.id
   return (
     <li className="panel-comment">
       <div className="panel-comment-head">
@@ -104,7 +110,12 @@ function CommentItem({
               type="button"
               disabled={busy || text.trim() === ""}
               onClick={async () => {
-                if (await run(() => api("PATCH", `/v1/comments/${seg(comment.id)}`, { body: text }))) setEditing(false)
+                if (
+                  await run(() =>
+                    api.PATCH("/v1/comments/{id}", { params: { path: { id: comment.id } }, body: { body: text } })
+                  )
+                )
+                  setEditing(false)
               }}
             >
               Save comment
@@ -133,7 +144,7 @@ function CommentItem({
             type="button"
             className="link-button danger-text"
             disabled={busy}
-            onClick={() => void run(() => api("DELETE", `/v1/comments/${seg(comment.id)}`))}
+            onClick={() => void run(() => api.DELETE("/v1/comments/{id}", { params: { path: { id: comment.id } } }))}
           >
             Delete
           </button>
