@@ -359,8 +359,12 @@ describeBrowser("web board (issue 21)", () => {
       const names = await page.locator("h2.column-name").allTextContents()
       return names.join() === "To Do,In Progress,QA,Done" ? true : undefined
     }, "the column to move left")
-    const board = await api("GET", `/v1/board/${projectId}`)
-    expect((board.body.columns as Array<any>).map((c) => c.name)).toEqual(["To Do", "In Progress", "QA", "Done"])
+    // the page shows the move at once (optimistic); the server has it once its PATCH is answered
+    await until(async () => {
+      const board = await api("GET", `/v1/board/${projectId}`)
+      const names = (board.body.columns as Array<any>).map((c) => c.name).join()
+      return names === "To Do,In Progress,QA,Done" ? true : undefined
+    }, "the server to have the column moved left")
 
     // Done holds cards: the server answers 409 and the page shows its message
     page.once("dialog", (d) => void d.accept())
