@@ -3,7 +3,7 @@
  * and rotating tokens. Redemptions and rotations are single UPDATE … WHERE used_at IS NULL
  * statements, so two instances racing on one code or refresh token get one success.
  */
-import { Context, Data, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as crypto from "node:crypto"
 import { AppConfig } from "../Config.ts"
@@ -11,74 +11,36 @@ import { NotFound } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { digestToken, isWellFormed, mintToken } from "../auth/secretTokens.ts"
 import { iso } from "../board/rows.ts"
-import { type ClientRegistration, validateRegistration } from "./clientMetadata.ts"
+import { validateRegistration } from "./clientMetadata.ts"
+import {
+  ACCESS_TOKEN_SECONDS,
+  CLIENT_ID,
+  type ClientRow,
+  CODE_SECONDS,
+  fail,
+  type GrantView,
+  type IssueCodeInput,
+  OAuthError,
+  REFRESH_TOKEN_DAYS,
+  type RegisteredClient,
+  refuse,
+  type TokenResponse
+} from "./oauthTypes.ts"
 import { CHALLENGE, verifierMatches } from "./pkce.ts"
 import { namesResource } from "./resourceIndicator.ts"
 import { CredentialCache } from "../auth/CredentialCache.ts"
 import { sqlNow } from "../infra/clock.ts"
 
-export const ACCESS_TOKEN_SECONDS = 3600
-export const REFRESH_TOKEN_DAYS = 30
-export const CODE_SECONDS = 120
-/** What register mints: `board_client_` and 12 random bytes in base64url. */
-const CLIENT_ID = /^board_client_[A-Za-z0-9_-]{16}$/
-
-/** An RFC 6749 §5.2 error: `error` is the wire code. */
-export class OAuthError extends Data.TaggedError("OAuthError")<{
-  readonly error: string
-  readonly description: string
-  readonly status: 400 | 401
-}> {}
-
-const refuse = (error: string, description: string, status: 400 | 401 = 400) =>
-  new OAuthError({ error, description, status })
-const fail = (error: string, description: string, status: 400 | 401 = 400) =>
-  Effect.fail(refuse(error, description, status))
-
-export interface RegisteredClient extends ClientRegistration {
-  readonly client_id: string
-  readonly client_id_issued_at: number
-  readonly client_secret?: string
-}
-
-export interface TokenResponse {
-  readonly access_token: string
-  readonly token_type: "Bearer"
-  readonly expires_in: number
-  readonly refresh_token: string
-  readonly scope: string
-}
-
-export interface GrantView {
-  readonly id: string
-  readonly clientId: string
-  readonly clientName: string | null
-  readonly workspaces: ReadonlyArray<string>
-  readonly scope: string
-  readonly createdAt: string
-  readonly updatedAt: string
-  readonly lastUsedAt: string | null
-}
-
-type ClientRow = {
-  id: string
-  client_name: string | null
-  redirect_uris: Array<string>
-  token_endpoint_auth_method: string
-  secret_digest: string | null
-  scope: string
-}
-
-/** What the consent step knows when it issues an authorization code. */
-export interface IssueCodeInput {
-  readonly clientId: string
-  readonly userId: string
-  readonly redirectUri: string
-  readonly codeChallenge: string
-  readonly scope: string
-  readonly resource: string
-  readonly workspaces: ReadonlyArray<string>
-}
+export {
+  ACCESS_TOKEN_SECONDS,
+  CODE_SECONDS,
+  type GrantView,
+  type IssueCodeInput,
+  OAuthError,
+  REFRESH_TOKEN_DAYS,
+  type RegisteredClient,
+  type TokenResponse
+} from "./oauthTypes.ts"
 
 export class OAuth extends Context.Service<
   OAuth,
