@@ -6,11 +6,11 @@
  * width, and no console error anywhere.
  */
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as path from "node:path"
 import type { Browser, BrowserContext, Page } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { postgresUrl } from "./support/backends.ts"
+import { tcpRelay } from "./support/tcpRelay.ts"
 import { describeBrowser, launchBrowser } from "./support/browser.ts"
 import { bearer, call, key, SUITE_PASSWORD, uniqueEmail } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
@@ -18,47 +18,6 @@ import { startServer, type TestServer } from "./support/server.ts"
 // what page.evaluate runs in the browser: the suites' tsconfig has no DOM types
 declare const document: any
 declare const window: any
-
-/** A TCP relay to the server that the test can take down (cut connections, answer 503) and up. */
-const tcpRelay = async (target: number) => {
-  const sockets = new Set<net.Socket>()
-  let isDown = false
-  const server = net.createServer((client) => {
-    sockets.add(client)
-    client.on("close", () => sockets.delete(client))
-    if (isDown) {
-      client.end("HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
-      return
-    }
-    const upstream = net.connect(target, "127.0.0.1")
-    sockets.add(client).add(upstream)
-    const forget = () => {
-      sockets.delete(client)
-      sockets.delete(upstream)
-      client.destroy()
-      upstream.destroy()
-    }
-    client.on("close", forget).on("error", forget)
-    upstream.on("close", forget).on("error", forget)
-    client.pipe(upstream).pipe(client)
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    down: () => {
-      isDown = true
-      for (const s of sockets) s.destroy()
-    },
-    up: () => {
-      isDown = false
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy()
-        server.close(() => resolve())
-      })
-  }
-}
 
 const until = async <T>(f: () => Promise<T | undefined>, what: string, timeoutMs = 5000): Promise<T> => {
   const deadline = Date.now() + timeoutMs

@@ -5,10 +5,10 @@
  * could not keep, or a request the server never answered, ends in a message, not a spinner.
  */
 import * as http from "node:http"
-import * as net from "node:net"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends } from "./support/backends.ts"
+import { tcpRelay } from "./support/tcpRelay.ts"
 import { describeBrowser, launchBrowser } from "./support/browser.ts"
 import { bootstrap, SUITE_PASSWORD } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
@@ -73,43 +73,6 @@ describe("pages under a loopback name when PUBLIC_URL is not loopback", () => {
     expect((await getWithHost(port, "/signin", `127.0.0.1:${port}`)).status).toBe(200)
   })
 })
-
-/** A TCP relay to 127.0.0.1:target on another port: another origin for the same server. */
-const tcpRelay = async (target: number) => {
-  const sockets = new Set<net.Socket>()
-  let isDown = false
-  const server = net.createServer((client) => {
-    sockets.add(client)
-    client.on("close", () => sockets.delete(client))
-    if (isDown) {
-      client.end("HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
-      return
-    }
-    const upstream = net.connect(target, "127.0.0.1")
-    sockets.add(upstream)
-    const forget = () => {
-      client.destroy()
-      upstream.destroy()
-    }
-    client.on("close", forget).on("error", forget)
-    upstream.on("close", forget).on("error", forget)
-    client.pipe(upstream).pipe(client)
-  })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    /** From now on every connection is answered 503 (open ones are cut, so none is reused). */
-    down: () => {
-      isDown = true
-      for (const s of sockets) s.destroy()
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy()
-        server.close(() => resolve())
-      })
-  }
-}
 
 describeBrowser("signing in under the names people type (issue 28)", () => {
   let server: TestServer

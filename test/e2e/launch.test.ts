@@ -15,20 +15,13 @@ import * as http from "node:http"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { freePort } from "../support/server.ts"
-import { isListening, spawnProcess, waitForHealth } from "../support/spawn.ts"
+import { embeddedEnv, isListening, spawnProcess, waitForHealth } from "../support/spawn.ts"
 import { tmpDirs } from "../support/tmp.ts"
 
 const tmpDir = tmpDirs("board-launch-")
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-const env = (extra: Record<string, string>) => ({
-  DATABASE_URL: undefined,
-  REDIS_URL: undefined,
-  PUBLIC_URL: undefined,
-  HOST: undefined,
-  LOG_FORMAT: "json",
-  ...extra
-})
+const env = embeddedEnv
 
 /** A process's state letter from /proc, or undefined once it is gone. */
 const processState = (pid: number): string | undefined => {

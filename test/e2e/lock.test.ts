@@ -8,20 +8,13 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { freePort } from "../support/server.ts"
-import { boardBin, type Spawned, spawnBoard, spawnProcess, waitForHealth } from "../support/spawn.ts"
+import { embeddedEnv, boardBin, type Spawned, spawnBoard, spawnProcess, waitForHealth } from "../support/spawn.ts"
 import { tmpDirs } from "../support/tmp.ts"
 
 const tmpDir = tmpDirs("board-lock-")
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-const env = (extra: Record<string, string>) => ({
-  DATABASE_URL: undefined,
-  REDIS_URL: undefined,
-  PUBLIC_URL: undefined,
-  HOST: undefined,
-  LOG_FORMAT: "json",
-  ...extra
-})
+const env = embeddedEnv
 
 const procStat = (pid: number): Array<string> | undefined => {
   try {

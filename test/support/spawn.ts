@@ -58,3 +58,16 @@ export const isListening = async (baseUrl: string): Promise<boolean> => {
     return false
   }
 }
+
+/**
+ * The environment of a spawned `board serve` on the embedded database: none of the suite's
+ * DATABASE_URL, REDIS_URL, PUBLIC_URL or HOST leaks in, and the log is JSON lines; `extra` wins.
+ */
+export const embeddedEnv = (extra: Record<string, string>): Record<string, string | undefined> => ({
+  DATABASE_URL: undefined,
+  REDIS_URL: undefined,
+  PUBLIC_URL: undefined,
+  HOST: undefined,
+  LOG_FORMAT: "json",
+  ...extra
+})
