@@ -20,7 +20,7 @@
 import { Context, Effect, Layer } from "effect"
 import { isUuid } from "../board/Access.ts"
 import { type CardLinkView, CardLinks } from "../board/CardLinks.ts"
-import { checkName, checkNoNul, checkTitle } from "../board/cardRules.ts"
+import { checkNoNul, checkTitle } from "../board/cardRules.ts"
 import { Cards } from "../board/Cards.ts"
 import type { CardView, SubtaskView } from "../board/cardView.ts"
 import { Labels } from "../board/Labels.ts"
@@ -28,9 +28,11 @@ import { type CardHit, type ColumnHit, type LabelHit, Lookups, type ProjectRef }
 import { Search } from "../board/Search.ts"
 import { Subtasks } from "../board/Subtasks.ts"
 import type { CardIntent, CommandResult } from "../domain/command.ts"
+import { decodeInput } from "../domain/decode.ts"
 import { InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { Name } from "../domain/text.ts"
 import { cardLabel, listOf, matchByName, normalizeName, quote } from "../board/names.ts"
 import { type CardRefOrTitle, EXAMPLES, type Intent, type LinkType, parseCommand } from "./parseCommand.ts"
 
@@ -216,7 +218,8 @@ export class Commands extends Context.Service<
         return label
       })
 
-      const checkLabelName = (name: string) => checkName(name, `label ${quote(name)}`)
+      // a label's name decoded as the contract decodes one (`LabelEnsure`), named as the command said it
+      const decodeLabelName = (name: string) => decodeInput(Name, `label ${quote(name)}`)(name)
 
       // --- the intents -----------------------------------------------------------------------
 
@@ -266,8 +269,9 @@ export class Commands extends Context.Service<
       ): Effect.fn.Return<Outcome, Failure> {
         switch (intent.type) {
           case "create_card": {
-            const bad = checkTitle(intent.title) ?? intent.labels.map(checkLabelName).find((e) => e !== undefined)
+            const bad = checkTitle(intent.title)
             if (bad !== undefined) return yield* bad
+            yield* Effect.forEach(intent.labels, decodeLabelName, { discard: true })
             const project = fixed ?? (yield* soleProject(principal, "to create a card I need its project"))
             let column: ColumnHit | undefined
             if (intent.column !== undefined) column = yield* lookups.column(project, intent.column)
@@ -332,8 +336,7 @@ export class Commands extends Context.Service<
           }
 
           case "add_label": {
-            const bad = checkLabelName(intent.label)
-            if (bad !== undefined) return yield* bad
+            yield* decodeLabelName(intent.label)
             const hit = yield* resolveCard(principal, intent.card, fixed)
             const before = yield* cards.get(principal, hit.id)
             // already on the card: nothing to do

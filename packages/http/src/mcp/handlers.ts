@@ -13,8 +13,12 @@ import {
   Comments,
   type DomainError,
   History,
+  checkedId,
+  decodeInput,
   InvalidInput,
   isUuid,
+  LabelEnsure,
+  LabelId,
   Labels,
   Lookups,
   NotFound,
@@ -26,7 +30,7 @@ import {
   Workspaces
 } from "@board/core"
 import type { AgentSession } from "@board/core/contract"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { Tool } from "effect/ai"
 import {
   boardText,
@@ -58,6 +62,8 @@ export type ToolHandlers = {
     params: Tool.Parameters<BoardTools[K]>
   ) => Effect.Effect<Reply, DomainError, McpPrincipal>
 }
+
+const isLabelId = Schema.is(checkedId(LabelId))
 
 /** Comments show_card quotes, the latest. */
 const SHOWN_COMMENTS = 5
@@ -187,7 +193,10 @@ export const makeHandlers = Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* cardId(card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
-        const { label: ensured, created } = yield* labels.ensure(principal, { projectId: project, name: label })
+        const { label: ensured, created } = yield* labels.ensure(
+          principal,
+          yield* decodeInput(LabelEnsure)({ projectId: project, name: label })
+        )
         const found = { ...ensured, created }
         yield* labels.attach(principal, id, found.id)
         const view = yield* cards.get(principal, id)
@@ -207,7 +216,7 @@ export const makeHandlers = Effect.gen(function* () {
         const id = yield* cardId(card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
         const wanted = label.trim()
-        const labelId = isUuid(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
+        const labelId = isLabelId(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
         if (labelId === undefined) {
           return yield* new NotFound({ message: `no label ${quote(wanted)} in this card's project` })
         }
