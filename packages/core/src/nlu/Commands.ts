@@ -29,6 +29,7 @@ import { Search } from "../board/Search.ts"
 import { Subtasks } from "../board/Subtasks.ts"
 import type { CardIntent, CommandResult } from "../domain/command.ts"
 import { decodeInput } from "../domain/decode.ts"
+import { SubtaskCreate } from "../domain/inputs.ts"
 import { InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
@@ -372,7 +373,10 @@ export class Commands extends Context.Service<
 
           case "add_subtask": {
             const hit = yield* resolveCard(principal, intent.card, fixed)
-            const subtask = yield* subtasks.create(principal, { cardId: hit.id, title: intent.title })
+            const subtask = yield* subtasks.create(
+              principal,
+              yield* decodeInput(SubtaskCreate)({ cardId: hit.id, title: intent.title })
+            )
             return cardResult(intent.type, yield* cards.get(principal, hit.id), [
               { type: "subtask.created", subtaskId: subtask.id, cardId: hit.id }
             ])

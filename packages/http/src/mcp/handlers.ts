@@ -10,6 +10,7 @@ import {
   CardLinks,
   Cards,
   Commands,
+  CommentInput,
   Comments,
   type DomainError,
   History,
@@ -26,6 +27,8 @@ import {
   Prompts,
   quote,
   Search,
+  SubtaskCreate,
+  SubtaskId,
   Subtasks,
   Workspaces
 } from "@board/core"
@@ -64,6 +67,7 @@ export type ToolHandlers = {
 }
 
 const isLabelId = Schema.is(checkedId(LabelId))
+const SubtaskIdInput = checkedId(SubtaskId)
 
 /** Comments show_card quotes, the latest. */
 const SHOWN_COMMENTS = 5
@@ -229,7 +233,7 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* cardId(card, projectId)
-        const subtask = yield* subtasks.create(principal, { cardId: id, title })
+        const subtask = yield* subtasks.create(principal, yield* decodeInput(SubtaskCreate)({ cardId: id, title }))
         const view = yield* cards.get(principal, id)
         return { text: `Added to ${view.ref}: ${subtaskLine(subtask)}`, data: { subtask, card: view } }
       }),
@@ -237,7 +241,7 @@ export const makeHandlers = Effect.gen(function* () {
     toggle_subtask: ({ subtaskId }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const subtask = yield* subtasks.toggle(principal, subtaskId.trim())
+        const subtask = yield* subtasks.toggle(principal, yield* decodeInput(SubtaskIdInput, "subtaskId")(subtaskId.trim()))
         const view = yield* cards.get(principal, subtask.cardId)
         return {
           text: `${subtask.completed ? "Done" : "Not done"} on ${view.ref}: ${subtaskLine(subtask)}`,
@@ -284,7 +288,7 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* cardId(card, projectId)
-        const made = yield* comments.create(principal, id, body)
+        const made = yield* comments.create(principal, id, yield* decodeInput(CommentInput)({ body }))
         const view = yield* cards.get(principal, id)
         return { text: `Commented on ${view.ref} (comment id ${made.id}).`, data: { comment: made } }
       }),
