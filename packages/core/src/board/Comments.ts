@@ -162,7 +162,11 @@ export class Comments extends Context.Service<
           return { card, row }
         })
 
-      const update = Effect.fn("Comments.update")(function* (principal: Principal, id: CommentId, { body }: CommentInput) {
+      const update = Effect.fn("Comments.update")(function* (
+        principal: Principal,
+        id: CommentId,
+        { body }: CommentInput
+      ) {
         const { card, row } = yield* authored(principal, id)
         return yield* changing(
           Effect.gen(function* () {
