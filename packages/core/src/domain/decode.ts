@@ -24,6 +24,12 @@ export const schemaMessage = (message: string, field?: string): string => {
   return `${field === undefined ? "" : `${field}.`}${path}: ${flat(lines.slice(0, -1))}`
 }
 
+// JSON has no undefined: a key a front end set to undefined (an argument left out) is absent
+const absentUndefined = (input: unknown): unknown =>
+  typeof input === "object" && input !== null && !Array.isArray(input)
+    ? Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined))
+    : input
+
 /**
  * Decodes `input` with `schema` as the HTTP contract would, failing with `InvalidInput` and the
  * contract's message. `field` names the value when the schema is a bare field (a label's name).
@@ -31,6 +37,6 @@ export const schemaMessage = (message: string, field?: string): string => {
 export const decodeInput =
   <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S, field?: string) =>
   (input: unknown): Effect.Effect<S["Type"], InvalidInput> =>
-    Schema.decodeUnknownEffect(schema)(input).pipe(
+    Schema.decodeUnknownEffect(schema)(absentUndefined(input)).pipe(
       Effect.mapError((e) => new InvalidInput({ message: schemaMessage(e.message, field) }))
     )

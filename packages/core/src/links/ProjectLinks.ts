@@ -6,6 +6,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { ProjectLinkReview, ProjectLinkSubmit } from "../domain/inputs.ts"
 import type { RelevanceFilter } from "../domain/enums.ts"
 import type { ProjectId, ProjectLinkId, UserId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
@@ -14,7 +15,6 @@ import { Access, type Resolved } from "../board/Access.ts"
 import { actorParams, actorSql, EventLog, eventInsertSql } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { iso } from "../board/rows.ts"
-import { checkLinkFields } from "./linkRules.ts"
 import { normalizeUrl } from "./normalizeUrl.ts"
 import { type BoardIndex, withOtherLinks } from "./boardIndex.ts"
 import { evaluateRelevance, type Evidence, prepareBoardIndex, type Relevance } from "./relevance.ts"
@@ -33,13 +33,8 @@ export interface LinkPage {
 
 export type { RelevanceFilter }
 
-export interface LinkReview {
-  readonly title?: string | null | undefined
-  readonly note?: string | null | undefined
-  readonly tags?: ReadonlyArray<string> | undefined
-  readonly relevance?: Relevance | undefined
-  readonly reason?: string | undefined
-}
+/** A review, decoded with `ProjectLinkReview` (the contract's rules on each field). */
+export type LinkReview = ProjectLinkReview
 
 type Row = {
   id: string
@@ -129,33 +124,33 @@ const view = (r: Row): ProjectLinkView => ({
 export class ProjectLinks extends Context.Service<
   ProjectLinks,
   {
+    /** `input` was decoded with `ProjectLinkSubmit`, as every caller does; the URL is parsed here. */
     readonly submit: (
       principal: Principal,
-      projectId: string,
-      input: {
-        url: string
-        title?: string | undefined
-        note?: string | undefined
-        tags?: ReadonlyArray<string> | undefined
-      }
+      projectId: ProjectId,
+      input: ProjectLinkSubmit
     ) => Effect.Effect<{ created: boolean; link: ProjectLinkView }, InvalidInput | AccessError>
     readonly list: (
       principal: Principal,
-      projectId: string,
+      projectId: ProjectId,
       query: { relevance?: RelevanceFilter | undefined; limit?: number | undefined; offset?: number | undefined }
     ) => Effect.Effect<LinkPage, InvalidInput | AccessError>
     readonly review: (
       principal: Principal,
-      projectId: string,
-      linkId: string,
+      projectId: ProjectId,
+      linkId: ProjectLinkId,
       review: LinkReview
     ) => Effect.Effect<ProjectLinkView, InvalidInput | AccessError>
     readonly evaluate: (
       principal: Principal,
-      projectId: string,
-      linkId: string
+      projectId: ProjectId,
+      linkId: ProjectLinkId
     ) => Effect.Effect<ProjectLinkView, AccessError>
-    readonly remove: (principal: Principal, projectId: string, linkId: string) => Effect.Effect<void, AccessError>
+    readonly remove: (
+      principal: Principal,
+      projectId: ProjectId,
+      linkId: ProjectLinkId
+    ) => Effect.Effect<void, AccessError>
     /** The project's links rated high, oldest first (agent prompt references). */
     readonly references: (projectId: string) => Effect.Effect<ReadonlyArray<ProjectLinkView>>
   }
@@ -237,16 +232,9 @@ export class ProjectLinks extends Context.Service<
 
       const submit = Effect.fn("ProjectLinks.submit")(function* (
         principal: Principal,
-        projectId: string,
-        input: {
-          url: string
-          title?: string | undefined
-          note?: string | undefined
-          tags?: ReadonlyArray<string> | undefined
-        }
+        projectId: ProjectId,
+        input: ProjectLinkSubmit
       ) {
-        const invalid = checkLinkFields(input)
-        if (invalid) return yield* invalid
         const normalized = normalizeUrl(input.url)
         if (!normalized.ok) return yield* new InvalidInput({ message: `url: ${normalized.error}` })
         const project = yield* access.resolve(principal, "project", projectId)
@@ -296,7 +284,7 @@ export class ProjectLinks extends Context.Service<
 
       const list = Effect.fn("ProjectLinks.list")(function* (
         principal: Principal,
-        projectId: string,
+        projectId: ProjectId,
         query: { relevance?: RelevanceFilter | undefined; limit?: number | undefined; offset?: number | undefined }
       ) {
         const limit = query.limit ?? 50
@@ -324,8 +312,8 @@ export class ProjectLinks extends Context.Service<
 
       const review = Effect.fn("ProjectLinks.review")(function* (
         principal: Principal,
-        projectId: string,
-        linkId: string,
+        projectId: ProjectId,
+        linkId: ProjectLinkId,
         input: LinkReview
       ) {
         if (input.reason !== undefined && input.relevance === undefined) {
@@ -333,8 +321,6 @@ export class ProjectLinks extends Context.Service<
             message: "reason: give a relevance with the reason (a reason explains a human rating)"
           })
         }
-        const invalid = checkLinkFields(input)
-        if (invalid) return yield* invalid
         const project = yield* access.resolve(principal, "project", projectId)
         const set: Record<string, unknown> = {}
         if (input.title !== undefined) set.title = input.title
@@ -371,8 +357,8 @@ export class ProjectLinks extends Context.Service<
 
       const evaluate = Effect.fn("ProjectLinks.evaluate")(function* (
         principal: Principal,
-        projectId: string,
-        linkId: string
+        projectId: ProjectId,
+        linkId: ProjectLinkId
       ) {
         const project = yield* access.resolve(principal, "project", projectId)
         const link = yield* linkOf(projectId, linkId)
@@ -417,8 +403,8 @@ export class ProjectLinks extends Context.Service<
 
       const remove = Effect.fn("ProjectLinks.remove")(function* (
         principal: Principal,
-        projectId: string,
-        linkId: string
+        projectId: ProjectId,
+        linkId: ProjectLinkId
       ) {
         const project = yield* access.resolve(principal, "project", projectId)
         const deleted = yield* events

@@ -24,6 +24,7 @@ import {
   Lookups,
   NotFound,
   ProjectLinks,
+  ProjectLinkSubmit,
   Prompts,
   quote,
   Search,
@@ -241,7 +242,10 @@ export const makeHandlers = Effect.gen(function* () {
     toggle_subtask: ({ subtaskId }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const subtask = yield* subtasks.toggle(principal, yield* decodeInput(SubtaskIdInput, "subtaskId")(subtaskId.trim()))
+        const subtask = yield* subtasks.toggle(
+          principal,
+          yield* decodeInput(SubtaskIdInput, "subtaskId")(subtaskId.trim())
+        )
         const view = yield* cards.get(principal, subtask.cardId)
         return {
           text: `${subtask.completed ? "Done" : "Not done"} on ${view.ref}: ${subtaskLine(subtask)}`,
@@ -266,13 +270,21 @@ export const makeHandlers = Effect.gen(function* () {
 
     submit_link: ({ note, projectId, tags, title, url }) =>
       Effect.gen(function* () {
-        const result = yield* projectLinks.submit(yield* McpPrincipal, projectId.trim(), { url, title, note, tags })
+        const result = yield* projectLinks.submit(
+          yield* McpPrincipal,
+          yield* checkProjectId(projectId),
+          yield* decodeInput(ProjectLinkSubmit)({ url, title, note, tags })
+        )
         return { text: submittedText(result.created, result.link), data: result }
       }),
 
     list_links: ({ limit, offset, projectId, relevance }) =>
       Effect.gen(function* () {
-        const page = yield* projectLinks.list(yield* McpPrincipal, projectId.trim(), { relevance, limit, offset })
+        const page = yield* projectLinks.list(yield* McpPrincipal, yield* checkProjectId(projectId), {
+          relevance,
+          limit,
+          offset
+        })
         return { text: linkPageText(page), data: page as unknown as Reply["data"] }
       }),
 
