@@ -27,18 +27,16 @@ import {
   type AgentSessionDetail,
   type AgentSessionId,
   type AgentSessionStatus,
-  agentLimits,
-  agentSessionStatuses,
-  type ReleaseStatus
+  agentLimits
 } from "../domain/agentSession.ts"
 import type { ActivityId } from "../domain/agentSession.ts"
 import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { CardId, ProjectId } from "../domain/ids.ts"
+import type { ActivityInput, ClaimInput, QueueFilter, ReleaseInput } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { textFailure } from "../domain/text.ts"
 import { actorParams, actorSql, EventLog, type EventInput } from "../events/EventLog.ts"
 import { timestampOf } from "../infra/clock.ts"
-import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Role, visibleTo } from "./Access.ts"
+import { Access, checkGrant, grantsOf, membershipOf, type Role, visibleTo } from "./Access.ts"
 import { Cards } from "./Cards.ts"
 import type { CardView } from "./cardView.ts"
 import { sessionActor } from "./cardView.ts"
@@ -46,19 +44,6 @@ import { LIVE } from "./claimSql.ts"
 import { iso } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
-
-/** What the work queue may take: a column, cards with all these labels, cards assigned to the caller or to nobody. */
-export interface QueueFilter {
-  readonly columnId?: string | undefined
-  readonly labelIds?: ReadonlyArray<string> | undefined
-  readonly assignee?: "me" | "unassigned" | undefined
-  readonly ttlSeconds?: number | undefined
-}
-
-export interface ReleaseInput {
-  readonly status?: ReleaseStatus | undefined
-  readonly moveTo?: string | undefined
-}
 
 export interface ActivityPage {
   readonly limit?: number | undefined
@@ -129,13 +114,6 @@ const leaseTimes = (ttlSeconds: number) =>
     until: timestampOf(nanos + BigInt(ttlSeconds) * 1_000_000_000n)
   }))
 
-const checkTtl = (ttl: number | undefined): InvalidInput | undefined =>
-  ttl === undefined || (Number.isInteger(ttl) && ttl >= agentLimits.ttlMin && ttl <= agentLimits.ttlMax)
-    ? undefined
-    : new InvalidInput({
-        message: `ttlSeconds: must be a whole number of seconds from ${agentLimits.ttlMin} to ${agentLimits.ttlMax}`
-      })
-
 /** The sessions the sweep turns stale per statement, so no statement holds many rows at once. */
 const SWEEP_BATCH = 500
 
@@ -191,8 +169,8 @@ export class AgentSessions extends Context.Service<
     /** Claims a card: a new session (`created`), or the caller's own live one back with its lease renewed. */
     readonly claim: (
       principal: Principal,
-      cardId: string,
-      ttlSeconds?: number
+      cardId: CardId,
+      input: ClaimInput
     ) => Effect.Effect<
       { readonly created: boolean; readonly session: AgentSession },
       InvalidInput | Conflict | AccessError
@@ -200,34 +178,37 @@ export class AgentSessions extends Context.Service<
     /** Claims the best unclaimed card of a project; undefined when none matches. */
     readonly claimNext: (
       principal: Principal,
-      projectId: string,
+      projectId: ProjectId,
       filter: QueueFilter
     ) => Effect.Effect<
       { readonly session: AgentSession; readonly card: CardView } | undefined,
       InvalidInput | AccessError
     >
-    readonly heartbeat: (principal: Principal, sessionId: string) => Effect.Effect<AgentSession, Conflict | AccessError>
+    readonly heartbeat: (
+      principal: Principal,
+      sessionId: AgentSessionId
+    ) => Effect.Effect<AgentSession, Conflict | AccessError>
     readonly report: (
       principal: Principal,
-      sessionId: string,
-      activity: { readonly type: ActivityType; readonly body: string }
-    ) => Effect.Effect<Activity, InvalidInput | Conflict | AccessError>
+      sessionId: AgentSessionId,
+      activity: ActivityInput
+    ) => Effect.Effect<Activity, Conflict | AccessError>
     readonly release: (
       principal: Principal,
-      sessionId: string,
+      sessionId: AgentSessionId,
       input: ReleaseInput
     ) => Effect.Effect<AgentSession, InvalidInput | Conflict | AccessError>
     readonly get: (
       principal: Principal,
-      sessionId: string,
+      sessionId: AgentSessionId,
       page: ActivityPage
     ) => Effect.Effect<AgentSessionDetail, InvalidInput | AccessError>
-    readonly forCard: (principal: Principal, cardId: string) => Effect.Effect<ReadonlyArray<AgentSession>, AccessError>
+    readonly forCard: (principal: Principal, cardId: CardId) => Effect.Effect<ReadonlyArray<AgentSession>, AccessError>
     readonly forProject: (
       principal: Principal,
-      projectId: string,
+      projectId: ProjectId,
       status?: AgentSessionStatus
-    ) => Effect.Effect<ReadonlyArray<AgentSession>, InvalidInput | AccessError>
+    ) => Effect.Effect<ReadonlyArray<AgentSession>, AccessError>
     /**
      * A person answered on the card (a comment): its `awaitingInput` session with an unexpired
      * lease is `active` again. Runs on the caller's SQL client, so inside the comment's
@@ -296,13 +277,10 @@ export class AgentSessions extends Context.Service<
 
       const claim = Effect.fn("AgentSessions.claim")(function* (
         principal: Principal,
-        cardId: string,
-        ttlSeconds?: number
+        cardId: CardId,
+        { ttlSeconds }: ClaimInput
       ) {
-        const invalid = checkTtl(ttlSeconds)
-        if (invalid) return yield* invalid
         const what = `card ${cardId}`
-        if (!isUuid(cardId)) return yield* new NotFound({ message: `${what} not found` })
         const outcome = yield* changing(
           Effect.gen(function* () {
             // the card's row lock orders claims of one card: the second sees the first's session
@@ -355,11 +333,9 @@ export class AgentSessions extends Context.Service<
 
       const claimNext = Effect.fn("AgentSessions.claimNext")(function* (
         principal: Principal,
-        projectId: string,
+        projectId: ProjectId,
         filter: QueueFilter
       ) {
-        const invalid = checkTtl(filter.ttlSeconds)
-        if (invalid) return yield* invalid
         const project = yield* access.resolve(principal, "project", projectId)
         if (filter.columnId !== undefined) {
           const column = yield* access.resolve(principal, "column", filter.columnId)
@@ -370,9 +346,6 @@ export class AgentSessions extends Context.Service<
           }
         }
         const labelIds = filter.labelIds ?? []
-        const badLabel = labelIds.find((id) => !isUuid(id))
-        if (badLabel !== undefined)
-          return yield* new InvalidInput({ message: `labelIds: ${badLabel} is not a label id` })
         const ttl = filter.ttlSeconds ?? agentLimits.ttlDefault
         for (let attempt = 0; attempt < QUEUE_ATTEMPTS; attempt++) {
           const times = yield* leaseTimes(ttl)
@@ -410,10 +383,9 @@ export class AgentSessions extends Context.Service<
       })
 
       /** A session the principal owns, locked, with its workspace; others' are not found. */
-      const owned = (principal: Principal, sessionId: string) =>
+      const owned = (principal: Principal, sessionId: AgentSessionId) =>
         Effect.gen(function* () {
           const what = `agent session ${sessionId}`
-          if (!isUuid(sessionId)) return yield* new NotFound({ message: `${what} not found` })
           // the card first, then the session: the order claims take them in, so the two never deadlock
           yield* sql`SELECT 1 FROM cards WHERE id = (SELECT card_id FROM agent_sessions WHERE id = ${sessionId}) FOR NO KEY UPDATE`.pipe(
             Effect.orDie
@@ -437,7 +409,7 @@ export class AgentSessions extends Context.Service<
        */
       const onLive = <A, E>(
         principal: Principal,
-        sessionId: string,
+        sessionId: AgentSessionId,
         f: (row: Scoped, now: string) => Effect.Effect<A, E>
       ) =>
         Effect.gen(function* () {
@@ -476,7 +448,10 @@ export class AgentSessions extends Context.Service<
             Effect.map((rows): Scoped => ({ ...rows[0]!, workspace_id: row.workspace_id }))
           )
 
-      const heartbeat = Effect.fn("AgentSessions.heartbeat")(function* (principal: Principal, sessionId: string) {
+      const heartbeat = Effect.fn("AgentSessions.heartbeat")(function* (
+        principal: Principal,
+        sessionId: AgentSessionId
+      ) {
         return yield* onLive(principal, sessionId, (row) =>
           Effect.gen(function* () {
             const times = yield* leaseTimes(row.ttl_seconds)
@@ -499,11 +474,9 @@ export class AgentSessions extends Context.Service<
 
       const report = Effect.fn("AgentSessions.report")(function* (
         principal: Principal,
-        sessionId: string,
-        activity: { readonly type: ActivityType; readonly body: string }
+        sessionId: AgentSessionId,
+        activity: ActivityInput
       ) {
-        const invalid = textFailure(activity.body, "body", { max: agentLimits.activityBody, nonBlank: true })
-        if (invalid !== undefined) return yield* new InvalidInput({ message: invalid })
         return yield* onLive(principal, sessionId, (row, now) =>
           Effect.gen(function* () {
             const [written] = yield* sql
@@ -539,12 +512,9 @@ export class AgentSessions extends Context.Service<
 
       const release = Effect.fn("AgentSessions.release")(function* (
         principal: Principal,
-        sessionId: string,
+        sessionId: AgentSessionId,
         input: ReleaseInput
       ) {
-        if (input.moveTo !== undefined && !isUuid(input.moveTo)) {
-          return yield* new NotFound({ message: `column ${input.moveTo} not found` })
-        }
         const status = input.status ?? "released"
         return yield* onLive(principal, sessionId, (row, now) =>
           Effect.gen(function* () {
@@ -562,7 +532,7 @@ export class AgentSessions extends Context.Service<
 
       const get = Effect.fn("AgentSessions.get")(function* (
         principal: Principal,
-        sessionId: string,
+        sessionId: AgentSessionId,
         page: ActivityPage
       ) {
         const limit = page.limit ?? agentLimits.activitiesDefault
@@ -576,7 +546,6 @@ export class AgentSessions extends Context.Service<
           return yield* new InvalidInput({ message: "offset: must be a whole number from 0" })
         }
         const what = `agent session ${sessionId}`
-        if (!isUuid(sessionId)) return yield* new NotFound({ message: `${what} not found` })
         const [row] = yield* sql
           .unsafe<Scoped & { role: Role | null }>(
             `SELECT ${SESSION_COLUMNS}, p.workspace_id, m.role FROM agent_sessions s
@@ -605,7 +574,7 @@ export class AgentSessions extends Context.Service<
           : session
       }
 
-      const forCard = Effect.fn("AgentSessions.forCard")(function* (principal: Principal, cardId: string) {
+      const forCard = Effect.fn("AgentSessions.forCard")(function* (principal: Principal, cardId: CardId) {
         yield* access.resolve(principal, "card", cardId)
         const rows = yield* sql
           .unsafe<SessionRow>(
@@ -619,12 +588,9 @@ export class AgentSessions extends Context.Service<
 
       const forProject = Effect.fn("AgentSessions.forProject")(function* (
         principal: Principal,
-        projectId: string,
+        projectId: ProjectId,
         status?: AgentSessionStatus
       ) {
-        if (status !== undefined && !agentSessionStatuses.includes(status)) {
-          return yield* new InvalidInput({ message: `status: must be one of ${agentSessionStatuses.join(", ")}` })
-        }
         yield* access.resolve(principal, "project", projectId)
         const { now, nowMillis } = yield* leaseTimes(agentLimits.ttlMin)
         // a live session past its lease is stale to a reader: filter on what the reader sees

@@ -5,7 +5,11 @@
  * domain errors, which the registration turns into tool errors carrying their message.
  */
 import {
+  ActivityInput,
+  AgentSessionId,
   AgentSessions,
+  ClaimInput,
+  ColumnId,
   Boards,
   CardLinks,
   Cards,
@@ -17,7 +21,6 @@ import {
   checkedId,
   decodeInput,
   InvalidInput,
-  isUuid,
   LabelEnsure,
   LabelId,
   Labels,
@@ -25,6 +28,8 @@ import {
   NotFound,
   ProjectLinks,
   ProjectLinkSubmit,
+  QueueFilter,
+  ReleaseInput,
   Prompts,
   quote,
   Search,
@@ -68,6 +73,8 @@ export type ToolHandlers = {
 }
 
 const isLabelId = Schema.is(checkedId(LabelId))
+const isColumnId = Schema.is(checkedId(ColumnId))
+const decodeSessionId = (sessionId: string) => decodeInput(checkedId(AgentSessionId), "sessionId")(sessionId.trim())
 const SubtaskIdInput = checkedId(SubtaskId)
 
 /** Comments show_card quotes, the latest. */
@@ -95,7 +102,7 @@ export const makeHandlers = Effect.gen(function* () {
   /** The column named by `column` in the project: an id as it is (the service checks it), else by name. */
   const resolveColumn = Effect.fnUntraced(function* (projectId: string, column: string) {
     const name = column.trim()
-    if (isUuid(name)) return name
+    if (isColumnId(name)) return name
     const project = yield* lookups.project(yield* McpPrincipal, yield* checkProjectId(projectId))
     return (yield* lookups.column(project, name)).id
   })
@@ -324,7 +331,11 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* cardId(card, undefined)
-        const { created, session } = yield* sessions.claim(principal, id, ttlSeconds)
+        const { created, session } = yield* sessions.claim(
+          principal,
+          id,
+          yield* decodeInput(ClaimInput)({ ttlSeconds })
+        )
         return yield* sessionReply(session, created ? "Claimed." : "You already hold it; lease renewed.")
       }),
 
@@ -333,14 +344,18 @@ export const makeHandlers = Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const project = yield* checkProjectId(projectId)
         const columnId = column === undefined ? undefined : yield* resolveColumn(project, column)
-        const labelIds: Array<string> = []
+        const labelIds: Array<LabelId> = []
         for (const name of names ?? []) {
           const wanted = name.trim()
-          const found = isUuid(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
+          const found = isLabelId(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
           if (found === undefined) return yield* new NotFound({ message: `no label ${quote(wanted)} in this project` })
           labelIds.push(found)
         }
-        const taken = yield* sessions.claimNext(principal, project, { columnId, labelIds, assignee, ttlSeconds })
+        const taken = yield* sessions.claimNext(
+          principal,
+          project,
+          yield* decodeInput(QueueFilter)({ columnId, labelIds, assignee, ttlSeconds })
+        )
         if (taken === undefined)
           return { text: "No unclaimed card matches; nothing was claimed.", data: { session: null } }
         const columns = yield* lookups.columns(taken.card.projectId)
@@ -355,14 +370,18 @@ export const makeHandlers = Effect.gen(function* () {
 
     heartbeat: ({ sessionId }) =>
       Effect.gen(function* () {
-        const session = yield* sessions.heartbeat(yield* McpPrincipal, sessionId.trim())
+        const session = yield* sessions.heartbeat(yield* McpPrincipal, yield* decodeSessionId(sessionId))
         return yield* sessionReply(session, "Lease extended.")
       }),
 
     report: ({ body, sessionId, type }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const activity = yield* sessions.report(principal, sessionId.trim(), { type, body })
+        const activity = yield* sessions.report(
+          principal,
+          yield* decodeSessionId(sessionId),
+          yield* decodeInput(ActivityInput)({ type, body })
+        )
         const { activities: _, ...session } = yield* sessions.get(principal, activity.sessionId, { limit: 1 })
         return { ...(yield* sessionReply(session, `Reported ${type}.`)), data: { activity, session } }
       }),
@@ -370,13 +389,17 @@ export const makeHandlers = Effect.gen(function* () {
     release_card: ({ moveTo, sessionId, status }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const id = sessionId.trim()
-        let columnId: string | undefined
+        const id = yield* decodeSessionId(sessionId)
+        let columnId: ColumnId | undefined
         if (moveTo !== undefined) {
           const { cardId: card } = yield* sessions.get(principal, id, { limit: 1 })
           columnId = yield* resolveColumn(yield* lookups.projectOfCard(principal, card), moveTo)
         }
-        const session = yield* sessions.release(principal, id, { status, moveTo: columnId })
+        const session = yield* sessions.release(
+          principal,
+          id,
+          yield* decodeInput(ReleaseInput)({ status, moveTo: columnId })
+        )
         return yield* sessionReply(session, columnId === undefined ? "Released." : "Released and moved.")
       }),
 
