@@ -3,8 +3,6 @@ export * from "./Config.ts"
 export * from "./domain/errors.ts"
 export * from "./domain/decode.ts"
 export * from "./contract.ts"
-// the inputs are the contract's (domain/inputs.ts), whatever a service names its own
-export { CardPatch, QueueFilter, ReleaseInput } from "./contract.ts"
 export type * from "./domain/Principal.ts"
 export * from "./auth/Accounts.ts"
 export * from "./auth/Credentials.ts"

@@ -524,7 +524,8 @@ export class AgentSessions extends Context.Service<
               previous: { status: row.status }
             })
             // the move is Cards.move's own statement (and its card.moved event) in this transaction
-            if (input.moveTo !== undefined) yield* cards.move(principal, row.card_id, { columnId: input.moveTo })
+            if (input.moveTo !== undefined)
+              yield* cards.move(principal, row.card_id as CardId, { columnId: input.moveTo })
             return toAgentSession(ended)
           })
         )

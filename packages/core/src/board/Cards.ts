@@ -8,13 +8,13 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
-import type { Priority } from "../domain/enums.ts"
+import type { CardId } from "../domain/ids.ts"
+import type { CardCreate, CardMove, CardPatch } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"
 import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Resolved, type Role } from "./Access.ts"
 import { checkMembers, nonMembers, notMembers, replaceAssignees } from "./assignees.ts"
-import { checkAssignees, checkDescription, checkDueAt, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 import { iso } from "./rows.ts"
 import {
@@ -37,28 +37,12 @@ import {
   StaleOrder
 } from "./orderKeys.ts"
 
-export interface CardInput {
-  readonly projectId: string
-  readonly columnId: string
-  readonly title: string
-  readonly description?: string | undefined
-  readonly priority?: Priority | undefined
-  /** Members of the project's workspace. */
-  readonly assigneeIds?: ReadonlyArray<string> | undefined
-  /** An ISO 8601 date-time, or null for none. */
-  readonly dueAt?: string | null | undefined
-}
-
-export interface CardPatch {
-  readonly title?: string | undefined
-  /** `null` clears the description. */
-  readonly description?: string | null | undefined
-  readonly priority?: Priority | undefined
-  /** Replaces the set of assignees (members of the card's workspace); `card.assigned` when it changes. */
-  readonly assigneeIds?: ReadonlyArray<string> | undefined
-  /** `null` clears the due date. */
-  readonly dueAt?: string | null | undefined
-}
+/**
+ * A card's fields as every caller decoded them (`domain/inputs.ts`): `CardCreate`, `CardPatch`
+ * (`null` clears the description or the due date; `assigneeIds` replaces the set, members of
+ * the card's workspace, `card.assigned` when it changes) and `CardMove`.
+ */
+export type CardInput = CardCreate
 
 /** An intake filing: no member's access check; with `idempotencyKey`, at most one card per key. */
 export interface Filing {
@@ -92,18 +76,18 @@ const credentialOf = (principal: Principal): [string, string | null] => {
 export class Cards extends Context.Service<
   Cards,
   {
-    readonly create: (principal: Principal, input: CardInput) => Effect.Effect<CardView, InvalidInput | AccessError>
-    readonly get: (principal: Principal, id: string) => Effect.Effect<CardView, AccessError>
+    readonly create: (principal: Principal, input: CardCreate) => Effect.Effect<CardView, InvalidInput | AccessError>
+    readonly get: (principal: Principal, id: CardId) => Effect.Effect<CardView, AccessError>
     readonly update: (
       principal: Principal,
-      id: string,
+      id: CardId,
       patch: CardPatch
     ) => Effect.Effect<CardView, InvalidInput | AccessError>
-    readonly remove: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
+    readonly remove: (principal: Principal, id: CardId) => Effect.Effect<void, AccessError>
     readonly move: (
       principal: Principal,
-      id: string,
-      to: { columnId: string; position?: number | undefined }
+      id: CardId,
+      to: CardMove
     ) => Effect.Effect<CardView, InvalidInput | AccessError>
     /**
      * Files a card at the end of a column without a member's access check (intake tokens), and
@@ -212,38 +196,28 @@ export class Cards extends Context.Service<
           }
         })
 
-      const create = Effect.fn("Cards.create")(function* (principal: Principal, input: CardInput) {
-        const invalid = firstFailure(
-          checkTitle(input.title),
-          checkDescription(input.description),
-          checkPriority(input.priority),
-          checkDueAt(input.dueAt),
-          checkAssignees(input.assigneeIds)
-        )
-        if (invalid) return yield* invalid
+      const create = Effect.fn("Cards.create")(function* (principal: Principal, input: CardCreate) {
         const now = yield* sqlNow
         // a due date or assignees take the statement's longer form; a plain create keeps the lean one
         const assignees = input.assigneeIds === undefined ? [] : [...new Set(input.assigneeIds)]
         const extras = assignees.length > 0 || input.dueAt != null
         for (let attempt = 0; ; attempt++) {
-          if (isUuid(input.projectId) && isUuid(input.columnId)) {
-            const row = yield* write(extras ? createWithExtrasSql : createSql, [
-              input.columnId,
-              input.title,
-              input.description ?? null,
-              input.priority ?? "medium",
-              "api",
-              null,
-              principal.userId,
-              now,
-              input.projectId,
-              principal.userId,
-              grantsOf(principal),
-              ...credentialOf(principal),
-              ...(extras ? [input.dueAt ?? null, assignees] : [])
-            ])
-            if (row !== undefined) return toCard(row)
-          }
+          const row = yield* write(extras ? createWithExtrasSql : createSql, [
+            input.columnId,
+            input.title,
+            input.description ?? null,
+            input.priority ?? "medium",
+            "api",
+            null,
+            principal.userId,
+            now,
+            input.projectId,
+            principal.userId,
+            grantsOf(principal),
+            ...credentialOf(principal),
+            ...(extras ? [input.dueAt ?? null, assignees] : [])
+          ])
+          if (row !== undefined) return toCard(row)
           // nothing written: say why, in the order a person would look
           const project = yield* access.resolve(principal, "project", input.projectId)
           yield* columnOfProject(principal, input.columnId, input.projectId)
@@ -297,9 +271,8 @@ export class Cards extends Context.Service<
       })
 
       // the hottest read: access and the card in one statement (one round trip, not two)
-      const get = Effect.fn("Cards.get")(function* (principal: Principal, id: string) {
+      const get = Effect.fn("Cards.get")(function* (principal: Principal, id: CardId) {
         const what = `card ${id}`
-        if (!isUuid(id)) return yield* new NotFound({ message: `${what} not found` })
         const now = yield* sqlNow
         const [row] = yield* reads
           .unsafe<CardRow & { workspace_id: string; role: Role | null }>(
@@ -315,15 +288,7 @@ export class Cards extends Context.Service<
         return toCard(row!)
       })
 
-      const update = Effect.fn("Cards.update")(function* (principal: Principal, id: string, patch: CardPatch) {
-        const invalid = firstFailure(
-          patch.title !== undefined ? checkTitle(patch.title) : undefined,
-          checkDescription(patch.description),
-          checkPriority(patch.priority),
-          checkDueAt(patch.dueAt),
-          checkAssignees(patch.assigneeIds)
-        )
-        if (invalid) return yield* invalid
+      const update = Effect.fn("Cards.update")(function* (principal: Principal, id: CardId, patch: CardPatch) {
         const card = yield* access.resolve(principal, "card", id)
         // assignees are checked before anything is written, so a refused PATCH changes nothing
         if (patch.assigneeIds !== undefined) yield* checkMembers(sql, card.workspaceId, patch.assigneeIds)
@@ -384,51 +349,40 @@ export class Cards extends Context.Service<
         })
 
       // nothing else moves: the cards after it keep their keys, and their ordinals follow
-      const remove = Effect.fn("Cards.remove")(function* (principal: Principal, id: string) {
-        if (isUuid(id)) {
-          const now = yield* sqlNow
-          const deleted = yield* sql
-            .unsafe<{ column_id: string; project_id: string }>(deleteSql, [
-              id,
-              principal.userId,
-              grantsOf(principal),
-              now,
-              ...credentialOf(principal)
-            ])
-            .pipe(Effect.orDie)
-          if (deleted[0] !== undefined) {
-            events.committed(deleted[0].project_id)
-            return counts.touched(deleted[0].column_id)
-          }
+      const remove = Effect.fn("Cards.remove")(function* (principal: Principal, id: CardId) {
+        const now = yield* sqlNow
+        const deleted = yield* sql
+          .unsafe<{ column_id: string; project_id: string }>(deleteSql, [
+            id,
+            principal.userId,
+            grantsOf(principal),
+            now,
+            ...credentialOf(principal)
+          ])
+          .pipe(Effect.orDie)
+        if (deleted[0] !== undefined) {
+          events.committed(deleted[0].project_id)
+          return counts.touched(deleted[0].column_id)
         }
         yield* access.resolve(principal, "card", id)
         return yield* new NotFound({ message: `card ${id} not found` })
       })
 
-      const move = Effect.fn("Cards.move")(function* (
-        principal: Principal,
-        id: string,
-        to: { columnId: string; position?: number | undefined }
-      ) {
-        if (to.position !== undefined && (!Number.isInteger(to.position) || to.position < 0)) {
-          return yield* new InvalidInput({ message: "position: must be a whole number from 0" })
-        }
+      const move = Effect.fn("Cards.move")(function* (principal: Principal, id: CardId, to: CardMove) {
         // past the end means the end; the bound keeps the number a PostgreSQL int
         const position = to.position === undefined ? null : Math.min(to.position, 2 ** 31 - 1)
         const now = yield* sqlNow
         for (let attempt = 0; ; attempt++) {
-          if (isUuid(id) && isUuid(to.columnId)) {
-            const row = yield* write(moveSql, [
-              id,
-              to.columnId,
-              position,
-              principal.userId,
-              grantsOf(principal),
-              now,
-              ...credentialOf(principal)
-            ])
-            if (row !== undefined) return toCard(row)
-          }
+          const row = yield* write(moveSql, [
+            id,
+            to.columnId,
+            position,
+            principal.userId,
+            grantsOf(principal),
+            now,
+            ...credentialOf(principal)
+          ])
+          if (row !== undefined) return toCard(row)
           const card = yield* access.resolve(principal, "card", id)
           yield* columnOfProject(principal, to.columnId, card.projectId!)
           if (attempt >= 2) return yield* new NotFound({ message: `card ${id} not found` })

@@ -18,9 +18,8 @@
  * project's workspace, 403) passes through.
  */
 import { Context, Effect, Layer } from "effect"
-import { isUuid } from "../board/Access.ts"
 import { type CardLinkView, CardLinks } from "../board/CardLinks.ts"
-import { checkNoNul, checkTitle } from "../board/cardRules.ts"
+import { checkNoNul } from "../board/cardRules.ts"
 import { Cards } from "../board/Cards.ts"
 import type { CardView, SubtaskView } from "../board/cardView.ts"
 import { Labels } from "../board/Labels.ts"
@@ -29,11 +28,12 @@ import { Search } from "../board/Search.ts"
 import { Subtasks } from "../board/Subtasks.ts"
 import type { CardIntent, CommandResult } from "../domain/command.ts"
 import { decodeInput } from "../domain/decode.ts"
-import { SubtaskCreate } from "../domain/inputs.ts"
+import type { ProjectId } from "../domain/ids.ts"
+import { CardMove, CardPatch, SubtaskCreate } from "../domain/inputs.ts"
 import { InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { Name } from "../domain/text.ts"
+import { Name, Title } from "../domain/text.ts"
 import { cardLabel, listOf, matchByName, normalizeName, quote } from "../board/names.ts"
 import { type CardRefOrTitle, EXAMPLES, type Intent, type LinkType, parseCommand } from "./parseCommand.ts"
 
@@ -78,8 +78,8 @@ export type { CommandResult }
 
 export interface CommandInput {
   readonly command: string
-  /** The board to act on; inferred from card refs or the only visible project when absent. */
-  readonly projectId?: string | undefined
+  /** The board to act on (decoded, as the contract does); inferred from card refs or the only visible project when absent. */
+  readonly projectId?: ProjectId | undefined
   /** `false` refuses a delete before anything runs (front ends without a delete, like MCP). */
   readonly allowDelete?: boolean | undefined
 }
@@ -117,9 +117,8 @@ export class Commands extends Context.Service<
       /** The project of `projectId`, checked like every other access (NotFound, WorkspaceNotGranted). */
       const givenProject = Effect.fnUntraced(function* (
         principal: Principal,
-        projectId: string
+        projectId: ProjectId
       ): Effect.fn.Return<ProjectRef, Failure> {
-        if (!isUuid(projectId)) return yield* invalid(`projectId: ${quote(projectId)} is not a project id (a UUID)`)
         return yield* lookups.project(principal, projectId)
       })
 
@@ -270,8 +269,7 @@ export class Commands extends Context.Service<
       ): Effect.fn.Return<Outcome, Failure> {
         switch (intent.type) {
           case "create_card": {
-            const bad = checkTitle(intent.title)
-            if (bad !== undefined) return yield* bad
+            yield* decodeInput(Title, "title")(intent.title)
             yield* Effect.forEach(intent.labels, decodeLabelName, { discard: true })
             const project = fixed ?? (yield* soleProject(principal, "to create a card I need its project"))
             let column: ColumnHit | undefined
@@ -311,7 +309,11 @@ export class Commands extends Context.Service<
           case "move_card": {
             const hit = yield* resolveCard(principal, intent.card, fixed)
             const column = yield* lookups.column(hit.project, intent.column)
-            const card = yield* cards.move(principal, hit.id, { columnId: column.id, position: intent.position })
+            const card = yield* cards.move(
+              principal,
+              hit.id,
+              yield* decodeInput(CardMove)({ columnId: column.id, position: intent.position })
+            )
             return cardResult(intent.type, card, [
               { type: "card.moved", cardId: card.id, ref: card.ref, columnId: card.columnId, position: card.position }
             ])
@@ -319,7 +321,8 @@ export class Commands extends Context.Service<
 
           case "rename_card": {
             const hit = yield* resolveCard(principal, intent.card, fixed)
-            return updated(intent.type, yield* cards.update(principal, hit.id, { title: intent.title }), ["title"])
+            const patch = yield* decodeInput(CardPatch)({ title: intent.title })
+            return updated(intent.type, yield* cards.update(principal, hit.id, patch), ["title"])
           }
 
           case "set_priority": {
@@ -333,7 +336,8 @@ export class Commands extends Context.Service<
             const hit = yield* resolveCard(principal, intent.card, fixed)
             // an empty description ("clear the description of WEB-4") clears it
             const description = intent.description.trim() === "" ? null : intent.description
-            return updated(intent.type, yield* cards.update(principal, hit.id, { description }), ["description"])
+            const patch = yield* decodeInput(CardPatch)({ description })
+            return updated(intent.type, yield* cards.update(principal, hit.id, patch), ["description"])
           }
 
           case "add_label": {

@@ -6,6 +6,9 @@
  */
 import {
   ActivityInput,
+  CardCreate,
+  CardMove,
+  CardPatch,
   AgentSessionId,
   AgentSessions,
   ClaimInput,
@@ -171,7 +174,10 @@ export const makeHandlers = Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const project = projectId.trim()
         const columnId = yield* resolveColumn(project, column)
-        const card = yield* cards.create(principal, { projectId: project, columnId, title, description, priority })
+        const card = yield* cards.create(
+          principal,
+          yield* decodeInput(CardCreate)({ projectId: project, columnId, title, description, priority })
+        )
         return yield* cardReply(card, `Created ${card.ref}.`)
       }),
 
@@ -182,11 +188,15 @@ export const makeHandlers = Effect.gen(function* () {
           return yield* new InvalidInput({ message: "give at least one of title, description or priority to change" })
         }
         const id = yield* cardId(card, projectId)
-        const updated = yield* cards.update(principal, id, {
-          title,
-          priority,
-          description: description === undefined ? undefined : description.trim() === "" ? null : description
-        })
+        const updated = yield* cards.update(
+          principal,
+          id,
+          yield* decodeInput(CardPatch)({
+            title,
+            priority,
+            description: description === undefined ? undefined : description.trim() === "" ? null : description
+          })
+        )
         return yield* cardReply(updated, `Updated ${updated.ref}.`)
       }),
 
@@ -196,7 +206,7 @@ export const makeHandlers = Effect.gen(function* () {
         const id = yield* cardId(card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
         const columnId = yield* resolveColumn(project, column)
-        const moved = yield* cards.move(principal, id, { columnId, position })
+        const moved = yield* cards.move(principal, id, yield* decodeInput(CardMove)({ columnId, position }))
         return yield* cardReply(moved, `Moved ${moved.ref} to position ${moved.position}.`)
       }),
 
@@ -407,7 +417,8 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
         // the MCP endpoint has no delete tool, so a command may not delete either
-        const result = yield* commands.run(principal, { command, projectId, allowDelete: false })
+        const project = projectId === undefined ? undefined : yield* checkProjectId(projectId)
+        const result = yield* commands.run(principal, { command, projectId: project, allowDelete: false })
         return { text: commandText(result), data: result as unknown as Reply["data"] }
       })
   }
