@@ -11,7 +11,7 @@ import { ActivityBody, ActivityType, ReleaseStatus, TtlSeconds } from "./agentSe
 import { ColumnKind, LinkType, Priority, Relevance } from "./enums.ts"
 import { CardId, ColumnId, checkedId, LabelId, ProjectId, UserId } from "./ids.ts"
 import { limits } from "./limits.ts"
-import { CommentBody, DateTimeInput, Description, MaxString, Name, Position, Title } from "./text.ts"
+import { CommentBody, DateTimeInput, Description, MaxString, Name, NonBlank, Position, Title } from "./text.ts"
 
 // ids as clients send them: checked UUIDs, branded by what they name
 const projectId = checkedId(ProjectId)
@@ -121,6 +121,15 @@ export const ProjectLinkReview = Schema.Struct({
   reason: Schema.optionalKey(MaxString(limits.linkReason))
 })
 export type ProjectLinkReview = typeof ProjectLinkReview.Type
+
+// Intake
+
+/** A card filed through an intake token (its column is the token's). */
+export const IntakeFiling = Schema.Struct({
+  title: NonBlank(limits.intakeTitle),
+  description: Schema.optionalKey(MaxString(limits.intakeDescription))
+})
+export type IntakeFiling = typeof IntakeFiling.Type
 
 // Claims and agent sessions
 

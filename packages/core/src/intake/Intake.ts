@@ -8,8 +8,8 @@ import { Context, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { digestToken, isWellFormed } from "../auth/secretTokens.ts"
 import { Cards } from "../board/Cards.ts"
-import { checkDescription, checkTitle, firstFailure } from "../board/cardRules.ts"
 import { InvalidInput, Unauthenticated } from "../domain/errors.ts"
+import type { IntakeFiling } from "../domain/inputs.ts"
 import { headerCharCount, limits } from "../domain/limits.ts"
 import { CredentialCache } from "../auth/CredentialCache.ts"
 import { sqlNow } from "../infra/clock.ts"
@@ -31,7 +31,8 @@ export class Intake extends Context.Service<
     readonly authenticate: (token: string | undefined) => Effect.Effect<IntakeCredential, Unauthenticated>
     readonly file: (
       credential: IntakeCredential,
-      input: { title: string; description?: string | undefined },
+      /** Decoded with `IntakeFiling`, as the contract does. */
+      input: IntakeFiling,
       idempotencyKey: string | undefined
     ) => Effect.Effect<void, InvalidInput | Unauthenticated>
   }
@@ -77,11 +78,9 @@ export class Intake extends Context.Service<
 
       const file = Effect.fn("Intake.file")(function* (
         credential: IntakeCredential,
-        input: { title: string; description?: string | undefined },
+        input: IntakeFiling,
         idempotencyKey: string | undefined
       ) {
-        const invalid = firstFailure(checkTitle(input.title), checkDescription(input.description))
-        if (invalid) return yield* invalid
         if (
           idempotencyKey !== undefined &&
           (idempotencyKey.length === 0 || headerCharCount(idempotencyKey) > limits.idempotencyKey)

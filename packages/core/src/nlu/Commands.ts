@@ -19,7 +19,6 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { type CardLinkView, CardLinks } from "../board/CardLinks.ts"
-import { checkNoNul } from "../board/cardRules.ts"
 import { Cards } from "../board/Cards.ts"
 import type { CardView, SubtaskView } from "../board/cardView.ts"
 import { Labels } from "../board/Labels.ts"
@@ -33,7 +32,7 @@ import { CardMove, CardPatch, SubtaskCreate } from "../domain/inputs.ts"
 import { InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { Name, Title } from "../domain/text.ts"
+import { Name, noNul, Title } from "../domain/text.ts"
 import { cardLabel, listOf, matchByName, normalizeName, quote } from "../board/names.ts"
 import { type CardRefOrTitle, EXAMPLES, type Intent, type LinkType, parseCommand } from "./parseCommand.ts"
 
@@ -471,8 +470,7 @@ export class Commands extends Context.Service<
               `command: must be at most ${limits.nluCommand} characters (got ${command.length}). Try: ${EXAMPLES.move_card}`
             )
           }
-          const nul = checkNoNul(command, "command")
-          if (nul !== undefined) return yield* invalid(`${nul.message}. Try: ${EXAMPLES.move_card}`)
+          if (!noNul.passes(command)) return yield* invalid(`command: ${noNul.message}. Try: ${EXAMPLES.move_card}`)
           // the project first: a project outside the caller's grant is a 403 whatever the command says
           const fixed = input.projectId === undefined ? undefined : yield* givenProject(principal, input.projectId)
           const parsed = parseCommand(command)

@@ -1,5 +1,5 @@
 /** SPEC.md's "Intake" section and CONTRACT.md's intake-token endpoints. */
-import { headerCharCount, Id, limits, MaxString, NonBlank, Timestamp, Uuid } from "@board/core/contract"
+import { headerCharCount, Id, IntakeFiling, limits, MaxString, Timestamp, Uuid } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { doc } from "../schemas.ts"
@@ -36,10 +36,7 @@ export class IntakeGroup extends HttpApiGroup.make("intake")
           )
         )
       },
-      payload: Schema.Struct({
-        title: NonBlank(limits.intakeTitle),
-        description: Schema.optionalKey(MaxString(limits.intakeDescription))
-      }),
+      payload: IntakeFiling,
       success: Schema.Struct({ ok: Schema.Literal(true) }).pipe(HttpApiSchema.status(201)),
       error: BadRequest
     })
