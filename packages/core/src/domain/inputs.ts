@@ -9,7 +9,7 @@
 import { Schema } from "effect"
 import { ActivityBody, ActivityType, ReleaseStatus, TtlSeconds } from "./agentSession.ts"
 import { ColumnKind, LinkType, Priority, Relevance } from "./enums.ts"
-import { CardId, ColumnId, checkedId, LabelId, ProjectId, UserId } from "./ids.ts"
+import { AssigneeFilter, CardId, ColumnId, checkedId, LabelId, ProjectId, UserId } from "./ids.ts"
 import { limits } from "./limits.ts"
 import { CommentBody, DateTimeInput, Description, MaxString, Name, NonBlank, Position, Title } from "./text.ts"
 
@@ -94,6 +94,27 @@ export type CardMove = typeof CardMove.Type
 
 export const CardLinkCreate = Schema.Struct({ targetId: cardId, linkType: LinkType })
 export type CardLinkCreate = typeof CardLinkCreate.Type
+
+// Search
+
+/**
+ * A search as the core takes it: the words, how many cards at most, one project, one assignee
+ * (`me` or a user id). The HTTP query decodes the same rules from its strings.
+ */
+export const SearchInput = Schema.Struct({
+  q: NonBlank(limits.searchQuery),
+  limit: Schema.optionalKey(
+    Schema.Int.check(
+      Schema.isBetween(
+        { minimum: 1, maximum: limits.searchMaxLimit },
+        { message: `must be a whole number from 1 to ${limits.searchMaxLimit}` }
+      )
+    )
+  ),
+  projectId: Schema.optionalKey(projectId),
+  assignee: Schema.optionalKey(AssigneeFilter)
+})
+export type SearchInput = typeof SearchInput.Type
 
 // Project links
 

@@ -36,6 +36,7 @@ import {
   Prompts,
   quote,
   Search,
+  SearchInput,
   SubtaskCreate,
   SubtaskId,
   Subtasks,
@@ -149,7 +150,10 @@ export const makeHandlers = Effect.gen(function* () {
 
     search_cards: ({ limit, projectId, query }) =>
       Effect.gen(function* () {
-        const found = yield* search.cards(yield* McpPrincipal, { q: query, limit, projectId })
+        const found = yield* search.cards(
+          yield* McpPrincipal,
+          yield* decodeInput(SearchInput)({ q: query, limit, projectId: projectId?.trim() })
+        )
         return { text: cardsText(found, quote(query)), data: { cards: found } }
       }),
 
