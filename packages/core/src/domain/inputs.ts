@@ -152,6 +152,14 @@ export const IntakeFiling = Schema.Struct({
 })
 export type IntakeFiling = typeof IntakeFiling.Type
 
+/** An intake token for a column; `expiresAt` must be in the future, which only the core can tell. */
+export const IntakeTokenMint = Schema.Struct({
+  columnId,
+  name: Schema.optionalKey(MaxString(limits.name)),
+  expiresAt: Schema.optionalKey(Schema.String.annotate({ format: "date-time" }))
+})
+export type IntakeTokenMint = typeof IntakeTokenMint.Type
+
 // Claims and agent sessions
 
 export const ClaimInput = Schema.Struct({ ttlSeconds: Schema.optionalKey(TtlSeconds) })
