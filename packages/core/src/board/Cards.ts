@@ -8,12 +8,12 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
-import type { CardId } from "../domain/ids.ts"
+import type { CardId, ColumnId } from "../domain/ids.ts"
 import type { CardCreate, CardMove, CardPatch } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"
-import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Resolved, type Role } from "./Access.ts"
+import { Access, checkGrant, grantsOf, membershipOf, type Resolved, type Role } from "./Access.ts"
 import { checkMembers, nonMembers, notMembers, replaceAssignees } from "./assignees.ts"
 import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
 import { iso } from "./rows.ts"
@@ -46,7 +46,7 @@ export type CardInput = CardCreate
 
 /** An intake filing: no member's access check; with `idempotencyKey`, at most one card per key. */
 export interface Filing {
-  readonly columnId: string
+  readonly columnId: ColumnId
   readonly title: string
   readonly description?: string | undefined
   readonly source: string
@@ -229,7 +229,6 @@ export class Cards extends Context.Service<
       })
 
       const file = Effect.fn("Cards.file")(function* (input: Filing) {
-        if (!isUuid(input.columnId)) return yield* new NotFound({ message: `column ${input.columnId} not found` })
         const claim = input.idempotencyKey !== undefined
         const now = yield* sqlNow
         for (;;) {

@@ -9,6 +9,7 @@ import { SqlClient } from "effect/sql"
 import { digestToken, isWellFormed } from "../auth/secretTokens.ts"
 import { Cards } from "../board/Cards.ts"
 import { InvalidInput, Unauthenticated } from "../domain/errors.ts"
+import type { ColumnId } from "../domain/ids.ts"
 import type { IntakeFiling } from "../domain/inputs.ts"
 import { headerCharCount, limits } from "../domain/limits.ts"
 import { CredentialCache } from "../auth/CredentialCache.ts"
@@ -16,7 +17,7 @@ import { sqlNow } from "../infra/clock.ts"
 
 export interface IntakeCredential {
   readonly tokenId: string
-  readonly columnId: string
+  readonly columnId: ColumnId
   readonly createdBy: string | null
 }
 
@@ -51,7 +52,7 @@ export class Intake extends Context.Service<
         // the filing itself checks that the column is still in the token's project
         const credential = yield* cache.resolve(
           digest,
-          sql<{ id: string; column_id: string; created_by: string | null; expires_at: Date | null }>`
+          sql<{ id: string; column_id: ColumnId; created_by: string | null; expires_at: Date | null }>`
           SELECT t.id, t.column_id, t.created_by, t.expires_at FROM intake_tokens t
           JOIN board_columns c ON c.id = t.column_id AND c.project_id = t.project_id
           WHERE t.digest = ${digest} AND t.revoked_at IS NULL
