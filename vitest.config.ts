@@ -1,13 +1,95 @@
 import { defineConfig } from "vitest/config"
 
+/**
+ * The suite in layers (docs/development.md, "Test layers"), one vitest project each, so a
+ * developer runs one (`pnpm test:unit`, `test:http`, `test:dialect`, `test:e2e`,
+ * `test:browser`) and `pnpm test` runs them all. A file under test/ that no list below names is
+ * an HTTP suite on the embedded database: the http layer takes every file the others do not.
+ */
+
+/** Pure functions and parsers: no server, no database, no build. Seconds. */
+const unit = [
+  "packages/*/src/**/*.test.ts",
+  "test/cli-parse.test.ts",
+  "test/cli-units.test.ts",
+  "test/docs-links.test.ts"
+]
+
+/**
+ * HTTP suites with a PostgreSQL run (support/backends.ts `dialectBackends`, or a block that
+ * needs PostgreSQL): what differs between the embedded database and PostgreSQL, that is
+ * concurrency, locks, the event horizon, two instances, the database's own views.
+ */
+const dialect = [
+  "test/board.test.ts",
+  "test/board-cursor.test.ts",
+  "test/board-json.test.ts",
+  "test/claim-next.test.ts",
+  "test/column-kinds.test.ts",
+  "test/concurrent-order.test.ts",
+  "test/events-history.test.ts",
+  "test/events-stream.test.ts",
+  "test/intake.test.ts",
+  "test/limits.test.ts",
+  "test/links.test.ts",
+  "test/migrations.test.ts",
+  "test/monitoring.test.ts",
+  "test/oauth.test.ts",
+  "test/revocation.test.ts",
+  "test/trust.test.ts",
+  "test/web-session.test.ts",
+  "test/webhooks.test.ts"
+]
+
+/** The real `board` program (bin/board.mjs, the bundle in dist/) in processes of its own. */
+const e2e = [
+  "test/e2e/**/*.test.ts",
+  "test/agent-lease-sigkill.test.ts",
+  "test/backup.test.ts",
+  "test/bench-smoke.test.ts",
+  "test/bundle.test.ts",
+  "test/desktop.test.ts",
+  "test/durability.test.ts",
+  "test/openapi-client.test.ts",
+  "test/operators.test.ts",
+  "test/scaleout.test.ts"
+]
+
+/** Chromium (playwright-core) against a real server. */
+const browser = [
+  "test/consent-browser.test.ts",
+  "test/docs-browser.test.ts",
+  "test/web-board.test.ts",
+  "test/web-keys.test.ts",
+  "test/web-live-restart.test.ts",
+  "test/web-loopback.test.ts",
+  "test/web-panel.test.ts"
+]
+
+// the layers beyond unit run the server or the program from dist/: rebuild it when stale first
+const built = { globalSetup: ["test/support/globalSetup.ts"] }
+
 export default defineConfig({
   test: {
-    globalSetup: ["test/support/globalSetup.ts"],
-    include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Each HTTP test file boots its own server and database; two cores cannot run many at once.
     maxWorkers: 2,
-    fileParallelism: true
+    fileParallelism: true,
+    projects: [
+      { extends: true, test: { name: "unit", include: unit } },
+      {
+        extends: true,
+        test: {
+          name: "http",
+          include: ["test/**/*.test.ts"],
+          exclude: [...unit, ...dialect, ...e2e, ...browser],
+          ...built
+        }
+      },
+      { extends: true, test: { name: "dialect", include: dialect, ...built } },
+      { extends: true, test: { name: "e2e", include: e2e, ...built } },
+      { extends: true, test: { name: "browser", include: browser, ...built } }
+    ]
   }
 })

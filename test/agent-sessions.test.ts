@@ -24,7 +24,7 @@ describe.each(backends)("claims and agent sessions on %s", (backend) => {
   const clock = makeShiftedClock()
 
   beforeAll(async () => {
-    server = await startServer(backend, {}, undefined, undefined, { clock: clock.clock })
+    server = await startServer({ backend, clock: clock.clock })
     base = server.baseUrl
     A = await bootstrap(base, "ada")
     M = await bootstrap(base, "max")

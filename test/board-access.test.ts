@@ -135,6 +135,7 @@ const expectColumn = (c: any, projectId: string, name?: string) =>
     projectId,
     name: name ?? expect.any(String),
     position: expect.any(Number),
+    kind: expect.stringMatching(/^(todo|in_progress|done)$/),
     createdAt: expect.stringMatching(ISO),
     updatedAt: expect.stringMatching(ISO)
   })
@@ -376,7 +377,7 @@ describe.each(backends)("board access matrix on %s", (backend) => {
       req: (f) => ({ method: "GET", path: `/v1/board/${f.projectId}` }),
       ok: async (r, f) => {
         expect(r.status).toBe(200)
-        expect(Object.keys(r.body).sort()).toEqual(["cards", "columns", "labels", "project"])
+        expect(Object.keys(r.body).sort()).toEqual(["cards", "columns", "eventCursor", "labels", "project"])
         expectProject(r.body.project, f.workspaceId)
         expect(r.body.project.id).toBe(f.projectId)
         expect(r.body.columns.map((c: any) => c.name)).toEqual(["To Do", "In Progress", "Done", "Parked"])

@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends } from "./support/backends.ts"
+import { dialectBackends as backends } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 

@@ -7,7 +7,7 @@
  * lease passed once the sweep marks its session stale.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends } from "./support/backends.ts"
+import { dialectBackends as backends } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 import { makeShiftedClock } from "./support/shiftedClock.ts"

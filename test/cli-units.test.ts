@@ -7,6 +7,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { renderColumns, renderStacked, wrap } from "../packages/cli/src/support/boardView.ts"
 import { configPath, readConfig, writeConfig } from "../packages/cli/src/support/config.ts"
+import { actorLabel, eventLine } from "../packages/cli/src/support/events.ts"
 import { describeFailure } from "../packages/cli/src/support/failure.ts"
 import { expiryOf } from "../packages/cli/src/commands/intake-token/create.ts"
 import { colors, noColors, useColor, visibleLength } from "../packages/cli/src/support/output.ts"
@@ -216,4 +217,29 @@ describe("intake token expiry", () => {
     ["tomorrow", undefined],
     ["2027-13-45", undefined]
   ])("%s → %s", (value, expected) => expect(expiryOf(value, now)).toBe(expected))
+})
+
+describe("actors on the terminal (issue 28)", () => {
+  const ada = "00000000-0000-4000-8000-00000000000a"
+  it("marks an agent, with the person it acts for when the members are known; a person is a name", () => {
+    expect(actorLabel({ type: "agent", userId: ada, name: "alice" } as any)).toBe("alice [agent]")
+    expect(actorLabel({ type: "agent", userId: ada, name: "alice" } as any, new Map([[ada, "Ada"]]))).toBe(
+      "alice [agent for Ada]"
+    )
+    expect(actorLabel({ type: "agent", userId: ada } as any)).toBe("an agent [agent]")
+    expect(actorLabel({ type: "user", userId: ada, name: "alice" } as any)).toBe("alice")
+    const line = eventLine(
+      {
+        id: "0".repeat(24),
+        type: "card.moved",
+        createdAt: "2026-11-26T06:00:00.000Z",
+        workspaceId: "w",
+        projectId: "p",
+        actor: { type: "agent", userId: ada, name: "alice" },
+        data: { object: { ref: "WEB-3", title: "Fix login" } }
+      } as any,
+      noColors
+    )
+    expect(line).toContain("alice [agent]  WEB-3 Fix login")
+  })
 })

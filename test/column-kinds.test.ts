@@ -12,7 +12,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { splitSql } from "../packages/core/src/infra/splitSql.ts"
-import { backends } from "./support/backends.ts"
+import { dialectBackends as backends } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 

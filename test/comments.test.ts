@@ -210,7 +210,7 @@ describe.each(backends)("comments on %s", (backend) => {
       expect(prompt).not.toContain("note number 2\n")
       expect(prompt).toContain(`**ann**, ${made[3].createdAt}:\n> note number 3\n> second line 3`)
       expect(prompt.indexOf("note number 3")).toBeLessThan(prompt.indexOf("note number 11"))
-      expect(prompt).toContain(`**Test Agent**, ${made[12].createdAt}:\n> agent says ${"y".repeat(989)}`)
+      expect(prompt).toContain(`**Test Agent (agent)**, ${made[12].createdAt}:\n> agent says ${"y".repeat(989)}`)
       expect(prompt).not.toContain("y".repeat(1_000))
       expect(prompt).toContain("…")
     }

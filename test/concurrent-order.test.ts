@@ -19,7 +19,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends } from "./support/backends.ts"
+import { dialectBackends as backends } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 

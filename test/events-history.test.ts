@@ -1,7 +1,7 @@
 /** Issue 18, history: a project's and a card's events through the API, paged, filtered, access-checked. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { spawn } from "node:child_process"
-import { backends, postgresUrl } from "./support/backends.ts"
+import { dialectBackends as backends, postgresUrl } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
 import { fullFlow } from "./support/oauthFlow.ts"
 import { startServer, type TestServer } from "./support/server.ts"

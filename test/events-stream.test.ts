@@ -5,7 +5,7 @@
  */
 import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends, postgresUrl } from "./support/backends.ts"
+import { dialectBackends as backends, postgresUrl } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
 import { runBoard, tempConfigHome } from "./support/cli.ts"
 import { startServer, type TestServer } from "./support/server.ts"

@@ -130,7 +130,7 @@ describe.each(backends)("foundation on %s", (backend) => {
     })
 
     it("a schema failure names the field", async () => {
-      const r = await call(base, "POST", "/v1/auth/signup", { body: { email: "a@b.co", password: "12345678" } })
+      const r = await call(base, "POST", "/v1/auth/signup", { body: { email: "a@b.co", password: "k8#mQ2vz" } })
       expect(r.status).toBe(400)
       expect(r.body.error).toMatch(/full_name/)
     })
@@ -179,7 +179,7 @@ describe.each(backends)("foundation on %s", (backend) => {
 
     it.each([
       ["7 characters", "1234567", 400],
-      ["8 characters", "12345678", 201],
+      ["8 characters", "k8#mQ2vz", 201],
       ["128 characters", "p".repeat(128), 201],
       ["129 characters", "p".repeat(129), 400],
       ["8 emoji (16 UTF-16 units) count as 8", "😀".repeat(8), 201],
@@ -197,14 +197,14 @@ describe.each(backends)("foundation on %s", (backend) => {
       expect(
         (
           await call(base, "POST", "/v1/auth/signup", {
-            body: { email: "not-an-email", password: "12345678", full_name: "X" }
+            body: { email: "not-an-email", password: "k8#mQ2vz", full_name: "X" }
           })
         ).status
       ).toBe(400)
       expect(
         (
           await call(base, "POST", "/v1/auth/signup", {
-            body: { email: uniqueEmail(), password: "12345678", full_name: "  " }
+            body: { email: uniqueEmail(), password: "k8#mQ2vz", full_name: "  " }
           })
         ).status
       ).toBe(400)
@@ -213,10 +213,10 @@ describe.each(backends)("foundation on %s", (backend) => {
     it("a second signup for one email within the interval answers 429 with Retry-After", async () => {
       const email = uniqueEmail("twice")
       expect(
-        (await call(base, "POST", "/v1/auth/signup", { body: { email, password: "12345678", full_name: "T" } })).status
+        (await call(base, "POST", "/v1/auth/signup", { body: { email, password: "k8#mQ2vz", full_name: "T" } })).status
       ).toBe(201)
       const again = await call(base, "POST", "/v1/auth/signup", {
-        body: { email: email.toUpperCase(), password: "12345678", full_name: "T" }
+        body: { email: email.toUpperCase(), password: "k8#mQ2vz", full_name: "T" }
       })
       expect(again.status).toBe(429)
       expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(0)
@@ -249,7 +249,7 @@ describe.each(backends)("foundation on %s", (backend) => {
       const closed = await startServer(backend, { SIGNUPS_OPEN: "false" })
       try {
         const r = await call(closed.baseUrl, "POST", "/v1/auth/signup", {
-          body: { email: uniqueEmail(), password: "12345678", full_name: "X" }
+          body: { email: uniqueEmail(), password: "k8#mQ2vz", full_name: "X" }
         })
         expect(r.status).toBe(403)
         expect(r.body.error).toMatch(/closed/)
@@ -265,13 +265,13 @@ describe.each(backends)("foundation on %s", (backend) => {
         expect(
           (
             await call(fast.baseUrl, "POST", "/v1/auth/signup", {
-              body: { email, password: "12345678", full_name: "X" }
+              body: { email, password: "k8#mQ2vz", full_name: "X" }
             })
           ).status
         ).toBe(201)
         await new Promise((r) => setTimeout(r, 1100))
         const again = await call(fast.baseUrl, "POST", "/v1/auth/signup", {
-          body: { email, password: "12345678", full_name: "X" }
+          body: { email, password: "k8#mQ2vz", full_name: "X" }
         })
         expect(again.status).toBe(409)
         expect(again.body.error).toMatch(/already exists/)

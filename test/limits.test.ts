@@ -1,8 +1,10 @@
 /** Issue 5: rate limits, their headers, per-address limits, and the CORS matrix. */
 import { type ChildProcess, spawn } from "node:child_process"
+import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { backends, createTestDatabase, postgresUrl } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
+import { exited, waitFor } from "./support/poll.ts"
 import { freePort, startServer, type TestServer } from "./support/server.ts"
 import { spawnBoard, waitForHealth } from "./support/spawn.ts"
 
@@ -44,7 +46,7 @@ describe.each(backends)("rate limits on %s", (backend) => {
       expect(viaSession.status).toBe(429)
       // another user is not
       const v = await call(tight.baseUrl, "POST", "/v1/auth/signup", {
-        body: { email: `other-${Date.now()}@example.com`, password: "12345678", full_name: "V" }
+        body: { email: `other-${Date.now()}@example.com`, password: "k8#mQ2vz", full_name: "V" }
       })
       expect(v.status).toBe(201)
       // health is never limited
@@ -60,7 +62,7 @@ describe.each(backends)("rate limits on %s", (backend) => {
     const tight = await startServer(backend, { RATE_LIMIT: "4/60s" })
     try {
       const signup = await call(tight.baseUrl, "POST", "/v1/auth/signup", {
-        body: { email: `ip-${Date.now()}@example.com`, password: "12345678", full_name: "I" }
+        body: { email: `ip-${Date.now()}@example.com`, password: "k8#mQ2vz", full_name: "I" }
       })
       expect(signup.status).toBe(201)
       const session = signup.body.session.access_token
@@ -75,7 +77,7 @@ describe.each(backends)("rate limits on %s", (backend) => {
       // signup spent one of the address's four: three more 401s, then 429s
       expect(statuses).toEqual([401, 401, 401, 429, 429, 429])
       const login = await call(tight.baseUrl, "POST", "/v1/auth/login", {
-        body: { email: "x@example.com", password: "12345678" }
+        body: { email: "x@example.com", password: "k8#mQ2vz" }
       })
       expect(login.status).toBe(429)
       // the real user's own budget is untouched
@@ -93,7 +95,7 @@ describe.each(backends)("rate limits on %s", (backend) => {
     const tight = await startServer(backend, { RATE_LIMIT: "4/60s" })
     try {
       const signup = await call(tight.baseUrl, "POST", "/v1/auth/signup", {
-        body: { email: `flood2-${Date.now()}@example.com`, password: "12345678", full_name: "F" }
+        body: { email: `flood2-${Date.now()}@example.com`, password: "k8#mQ2vz", full_name: "F" }
       })
       const session = { authorization: `Bearer ${signup.body.session.access_token}` }
       const ws = await call(tight.baseUrl, "POST", "/v1/workspaces", { body: { name: "w" }, headers: session })
@@ -234,7 +236,7 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)(
         expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429, 429, 429])
       } finally {
         for (const c of children) c.kill("SIGTERM")
-        await new Promise((r) => setTimeout(r, 1500))
+        await Promise.all(children.map((c) => exited(c, 30_000)))
         await db.drop()
       }
     })
@@ -254,8 +256,28 @@ describe("Redis going away mid-run", () => {
     } catch {
       redis = undefined
     }
-    await new Promise((r) => setTimeout(r, 500))
-    if (redis === undefined || redis.exitCode !== null) {
+    // listening, or gone (not installed): whichever comes first, on a busy machine too
+    const answers = () =>
+      new Promise<boolean>((resolve) => {
+        const socket = net.connect({ host: "127.0.0.1", port }, () => {
+          socket.destroy()
+          resolve(true)
+        })
+        socket.once("error", () => resolve(false))
+      })
+    let failed = redis === undefined
+    const started = redis
+    if (started !== undefined) {
+      started.once("error", () => (failed = true))
+      await waitFor(
+        "redis-server to listen or exit",
+        async () => failed || started.exitCode !== null || (await answers()),
+        {
+          timeoutMs: 20_000
+        }
+      )
+    }
+    if (redis === undefined || failed || redis.exitCode !== null) {
       process.stderr.write("note: redis-server is not installed here; the Redis outage test is skipped\n")
       return
     }
@@ -266,7 +288,7 @@ describe("Redis going away mid-run", () => {
       expect(before.status).toBe(200)
       expect(before.headers.get("ratelimit")).not.toBeNull()
       redis.kill("SIGKILL")
-      await new Promise((r) => setTimeout(r, 300))
+      await exited(redis)
       const during = await Promise.all(
         Array.from({ length: 10 }, () => call(server.baseUrl, "GET", "/v1/workspaces", { headers: key(u.apiKey) }))
       )

@@ -1,6 +1,6 @@
 /** Issue 4: project links and agent prompts over real HTTP on each database. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends } from "./support/backends.ts"
+import { dialectBackends as backends } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 

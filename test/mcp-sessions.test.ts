@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
+import { eventually } from "./support/poll.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 
 const open = async (base: string, apiKey: string) => {
@@ -38,17 +39,6 @@ const endedInServer = (server: TestServer) =>
     .map((l) => JSON.parse(l))
     .filter((l) => l.method === "DELETE" && l.path === "/api/mcp" && l.userId === null)
     .map((l) => l.status)
-
-const eventually = async (check: () => void) => {
-  for (let i = 0; ; i++) {
-    try {
-      return check()
-    } catch (e) {
-      if (i > 50) throw e
-      await new Promise((r) => setTimeout(r, 20))
-    }
-  }
-}
 
 describe("MCP session bounds", () => {
   let server: TestServer

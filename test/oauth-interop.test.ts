@@ -11,6 +11,7 @@ import {
   authorizeUrl,
   Browser,
   consent,
+  continueLink,
   hiddenFields,
   origin,
   pkce,
@@ -313,26 +314,32 @@ describe.each(backends)("OAuth interoperability on %s", (backend) => {
       [{ extra: { scope: "admin" } }, "invalid_scope"],
       [{ extra: { response_type: "token" } }, "unsupported_response_type"],
       [{ extra: { resource: "https://other.example/api/mcp" } }, "invalid_target"]
-    ])("%j goes back to the private-use redirect with %s, state and iss", async (override, error) => {
-      const redirectUri = "cursor://anysphere.cursor-mcp/oauth/callback"
-      const client = (await registerClient(base, { redirect_uris: [redirectUri] })).body
-      const r = await new Browser().get(
-        authorizeUrl(base, {
-          clientId: client.client_id,
-          redirectUri,
-          challenge: "challenge" in override ? undefined : pkce().challenge,
-          state: "st-9",
-          extra: (override as { extra?: Record<string, string> }).extra
-        })
-      )
-      expect(r.status).toBe(303)
-      expect(r.html).not.toContain(`type="password"`)
-      const back = new URL(r.headers.get("location")!)
-      expect(`${back.protocol}//${back.host}${back.pathname}`).toBe(redirectUri)
-      expect(back.searchParams.get("error")).toBe(error)
-      expect(back.searchParams.get("state")).toBe("st-9")
-      expect(back.searchParams.get("iss")).toBe(server.config.publicUrl)
-    })
+    ])(
+      "%j links back to the private-use redirect with %s, state and iss (shown, not redirected)",
+      async (override, error) => {
+        const redirectUri = "cursor://anysphere.cursor-mcp/oauth/callback"
+        const client = (await registerClient(base, { redirect_uris: [redirectUri] })).body
+        const r = await new Browser().get(
+          authorizeUrl(base, {
+            clientId: client.client_id,
+            redirectUri,
+            challenge: "challenge" in override ? undefined : pkce().challenge,
+            state: "st-9",
+            extra: (override as { extra?: Record<string, string> }).extra
+          })
+        )
+        // nobody is signed in, so nobody has granted this client: a page, never a redirect
+        expect(r.status).toBe(400)
+        expect(r.headers.get("location")).toBeNull()
+        expect(r.html).not.toContain(`type="password"`)
+        expect(r.html).toContain("anysphere.cursor-mcp")
+        const back = continueLink(r.html)!
+        expect(`${back.protocol}//${back.host}${back.pathname}`).toBe(redirectUri)
+        expect(back.searchParams.get("error")).toBe(error)
+        expect(back.searchParams.get("state")).toBe("st-9")
+        expect(back.searchParams.get("iss")).toBe(server.config.publicUrl)
+      }
+    )
 
     it("a scope with mcp among others is granted as mcp", async () => {
       const client = (await registerClient(base)).body

@@ -1,11 +1,12 @@
 /** Issue 6: the OAuth 2.1 authorization server, played by a client and a browser. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { backends } from "./support/backends.ts"
+import { dialectBackends as backends } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
 import {
   authorizeUrl,
   Browser,
   consent,
+  continueLink,
   fullFlow,
   hiddenFields,
   origin,
@@ -310,24 +311,29 @@ describe.each(backends)("OAuth on %s", (backend) => {
       [{ extra: { scope: "admin" } }, "invalid_scope"],
       [{ extra: { response_type: "token" } }, "unsupported_response_type"],
       [{ extra: { resource: "https://other.example/mcp" } }, "invalid_target"]
-    ])("before any sign-in, %j redirects back with error %s, state and iss", async (override, error) => {
-      const client = (await registerClient(base)).body
-      const url = authorizeUrl(base, {
-        clientId: client.client_id,
-        challenge: "challenge" in override ? undefined : pkce().challenge,
-        extra: (override as any).extra
-      })
-      const r = await new Browser().get(url)
-      expect(r.status).toBe(303)
-      expect(r.html).not.toContain(`type="password"`)
-      const loc = new URL(r.headers.get("location")!)
-      expect(`${loc.origin}${loc.pathname}`).toBe("http://127.0.0.1:47001/callback")
-      expect(loc.searchParams.get("error")).toBe(error)
-      expect(loc.searchParams.get("error_description")).toEqual(expect.any(String))
-      expect(loc.searchParams.get("state")).toBe("xyz-state")
-      expect(loc.searchParams.get("iss")).toBe(server.config.publicUrl)
-      expect(loc.searchParams.get("code")).toBeNull()
-    })
+    ])(
+      "before any sign-in, %j shows a page linking back with error %s, state and iss (no redirect: RFC 9700 §4.11.2)",
+      async (override, error) => {
+        const client = (await registerClient(base)).body
+        const url = authorizeUrl(base, {
+          clientId: client.client_id,
+          challenge: "challenge" in override ? undefined : pkce().challenge,
+          extra: (override as any).extra
+        })
+        const r = await new Browser().get(url)
+        expect(r.status).toBe(400)
+        expect(r.headers.get("location")).toBeNull()
+        expect(r.html).not.toContain(`type="password"`)
+        expect(r.html).toContain("Test Agent")
+        const loc = continueLink(r.html)!
+        expect(`${loc.origin}${loc.pathname}`).toBe("http://127.0.0.1:47001/callback")
+        expect(loc.searchParams.get("error")).toBe(error)
+        expect(loc.searchParams.get("error_description")).toEqual(expect.any(String))
+        expect(loc.searchParams.get("state")).toBe("xyz-state")
+        expect(loc.searchParams.get("iss")).toBe(server.config.publicUrl)
+        expect(loc.searchParams.get("code")).toBeNull()
+      }
+    )
 
     it("accepts any port for a loopback redirect, and the resource parameter naming this API", async () => {
       const client = (await registerClient(base)).body

@@ -8,6 +8,7 @@ import { createTestDatabase, postgresUrl } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
 import { linesWithSecrets } from "./support/leaks.ts"
 import { consent, pkce, registerClient, tokenRequest } from "./support/oauthFlow.ts"
+import { exited } from "./support/poll.ts"
 import { freePort } from "./support/server.ts"
 import { spawnBoard, waitForHealth } from "./support/spawn.ts"
 
@@ -50,7 +51,7 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)(
     }, 120_000)
     afterAll(async () => {
       for (const c of children) c.kill("SIGTERM")
-      await new Promise((r) => setTimeout(r, 1500))
+      await Promise.all(children.map((c) => exited(c, 30_000)))
       await db?.drop()
     })
 

@@ -2,7 +2,7 @@
  * Issue 21: the card panel in a real browser against a real server. The panel opens at the
  * card's URL (`/p/<projectId>?card=<id>`); every edit made in it is read back through the API.
  */
-import type { Browser, Page } from "playwright-core"
+import type { Browser, Page, Route } from "playwright-core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { describeBrowser, launchBrowser } from "./support/browser.ts"
 import { type Account, bearer, bootstrap, call, key } from "./support/client.ts"
@@ -375,8 +375,14 @@ describeBrowser("web: the card panel", () => {
     await openPanel(c.id)
     const d = dialog()
     await d.getByText("Claimed by").waitFor()
+    // an agent is shown as an agent, with the person it acts for, never by a name alone (issue 28)
     expect(await d.locator(".panel-claim strong").textContent()).toBe("Test Agent")
-    const question = d.getByRole("region", { name: "Test Agent is waiting for your answer" })
+    expect(await d.locator(".panel-claim .agent-mark").textContent()).toBe("agent")
+    expect(await d.locator(".panel-claim .agent-for").textContent()).toBe(" for Ada")
+    expect(await d.locator(".panel-claim").textContent()).toMatch(/^Claimed by Test Agent agent for Ada until/)
+    expect(await d.locator(".panel-session-head .agent-mark").first().textContent()).toBe("agent")
+    expect(await page.locator(`.claim .agent-mark`).first().textContent()).toBe("agent")
+    const question = d.getByRole("region", { name: "Test Agent (agent for Ada) is waiting for your answer" })
     await question.waitFor()
     expect(await question.locator("strong").textContent()).toBe("v2")
     await d.locator(".status-awaitingInput").first().waitFor()
@@ -384,7 +390,7 @@ describeBrowser("web: the card panel", () => {
 
     expect(await seriousViolations(page)).toEqual([])
 
-    await question.getByLabel("Reply to Test Agent").fill("Yes, cover v2 too")
+    await question.getByLabel("Reply to Test Agent (agent for Ada)").fill("Yes, cover v2 too")
     await question.getByRole("button", { name: "Send reply" }).click()
     const resumed = await eventually(
       async () => (await api("GET", `/v1/agent-sessions/${session.id}`)).body,
@@ -395,6 +401,53 @@ describeBrowser("web: the card panel", () => {
     expect(comments.comments.map((x: any) => x.body)).toEqual(["Yes, cover v2 too"])
     await question.waitFor({ state: "detached" })
     await d.locator(".status-active").first().waitFor()
+    expect(app.errors).toEqual([])
+  })
+
+  it("reads the card, never the board again, shows the board's copy at once, and follows changes made elsewhere", async () => {
+    const c = (
+      await api("POST", "/v1/cards", {
+        projectId: account.projectId,
+        columnId: account.columns[0]!.id,
+        title: "Watched"
+      })
+    ).body
+    const reads: Array<string> = []
+    const onRequest = (r: { url: () => string; method: () => string }) => {
+      const path = new URL(r.url()).pathname
+      if (r.method() === "GET" && /^\/api\/v1\/(board|cards)\//.test(path)) reads.push(path)
+    }
+    page.on("request", onRequest)
+    try {
+      await page.goto(`${site}/p/${account.projectId}`)
+      await page.locator(".live-live").waitFor()
+      // opened from the board: the board's copy fills the panel before the card's own read answers
+      const held: Array<Promise<void>> = []
+      const hold = (route: Route) => {
+        const answered = new Promise<void>((r) => setTimeout(r, 1500)).then(() => route.continue())
+        held.push(answered)
+        return answered
+      }
+      await page.route(`**/api/v1/cards/${c.id}`, hold)
+      await page.locator(`[data-card-handle="${c.id}"]`).click()
+      await dialog().getByLabel("Title", { exact: true }).waitFor({ timeout: 1000 })
+      expect(await dialog().getByLabel("Title", { exact: true }).inputValue()).toBe("Watched")
+      expect(held).toHaveLength(1)
+      await Promise.all(held)
+      await page.unroute(`**/api/v1/cards/${c.id}`, hold)
+
+      // changed by someone else while open: the board's stream updates the panel, no reload, no focus
+      await api("PATCH", `/v1/cards/${c.id}`, { title: "Renamed elsewhere" })
+      await page.getByRole("dialog", { name: /Renamed elsewhere/ }).waitFor({ timeout: 5000 })
+      // an event that does not carry the card (a subtask) makes the panel read the card again
+      await api("POST", "/v1/subtasks", { cardId: c.id, title: "Added elsewhere" })
+      await dialog().getByText("Added elsewhere").waitFor({ timeout: 5000 })
+      // the board was read once, by the board page; the panel read the card
+      expect(reads.filter((p) => p.startsWith("/api/v1/board/"))).toEqual([`/api/v1/board/${account.projectId}`])
+      expect(reads).toContain(`/api/v1/cards/${c.id}`)
+    } finally {
+      page.off("request", onRequest)
+    }
     expect(app.errors).toEqual([])
   })
 

@@ -13,9 +13,10 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest"
-import { type Backend, backends, createTestDatabase, postgresUrl } from "./support/backends.ts"
+import { type Backend, backends, createTestDatabase, dialectBackends, postgresUrl } from "./support/backends.ts"
 import { runBoard, tempConfigHome } from "./support/cli.ts"
 import { bootstrap, call, key } from "./support/client.ts"
+import { waitFor as poll } from "./support/poll.ts"
 import { freePort, startServer, type TestServer } from "./support/server.ts"
 import { spawnBoard, waitForHealth } from "./support/spawn.ts"
 
@@ -70,15 +71,8 @@ const startReceiver = async (behaviours: Array<Behaviour>) => {
   }
 }
 
-const waitFor = async <T>(what: string, f: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> => {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const v = await f()
-    if (v !== undefined && v !== false) return v
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 40))
-  }
-}
+const waitFor = <T>(what: string, f: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> =>
+  poll(what, f, { timeoutMs, intervalMs: 40 })
 
 const eventIdOf = (tx: string, n: string) =>
   BigInt(tx).toString(16).padStart(12, "0") + BigInt(n).toString(16).padStart(12, "0")
@@ -88,7 +82,7 @@ afterAll(async () => {
   for (const c of cleanups.reverse()) await c()
 })
 
-describe.each(backends)("webhooks on %s", (backend: Backend) => {
+describe.each(dialectBackends)("webhooks on %s", (backend: Backend) => {
   let server: TestServer
   beforeAll(async () => {
     server = await startServer(backend, {
@@ -596,7 +590,7 @@ describe.skipIf(postgresUrl === undefined)("webhooks with two instances on one P
   }, 60_000)
 })
 
-describe.each(backends)("webhook delivery across SIGKILL on %s", (backend: Backend) => {
+describe.each(dialectBackends)("webhook delivery across SIGKILL on %s", (backend: Backend) => {
   it("delivers after the server is killed between attempts and restarted", async () => {
     const receiver = await startReceiver(["fail"])
     cleanups.push(receiver.close)

@@ -1,7 +1,10 @@
 /**
- * The databases a test file runs against: the embedded one always, PostgreSQL when
- * DATABASE_URL is set. Each server gets a database of its own, created for the run and
- * dropped after it, so runs never touch databases they did not create.
+ * The databases a test file runs against. Every HTTP suite runs on the embedded database
+ * (`backends`); the suites that exercise what differs between it and PostgreSQL (concurrency,
+ * locks, the event horizon, two instances, durability, the driver's types: the list and the rule
+ * are in docs/development.md, "Test layers") run on PostgreSQL too when DATABASE_URL is set
+ * (`dialectBackends`). Each server gets a database of its own, created for the run and dropped
+ * after it, so runs never touch databases they did not create.
  */
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
@@ -13,11 +16,15 @@ export type Backend = "pglite" | "postgres"
 
 export const postgresUrl = process.env.DATABASE_URL
 
-export const backends: ReadonlyArray<Backend> = postgresUrl === undefined ? ["pglite"] : ["pglite", "postgres"]
+/** The embedded database: what every HTTP suite runs on. */
+export const backends: ReadonlyArray<Backend> = ["pglite"]
+
+/** The embedded database, and PostgreSQL when DATABASE_URL is set: for what differs between them. */
+export const dialectBackends: ReadonlyArray<Backend> = postgresUrl === undefined ? ["pglite"] : ["pglite", "postgres"]
 
 if (postgresUrl === undefined && process.env.BOARD_TEST_QUIET === undefined) {
   process.stderr.write(
-    "note: DATABASE_URL is not set; PostgreSQL runs of the HTTP suites are skipped (embedded database only)\n"
+    "note: DATABASE_URL is not set; the PostgreSQL runs of the dialect suites are skipped (embedded database only)\n"
   )
 }
 

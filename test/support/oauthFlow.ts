@@ -53,6 +53,15 @@ export class Browser {
   }
 }
 
+/**
+ * The "Continue to …" link of an authorization error page (an error for a client the person has
+ * not granted is shown, not redirected: RFC 9700 §4.11.2), as a URL.
+ */
+export const continueLink = (html: string): URL | undefined => {
+  const href = /<a href="([^"]+)"[^>]*>Continue to [^<]+<\/a>/.exec(html)?.[1]
+  return href === undefined ? undefined : new URL(decode(href.replaceAll("&amp;", "&")))
+}
+
 /** The form's hidden fields (the authorization request and the CSRF token). */
 export const hiddenFields = (html: string): Array<[string, string]> =>
   [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1]!, decode(m[2]!)])

@@ -33,14 +33,50 @@ export interface TestServer {
   readonly stop: () => Promise<void>
 }
 
-export const startServer = async (
-  backend: Backend,
-  env: Record<string, string> = {},
-  extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter | CoreServices>,
+/** How a test wants its server; every field is optional. */
+export interface ServerOptions {
+  /** The database (support/backends.ts); the embedded one unless named. */
+  readonly backend?: Backend
+  /** Configuration over the suites' defaults (the names of docs/configuration.md). */
+  readonly env?: Record<string, string>
+  /** Routes of the test's own, served beside the API. */
+  readonly extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter | CoreServices>
   /** Services handed to the server's layers, e.g. a stub of a Context.Reference (the webhook resolver). */
+  readonly services?: Layer.Layer<never>
+  /** A test's own clock for the whole server (support/shiftedClock.ts). */
+  readonly clock?: Clock.Clock
+}
+
+/**
+ * Starts a server on a free port. `startServer({ backend, env, clock })` is the form to use;
+ * the positional form (`startServer(backend, env, extraRoutes, services, { clock })`) stays for
+ * the suites written with it.
+ */
+export function startServer(options?: ServerOptions): Promise<TestServer>
+export function startServer(
+  backend: Backend,
+  env?: Record<string, string>,
+  extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter | CoreServices>,
+  services?: Layer.Layer<never>,
+  options?: { readonly clock?: Clock.Clock }
+): Promise<TestServer>
+export function startServer(
+  first: Backend | ServerOptions = {},
+  env?: Record<string, string>,
+  extraRoutes?: Layer.Layer<never, never, HttpRouter.HttpRouter | CoreServices>,
   services?: Layer.Layer<never>,
   options: { readonly clock?: Clock.Clock } = {}
-): Promise<TestServer> => {
+): Promise<TestServer> {
+  return start(typeof first === "string" ? { backend: first, env, extraRoutes, services, ...options } : first)
+}
+
+const start = async ({
+  backend = "pglite",
+  env = {},
+  extraRoutes,
+  services,
+  clock
+}: ServerOptions): Promise<TestServer> => {
   const port = await freePort()
   const database = backend === "postgres" ? await createTestDatabase() : undefined
   const config = parseConfig({
@@ -64,7 +100,7 @@ export const startServer = async (
       Layer.provide(Layer.succeed(References.MinimumLogLevel, "Warn")),
       services === undefined ? (l) => l : Layer.provide(services),
       // a test's own clock for the whole server (support/shiftedClock.ts)
-      Layer.provide(options.clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, options.clock)),
+      Layer.provide(clock === undefined ? Layer.empty : Layer.succeed(Clock.Clock, clock)),
       Layer.orDie
     )
   )

@@ -29,6 +29,7 @@ import { OAuth } from "./oauth/OAuth.ts"
 import { Intake } from "./intake/Intake.ts"
 import { IntakeTokens } from "./intake/IntakeTokens.ts"
 import { DeliveriesLive } from "./webhooks/Deliveries.ts"
+import { JobsLive } from "./Jobs.ts"
 import { Webhooks } from "./webhooks/Webhooks.ts"
 import { DesktopReleases } from "./desktop/DesktopReleases.ts"
 import { BlobsLive } from "./infra/BlobsLive.ts"
@@ -56,9 +57,9 @@ export const MigrationsLive = Layer.effectDiscard(
 
 export const ServicesLive = (hasher?: PasswordHasher) =>
   // natural-language commands act through the other services, readiness asks the database
-  // and the rate-limit store, and the webhook worker hears the event log and the webhooks, so
-  // they sit on top
-  Layer.mergeAll(Commands.layer, Readiness.layer, DeliveriesLive).pipe(
+  // and the rate-limit store, the webhook worker hears the event log and the webhooks, and the
+  // background jobs (Jobs.ts) run the services' passes, so they sit on top
+  Layer.mergeAll(Commands.layer, Readiness.layer, DeliveriesLive, JobsLive).pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
@@ -73,7 +74,6 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         IntakeTokens.layer,
         Intake.layer,
         Webhooks.layer,
-        RateBudgetLive,
         History.layer,
         EventFeed.layer,
         DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
@@ -85,7 +85,8 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
           Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer, CredentialWatch.layer)
         ),
         Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer, EventLog.layer, WebSessions.layer)),
-        Layer.provideMerge(CredentialCache.layer)
+        // signup and login count against budgets too (Accounts' per-account login limit)
+        Layer.provideMerge(Layer.mergeAll(CredentialCache.layer, RateBudgetLive))
       )
     )
   )

@@ -6,7 +6,15 @@
  * client is never held open across a long migration nor left without an answer (Node leaves a
  * request with no `request` listener unanswered).
  */
-import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http"
+import {
+  createServer,
+  type IncomingMessage,
+  maxHeaderSize,
+  type Server,
+  type ServerOptions,
+  type ServerResponse
+} from "node:http"
+import type { Duplex } from "node:stream"
 
 const startingBody = JSON.stringify({ error: "starting" })
 
@@ -19,9 +27,51 @@ const answerStarting = (_request: IncomingMessage, response: ServerResponse): vo
   response.end(startingBody)
 }
 
+/** What a request the HTTP parser refused is answered: Node's statuses, with a body that says why. */
+const refusal = (error: Error & { code?: string; reason?: string }, headerLimit: number): [number, string, string] => {
+  switch (error.code) {
+    case "HPE_HEADER_OVERFLOW":
+      return [
+        431,
+        "Request Header Fields Too Large",
+        `the request line and headers are larger than ${headerLimit / 1024} KB together: shorten the URL (its query) or the headers`
+      ]
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return [413, "Payload Too Large", "the chunk extensions of the request body are too large"]
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return [408, "Request Timeout", "the request did not arrive in time: send it again"]
+    default:
+      // llhttp's reason names the fault ("Invalid method encountered", "Missing expected CR after header value")
+      return [400, "Bad Request", `malformed HTTP request: ${error.reason ?? error.message}`]
+  }
+}
+
+/**
+ * Node answers a request its parser refuses (a 70,000-character URL, a malformed request line)
+ * itself, with a status and an empty body; every other error of the API is `{"error": …}`. This
+ * answers the same statuses in that shape. As in Node's own handler, nothing is written when the
+ * peer is gone or a response on this connection has already begun (its bytes would corrupt it).
+ */
+const answerClientError =
+  (headerLimit: number) => (error: Error & { code?: string; reason?: string }, socket: Duplex) => {
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
+    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent === true) {
+      socket.destroy()
+      return
+    }
+    const [status, text, message] = refusal(error, headerLimit)
+    const body = JSON.stringify({ error: message })
+    socket.end(
+      `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+    )
+    // a peer that never reads nor closes does not keep the socket open
+    setTimeout(() => socket.destroy(), 5_000).unref()
+  }
+
 /** A Node server that answers 503 "starting" until the application's request handler is attached. */
 export const createStartingServer = (options: ServerOptions, onClose?: () => void): Server => {
   const server = createServer(options, answerStarting)
+  server.on("clientError", answerClientError(options.maxHeaderSize ?? maxHeaderSize))
   // On close, Node ends the connections idle at that moment, but one whose request is still in
   // flight stays open after its answer until the keep-alive timeout: a SIGTERM waited ~5 s for
   // nothing. While closing, answers say `Connection: close` and connections that became idle

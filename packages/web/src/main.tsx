@@ -26,7 +26,7 @@ function App() {
   /** Asks who is signed in; answers whether someone is (the sign-in pages say why not). */
   const loadMe = useCallback(async (): Promise<boolean> => {
     try {
-      setAuth({ state: "signedIn", me: await api<Me>("GET", "/v1/me") })
+      setAuth({ state: "signedIn", me: await api.GET("/v1/me") })
       return true
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) setAuth({ state: "signedOut" })
@@ -54,7 +54,7 @@ function App() {
             me: auth.me,
             signOut: async () => {
               try {
-                await api("POST", "/v1/auth/logout")
+                await api.POST("/v1/auth/logout")
               } catch (e) {
                 // a session the server already ended is signed out; any other failure left it
                 // open, and the header says so (Layout) rather than pretending

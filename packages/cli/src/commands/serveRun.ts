@@ -4,7 +4,6 @@ import { serverLayer, serviceVersion } from "@board/http"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { CliExit } from "../support/runtime.ts"
-import { stopWhenLauncherDies } from "../support/parentWatch.ts"
 import { describeStartFailure, loadConfig, loggerLayer } from "../support/operatorRuntime.ts"
 
 /** Runs until SIGTERM or SIGINT, then closes the listener, the database and the DATA_DIR lock. */
@@ -23,8 +22,10 @@ export const runServe = () => {
   // the lines written outside Effect's logger (the signal, the stop, the fatal error), in the one format
   const write = (level: LogLevelName, msg: string, fields?: Record<string, unknown>) =>
     process.stdout.write(`${formatLine(config.logFormat, level, msg, fields)}\n`)
-  stopWhenLauncherDies()
-  // NodeRuntime interrupts the server on these; this only notes when and why, for the stop line
+  // NodeRuntime interrupts the server on these; this only notes when and why, for the stop line.
+  // Only a signal that arrived stops the server (no watch of the launchers: the end of the shell
+  // that started it in the background is no reason to stop). Node does not expose the sender's
+  // pid, so the line names the signal alone.
   let stopping: { readonly signal: string; readonly at: number } | undefined
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {

@@ -5,10 +5,22 @@
 import type { BoardEvent } from "@board/core/contract"
 import type { Style } from "./output.ts"
 
+/**
+ * An actor for the terminal: an agent carries the `[agent]` mark after its (client) name, so a
+ * client registered as `alice` never reads as the person alice (issue 28).
+ */
+export const actorLabel = (actor: BoardEvent["actor"], members?: ReadonlyMap<string, string>): string => {
+  const name = actor.name !== undefined && actor.name.trim() !== "" ? actor.name : undefined
+  if (actor.type !== "agent") return name ?? actor.type
+  // with the workspace's members at hand: whom the agent acts for (the actor's userId)
+  const person = actor.userId === undefined ? undefined : members?.get(actor.userId)
+  return `${name ?? "an agent"} [agent${person === undefined ? "" : ` for ${person}`}]`
+}
+
 /** `2026-11-24 04:07:53  card.moved  Ada Lovelace  WEB-12 Fix login` */
 export const eventLine = (e: BoardEvent, style: Style): string => {
   const time = e.createdAt.replace("T", " ").replace(/\.\d+Z$|Z$/, "")
-  const actor = e.actor.name ?? e.actor.type
+  const actor = actorLabel(e.actor)
   const object = (e.data.object ?? {}) as Record<string, unknown>
   const ref = typeof object.ref === "string" ? `${object.ref} ` : ""
   const name =

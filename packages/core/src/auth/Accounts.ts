@@ -8,7 +8,10 @@ import { Conflict, Forbidden, InvalidInput, NotFound, TooManyRequests, Unauthent
 import type { CredentialKind, Principal } from "../domain/Principal.ts"
 import { charCount } from "../domain/limits.ts"
 import { sqlNow } from "../infra/clock.ts"
+import { RateBudget } from "../infra/RateBudget.ts"
 import { ServerSecret } from "../infra/Secret.ts"
+import * as crypto from "node:crypto"
+import { COMMON_PASSWORD_MESSAGE, emailCharacterProblem, isCommonPassword } from "./credentialRules.ts"
 import { makePasswordHasher, type PasswordHasher, passwordLength } from "./passwords.ts"
 import { digestToken, mintToken } from "./secretTokens.ts"
 import { SESSION_TTL_SECONDS, signSession } from "./sessionJwt.ts"
@@ -56,7 +59,26 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase()
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** Whether a normalised email has the shape of an address (signup's check, and adding a member's). */
-export const isEmailAddress = (email: string): boolean => charCount(email) <= 254 && EMAIL.test(email)
+export const isEmailAddress = (email: string): boolean =>
+  charCount(email) <= 254 && EMAIL.test(email) && emailCharacterProblem(email) === undefined
+
+/**
+ * The per-account login limit (issue 28), beside the per-address budget every credential-less
+ * request pays: more addresses must not mean more guesses at one account.
+ * - LOGIN_FAILURES wrong passwords for one email within LOGIN_FAILURE_WINDOW_MS lock that email
+ *   (429 with Retry-After) until its window ends: at most 15 minutes after the first failure.
+ *   Unknown emails count alike, so the 429 does not tell which accounts exist.
+ * - While locked, an address that signed in to this account within the last 30 days is still
+ *   let through to the password check (its failures count as well): a third person who keeps
+ *   the account's budget spent locks out guessers, not the owner at their usual address.
+ * - Counted in the RateBudget's store: Redis when REDIS_URL is set, so shared by every instance;
+ *   keyed by a digest of the email, so no address is written to Redis. A lost store fails open.
+ */
+export const LOGIN_FAILURES = 10
+export const LOGIN_FAILURE_WINDOW_MS = 15 * 60_000
+const KNOWN_ADDRESS_MS = 30 * 24 * 60 * 60_000
+const accountKey = (email: string) =>
+  crypto.createHash("sha256").update(`login:${email}`).digest("base64url").slice(0, 24)
 
 export class Accounts extends Context.Service<
   Accounts,
@@ -66,7 +88,12 @@ export class Accounts extends Context.Service<
       password: string
       full_name: string
     }) => Effect.Effect<AuthSession, InvalidInput | Conflict | Forbidden | TooManyRequests>
-    readonly login: (input: { email: string; password: string }) => Effect.Effect<AuthSession, Unauthenticated>
+    /** `address`: the client's address, for the per-account limit's known addresses. */
+    readonly login: (input: {
+      email: string
+      password: string
+      address?: string
+    }) => Effect.Effect<AuthSession, Unauthenticated | TooManyRequests>
     readonly createApiKey: (
       principal: Principal,
       name: string
@@ -89,6 +116,7 @@ export class Accounts extends Context.Service<
         const cache = yield* CredentialCache
         const config = yield* AppConfig
         const keys = yield* ServerSecret
+        const budget = yield* RateBudget
 
         const issue = Effect.fnUntraced(function* (user: { id: string; email: string; full_name: string }) {
           const now = yield* Clock.currentTimeMillis
@@ -111,6 +139,8 @@ export class Accounts extends Context.Service<
         }) {
           if (!config.signupsOpen) return yield* new Forbidden({ message: "signups are closed on this server" })
           const email = normalizeEmail(input.email)
+          const invisible = emailCharacterProblem(email)
+          if (invisible !== undefined) return yield* new InvalidInput({ message: invisible })
           if (!isEmailAddress(email)) {
             return yield* new InvalidInput({ message: "email: expected an email address such as ada@example.com" })
           }
@@ -118,6 +148,8 @@ export class Accounts extends Context.Service<
           if (length < 8 || length > 128) {
             return yield* new InvalidInput({ message: `password: must be 8 to 128 characters long (got ${length})` })
           }
+          if (yield* isCommonPassword(input.password))
+            return yield* new InvalidInput({ message: COMMON_PASSWORD_MESSAGE })
           const fullName = input.full_name.trim()
           if (fullName === "" || charCount(fullName) > 200) {
             return yield* new InvalidInput({ message: "full_name: must be 1 to 200 characters and not blank" })
@@ -156,16 +188,49 @@ export class Accounts extends Context.Service<
 
         const wrongCredentials = new Unauthenticated({ message: "wrong email or password", invalidToken: false })
 
-        const login = Effect.fn("Accounts.login")(function* (input: { email: string; password: string }) {
+        const failures = { limit: LOGIN_FAILURES, windowMs: LOGIN_FAILURE_WINDOW_MS }
+        const knownAddress = { limit: 1, windowMs: KNOWN_ADDRESS_MS }
+
+        const login = Effect.fn("Accounts.login")(function* (input: {
+          email: string
+          password: string
+          address?: string
+        }) {
           const email = normalizeEmail(input.email)
+          // no account's email holds a NUL (signup refuses control characters), and PostgreSQL's
+          // text cannot take one: the consent page's form reaches here without the REST schema
+          if (email.includes("\u0000")) {
+            yield* hasher.verifyDummy(input.password)
+            return yield* wrongCredentials
+          }
+          const key = accountKey(email)
+          const known = `login-ok:${key}:${input.address ?? "unknown"}`
+          // read, not spend: only a wrong password spends
+          const state = yield* budget.charge(`login-fail:${key}`, { ...failures, tokens: 0 }).pipe(Effect.orDie)
+          if (state !== undefined && state.remaining === 0) {
+            const seen = yield* budget.charge(known, { ...knownAddress, tokens: 0 }).pipe(Effect.orDie)
+            if (input.address === undefined || seen === undefined || seen.remaining > 0) {
+              const wait = Math.max(1, state.resetSeconds)
+              return yield* new TooManyRequests({
+                message: `too many failed sign-ins for this account: ${LOGIN_FAILURES} in ${LOGIN_FAILURE_WINDOW_MS / 60_000} minutes; try again in ${Math.ceil(wait / 60)} minute(s)`,
+                retryAfterSeconds: wait
+              })
+            }
+          }
+          const failed = budget
+            .charge(`login-fail:${key}`, failures)
+            .pipe(Effect.ignore, Effect.andThen(Effect.fail(wrongCredentials)))
           const [user] = yield* sql<{ id: string; email: string; full_name: string; password_hash: string }>`
             SELECT id, email, full_name, password_hash FROM users WHERE email = ${email}`.pipe(Effect.orDie)
           if (user === undefined) {
             yield* hasher.verifyDummy(input.password)
-            return yield* wrongCredentials
+            return yield* failed
           }
           const ok = yield* hasher.verify(input.password, user.password_hash)
-          if (!ok) return yield* wrongCredentials
+          if (!ok) return yield* failed
+          // this address now knows the account: a later lock does not shut it out (limit 1 per
+          // 30 days, so a repeat is "exceeded" and ignored; the first success's mark stands)
+          if (input.address !== undefined) yield* Effect.ignore(budget.charge(known, knownAddress))
           return yield* issue(user)
         })
 

@@ -26,6 +26,8 @@ const DAY_MS = 24 * 60 * 60 * 1000
 export const WEB_SESSION_IDLE_MS = 14 * DAY_MS
 /** No session outlives this, used or not; the cookie's own lifetime. */
 export const WEB_SESSION_LIFETIME_MS = 30 * DAY_MS
+/** The consent page's sign-in (purpose 'consent'): fixed, never extended by use. */
+export const CONSENT_SESSION_MS = 30 * 60_000
 
 export interface OpenedWebSession {
   /** The cookie's value; shown to the browser once, never stored. */
@@ -62,8 +64,21 @@ export class WebSessions extends Context.Service<
     readonly principal: (secret: string) => Effect.Effect<Principal | undefined>
     /** Whether `token` is the CSRF token of the session `secret` (constant time). */
     readonly csrfMatches: (secret: string, token: string | undefined) => boolean
-    /** Ends the session making the request (sign out); a request made otherwise is refused. */
+    /**
+     * Ends the session making the request (sign out), and every consent-page sign-in of the
+     * same person, so no browser grants a new agent without the password afterwards; a
+     * request made otherwise is refused.
+     */
     readonly revoke: (principal: Principal) => Effect.Effect<void, InvalidInput>
+    /**
+     * The consent page's own sign-in (/oauth/authorize): a row of purpose 'consent', which
+     * authenticates nothing but that page, for CONSENT_SESSION_MS. Answers the cookie's secret.
+     */
+    readonly openConsent: (userId: string) => Effect.Effect<{ secret: string; maxAgeSeconds: number }>
+    /** The user of a live consent sign-in, or undefined (unknown, expired, ended by a sign out). */
+    readonly consentUser: (secret: string | undefined) => Effect.Effect<string | undefined>
+    /** Ends one consent sign-in ("Use another account"). */
+    readonly endConsent: (secret: string | undefined) => Effect.Effect<void>
   }
 >()("board/core/WebSessions") {
   static readonly layer = Layer.effect(
@@ -114,7 +129,7 @@ export class WebSessions extends Context.Service<
                 expires_at = LEAST(
                   created_at + ${`${WEB_SESSION_LIFETIME_MS} milliseconds`}::interval,
                   ${timestampOf(nanos(now + WEB_SESSION_IDLE_MS))}::timestamptz)
-              WHERE digest = ${digest} AND revoked_at IS NULL AND expires_at > ${at}::timestamptz
+              WHERE digest = ${digest} AND purpose = 'app' AND revoked_at IS NULL AND expires_at > ${at}::timestamptz
               RETURNING id, user_id, expires_at`.pipe(Effect.orDie)
             if (row === undefined) return undefined
             return {
@@ -141,11 +156,43 @@ export class WebSessions extends Context.Service<
         const now = yield* Clock.currentTimeMillis
         yield* sql`
           UPDATE web_sessions SET revoked_at = ${timestampOf(nanos(now))}::timestamptz
-          WHERE id = ${p.credentialId} AND user_id = ${p.userId} AND revoked_at IS NULL`.pipe(Effect.orDie)
+          WHERE (id = ${p.credentialId} OR purpose = 'consent') AND user_id = ${p.userId} AND revoked_at IS NULL`.pipe(
+          Effect.orDie
+        )
         yield* cache.invalidate(p.credentialId)
       })
 
-      return WebSessions.of({ open, principal, csrfMatches, revoke })
+      const openConsent = Effect.fn("WebSessions.openConsent")(function* (userId: string) {
+        const now = yield* Clock.currentTimeMillis
+        const at = timestampOf(nanos(now))
+        const secret = mintToken("webSession")
+        yield* sql`
+          INSERT INTO web_sessions (user_id, digest, created_at, last_used_at, expires_at, purpose)
+          VALUES (${userId}, ${digestToken(secret)}, ${at}::timestamptz, ${at}::timestamptz,
+            ${timestampOf(nanos(now + CONSENT_SESSION_MS))}::timestamptz, 'consent')`.pipe(Effect.orDie)
+        return { secret, maxAgeSeconds: CONSENT_SESSION_MS / 1000 }
+      })
+
+      // read straight from the table, not the cache: the page is rare, and a sign out must
+      // end it at once on every instance
+      const consentUser = Effect.fnUntraced(function* (secret: string | undefined) {
+        if (secret === undefined || !isWellFormed("webSession", secret)) return undefined
+        const now = yield* Clock.currentTimeMillis
+        const [row] = yield* sql<{ user_id: string }>`
+          SELECT user_id FROM web_sessions WHERE digest = ${digestToken(secret)} AND purpose = 'consent'
+            AND revoked_at IS NULL AND expires_at > ${timestampOf(nanos(now))}::timestamptz`.pipe(Effect.orDie)
+        return row?.user_id
+      })
+
+      const endConsent = Effect.fnUntraced(function* (secret: string | undefined) {
+        if (secret === undefined || !isWellFormed("webSession", secret)) return
+        const now = yield* Clock.currentTimeMillis
+        yield* sql`
+          UPDATE web_sessions SET revoked_at = ${timestampOf(nanos(now))}::timestamptz
+          WHERE digest = ${digestToken(secret)} AND purpose = 'consent' AND revoked_at IS NULL`.pipe(Effect.orDie)
+      })
+
+      return WebSessions.of({ open, principal, csrfMatches, revoke, openConsent, consentUser, endConsent })
     })
   )
 }

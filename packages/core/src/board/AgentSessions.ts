@@ -6,7 +6,8 @@
  * guarantees (migrations/0013_agent_sessions.sql), whatever the requests race.
  *
  * Expiry needs no request: a sweep in every server marks passed leases stale each second (rows
- * taken FOR UPDATE SKIP LOCKED, so instances share the work) and logs `agent_session.stale`.
+ * taken FOR UPDATE SKIP LOCKED, so instances share the work; Jobs.ts runs it) and logs
+ * `agent_session.stale`.
  * Correctness does not wait for it: every claim first marks its card's passed leases stale in its
  * own transaction, and every read shows a claim only while its lease is unexpired (claimSql.ts).
  *
@@ -17,151 +18,51 @@
  * Every change runs with its events in one transaction (`EventLog.withEvents`); a refusal that
  * follows a change (a heartbeat that found its lease passed, which marks it stale) commits the
  * change and its event first, then fails.
+ *
+ * This file is the service and its writes; beside it: the rows and shared statements
+ * (sessionSql.ts), the reads (sessionReads.ts), the work queue's statement and loop
+ * (agentQueue.ts), the lease sweep's pass (leaseSweep.ts).
  */
-import { Clock, Context, Effect, Layer, Schedule } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import {
   type Activity,
   type ActivityType,
   type AgentSession,
   type AgentSessionDetail,
-  type AgentSessionId,
   type AgentSessionStatus,
+  type AgentSessionId,
   agentLimits
 } from "../domain/agentSession.ts"
-import type { ActivityId } from "../domain/agentSession.ts"
-import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { Conflict, type InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { CardId, ProjectId } from "../domain/ids.ts"
 import type { ActivityInput, ClaimInput, QueueFilter, ReleaseInput } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { actorParams, actorSql, EventLog, type EventInput } from "../events/EventLog.ts"
-import { timestampOf } from "../infra/clock.ts"
-import { Access, checkGrant, grantsOf, membershipOf, type Role, visibleTo } from "./Access.ts"
+import { actorParams, EventLog, type EventInput } from "../events/EventLog.ts"
+import { Access, checkGrant, membershipOf, type Role } from "./Access.ts"
+import { claimNextCard } from "./agentQueue.ts"
 import { Cards } from "./Cards.ts"
 import type { CardView } from "./cardView.ts"
-import { sessionActor } from "./cardView.ts"
 import { LIVE } from "./claimSql.ts"
+import { leaseSweep } from "./leaseSweep.ts"
+import { type ActivityPage, sessionReads } from "./sessionReads.ts"
 import { iso } from "./rows.ts"
+import {
+  type ActivityRow,
+  leaseTimes,
+  ownedBy,
+  SESSION_COLUMNS,
+  type Scoped,
+  type SessionRow,
+  sessionStatements,
+  toActivity,
+  toAgentSession
+} from "./sessionSql.ts"
+
+export type { ActivityPage }
+export { toAgentSession }
 
 type AccessError = NotFound | WorkspaceNotGranted
-
-export interface ActivityPage {
-  readonly limit?: number | undefined
-  readonly offset?: number | undefined
-}
-
-interface SessionRow {
-  readonly id: string
-  readonly card_id: string
-  readonly project_id: string
-  readonly user_id: string
-  readonly credential_kind: string
-  readonly credential_id: string | null
-  readonly actor_type: string
-  readonly actor_name: string | null
-  readonly status: AgentSessionStatus
-  readonly ttl_seconds: number
-  readonly lease_expires_at: Date | string
-  readonly created_at: Date | string
-  readonly updated_at: Date | string
-}
-
-type Scoped = SessionRow & { readonly workspace_id: string }
-
-interface ActivityRow {
-  readonly id: string
-  readonly session_id: string
-  readonly type: ActivityType
-  readonly body: string
-  readonly created_at: Date | string
-}
-
-const SESSION_COLUMNS = `s.id, s.card_id, s.project_id, s.user_id, s.credential_kind, s.credential_id, s.actor_type,
-  s.actor_name, s.status, s.ttl_seconds, s.lease_expires_at, s.created_at, s.updated_at`
-
-export const toAgentSession = (r: SessionRow): AgentSession => ({
-  id: r.id as AgentSessionId,
-  cardId: r.card_id as CardId,
-  projectId: r.project_id as ProjectId,
-  actor: sessionActor(r.actor_type, r.user_id, r.actor_name),
-  status: r.status,
-  leaseExpiresAt: iso(r.lease_expires_at),
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at)
-})
-
-const toActivity = (r: ActivityRow): Activity => ({
-  id: r.id as ActivityId,
-  sessionId: r.session_id as AgentSessionId,
-  type: r.type,
-  body: r.body,
-  createdAt: iso(r.created_at)
-})
-
-const isLive = (status: AgentSessionStatus) => status === "active" || status === "awaitingInput" || status === "error"
-
-/** Whether the principal is the session's actor: the same user through the same credential. */
-const ownedBy = (row: SessionRow, principal: Principal) => {
-  const [kind, , credential] = actorParams(principal)
-  return row.user_id === principal.userId && row.credential_kind === kind && row.credential_id === (credential ?? null)
-}
-
-/** The time now and a lease's end, as the SQL parameters take them (infra/clock.ts). */
-const leaseTimes = (ttlSeconds: number) =>
-  Effect.map(Clock.currentTimeNanos, (nanos) => ({
-    now: timestampOf(nanos),
-    nowMillis: Number(nanos / 1_000_000n),
-    until: timestampOf(nanos + BigInt(ttlSeconds) * 1_000_000_000n)
-  }))
-
-/** The sessions the sweep turns stale per statement, so no statement holds many rows at once. */
-const SWEEP_BATCH = 500
-
-/** Queue attempts before giving up with 204: each lost race means another caller took a card. */
-const QUEUE_ATTEMPTS = 20
-
-/** The queue's order of priorities, written exactly as migrations/0013's cards_queue index has it. */
-const priorityRank = `(CASE c.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END)`
-
-// $1 project, $2 user, $3 grants, $4 the time, $5 column (NULL: any), $6 labels (NULL: any),
-// $7 assignee filter ('me' | 'unassigned' | NULL). The best unclaimed card, locked; cards another
-// queue call has locked are skipped, so concurrent callers take different cards. Within one
-// column the order is the cards_queue index's, so the statement walks that index and stops at
-// the first card it can take; across columns it sorts the project's cards. `NOT c.claimed` (the
-// flag the agent_sessions trigger keeps, migrations/0013) matches the index's predicate, so the
-// walk never passes the column's claimed cards; the lease check stays for correctness. So a card
-// whose lease has passed is left to the queue until the sweep marks its session stale (about a
-// second); a direct claim checks the lease itself and takes it at once.
-// Without a column the queue takes work waiting only: cards in `todo` columns (CONTRACT.md,
-// Column kinds), never one under way or done, whatever the columns are called or where they sit.
-const nextCardSql = (oneColumn: boolean) => `
-  SELECT c.id, p.workspace_id FROM cards c
-  JOIN projects p ON p.id = c.project_id
-  ${oneColumn ? "" : "JOIN board_columns col ON col.id = c.column_id"}
-  WHERE c.project_id = $1::uuid AND ${visibleTo("p.workspace_id", "$2::uuid", "$3")}
-    AND ${oneColumn ? "c.column_id = $5::uuid" : "$5::uuid IS NULL AND col.kind = 'todo'"}
-    AND ($6::uuid[] IS NULL OR (SELECT count(*) FROM card_labels cl WHERE cl.card_id = c.id AND cl.label_id = ANY($6::uuid[])) = cardinality($6::uuid[]))
-    AND ($7::text IS NULL
-      OR ($7 = 'me' AND EXISTS (SELECT 1 FROM card_assignees a WHERE a.card_id = c.id AND a.user_id = $2::uuid))
-      OR ($7 = 'unassigned' AND NOT EXISTS (SELECT 1 FROM card_assignees a WHERE a.card_id = c.id)))
-    AND NOT c.claimed
-    AND NOT EXISTS (SELECT 1 FROM agent_sessions s WHERE s.card_id = c.id AND s.status IN ${LIVE} AND s.lease_expires_at > $4::timestamptz)
-  ORDER BY ${oneColumn ? `c.column_id, ${priorityRank}, c.sort_key, c.id` : `${priorityRank}, col.position, col.id, c.sort_key, c.id`}
-  LIMIT 1
-  FOR NO KEY UPDATE OF c SKIP LOCKED`
-const nextInColumnSql = nextCardSql(true)
-const nextInProjectSql = nextCardSql(false)
-
-// $1 card, $2 user, $3 credential kind, $4 credential id, $5 ttl, $6 the time, $7 the lease's end,
-// $8 project. Nothing is written when a live session holds the card (the unique index's guard).
-const openSql = `
-  INSERT INTO agent_sessions (card_id, project_id, user_id, credential_kind, credential_id, actor_type, actor_name,
-    status, ttl_seconds, lease_expires_at, created_at, updated_at)
-  SELECT $1::uuid, $8::uuid, $2::uuid, $3, $4::uuid, a.j->>'type', a.j->>'name', 'active', $5, $7::timestamptz,
-    $6::timestamptz, $6::timestamptz
-  FROM (SELECT ${actorSql("$3::text", "$2", "$4")} AS j) a
-  ON CONFLICT (card_id) WHERE status IN ${LIVE} DO NOTHING
-  RETURNING ${SESSION_COLUMNS.replaceAll("s.", "")}`
 
 export class AgentSessions extends Context.Service<
   AgentSessions,
@@ -229,46 +130,8 @@ export class AgentSessions extends Context.Service<
       const changing = events.changing
       const cards = yield* Cards
 
-      const sessionEvent = (type: EventInput["type"], row: Scoped): EventInput => ({
-        type,
-        workspaceId: row.workspace_id,
-        projectId: row.project_id,
-        cardId: row.card_id,
-        object: toAgentSession(row)
-      })
-
-      /** Marks the passed leases of one card stale (on the caller's transaction), with their events. */
-      const expireCard = (cardId: string, now: string, workspaceId: string) =>
-        Effect.gen(function* () {
-          const rows = yield* sql
-            .unsafe<SessionRow>(
-              `UPDATE agent_sessions s SET status = 'stale', updated_at = $2::timestamptz
-               WHERE s.card_id = $1::uuid AND s.status IN ${LIVE} AND s.lease_expires_at <= $2::timestamptz
-               RETURNING ${SESSION_COLUMNS}`,
-              [cardId, now]
-            )
-            .pipe(Effect.orDie)
-          yield* events.record(
-            "system",
-            rows.map((r) => sessionEvent("agent_session.stale", { ...r, workspace_id: workspaceId }))
-          )
-        })
-
-      /** Opens a session on a locked card whose passed leases are already stale; undefined if a live one holds it. */
-      const open = (
-        principal: Principal,
-        cardId: string,
-        projectId: string,
-        ttl: number,
-        now: string,
-        until: string
-      ) => {
-        const [kind, user, credential] = actorParams(principal)
-        return sql.unsafe<SessionRow>(openSql, [cardId, user, kind, credential, ttl, now, until, projectId]).pipe(
-          Effect.orDie,
-          Effect.map((rows) => rows[0])
-        )
-      }
+      const statements = sessionStatements(sql, events)
+      const { sessionEvent, expireCard, open, setStatus, onLive } = statements
 
       const holderMessage = (row: SessionRow, ref: string) =>
         `card ${ref} is claimed by ${row.actor_name ?? `a ${row.actor_type}`} (session ${row.id}) until ${iso(
@@ -331,122 +194,7 @@ export class AgentSessions extends Context.Service<
         return { created: outcome.created, session: outcome.session }
       })
 
-      const claimNext = Effect.fn("AgentSessions.claimNext")(function* (
-        principal: Principal,
-        projectId: ProjectId,
-        filter: QueueFilter
-      ) {
-        const project = yield* access.resolve(principal, "project", projectId)
-        if (filter.columnId !== undefined) {
-          const column = yield* access.resolve(principal, "column", filter.columnId)
-          if (column.projectId !== project.projectId) {
-            return yield* new InvalidInput({
-              message: `columnId: column ${filter.columnId} belongs to another project`
-            })
-          }
-        }
-        const labelIds = filter.labelIds ?? []
-        const ttl = filter.ttlSeconds ?? agentLimits.ttlDefault
-        for (let attempt = 0; attempt < QUEUE_ATTEMPTS; attempt++) {
-          const times = yield* leaseTimes(ttl)
-          const taken = yield* changing(
-            Effect.gen(function* () {
-              const [card] = yield* sql
-                .unsafe<{ id: string; workspace_id: string }>(
-                  filter.columnId === undefined ? nextInProjectSql : nextInColumnSql,
-                  [
-                    projectId,
-                    principal.userId,
-                    grantsOf(principal),
-                    times.now,
-                    filter.columnId ?? null,
-                    labelIds.length === 0 ? null : labelIds,
-                    filter.assignee ?? null
-                  ]
-                )
-                .pipe(Effect.orDie)
-              if (card === undefined) return "none" as const
-              yield* expireCard(card.id, times.now, card.workspace_id)
-              const opened = yield* open(principal, card.id, projectId, ttl, times.now, times.until)
-              // a claim committed after this statement's snapshot: take the next card
-              if (opened === undefined) return "lost" as const
-              const scoped = { ...opened, workspace_id: card.workspace_id }
-              yield* events.record(principal, sessionEvent("agent_session.created", scoped))
-              const [view] = yield* cards.load([card.id])
-              return { session: toAgentSession(scoped), card: view! }
-            })
-          )
-          if (taken === "none") return undefined
-          if (taken !== "lost") return taken
-        }
-        return undefined
-      })
-
-      /** A session the principal owns, locked, with its workspace; others' are not found. */
-      const owned = (principal: Principal, sessionId: AgentSessionId) =>
-        Effect.gen(function* () {
-          const what = `agent session ${sessionId}`
-          // the card first, then the session: the order claims take them in, so the two never deadlock
-          yield* sql`SELECT 1 FROM cards WHERE id = (SELECT card_id FROM agent_sessions WHERE id = ${sessionId}) FOR NO KEY UPDATE`.pipe(
-            Effect.orDie
-          )
-          const [row] = yield* sql
-            .unsafe<Scoped & { role: Role | null }>(
-              `SELECT ${SESSION_COLUMNS}, p.workspace_id, m.role FROM agent_sessions s
-               JOIN projects p ON p.id = s.project_id ${membershipOf("p.workspace_id", "$2")}
-               WHERE s.id = $1 FOR NO KEY UPDATE OF s`,
-              [sessionId, principal.userId]
-            )
-            .pipe(Effect.orDie)
-          yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)
-          if (!ownedBy(row!, principal)) return yield* new NotFound({ message: `${what} not found` })
-          return row!
-        })
-
-      /**
-       * Runs `f` on the principal's live session, whose lease has not passed: a passed lease is
-       * marked stale (committed, with its event) and refused with 409, as is an ended session.
-       */
-      const onLive = <A, E>(
-        principal: Principal,
-        sessionId: AgentSessionId,
-        f: (row: Scoped, now: string) => Effect.Effect<A, E>
-      ) =>
-        Effect.gen(function* () {
-          const outcome = yield* changing(
-            Effect.gen(function* () {
-              const row = yield* owned(principal, sessionId)
-              const { now, nowMillis } = yield* leaseTimes(agentLimits.ttlMin)
-              if (!isLive(row.status)) {
-                return {
-                  conflict: `agent session ${sessionId} has ended (${row.status}); claim the card again to start a new one`
-                } as const
-              }
-              if (new Date(row.lease_expires_at).getTime() <= nowMillis) {
-                yield* expireCard(row.card_id, now, row.workspace_id)
-                return {
-                  conflict: `agent session ${sessionId} is stale: its lease ended at ${iso(row.lease_expires_at)} and the card may be someone else's; claim it again`
-                } as const
-              }
-              return { value: yield* f(row, now) } as const
-            })
-          )
-          if (outcome.conflict !== undefined) return yield* new Conflict({ message: outcome.conflict })
-          return outcome.value
-        })
-
-      const setStatus = (row: Scoped, status: AgentSessionStatus, now: string, until?: string) =>
-        sql
-          .unsafe<SessionRow>(
-            `UPDATE agent_sessions s SET status = $2, updated_at = $3::timestamptz,
-               lease_expires_at = COALESCE($4::timestamptz, s.lease_expires_at)
-             WHERE s.id = $1::uuid RETURNING ${SESSION_COLUMNS}`,
-            [row.id, status, now, until ?? null]
-          )
-          .pipe(
-            Effect.orDie,
-            Effect.map((rows): Scoped => ({ ...rows[0]!, workspace_id: row.workspace_id }))
-          )
+      const claimNext = claimNextCard({ sql, access, events, cards, statements })
 
       const heartbeat = Effect.fn("AgentSessions.heartbeat")(function* (
         principal: Principal,
@@ -531,93 +279,7 @@ export class AgentSessions extends Context.Service<
         )
       })
 
-      const get = Effect.fn("AgentSessions.get")(function* (
-        principal: Principal,
-        sessionId: AgentSessionId,
-        page: ActivityPage
-      ) {
-        const limit = page.limit ?? agentLimits.activitiesDefault
-        const offset = page.offset ?? 0
-        if (!Number.isInteger(limit) || limit < 1 || limit > agentLimits.activitiesMax) {
-          return yield* new InvalidInput({
-            message: `limit: must be a whole number from 1 to ${agentLimits.activitiesMax}`
-          })
-        }
-        if (!Number.isInteger(offset) || offset < 0) {
-          return yield* new InvalidInput({ message: "offset: must be a whole number from 0" })
-        }
-        const what = `agent session ${sessionId}`
-        const [row] = yield* sql
-          .unsafe<Scoped & { role: Role | null }>(
-            `SELECT ${SESSION_COLUMNS}, p.workspace_id, m.role FROM agent_sessions s
-             JOIN projects p ON p.id = s.project_id ${membershipOf("p.workspace_id", "$2")}
-             WHERE s.id = $1`,
-            [sessionId, principal.userId]
-          )
-          .pipe(Effect.orDie)
-        yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)
-        const activities = yield* sql
-          .unsafe<ActivityRow>(
-            `SELECT id, session_id, type, body, created_at FROM agent_activities WHERE session_id = $1
-             ORDER BY n LIMIT $2 OFFSET $3`,
-            [sessionId, limit, offset]
-          )
-          .pipe(Effect.orDie)
-        const { nowMillis } = yield* leaseTimes(agentLimits.ttlMin)
-        return { ...asRead(row!, nowMillis), activities: activities.map(toActivity) }
-      })
-
-      // a read shows a passed lease as stale at once, whether or not the sweep has reached it
-      const asRead = (row: SessionRow, nowMillis: number): AgentSession => {
-        const session = toAgentSession(row)
-        return isLive(row.status) && new Date(row.lease_expires_at).getTime() <= nowMillis
-          ? { ...session, status: "stale" }
-          : session
-      }
-
-      const forCard = Effect.fn("AgentSessions.forCard")(function* (principal: Principal, cardId: CardId) {
-        yield* access.resolve(principal, "card", cardId)
-        const rows = yield* sql
-          .unsafe<SessionRow>(
-            `SELECT ${SESSION_COLUMNS} FROM agent_sessions s WHERE s.card_id = $1 ORDER BY s.created_at DESC, s.id DESC`,
-            [cardId]
-          )
-          .pipe(Effect.orDie)
-        const { nowMillis } = yield* leaseTimes(agentLimits.ttlMin)
-        return rows.map((r) => asRead(r, nowMillis))
-      })
-
-      const forProject = Effect.fn("AgentSessions.forProject")(function* (
-        principal: Principal,
-        projectId: ProjectId,
-        status?: AgentSessionStatus
-      ) {
-        yield* access.resolve(principal, "project", projectId)
-        const { now, nowMillis } = yield* leaseTimes(agentLimits.ttlMin)
-        // a live session past its lease is stale to a reader: filter on what the reader sees
-        const filter =
-          status === undefined
-            ? ""
-            : status === "stale"
-              ? `AND (s.status = 'stale' OR (s.status IN ${LIVE} AND s.lease_expires_at <= $2::timestamptz))`
-              : isLive(status)
-                ? "AND s.status = $2 AND s.lease_expires_at > $3::timestamptz"
-                : "AND s.status = $2"
-        const rows = yield* sql
-          .unsafe<SessionRow>(
-            `SELECT ${SESSION_COLUMNS} FROM agent_sessions s WHERE s.project_id = $1 ${filter}
-             ORDER BY s.created_at DESC, s.id DESC LIMIT 500`,
-            status === undefined
-              ? [projectId]
-              : status === "stale"
-                ? [projectId, now]
-                : isLive(status)
-                  ? [projectId, status, now]
-                  : [projectId, status]
-          )
-          .pipe(Effect.orDie)
-        return rows.map((r) => asRead(r, nowMillis))
-      })
+      const { get, forCard, forProject } = sessionReads(sql, access)
 
       const resumeOnComment = (principal: Principal, cardId: string) =>
         Effect.gen(function* () {
@@ -641,49 +303,7 @@ export class AgentSessions extends Context.Service<
           )
         })
 
-      // one pass: the passed leases, a batch at a time, each row taken by one instance only
-      const sweep = Effect.gen(function* () {
-        let total = 0
-        for (;;) {
-          const now = timestampOf(yield* Clock.currentTimeNanos)
-          const stale = yield* changing(
-            Effect.gen(function* () {
-              const rows = yield* sql
-                .unsafe<Scoped>(
-                  // the card too, skipping one a taker holds: the claimed trigger updates it, and
-                  // takers lock the card before its sessions, so waiting on it could deadlock
-                  `WITH due AS (
-                     SELECT s.id FROM agent_sessions s JOIN cards c ON c.id = s.card_id
-                     WHERE s.status IN ${LIVE} AND s.lease_expires_at <= $1::timestamptz
-                     ORDER BY s.lease_expires_at LIMIT ${SWEEP_BATCH}
-                     FOR UPDATE OF s SKIP LOCKED FOR NO KEY UPDATE OF c SKIP LOCKED
-                   ), gone AS (
-                     UPDATE agent_sessions s SET status = 'stale', updated_at = $1::timestamptz FROM due
-                     WHERE s.id = due.id RETURNING ${SESSION_COLUMNS}
-                   )
-                   SELECT s.*, p.workspace_id FROM gone s JOIN projects p ON p.id = s.project_id`,
-                  [now]
-                )
-                .pipe(Effect.orDie)
-              yield* events.record(
-                "system",
-                rows.map((r) => sessionEvent("agent_session.stale", r))
-              )
-              return rows.length
-            })
-          )
-          total += stale
-          if (stale < SWEEP_BATCH) return total
-        }
-      })
-
-      yield* sweep.pipe(
-        Effect.catchCause((cause) =>
-          Effect.logWarning("agent sessions: a lease sweep failed; it runs again in a second", cause)
-        ),
-        Effect.repeat(Schedule.spaced("1 second")),
-        Effect.forkScoped
-      )
+      const sweep = leaseSweep(sql, events, statements)
 
       return AgentSessions.of({
         claim,

@@ -7,20 +7,40 @@
  * objects, for callers that need them (the MCP tool); test/board-json.test.ts holds the two to
  * the same bytes.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Board } from "../domain/board.ts"
 import { NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
+import { findAll, findOne, statement } from "../infra/statement.ts"
 import { Access } from "./Access.ts"
 import { assigneeOf } from "./assignees.ts"
 import { boardJsonByAssigneeSql, boardJsonSql, eventCursorSql } from "./boardJson.ts"
-import { cardColumns, type CardRow, toCard, toLabel } from "./cardView.ts"
+import { cardColumn, CardRow, toLabel } from "./cardView.ts"
 import { type ColumnRow, columnRowColumns, type ProjectRow, toColumn, toProject } from "./rows.ts"
 
 /** A board as clients see it: the type of the domain's schema (`domain/board.ts`). */
 export type BoardView = Board
+
+/** The board's cards one by one, in board order, as Boards.get maps them (the JSON read's own reference). */
+const cardsSql = statement<{ project: string; now: string }>(
+  (p) => `
+  SELECT ${cardColumn(p.now, "(row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key) - 1)::int")}
+  FROM cards c JOIN board_columns col ON col.id = c.column_id
+  WHERE c.project_id = ${p.project}::uuid ORDER BY col.position, c.sort_key`
+)
+
+/** The board's cursor, read in a statement of its own (see `get`). */
+const cursorSql = statement<{ project: string }>((p) => `SELECT ${eventCursorSql(`${p.project}::uuid`)} AS cursor`)
+const CursorRow = Schema.Struct({ cursor: Schema.String })
+
+/** A row of the board's JSON (boardJson.ts): the head and tail on the first row, cards on each. */
+const BoardJsonRow = Schema.Struct({
+  head: Schema.NullOr(Schema.String),
+  card: Schema.NullOr(Schema.String),
+  tail: Schema.NullOr(Schema.String)
+})
 
 export class Boards extends Context.Service<
   Boards,
@@ -45,24 +65,22 @@ export class Boards extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
+      const cardsOf = findAll(sql, cardsSql, CardRow)
+      const boardRows = findAll(sql, boardJsonSql, BoardJsonRow)
+      const boardRowsFor = findAll(sql, boardJsonByAssigneeSql, BoardJsonRow)
+      const cursorOf = findOne(sql, cursorSql, CursorRow)
 
       const get = Effect.fn("Boards.get")(function* (principal: Principal, projectId: string) {
         yield* access.resolve(principal, "project", projectId)
         const now = yield* sqlNow
-        const [[project], columns, cards, labels, [cursor]] = yield* Effect.all(
+        const [[project], columns, cards, labels, { cursor }] = yield* Effect.all(
           [
             sql<ProjectRow>`
             SELECT id, workspace_id, name, ref_prefix, created_at, updated_at FROM projects WHERE id = ${projectId}`,
             sql<ColumnRow>`
             SELECT ${sql.literal(columnRowColumns)} FROM board_columns
             WHERE project_id = ${projectId} ORDER BY position`,
-            sql.unsafe<CardRow>(
-              `
-            SELECT ${cardColumns("$2", "(row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key) - 1)::int")}
-            FROM cards c JOIN board_columns col ON col.id = c.column_id
-            WHERE c.project_id = $1 ORDER BY col.position, c.sort_key`,
-              [projectId, now]
-            ),
+            cardsOf({ project: projectId, now }),
             sql<{
               id: string
               project_id: string
@@ -75,14 +93,16 @@ export class Boards extends Context.Service<
             WHERE project_id = ${projectId} ORDER BY lower(name), id`,
             // read in a statement of its own here (the JSON read has it in the board's own
             // snapshot): this view is for callers that do not follow the stream (the MCP tool)
-            sql.unsafe<{ cursor: string }>(`SELECT ${eventCursorSql("$1::uuid")} AS cursor`, [projectId])
+            cursorOf({ project: projectId })
           ],
           { concurrency: "unbounded" }
         ).pipe(Effect.orDie)
+        // the project went between the access check and the read
+        if (project === undefined) return yield* new NotFound({ message: "project not found" })
         return {
-          project: toProject(project!),
+          project: toProject(project),
           columns: columns.map(toColumn),
-          cards: cards.map(toCard),
+          cards: cards.map((r) => r.card),
           labels: labels.map((l) =>
             toLabel({
               id: l.id,
@@ -93,7 +113,7 @@ export class Boards extends Context.Service<
               updatedAt: l.updated_at
             })
           ),
-          eventCursor: cursor!.cursor
+          eventCursor: cursor
         }
       })
 
@@ -101,12 +121,11 @@ export class Boards extends Context.Service<
         yield* access.resolve(principal, "project", projectId)
         const user = assigneeOf(principal, assignee)
         const now = yield* sqlNow
-        const rows = yield* sql
-          .unsafe<{ head: string | null; card: string | null; tail: string | null }>(
-            user === undefined ? boardJsonSql : boardJsonByAssigneeSql,
-            user === undefined ? [projectId, now] : [projectId, now, user]
-          )
-          .pipe(Effect.orDie)
+        const rows = yield* (
+          user === undefined
+            ? boardRows({ project: projectId, now })
+            : boardRowsFor({ project: projectId, now, assignee: user })
+        ).pipe(Effect.orDie)
         const first = rows[0]
         // the project went between the access check and the read
         if (first === undefined || first.head === null || first.tail === null)

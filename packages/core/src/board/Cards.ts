@@ -5,26 +5,30 @@
  * stays total without one; refs come from the project's sequence). When the statement finds
  * nothing to write, a second look (the access rule, then the column) names the reason.
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { WorkspaceRole } from "../domain/enums.ts"
 import type { CardId, ColumnId } from "../domain/ids.ts"
 import type { CardCreate, CardMove, CardPatch } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"
-import { Access, checkGrant, grantsOf, membershipOf, type Resolved, type Role } from "./Access.ts"
+import { findAll, statement } from "../infra/statement.ts"
+import { Access, checkGrant, grantsOf, membershipOf, type Resolved } from "./Access.ts"
 import { checkMembers, nonMembers, notMembers, replaceAssignees } from "./assignees.ts"
-import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
+import { Card } from "../domain/card.ts"
+import { cardColumn, CardRow, type CardView } from "./cardView.ts"
 import { iso } from "./rows.ts"
 import {
   createSql,
   createWithExtrasSql,
+  DeletedRow,
   deleteSql,
   fileOnceSql,
   fileSql,
   moveSql,
-  type WrittenRow
+  WrittenRow
 } from "./cardStatements.ts"
 import { actorParams, EventLog } from "../events/EventLog.ts"
 import { startOrderCountCompaction } from "./orderCounts.ts"
@@ -67,11 +71,29 @@ const toCardFields = (old: Record<string, unknown>): Record<string, unknown> => 
   dueAt: old.due_at === null || old.due_at === undefined ? null : iso(old.due_at as Date | string)
 })
 
-/** The event's actor as the one-statement writes take it: the credential's kind and id. */
-const credentialOf = (principal: Principal): [string, string | null] => {
+/** Who acts, as the one-statement writes take it: the user, their grants, the credential's kind and id. */
+const actorOf = (principal: Principal) => {
   const [kind, , credential] = actorParams(principal)
-  return [kind, credential]
+  return { user: principal.userId, grants: grantsOf(principal), kind, credential }
 }
+
+/** Cards by id (any order: `load` puts them in the order asked). */
+const loadSql = statement<{ ids: ReadonlyArray<string>; now: string }>(
+  (p) => `SELECT ${cardColumn(p.now)} FROM cards c WHERE c.id = ANY(${p.ids}::uuid[])`
+)
+
+/** A card with its workspace and the caller's role there (null: not a member), in one statement. */
+const getSql = statement<{ id: string; user: string; now: string }>(
+  (p) => `
+  SELECT ${cardColumn(p.now)}, p.workspace_id, m.role FROM cards c
+  JOIN projects p ON p.id = c.project_id
+  ${membershipOf("p.workspace_id", p.user)}
+  WHERE c.id = ${p.id}::uuid`
+)
+const GetRow = Schema.Struct({ card: Card, workspace_id: Schema.String, role: Schema.NullOr(WorkspaceRole) })
+
+/** A written card: the statement wrote it, so its row carries it. */
+type Written = WrittenRow & { readonly card: CardView }
 
 export class Cards extends Context.Service<
   Cards,
@@ -111,19 +133,24 @@ export class Cards extends Context.Service<
       // when a full bucket last rebalanced each column (an entry is dropped once its minute is over)
       const crowded = new Map<string, number>()
       const counts = yield* startOrderCountCompaction(sql)
+      const loadCards = findAll(sql, loadSql, CardRow)
+      const getCard = findAll(reads, getSql, GetRow)
+      const writes = {
+        create: findAll(sql, createSql, WrittenRow),
+        createWithExtras: findAll(sql, createWithExtrasSql, WrittenRow),
+        file: findAll(sql, fileSql, WrittenRow),
+        fileOnce: findAll(sql, fileOnceSql, WrittenRow),
+        move: findAll(sql, moveSql, WrittenRow),
+        remove: findAll(sql, deleteSql, DeletedRow)
+      }
 
       const load = (ids: ReadonlyArray<string>) =>
         ids.length === 0
           ? Effect.succeed([])
-          : Effect.flatMap(sqlNow, (now) =>
-              sql.unsafe<CardRow>(`SELECT ${cardColumns("$2")} FROM cards c WHERE c.id = ANY($1::uuid[])`, [
-                ids as Array<string>,
-                now
-              ])
-            ).pipe(
+          : Effect.flatMap(sqlNow, (now) => loadCards({ ids, now })).pipe(
               Effect.orDie,
               Effect.map((rows) => {
-                const byId = new Map(rows.map((r) => [r.id, toCard(r)]))
+                const byId = new Map(rows.map((r) => [r.card.id as string, r.card]))
                 return ids.flatMap((id) => byId.get(id) ?? [])
               })
             )
@@ -139,14 +166,14 @@ export class Cards extends Context.Service<
        * Runs a one-statement write. `undefined`: the statement found nothing to write (the
        * caller names why); a stale snapshot or a lost race runs it again.
        */
-      const write = (text: string, params: ReadonlyArray<unknown>) =>
-        sql.unsafe<WrittenRow>(text, params).pipe(
+      const write = <E>(statement: Effect.Effect<ReadonlyArray<WrittenRow>, E>) =>
+        statement.pipe(
           Effect.flatMap(([row]) =>
             row === undefined || row.found === 0
               ? Effect.succeed(undefined)
-              : row.id === null
+              : row.card === null
                 ? Effect.fail(new StaleOrder())
-                : Effect.succeed(row)
+                : Effect.succeed({ ...row, card: row.card })
           ),
           retryRaces,
           Effect.orDie,
@@ -154,18 +181,19 @@ export class Cards extends Context.Service<
         )
 
       // a write leaves count rows to fold, and a key long enough to rebalance its column
-      const written = (row: WrittenRow) => {
-        events.committed(row.project_id)
-        counts.touched(row.column_id)
+      const written = (row: Written) => {
+        const { columnId, projectId } = row.card
+        events.committed(projectId)
+        counts.touched(columnId)
         if (row.old_column_id !== null) counts.touched(row.old_column_id)
-        if (Number(row.key_scale) > REBALANCE_SCALE) return startRebalance(row.column_id)
+        if (Number(row.key_scale) > REBALANCE_SCALE) return startRebalance(columnId)
         if ((row.bucket_size ?? 0) <= REBALANCE_BUCKET_SIZE) return Effect.void
         // a full bucket stays correct, only slower to count: rewrite a column at most once a minute
         return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          if (now - (crowded.get(row.column_id) ?? 0) < REBALANCE_COOLDOWN_MS) return Effect.void
+          if (now - (crowded.get(columnId) ?? 0) < REBALANCE_COOLDOWN_MS) return Effect.void
           for (const [column, at] of crowded) if (now - at >= REBALANCE_COOLDOWN_MS) crowded.delete(column)
-          crowded.set(row.column_id, now)
-          return startRebalance(row.column_id)
+          crowded.set(columnId, now)
+          return startRebalance(columnId)
         })
       }
 
@@ -202,22 +230,24 @@ export class Cards extends Context.Service<
         const assignees = input.assigneeIds === undefined ? [] : [...new Set(input.assigneeIds)]
         const extras = assignees.length > 0 || input.dueAt != null
         for (let attempt = 0; ; attempt++) {
-          const row = yield* write(extras ? createWithExtrasSql : createSql, [
-            input.columnId,
-            input.title,
-            input.description ?? null,
-            input.priority ?? "medium",
-            "api",
-            null,
-            principal.userId,
+          const values = {
+            column: input.columnId,
+            title: input.title,
+            description: input.description ?? null,
+            priority: input.priority ?? "medium",
+            source: "api",
+            intakeToken: null,
+            createdBy: principal.userId,
             now,
-            input.projectId,
-            principal.userId,
-            grantsOf(principal),
-            ...credentialOf(principal),
-            ...(extras ? [input.dueAt ?? null, assignees] : [])
-          ])
-          if (row !== undefined) return toCard(row)
+            project: input.projectId,
+            ...actorOf(principal)
+          }
+          const row = yield* write(
+            extras
+              ? writes.createWithExtras({ ...values, dueAt: input.dueAt ?? null, assignees })
+              : writes.create(values)
+          )
+          if (row !== undefined) return row.card
           // nothing written: say why, in the order a person would look
           const project = yield* access.resolve(principal, "project", input.projectId)
           yield* columnOfProject(principal, input.columnId, input.projectId)
@@ -229,40 +259,40 @@ export class Cards extends Context.Service<
       })
 
       const file = Effect.fn("Cards.file")(function* (input: Filing) {
-        const claim = input.idempotencyKey !== undefined
+        const key = input.idempotencyKey
         const now = yield* sqlNow
+        const values = {
+          column: input.columnId,
+          title: input.title,
+          description: input.description ?? null,
+          priority: "medium" as const,
+          source: input.source,
+          intakeToken: input.intakeTokenId,
+          createdBy: input.createdBy,
+          now
+        }
         for (;;) {
-          const [row] = yield* sql
-            .unsafe<WrittenRow>(claim ? fileOnceSql : fileSql, [
-              input.columnId,
-              input.title,
-              input.description ?? null,
-              "medium",
-              input.source,
-              input.intakeTokenId,
-              input.createdBy,
-              now,
-              ...(claim ? [input.idempotencyKey] : [])
-            ])
-            .pipe(
-              Effect.flatMap((rows) =>
-                rows[0]?.found === 1 && rows[0].id === null && !claim
-                  ? Effect.fail(new StaleOrder())
-                  : Effect.succeed(rows)
-              ),
-              retryRaces,
-              Effect.orDie
-            )
+          const [row] = yield* (
+            key === undefined ? writes.file(values) : writes.fileOnce({ ...values, idempotencyKey: key })
+          ).pipe(
+            Effect.flatMap((rows) =>
+              rows[0]?.found === 1 && rows[0].card === null && key === undefined
+                ? Effect.fail(new StaleOrder())
+                : Effect.succeed(rows)
+            ),
+            retryRaces,
+            Effect.orDie
+          )
           if (row === undefined || row.found === 0)
             return yield* new NotFound({ message: `column ${input.columnId} not found` })
-          if (row.id !== null) {
-            yield* written(row)
+          if (row.card !== null) {
+            yield* written({ ...row, card: row.card })
             return "filed" as const
           }
           // with a key, "nothing written" in a column that exists is a replay, or (rarely) a stale
           // snapshot, which wrote no claim either: then the filing runs again
           const [replayed] = yield* sql<{ n: number }>`
-            SELECT 1 AS n FROM intake_claims WHERE token_id = ${input.intakeTokenId} AND idempotency_key = ${input.idempotencyKey!}`.pipe(
+            SELECT 1 AS n FROM intake_claims WHERE token_id = ${input.intakeTokenId} AND idempotency_key = ${key}`.pipe(
             Effect.orDie
           )
           if (replayed !== undefined) return "replayed" as const
@@ -273,18 +303,11 @@ export class Cards extends Context.Service<
       const get = Effect.fn("Cards.get")(function* (principal: Principal, id: CardId) {
         const what = `card ${id}`
         const now = yield* sqlNow
-        const [row] = yield* reads
-          .unsafe<CardRow & { workspace_id: string; role: Role | null }>(
-            `
-          SELECT ${cardColumns("$3")}, p.workspace_id, m.role FROM cards c
-          JOIN projects p ON p.id = c.project_id
-          ${membershipOf("p.workspace_id", "$2")}
-          WHERE c.id = $1`,
-            [id, principal.userId, now]
-          )
-          .pipe(Effect.orDie)
-        yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)
-        return toCard(row!)
+        const [row] = yield* getCard({ id, user: principal.userId, now }).pipe(Effect.orDie)
+        // no card, or not the caller's: the same 404
+        if (row === undefined || row.role === null) return yield* new NotFound({ message: `${what} not found` })
+        yield* checkGrant(principal, row.workspace_id, row.role, what)
+        return row.card
       })
 
       const update = Effect.fn("Cards.update")(function* (principal: Principal, id: CardId, patch: CardPatch) {
@@ -350,15 +373,7 @@ export class Cards extends Context.Service<
       // nothing else moves: the cards after it keep their keys, and their ordinals follow
       const remove = Effect.fn("Cards.remove")(function* (principal: Principal, id: CardId) {
         const now = yield* sqlNow
-        const deleted = yield* sql
-          .unsafe<{ column_id: string; project_id: string }>(deleteSql, [
-            id,
-            principal.userId,
-            grantsOf(principal),
-            now,
-            ...credentialOf(principal)
-          ])
-          .pipe(Effect.orDie)
+        const deleted = yield* writes.remove({ card: id, now, ...actorOf(principal) }).pipe(Effect.orDie)
         if (deleted[0] !== undefined) {
           events.committed(deleted[0].project_id)
           return counts.touched(deleted[0].column_id)
@@ -372,16 +387,8 @@ export class Cards extends Context.Service<
         const position = to.position === undefined ? null : Math.min(to.position, 2 ** 31 - 1)
         const now = yield* sqlNow
         for (let attempt = 0; ; attempt++) {
-          const row = yield* write(moveSql, [
-            id,
-            to.columnId,
-            position,
-            principal.userId,
-            grantsOf(principal),
-            now,
-            ...credentialOf(principal)
-          ])
-          if (row !== undefined) return toCard(row)
+          const row = yield* write(writes.move({ card: id, to: to.columnId, position, now, ...actorOf(principal) }))
+          if (row !== undefined) return row.card
           const card = yield* access.resolve(principal, "card", id)
           yield* columnOfProject(principal, to.columnId, card.projectId!)
           if (attempt >= 2) return yield* new NotFound({ message: `card ${id} not found` })

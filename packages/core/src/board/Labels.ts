@@ -4,13 +4,37 @@ import { SqlClient } from "effect/sql"
 import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
+import { findAll, statement } from "../infra/statement.ts"
 import type { CardId, LabelId } from "../domain/ids.ts"
 import type { LabelCreate, LabelEnsure } from "../domain/inputs.ts"
 import { Access } from "./Access.ts"
 import { EventLog } from "../events/EventLog.ts"
-import { cardColumns, type CardRow, type CardView, type LabelView, toCard, toLabel } from "./cardView.ts"
+import { cardColumn, CardRow, type CardView, type LabelView, toLabel } from "./cardView.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
+
+/** The card after a label change, read in the change's transaction (the event's object). */
+const cardAfterSql = statement<{ card: string; now: string }>(
+  (p) => `SELECT ${cardColumn(p.now)} FROM cards c WHERE c.id = ${p.card}::uuid`
+)
+
+// A label attached or removed, and the card's updated_at: the RETURNING reads the statement's
+// own snapshot, so it answers the card as it was before (its labels before the change).
+const attachSql = statement<{ card: string; label: string; now: string }>(
+  (p) => `WITH added AS (
+    INSERT INTO card_labels (card_id, label_id, created_at) VALUES (${p.card}, ${p.label}, ${p.now}::timestamptz)
+    ON CONFLICT DO NOTHING RETURNING card_id
+  )
+  UPDATE cards c SET updated_at = ${p.now}::timestamptz FROM added WHERE c.id = added.card_id
+  RETURNING ${cardColumn(p.now)}`
+)
+const detachSql = statement<{ card: string; label: string | null; now: string }>(
+  (p) => `WITH removed AS (
+    DELETE FROM card_labels WHERE card_id = ${p.card} AND label_id = ${p.label} RETURNING card_id
+  )
+  UPDATE cards c SET updated_at = ${p.now}::timestamptz FROM removed WHERE c.id = removed.card_id
+  RETURNING ${cardColumn(p.now)}`
+)
 
 export interface EnsuredLabel {
   readonly id: LabelId
@@ -44,12 +68,15 @@ export class Labels extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
       const events = yield* EventLog
+      const attachRow = findAll(sql, attachSql, CardRow)
+      const detachRow = findAll(sql, detachSql, CardRow)
+      const cardRows = findAll(sql, cardAfterSql, CardRow)
 
-      /** The card after a label change, read in the change's transaction (the event's object). */
+      /** The card after a label change: the change's transaction holds it (its row is locked). */
       const cardAfter = (cardId: string, now: string) =>
-        sql
-          .unsafe<CardRow>(`SELECT ${cardColumns("$2")} FROM cards c WHERE c.id = $1`, [cardId, now])
-          .pipe(Effect.map((rows) => toCard(rows[0]!)))
+        cardRows({ card: cardId, now }).pipe(
+          Effect.flatMap(([row]) => (row === undefined ? Effect.die(`card ${cardId} went`) : Effect.succeed(row.card)))
+        )
 
       /**
        * A card's label event: the card after the change, and its labels before it as `previous`
@@ -131,21 +158,13 @@ export class Labels extends Context.Service<
         yield* events
           .withEvents(
             Effect.gen(function* () {
-              const [before] = yield* sql.unsafe<CardRow>(
-                `WITH added AS (
-                  INSERT INTO card_labels (card_id, label_id, created_at) VALUES ($1, $2, $3::timestamptz)
-                  ON CONFLICT DO NOTHING RETURNING card_id
-                )
-                UPDATE cards c SET updated_at = $3::timestamptz FROM added WHERE c.id = added.card_id
-                RETURNING ${cardColumns("$3")}`,
-                [cardId, labelId, now]
-              )
+              const [before] = yield* attachRow({ card: cardId, label: labelId, now })
               if (before === undefined) return
               yield* logLabelChange(
                 principal,
                 "card.label_added",
                 card.workspaceId,
-                toCard(before),
+                before.card,
                 yield* cardAfter(cardId, now)
               )
             })
@@ -167,20 +186,13 @@ export class Labels extends Context.Service<
           .withEvents(
             Effect.gen(function* () {
               // as in attach: the RETURNING shows the card's labels before the removal
-              const [before] = yield* sql.unsafe<CardRow>(
-                `WITH removed AS (
-                  DELETE FROM card_labels WHERE card_id = $1 AND label_id = $2 RETURNING card_id
-                )
-                UPDATE cards c SET updated_at = $3::timestamptz FROM removed WHERE c.id = removed.card_id
-                RETURNING ${cardColumns("$3")}`,
-                [cardId, labelId, now]
-              )
+              const [before] = yield* detachRow({ card: cardId, label: labelId, now })
               if (before === undefined) return false
               yield* logLabelChange(
                 principal,
                 "card.label_removed",
                 card.workspaceId,
-                toCard(before),
+                before.card,
                 yield* cardAfter(cardId, now)
               )
               return true

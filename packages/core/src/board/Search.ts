@@ -19,7 +19,8 @@ import type { Principal } from "../domain/Principal.ts"
 import { grantsOf, visibleTo } from "./Access.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { assigneeOf } from "./assignees.ts"
-import { cardColumns, type CardRow, type CardView, toCard } from "./cardView.ts"
+import { findAll, statement } from "../infra/statement.ts"
+import { cardColumn, CardRow, type CardView } from "./cardView.ts"
 
 /** Words of a query, as ILIKE patterns with %, _ and \ escaped. */
 export const searchPatterns = (q: string): Array<string> =>
@@ -54,66 +55,69 @@ export class Search extends Context.Service<
         const q = input.q.trim()
         const limit = input.limit ?? limits.searchDefaultLimit
         const patterns = searchPatterns(q)
-        const params: Array<unknown> = [principal.userId, limit]
-        const slot = (value: unknown) => {
-          params.push(value)
-          return `$${params.length}`
-        }
-        const slots = patterns.map(slot)
         const now = yield* sqlNow
-        // The expression of cards_search_trgm, written exactly as indexed so the planner uses it.
-        const doc = `(c.title || ' ' || COALESCE(c.description, ''))`
-        const inTitle = slots.map((s) => `c.title ILIKE ${s}`).join(" AND ")
-        const inDoc = slots.map((s) => `${doc} ILIKE ${s}`).join(" AND ")
-        // The projects the caller may search, computed once (an InitPlan) and checked per match.
-        params.push(grantsOf(principal))
-        let projects = `SELECT p.id FROM projects p WHERE ${visibleTo("p.workspace_id", "$1::uuid", `$${params.length}`)}`
-        if (input.projectId !== undefined) {
-          params.push(input.projectId)
-          projects += ` AND p.id = $${params.length}::uuid`
-        }
-        let scope = `c.project_id = ANY(ARRAY(${projects}))`
         const assignee = assigneeOf(principal, input.assignee)
-        if (assignee !== undefined) {
-          params.push(assignee)
-          scope += ` AND EXISTS (SELECT 1 FROM card_assignees ca WHERE ca.card_id = c.id AND ca.user_id = $${params.length}::uuid)`
+        // parameters by name: the user, the page's size, the caller's grants and filters, the
+        // time, and one pattern per word (`w0`, `w1`, …)
+        const values: Record<string, unknown> = {
+          user: principal.userId,
+          limit,
+          grants: grantsOf(principal),
+          project: input.projectId,
+          assignee,
+          now
         }
-        // `hits`, the page before its cards are built. When a word has a trigram the indexes narrow
-        // the search: the newest `limit` title matches (rank 0), then, only if they are fewer
-        // than `limit` (a one-time filter skips the second scan otherwise), the newest `limit`
-        // cards holding every word in title or description but not all in the title (rank 1).
-        // Words of one or two letters give the indexes nothing to narrow by, and then every card
-        // is read anyway: once, ranked in one pass, rather than once per part (each column tested
-        // apart, which is cheaper than joining them when no index is used).
-        const hits = patterns.some(hasTrigram)
-          ? `titled AS MATERIALIZED (
+        patterns.forEach((pattern, i) => {
+          values[`w${i}`] = pattern
+        })
+        const search = statement<Record<string, unknown>>((p) => {
+          const words = patterns.map((_, i) => p[`w${i}`]!)
+          // The expression of cards_search_trgm, written exactly as indexed so the planner uses it.
+          const doc = `(c.title || ' ' || COALESCE(c.description, ''))`
+          const inTitle = words.map((w) => `c.title ILIKE ${w}`).join(" AND ")
+          const inDoc = words.map((w) => `${doc} ILIKE ${w}`).join(" AND ")
+          // The projects the caller may search, computed once (an InitPlan) and checked per match.
+          const projects = `SELECT p.id FROM projects p WHERE ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants!)}${
+            input.projectId === undefined ? "" : ` AND p.id = ${p.project}::uuid`
+          }`
+          const scope = `c.project_id = ANY(ARRAY(${projects}))${
+            assignee === undefined
+              ? ""
+              : ` AND EXISTS (SELECT 1 FROM card_assignees ca WHERE ca.card_id = c.id AND ca.user_id = ${p.assignee}::uuid)`
+          }`
+          // `hits`, the page before its cards are built. When a word has a trigram the indexes narrow
+          // the search: the newest `limit` title matches (rank 0), then, only if they are fewer
+          // than `limit` (a one-time filter skips the second scan otherwise), the newest `limit`
+          // cards holding every word in title or description but not all in the title (rank 1).
+          // Words of one or two letters give the indexes nothing to narrow by, and then every card
+          // is read anyway: once, ranked in one pass, rather than once per part (each column tested
+          // apart, which is cheaper than joining them when no index is used).
+          const hits = patterns.some(hasTrigram)
+            ? `titled AS MATERIALIZED (
               SELECT c.id, c.created_at, 0 AS rank FROM cards c
               WHERE ${inTitle} AND ${scope}
-              ORDER BY c.created_at DESC, c.id DESC LIMIT $2
+              ORDER BY c.created_at DESC, c.id DESC LIMIT ${p.limit}
             ), described AS MATERIALIZED (
               SELECT c.id, c.created_at, 1 AS rank FROM cards c
-              WHERE (SELECT count(*) FROM titled) < $2 AND ${inDoc} AND NOT (${inTitle}) AND ${scope}
-              ORDER BY c.created_at DESC, c.id DESC LIMIT $2
+              WHERE (SELECT count(*) FROM titled) < ${p.limit} AND ${inDoc} AND NOT (${inTitle}) AND ${scope}
+              ORDER BY c.created_at DESC, c.id DESC LIMIT ${p.limit}
             ), hits AS (
               SELECT * FROM titled UNION ALL SELECT * FROM described
-              ORDER BY rank, created_at DESC, id DESC LIMIT $2
+              ORDER BY rank, created_at DESC, id DESC LIMIT ${p.limit}
             )`
-          : `hits AS (
+            : `hits AS (
               SELECT c.id, c.created_at, CASE WHEN ${inTitle} THEN 0 ELSE 1 END AS rank FROM cards c
-              WHERE ${slots.map((s) => `(c.title ILIKE ${s} OR c.description ILIKE ${s})`).join(" AND ")} AND ${scope}
-              ORDER BY rank, c.created_at DESC, c.id DESC LIMIT $2
+              WHERE ${words.map((w) => `(c.title ILIKE ${w} OR c.description ILIKE ${w})`).join(" AND ")} AND ${scope}
+              ORDER BY rank, c.created_at DESC, c.id DESC LIMIT ${p.limit}
             )`
-        const rows = yield* sql
-          .unsafe<CardRow>(
-            `
+          return `
           WITH ${hits}
-          SELECT ${cardColumns(slot(now))}
+          SELECT ${cardColumn(p.now!)}
           FROM hits h JOIN cards c ON c.id = h.id
-          ORDER BY h.rank, h.created_at DESC, h.id DESC`,
-            params
-          )
-          .pipe(Effect.orDie)
-        return rows.map(toCard)
+          ORDER BY h.rank, h.created_at DESC, h.id DESC`
+        })
+        const rows = yield* findAll(sql, search, CardRow)(values).pipe(Effect.orDie)
+        return rows.map((r) => r.card)
       })
 
       return Search.of({ cards })

@@ -20,122 +20,31 @@
  *
  * Built with concat and to_json rather than json_build_object/json_agg: those put spaces after
  * every colon and comma, and json_build_object, which looks up every argument's type on every
- * call, costs several times as much per card.
+ * call, costs several times as much per card. Each object's keys and the SQL of their values
+ * come from its schema (jsonSql.ts), the card's as the single-card statements write it
+ * (cardView.ts), so the board, the card reads and the card events cannot drift apart.
  */
 
-/**
- * A timestamptz as Date.prototype.toISOString writes it: UTC, milliseconds cut (not rounded),
- * as the driver cuts microseconds when it makes a Date.
- */
+import { Column } from "../domain/board.ts"
+import { Project } from "../domain/workspace.ts"
+import { assigneeList, cardJsonOf, labelJson, subtaskJson } from "./cardView.ts"
 import { claimJsonText, LIVE } from "./claimSql.ts"
+import { type Statement, statement } from "../infra/statement.ts"
+import { jsonObject } from "./jsonSql.ts"
 
-const iso = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-
-/** A text value as a JSON string (to_json escapes it), or null. */
-const str = (column: string): string => `COALESCE(to_json(${column})::text, 'null')`
-
-/** A uuid (lowercase hex and hyphens: nothing to escape) as a JSON string, or null. */
-const uuid = (column: string): string => `COALESCE('"' || ${column} || '"', 'null')`
-
-/** `{"key":value,…}` from [key, SQL expression of the value's JSON text] pairs. */
-const object = (fields: ReadonlyArray<readonly [string, string]>): string =>
-  `concat(${fields.map(([key, value], i) => `'${i === 0 ? "{" : ","}"${key}":', ${value}`).join(", ")}, '}')`
-
-const projectJson = object([
-  ["id", uuid("p.id")],
-  ["workspaceId", uuid("p.workspace_id")],
-  ["name", str("p.name")],
-  ["refPrefix", str("p.ref_prefix")],
-  ["createdAt", `'"' || ${iso("p.created_at")} || '"'`],
-  ["updatedAt", `'"' || ${iso("p.updated_at")} || '"'`]
-])
-
-const columnJson = object([
-  ["id", uuid("bc.id")],
-  ["projectId", uuid("bc.project_id")],
-  ["name", str("bc.name")],
-  ["position", "bc.position"],
-  ["kind", str("bc.kind")],
-  ["createdAt", `'"' || ${iso("bc.created_at")} || '"'`],
-  ["updatedAt", `'"' || ${iso("bc.updated_at")} || '"'`]
-])
-
-const labelJson = object([
-  ["id", uuid("l.id")],
-  ["projectId", uuid("l.project_id")],
-  ["name", str("l.name")],
-  ["color", str("l.color")],
-  ["createdAt", `'"' || ${iso("l.created_at")} || '"'`],
-  ["updatedAt", `'"' || ${iso("l.updated_at")} || '"'`]
-])
-
-const subtaskJson = object([
-  ["id", uuid("s.id")],
-  ["cardId", uuid("s.card_id")],
-  ["title", str("s.title")],
-  ["completed", "CASE WHEN s.completed THEN 'true' ELSE 'false' END"],
-  ["position", "s.position"],
-  ["createdAt", `'"' || ${iso("s.created_at")} || '"'`],
-  ["updatedAt", `'"' || ${iso("s.updated_at")} || '"'`]
-])
-
-/**
- * A card (alias `c`) in its REST shape, as JSON text. The board gives its own position and
- * labels, subtasks and assignees (aggregated once for the whole board); a single card's statement
- * (an event's object, cardStatements.ts) gives the card's ordinal and `singleCardLabels` /
- * `singleCardSubtasks` / `singleCardAssignees`.
- */
-export const cardJsonOf = (
-  position: string,
-  labels: string,
-  subtasks: string,
-  assignees: string,
-  claim: string
-): string =>
-  object([
-    ["id", uuid("c.id")],
-    ["projectId", uuid("c.project_id")],
-    ["columnId", uuid("c.column_id")],
-    ["position", position],
-    ["ref", str("c.ref")],
-    ["title", str("c.title")],
-    ["description", str("c.description")],
-    ["priority", str("c.priority")],
-    ["labels", labels],
-    ["subtasks", subtasks],
-    ["assigneeIds", assignees],
-    ["dueAt", `COALESCE('"' || ${iso("c.due_at")} || '"', 'null')`],
-    ["source", str("c.source")],
-    ["intakeTokenId", uuid("c.intake_token_id")],
-    ["createdAt", `'"' || ${iso("c.created_at")} || '"'`],
-    ["updatedAt", `'"' || ${iso("c.updated_at")} || '"'`],
-    ["claim", claim]
-  ])
-
-/** The labels of card `c` as a JSON array's text, in the order the REST card lists them. */
-export const singleCardLabels = `'[' || COALESCE((SELECT string_agg(${labelJson}, ',' ORDER BY lower(l.name), l.id)
-    FROM card_labels cl1 JOIN labels l ON l.id = cl1.label_id WHERE cl1.card_id = c.id), '') || ']'`
-
-/** The subtasks of card `c` as a JSON array's text, in order. */
-export const singleCardSubtasks = `'[' || COALESCE((SELECT string_agg(${subtaskJson}, ',' ORDER BY s.position, s.id)
-    FROM subtasks s WHERE s.card_id = c.id), '') || ']'`
-
-/** A card's assignee rows (alias `ca`) as the text of JSON strings, joined: the order of cardView's `assigneesOf`. */
-const assigneeList = `string_agg('"' || ca.user_id || '"', ',' ORDER BY ca.created_at, ca.user_id)`
-
-/** The assignees of card `c` as a JSON array's text. */
-export const singleCardAssignees = `'[' || COALESCE((SELECT ${assigneeList}
-    FROM card_assignees ca WHERE ca.card_id = c.id), '') || ']'`
+// Every object's keys and their SQL come from its schema (jsonSql.ts): the card's in cardView.ts.
+const projectJson = jsonObject(Project, "p", {})
+const columnJson = jsonObject(Column, "bc", {})
 
 /** Positions as cardView's: the ordinal in the column by order key (keys are unique per column). */
 const cardJsonAt = (position: string) =>
-  cardJsonOf(
+  cardJsonOf({
     position,
-    "'[' || COALESCE(cl.j, '') || ']'",
-    "'[' || COALESCE(cs.j, '') || ']'",
-    "'[' || COALESCE(ca.j, '') || ']'",
-    `CASE WHEN s.id IS NULL THEN 'null' ELSE ${claimJsonText} END`
-  )
+    labels: "'[' || COALESCE(cl.j, '') || ']'",
+    subtasks: "'[' || COALESCE(cs.j, '') || ']'",
+    assigneeIds: "'[' || COALESCE(ca.j, '') || ']'",
+    claim: `CASE WHEN s.id IS NULL THEN 'null' ELSE ${claimJsonText} END`
+  })
 
 /**
  * The board's `eventCursor`, for project `project` (an SQL expression): the id of the project's
@@ -156,6 +65,11 @@ export const eventCursorSql = (
     FROM events e WHERE e.project_id = ${project} AND e.tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
     ORDER BY e.tx DESC, e.n DESC LIMIT 1), '${"0".repeat(24)}')`
 
+export interface BoardParams {
+  readonly project: string
+  readonly now: string
+}
+
 /** Board order: columns by position, cards by order key; the ids only make ties impossible. */
 const boardOrder = "col.position, col.id, c.sort_key, c.id"
 
@@ -167,31 +81,33 @@ const boardOrder = "col.position, col.id, c.sort_key, c.id"
 const CARDS_PER_ROW = 128
 
 /**
- * $1: the project id, $2: the time (a lease holds its card until then); with `assignee`, $3: a
- * user id, and only the cards assigned to them are listed (at their places among all the
- * column's cards). Rows: head and tail (first row only), cards (null on a board without cards).
+ * `project`: the project id, `now`: the time (a lease holds its card until then); with
+ * `assignee`, a user id, and only the cards assigned to them are listed (at their places among
+ * all the column's cards). Rows: head and tail (first row only), cards (null on a board without cards).
  * The unfiltered board is the hot read.
  */
-const boardSql = (assignee: boolean) => `
+const boardSql = (assignee: boolean) =>
+  statement<BoardParams & { readonly assignee: string }>(
+    (p) => `
 WITH lab AS (
-  SELECT l.id, lower(l.name) AS sort_name, ${labelJson} AS j FROM labels l WHERE l.project_id = $1
+  SELECT l.id, lower(l.name) AS sort_name, ${labelJson} AS j FROM labels l WHERE l.project_id = ${p.project}
 ), card_lab AS (
   SELECT cl.card_id, string_agg(lab.j, ',' ORDER BY lab.sort_name, lab.id) AS j
   FROM lab JOIN card_labels cl ON cl.label_id = lab.id GROUP BY cl.card_id
 ), card_sub AS (
   SELECT s.card_id, string_agg(${subtaskJson}, ',' ORDER BY s.position, s.id) AS j
-  FROM subtasks s WHERE s.card_id IN (SELECT id FROM cards WHERE project_id = $1) GROUP BY s.card_id
+  FROM subtasks s WHERE s.card_id IN (SELECT id FROM cards WHERE project_id = ${p.project}) GROUP BY s.card_id
 ), card_asg AS (
   SELECT ca.card_id, ${assigneeList} AS j
-  FROM card_assignees ca WHERE ca.card_id IN (SELECT id FROM cards WHERE project_id = $1) GROUP BY ca.card_id
+  FROM card_assignees ca WHERE ca.card_id IN (SELECT id FROM cards WHERE project_id = ${p.project}) GROUP BY ca.card_id
 )${
-  assignee
-    ? `, placed AS (
+      assignee
+        ? `, placed AS (
   SELECT c.*, row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key, c.id) - 1 AS place
-  FROM cards c WHERE c.project_id = $1
+  FROM cards c WHERE c.project_id = ${p.project}
 )`
-    : ""
-}
+        : ""
+    }
 , board AS (
 SELECT
   row_number() OVER (ORDER BY ${boardOrder}) AS n,
@@ -208,18 +124,22 @@ SELECT
     '],"eventCursor":"', ${eventCursorSql("p.id")}, '"}') END AS tail
 FROM projects p
 LEFT JOIN (${assignee ? "placed" : "cards"} c JOIN board_columns col ON col.id = c.column_id) ON c.project_id = p.id${
-  assignee ? " AND EXISTS (SELECT 1 FROM card_assignees f WHERE f.card_id = c.id AND f.user_id = $3::uuid)" : ""
-}
+      assignee
+        ? ` AND EXISTS (SELECT 1 FROM card_assignees f WHERE f.card_id = c.id AND f.user_id = ${p.assignee}::uuid)`
+        : ""
+    }
 LEFT JOIN card_lab cl ON cl.card_id = c.id
 LEFT JOIN card_sub cs ON cs.card_id = c.id
 LEFT JOIN card_asg ca ON ca.card_id = c.id
-LEFT JOIN agent_sessions s ON s.card_id = c.id AND s.status IN ${LIVE} AND s.lease_expires_at > $2::timestamptz
-WHERE p.id = $1
+LEFT JOIN agent_sessions s ON s.card_id = c.id AND s.status IN ${LIVE} AND s.lease_expires_at > ${p.now}::timestamptz
+WHERE p.id = ${p.project}
 )
 -- a few hundred cards per row: one row object and one text value per chunk, not per card
 SELECT max(head) AS head, string_agg(card, '' ORDER BY n) AS card, max(tail) AS tail
 FROM board GROUP BY (n - 1) / ${CARDS_PER_ROW} ORDER BY (n - 1) / ${CARDS_PER_ROW}`
+  )
 
-export const boardJsonSql = boardSql(false)
-/** The board with only the cards assigned to $3. */
+/** The whole board (the text names no assignee). */
+export const boardJsonSql = boardSql(false) as Statement<BoardParams>
+/** The board with only the cards assigned to `assignee`. */
 export const boardJsonByAssigneeSql = boardSql(true)

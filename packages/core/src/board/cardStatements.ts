@@ -1,54 +1,120 @@
 /**
  * The one-statement writes of cards (see Cards.ts and orderKeys.ts): the access rule folded in,
  * the destination column locked FOR KEY SHARE, the key drawn between the neighbours of the
- * statement's own snapshot, and the card answered in its REST shape from what was written.
- * A statement that wrote nothing answers one row with `id` NULL and `found` telling whether its
- * target was there (then its snapshot was stale: run it again) or not (then say why).
+ * statement's own snapshot, and the card answered in its REST shape from what was written, as
+ * the JSON text that also goes into its event (cardView.ts's `cardJsonOf`: one description of
+ * the card, from its schema). Parameters are named (infra/statement.ts).
+ * A statement that wrote nothing answers one row with `card` NULL and `found` telling whether
+ * its target was there (then its snapshot was stale: run it again) or not (then say why).
  */
+import { Schema } from "effect"
+import { Card } from "../domain/card.ts"
+import type { Priority } from "../domain/enums.ts"
 import { actorSql, eventInsertSql } from "../events/EventLog.ts"
+import { type Statement, statement } from "../infra/statement.ts"
 import { visibleTo } from "./Access.ts"
-import { cardJsonOf, singleCardAssignees, singleCardLabels, singleCardSubtasks } from "./boardJson.ts"
+import {
+  bucketsBefore,
+  bucketSize,
+  cardJson,
+  cardJsonOf,
+  ordinalOf,
+  singleCardAssignees,
+  singleCardLabels,
+  singleCardSubtasks,
+  withinBucket
+} from "./cardView.ts"
 import { singleCardClaim } from "./claimSql.ts"
-import { bucketsBefore, bucketSize, cardColumns, type CardRow, ordinalOf, withinBucket } from "./cardView.ts"
 import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
 
-// The end of a statement that wrote a card: the card in its REST shape, the count of rows its
-// target CTE found, its key's scale and how many cards its counting bucket holds (both say when
-// the column wants a rebalance). `position` counts in the statement's snapshot, which holds no
-// version of a created card and the old version of a moved one (`moved` subtracts it).
-// `now`: the statement's time (whether a lease still holds the card); `assignees`: the JSON of the
-// card's assignees (by default its rows: a moved card's).
-const writtenCard = (found: string, count: "created" | "moved" | "none", now: string, assignees?: string) => `
-  SELECT (SELECT count(*) FROM ${found})::int AS found,
-    ${cardColumns(
-      now,
-      count === "none"
-        ? "NULL::int"
-        : count === "created"
-          ? "(b.before + b.within)::int"
-          : "(b.before + b.within - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int)::int",
-      assignees
-    )},
-    scale(c.sort_key) AS key_scale, ${count === "none" ? "NULL::int" : `${bucketSize("c")}::int`} AS bucket_size,
+/** What the event's actor is read from: the user, the credential's kind and its id. */
+interface ActorParams {
+  readonly user: string
+  /** Access.ts's `grantsOf`: NULL for a credential that reaches all the user's workspaces. */
+  readonly grants: ReadonlyArray<string> | null
+  readonly kind: string
+  readonly credential: string | null
+}
+
+/** A card's fields as a create or a filing writes them, and the time (infra/clock.ts). */
+interface InsertParams {
+  readonly column: string
+  readonly title: string
+  readonly description: string | null
+  readonly priority: Priority
+  readonly source: string
+  readonly intakeToken: string | null
+  readonly createdBy: string | null
+  readonly now: string
+}
+
+/** A member's create: the project it names, and who acts. */
+export interface CreateParams extends InsertParams, ActorParams {
+  readonly project: string
+}
+
+/** A create that names a due date or assignees (uuids, distinct). */
+export interface CreateWithExtrasParams extends CreateParams {
+  readonly dueAt: string | null
+  readonly assignees: ReadonlyArray<string>
+}
+
+/** A filing through intake token `intakeToken`. */
+export type FileParams = InsertParams
+
+/** A filing under an Idempotency-Key. */
+export interface FileOnceParams extends FileParams {
+  readonly idempotencyKey: string
+}
+
+/** A move to `to` at `position` (NULL: the end). */
+export interface MoveParams extends ActorParams {
+  readonly card: string
+  readonly to: string
+  readonly position: number | null
+  readonly now: string
+}
+
+export interface DeleteParams extends ActorParams {
+  readonly card: string
+  readonly now: string
+}
+
+// The end of a statement that wrote a card: the card's JSON text, the count of rows its target
+// CTE found, its key's scale and how many cards its counting bucket holds (both say when the
+// column wants a rebalance). `position` counts in the statement's snapshot, which holds no
+// version of a created card and the old version of a moved one (`moved` subtracts it). What a
+// new card cannot have yet (labels, subtasks, a claim) is written as such; `assignees` is the
+// JSON text of what the statement assigned (a moved card's are its rows).
+const writtenCard = (found: string, count: "created" | "moved", now: string, assignees: string) => {
+  const position =
+    count === "created"
+      ? "(b.before + b.within)::int"
+      : "(b.before + b.within - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int)::int"
+  const card =
+    count === "created"
+      ? cardJsonOf({ position, labels: "'[]'", subtasks: "'[]'", assigneeIds: assignees, claim: "'null'" })
+      : cardJsonOf({
+          position,
+          labels: singleCardLabels,
+          subtasks: singleCardSubtasks,
+          assigneeIds: assignees,
+          claim: singleCardClaim(now)
+        })
+  return `
+  SELECT (SELECT count(*) FROM ${found})::int AS found, c.id, c.project_id, c.column_id, ${position} AS position,
+    (${card})::json AS card, scale(c.sort_key) AS key_scale, ${bucketSize("c")}::int AS bucket_size,
     ${count === "moved" ? "c.old_column_id" : "NULL::uuid"} AS old_column_id,
     ${count === "moved" ? "c.old_position" : "NULL::int"} AS old_position
-  FROM written c CROSS JOIN LATERAL (SELECT ${
-    count === "none"
-      ? "NULL::bigint AS before, NULL::bigint AS within"
-      : `${bucketsBefore("c")} AS before, ${withinBucket("c")} AS within`
-  }) b`
+  FROM written c CROSS JOIN LATERAL (SELECT ${bucketsBefore("c")} AS before, ${withinBucket("c")} AS within) b`
+}
+
+/** The columns of writtenCard()'s row after `found`. */
+const WRITTEN_COLUMNS = 9
 
 // The card's event, logged in the same statement from the answer's row (alias c): `data` holds
-// the card in its REST shape (a new card has no labels or subtasks yet), `scope` names the CTE
-// that carries the workspace id.
-const cardEvent = (
-  type: "card.created" | "card.moved",
-  scope: string,
-  actor: string,
-  at: string,
-  previous?: string,
-  assignees: string = type === "card.created" ? "'[]'" : singleCardAssignees
-) =>
+// the card as the answer wrote it, `scope` names the CTE that carries the workspace id.
+const cardEvent = (type: "card.created" | "card.moved", scope: string, actor: string, at: string, previous?: string) =>
   eventInsertSql({
     name: "logged",
     from: `answer c CROSS JOIN ${scope} w`,
@@ -56,41 +122,36 @@ const cardEvent = (
     workspace: "w.workspace_id",
     project: "c.project_id",
     card: "c.id",
-    data: `concat('{"object":', ${cardJsonOf(
-      "c.position",
-      type === "card.created" ? "'[]'" : singleCardLabels,
-      type === "card.created" ? "'[]'" : singleCardSubtasks,
-      assignees,
-      type === "card.created" ? "'null'" : singleCardClaim(at)
-    )}${previous === undefined ? "" : `, ',"previous":', ${previous}`}, '}')`,
+    data: `concat('{"object":', c.card${previous === undefined ? "" : `, ',"previous":', ${previous}`}, '}')`,
     actor,
     at
   })
 
 // The "nothing written" row: the columns of writtenCard(), NULL but for `found`.
 const nothingWritten = (found: string) => `
-  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: 21 }, () => "NULL").join(", ")}
+  SELECT (SELECT count(*) FROM ${found})::int, ${Array.from({ length: WRITTEN_COLUMNS }, () => "NULL").join(", ")}
   WHERE NOT EXISTS (SELECT 1 FROM written)`
 
-// $1 column, $2 title, $3 description, $4 priority, $5 source, $6 intake token, $7 created by,
-// $8 the time (infra/clock.ts), then for a member's create $9 project, $10 user, $11 grants,
-// $12 the credential's kind and $13 its id (the event's actor), and for a create `withExtras`
-// (one that names a due date or assignees) $14 the due date and $15 the assignees (uuid[],
-// distinct); for a filing $9 idempotency key.
-// A filing answers nothing about the card (the channel is blind), but its event carries the card.
-// With extras, a target whose workspace lacks one of the assignees is no target: nothing is
-// written, and Cards.create names the reason.
-const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false) => `
+type AllInsertParams = CreateWithExtrasParams & FileOnceParams
+
+// A member's create names the project and acts as the member; a filing names only the column
+// (its token's project) and acts as the intake token. A create `withExtras` (one that names a
+// due date or assignees) also writes those; a target whose workspace lacks one of the assignees
+// is no target: nothing is written, and Cards.create names the reason. A filing answers nothing
+// about the card (the channel is blind), but its event carries the card.
+const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false) =>
+  statement<AllInsertParams>(
+    (p) => `
   WITH target AS (
     SELECT col.id, col.project_id, col.order_epoch, p.ref_prefix, p.workspace_id
     FROM board_columns col JOIN projects p ON p.id = col.project_id
-    WHERE col.id = $1::uuid AND ${
+    WHERE col.id = ${p.column}::uuid AND ${
       mode === "member"
-        ? `col.project_id = $9::uuid AND ${visibleTo("p.workspace_id", "$10::uuid", "$11")}`
-        : "col.project_id = (SELECT project_id FROM intake_tokens WHERE id = $6::uuid)"
+        ? `col.project_id = ${p.project}::uuid AND ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants)}`
+        : `col.project_id = (SELECT project_id FROM intake_tokens WHERE id = ${p.intakeToken}::uuid)`
     }${
       withExtras
-        ? ` AND NOT EXISTS (SELECT 1 FROM unnest($15::uuid[]) u(id) WHERE NOT EXISTS (
+        ? ` AND NOT EXISTS (SELECT 1 FROM unnest(${p.assignees}::uuid[]) u(id) WHERE NOT EXISTS (
         SELECT 1 FROM workspace_members wm WHERE wm.workspace_id = p.workspace_id AND wm.user_id = u.id))`
         : ""
     }
@@ -101,75 +162,80 @@ const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false
     claim
       ? `, claim AS (
     INSERT INTO intake_claims (token_id, idempotency_key, card_id, created_at)
-    SELECT $6::uuid, $9, gen_random_uuid(), $8::timestamptz FROM ready
+    SELECT ${p.intakeToken}::uuid, ${p.idempotencyKey}, gen_random_uuid(), ${p.now}::timestamptz FROM ready
     ON CONFLICT DO NOTHING RETURNING card_id
   )`
       : ""
   }, written AS (
     INSERT INTO cards (${claim ? "id, " : ""}project_id, column_id, sort_key, ref_number, ref, title, description, priority, source, intake_token_id, created_by, created_at, updated_at${withExtras ? ", due_at" : ""})
     SELECT ${claim ? "claim.card_id, " : ""}t.project_id, t.id, ${keyAtEnd("t.id")}, r.n, t.ref_prefix || '-' || r.n,
-      $2, $3, $4, $5, $6::uuid, $7::uuid, $8::timestamptz, $8::timestamptz${withExtras ? ", $14::timestamptz" : ""}
+      ${p.title}, ${p.description}, ${p.priority}, ${p.source}, ${p.intakeToken}::uuid, ${p.createdBy}::uuid,
+      ${p.now}::timestamptz, ${p.now}::timestamptz${withExtras ? `, ${p.dueAt}::timestamptz` : ""}
     FROM ready t ${claim ? "CROSS JOIN claim" : ""} CROSS JOIN LATERAL (SELECT board_next_ref(t.project_id)::int AS n) r
     RETURNING *
   )${
     withExtras
       ? `, assigned AS (
     INSERT INTO card_assignees (card_id, user_id, created_at)
-    SELECT w.id, u.id, $8::timestamptz FROM written w CROSS JOIN unnest($15::uuid[]) u(id)
+    SELECT w.id, u.id, ${p.now}::timestamptz FROM written w CROSS JOIN unnest(${p.assignees}::uuid[]) u(id)
     RETURNING user_id
   )`
       : ""
   }, answer AS (
-    ${writtenCard("target", "created", "$8", withExtras ? "COALESCE((SELECT json_agg(a.user_id ORDER BY a.user_id) FROM assigned a), '[]'::json)" : "'[]'::json")}
+    ${writtenCard(
+      "target",
+      "created",
+      p.now,
+      withExtras
+        ? `'[' || COALESCE((SELECT string_agg('"' || a.user_id || '"', ',' ORDER BY a.user_id) FROM assigned a), '') || ']'`
+        : "'[]'"
+    )}
   ), ${cardEvent(
     "card.created",
     "target",
-    mode === "member" ? actorSql("$12::text", "$10", "$13") : actorSql("'intake'", "NULL", "$6"),
-    "$8",
-    undefined,
-    withExtras
-      ? `'[' || COALESCE((SELECT string_agg('"' || a.user_id || '"', ',' ORDER BY a.user_id) FROM assigned a), '') || ']'`
-      : "'[]'"
+    mode === "member" ? actorSql(`${p.kind}::text`, p.user, p.credential) : actorSql("'intake'", "NULL", p.intakeToken),
+    p.now
   )}
   SELECT * FROM answer
   UNION ALL ${nothingWritten("target")}`
+  )
 
-// $1 card, $2 destination column, $3 position (NULL: the end), $4 user, $5 grants, $6 the time,
-// $7 the credential's kind, $8 its id. The old position is counted in the statement's snapshot,
-// which holds the card where it was.
-export const moveSql = `
+// The old position is counted in the statement's snapshot, which holds the card where it was.
+export const moveSql = statement<MoveParams>(
+  (p) => `
   WITH card AS (
     SELECT c.id, c.project_id, p.workspace_id FROM cards c JOIN projects p ON p.id = c.project_id
-    WHERE c.id = $1::uuid AND ${visibleTo("p.workspace_id", "$4::uuid", "$5")}
+    WHERE c.id = ${p.card}::uuid AND ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants)}
   ), target AS (
     SELECT col.id, col.order_epoch FROM board_columns col JOIN card ON card.project_id = col.project_id
-    WHERE col.id = $2::uuid
+    WHERE col.id = ${p.to}::uuid
     FOR KEY SHARE OF col
   ), written AS (
-    UPDATE cards c SET column_id = t.id, sort_key = ${keyAt("t.id", "c.id", "$3::int")}, updated_at = $6::timestamptz
-    FROM target t, cards old WHERE c.id = $1::uuid AND old.id = c.id AND ${epochUnchanged("t")}
+    UPDATE cards c SET column_id = t.id, sort_key = ${keyAt("t.id", "c.id", `${p.position}::int`)}, updated_at = ${p.now}::timestamptz
+    FROM target t, cards old WHERE c.id = ${p.card}::uuid AND old.id = c.id AND ${epochUnchanged("t")}
     RETURNING c.*, old.column_id AS old_column_id, old.sort_key AS old_sort_key, ${ordinalOf("old")} AS old_position
   ), answer AS (
-    ${writtenCard("target", "moved", "$6")}
+    ${writtenCard("target", "moved", p.now, singleCardAssignees)}
   ), ${cardEvent(
     "card.moved",
     "card",
-    actorSql("$7::text", "$4", "$8"),
-    "$6",
+    actorSql(`${p.kind}::text`, p.user, p.credential),
+    p.now,
     `json_strip_nulls(json_build_object(
       'columnId', CASE WHEN c.old_column_id <> c.column_id THEN c.old_column_id END,
       'position', CASE WHEN c.old_column_id <> c.column_id OR c.old_position <> c.position THEN c.old_position END))::text`
   )}
   SELECT * FROM answer
   UNION ALL ${nothingWritten("target")}`
+)
 
-// $1 card, $2 user, $3 grants, $4 the time, $5 the credential's kind, $6 its id. The event holds
-// the card's last state, read in the statement's snapshot (which still has it, its labels and
-// subtasks); the answer is its column, whose counts the delete changed.
-export const deleteSql = `
+// The event holds the card's last state, read in the statement's snapshot (which still has it,
+// its labels and subtasks); the answer is its column, whose counts the delete changed.
+export const deleteSql = statement<DeleteParams>(
+  (p) => `
   WITH gone AS (
     DELETE FROM cards c USING projects p
-    WHERE c.id = $1::uuid AND p.id = c.project_id AND ${visibleTo("p.workspace_id", "$2::uuid", "$3")}
+    WHERE c.id = ${p.card}::uuid AND p.id = c.project_id AND ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants)}
     RETURNING c.*, p.workspace_id, ${ordinalOf("c")} AS position
   ), ${eventInsertSql({
     name: "logged",
@@ -178,23 +244,29 @@ export const deleteSql = `
     workspace: "c.workspace_id",
     project: "c.project_id",
     card: "c.id",
-    data: `concat('{"object":', ${cardJsonOf("c.position", singleCardLabels, singleCardSubtasks, singleCardAssignees, singleCardClaim("$4"))}, '}')`,
-    actor: actorSql("$5::text", "$2", "$6"),
-    at: "$4"
+    data: `concat('{"object":', ${cardJson(p.now, "c.position")}, '}')`,
+    actor: actorSql(`${p.kind}::text`, p.user, p.credential),
+    at: p.now
   })}
   SELECT column_id, project_id FROM gone`
+)
 
 /** The statements, built once: a create, a filing, and a filing under an Idempotency-Key. */
-export const createSql = insertSql("member", false)
+export const createSql = insertSql("member", false) as Statement<CreateParams>
 /** A create that also sets a due date or assignees: still one statement. */
-export const createWithExtrasSql = insertSql("member", false, true)
-export const fileSql = insertSql("filing", false)
-export const fileOnceSql = insertSql("filing", true)
+export const createWithExtrasSql = insertSql("member", false, true) as Statement<CreateWithExtrasParams>
+export const fileSql = insertSql("filing", false) as Statement<FileParams>
+export const fileOnceSql = insertSql("filing", true) as Statement<FileOnceParams>
 
-export type WrittenRow = CardRow & {
-  found: number
-  key_scale: number | null
-  bucket_size: number | null
-  old_column_id: string | null
-  old_position: number | null
-}
+/** The row of a write: what Cards.ts reads of it (the card; what to tell and whether to rebalance). */
+export const WrittenRow = Schema.Struct({
+  found: Schema.Number,
+  card: Schema.NullOr(Card),
+  key_scale: Schema.NullOr(Schema.Number),
+  bucket_size: Schema.NullOr(Schema.Number),
+  old_column_id: Schema.NullOr(Schema.String)
+})
+export type WrittenRow = typeof WrittenRow.Type
+
+/** The row of a delete: the column and project it changed. */
+export const DeletedRow = Schema.Struct({ column_id: Schema.String, project_id: Schema.String })

@@ -1,13 +1,17 @@
 /**
- * The card as clients see it, read in one statement with its labels and subtasks, so a card,
- * a column of cards or a search page costs one query however many cards it holds.
+ * The card as clients see it, read in one statement with its labels, subtasks, assignees and
+ * claim, so a card, a column of cards or a search page costs one query however many cards it
+ * holds. The database writes each card's JSON from the Card schema's description
+ * (`cardJsonOf`, jsonSql.ts): the same SQL as the board's JSON and the card events' objects, so
+ * a card has one shape in SQL; rows come back as that text and are decoded by the schema
+ * (`CardRow`), so it has one shape in TypeScript.
  */
-import type { AgentSessionId } from "../domain/agentSession.ts"
-import type { Card, Label, Subtask } from "../domain/card.ts"
+import { Schema } from "effect"
+import { Card, Label, Subtask } from "../domain/card.ts"
 import type { Actor } from "../domain/event.ts"
-import type { Priority } from "../domain/enums.ts"
-import type { CardId, ColumnId, IntakeTokenId, LabelId, ProjectId, SubtaskId, UserId } from "../domain/ids.ts"
-import { claimColumn } from "./claimSql.ts"
+import type { CardId, LabelId, ProjectId, SubtaskId } from "../domain/ids.ts"
+import { singleCardClaim } from "./claimSql.ts"
+import { type ComputedFields, jsonObject, type SqlJson } from "./jsonSql.ts"
 import { iso } from "./rows.ts"
 
 /** The card as clients see it: the type of the domain's schema (`domain/card.ts`). */
@@ -42,52 +46,59 @@ export const withinBucket = (alias: string): string =>
   `(SELECT count(*) FROM cards o WHERE o.column_id = ${alias}.column_id
     AND o.sort_key >= ${bucketOf(alias)} * ${ORDER_BUCKET} AND o.sort_key < ${alias}.sort_key)`
 
-/** Card `alias`'s assignees as a JSON array of ids, in the order they were assigned (then by id). */
-export const assigneesOf = (alias: string): string =>
-  `COALESCE((SELECT json_agg(ca.user_id ORDER BY ca.created_at, ca.user_id) FROM card_assignees ca WHERE ca.card_id = ${alias}.id), '[]'::json)`
+/** Label `l` in its REST shape, as JSON text. */
+export const labelJson = jsonObject(Label, "l", {})
+
+/** Subtask `s` in its REST shape, as JSON text. */
+export const subtaskJson = jsonObject(Subtask, "s", {})
 
 /**
- * Select list for `FROM cards c`; append WHERE / ORDER BY. `now` is the operation's time as an SQL
- * expression (a parameter: infra/clock.ts), which decides whether a lease still holds the card;
- * `position` defaults to the count above; `assignees` to the card's rows (a statement that writes
- * them gives what it wrote: its own snapshot does not hold them).
+ * What a statement gives of card `c` besides its columns: its ordinal, its labels, subtasks and
+ * assignees (JSON arrays' text) and its claim (JSON text or `null`). The board aggregates these
+ * once for the whole board; a single card's statement reads them with `singleCard*`.
  */
-export const cardColumns = (
-  now: string,
-  position: string = ordinalOf("c"),
-  assignees: string = assigneesOf("c")
-): string => `
-  c.id, c.project_id, c.column_id, ${position} AS position, c.ref, c.title, c.description, c.priority,
-  c.source, c.intake_token_id, c.created_at, c.updated_at, c.due_at, ${assignees} AS assignee_ids,
-  COALESCE((SELECT json_agg(json_build_object('id', l.id, 'projectId', l.project_id, 'name', l.name, 'color', l.color,
-      'createdAt', l.created_at, 'updatedAt', l.updated_at) ORDER BY lower(l.name), l.id)
-    FROM card_labels cl JOIN labels l ON l.id = cl.label_id WHERE cl.card_id = c.id), '[]'::json) AS labels,
-  COALESCE((SELECT json_agg(json_build_object('id', s.id, 'cardId', s.card_id, 'title', s.title, 'completed', s.completed,
-      'position', s.position, 'createdAt', s.created_at, 'updatedAt', s.updated_at) ORDER BY s.position, s.id)
-    FROM subtasks s WHERE s.card_id = c.id), '[]'::json) AS subtasks,
-  ${claimColumn(now)} AS claim`
+export type CardComputed = ComputedFields<typeof Card.fields> & { readonly position: SqlJson }
 
-export interface CardRow {
-  readonly id: string
-  readonly project_id: string
-  readonly column_id: string
-  readonly position: number
-  readonly ref: string
-  readonly title: string
-  readonly description: string | null
-  readonly priority: Priority
-  readonly source: string
-  readonly intake_token_id: string | null
-  readonly created_at: Date
-  readonly updated_at: Date
-  readonly due_at: Date | null
-  readonly assignee_ids: unknown
-  readonly labels: unknown
-  readonly subtasks: unknown
-  readonly claim: unknown
-}
+/** Card `c` (a `cards` row, or a row with its columns) in its REST shape, as JSON text. */
+export const cardJsonOf = (computed: CardComputed): SqlJson => jsonObject(Card, "c", computed)
 
-const parseJson = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T
+/** The labels of card `c` as a JSON array's text, in the order the REST card lists them. */
+export const singleCardLabels = `'[' || COALESCE((SELECT string_agg(${labelJson}, ',' ORDER BY lower(l.name), l.id)
+    FROM card_labels cl1 JOIN labels l ON l.id = cl1.label_id WHERE cl1.card_id = c.id), '') || ']'`
+
+/** The subtasks of card `c` as a JSON array's text, in order. */
+export const singleCardSubtasks = `'[' || COALESCE((SELECT string_agg(${subtaskJson}, ',' ORDER BY s.position, s.id)
+    FROM subtasks s WHERE s.card_id = c.id), '') || ']'`
+
+/** A card's assignee rows (alias `ca`) as the text of JSON strings, joined: in the order they were assigned, then by id. */
+export const assigneeList = `string_agg('"' || ca.user_id || '"', ',' ORDER BY ca.created_at, ca.user_id)`
+
+/** The assignees of card `c` as a JSON array's text. */
+export const singleCardAssignees = `'[' || COALESCE((SELECT ${assigneeList}
+    FROM card_assignees ca WHERE ca.card_id = c.id), '') || ']'`
+
+/**
+ * Card `c` as JSON text, its labels, subtasks, assignees and claim read for it alone. `now` is
+ * the operation's time as an SQL expression (a parameter: infra/clock.ts), which decides
+ * whether a lease still holds the card; `position` defaults to the count above.
+ */
+export const cardJson = (now: string, position: string = ordinalOf("c")): SqlJson =>
+  cardJsonOf({
+    position,
+    labels: singleCardLabels,
+    subtasks: singleCardSubtasks,
+    assigneeIds: singleCardAssignees,
+    claim: singleCardClaim(now)
+  })
+
+/**
+ * `cardJson` as the select list's `card` column, typed json so the driver parses it (a parse
+ * in the driver and a decode of the object cost a third of decoding the text through the schema).
+ */
+export const cardColumn = (now: string, position?: string): string => `(${cardJson(now, position)})::json AS card`
+
+/** A row whose `card` column is `cardColumn`'s, decoded by the Card schema. */
+export const CardRow = Schema.Struct({ card: Card })
 
 export const toLabel = (l: {
   id: string
@@ -123,42 +134,6 @@ export const toSubtask = (s: {
   updatedAt: iso(s.updatedAt)
 })
 
-export const toCard = (r: CardRow): CardView => ({
-  id: r.id as CardId,
-  projectId: r.project_id as ProjectId,
-  columnId: r.column_id as ColumnId,
-  position: r.position,
-  ref: r.ref,
-  title: r.title,
-  description: r.description,
-  priority: r.priority,
-  labels: parseJson<Array<Parameters<typeof toLabel>[0]>>(r.labels).map(toLabel),
-  subtasks: parseJson<Array<Parameters<typeof toSubtask>[0]>>(r.subtasks).map(toSubtask),
-  assigneeIds: parseJson<Array<UserId>>(r.assignee_ids),
-  dueAt: r.due_at === null ? null : iso(r.due_at),
-  source: r.source,
-  intakeTokenId: r.intake_token_id as IntakeTokenId | null,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at),
-  claim: toClaim(r.claim)
-})
-
 /** An actor from a session's columns, in the Actor schema's key order. */
 export const sessionActor = (type: string, userId: string, name: string | null): Actor =>
   (name === null ? { type, userId } : { type, userId, name }) as Actor
-
-const toClaim = (v: unknown): Card["claim"] => {
-  if (v === null || v === undefined) return null
-  const c = parseJson<{
-    sessionId: string
-    actorType: string
-    userId: string
-    name: string | null
-    leaseExpiresAt: string
-  }>(v)
-  return {
-    sessionId: c.sessionId as AgentSessionId,
-    actor: sessionActor(c.actorType, c.userId as UserId, c.name),
-    leaseExpiresAt: iso(c.leaseExpiresAt)
-  }
-}

@@ -13,7 +13,7 @@ import type { SqlClient } from "effect/sql"
 
 /** How often the columns this process wrote to are folded. */
 export const COMPACT_TOUCHED_EVERY = "250 millis"
-/** How often every column is folded (rows other instances or hand-written SQL left). */
+/** How often every column is folded (rows other instances or hand-written SQL left; Jobs.ts runs it). */
 export const COMPACT_ALL_EVERY = "1 minute"
 
 /** Folds each bucket's rows into one and drops buckets back at zero: of `columns`, or of all. */
@@ -30,29 +30,23 @@ export const compactOrderCounts = (sql: SqlClient.SqlClient, columns?: ReadonlyA
     INSERT INTO card_order_counts (column_id, bucket, delta)
     SELECT column_id, bucket, sum(delta) FROM gone GROUP BY 1, 2 HAVING sum(delta) <> 0`.pipe(Effect.asVoid)
 
-const forever = (round: Effect.Effect<void, unknown>, every: "250 millis" | "1 minute") =>
-  round.pipe(
-    Effect.catchCause((cause) => Effect.logWarning("card order counts: folding failed", cause)),
-    Effect.repeat(Schedule.spaced(every)),
-    Effect.forkScoped
-  )
-
 /**
- * Starts folding for as long as the scope lives; `touched` marks a column this process wrote
- * to, to be folded in the next quarter second.
+ * Starts folding the columns this process wrote to, for as long as the scope lives; `touched`
+ * marks such a column, to be folded in the next quarter second. (Every column is folded by
+ * Jobs.ts, each COMPACT_ALL_EVERY.)
  */
 export const startOrderCountCompaction = (sql: SqlClient.SqlClient) =>
   Effect.gen(function* () {
     let touched = new Set<string>()
-    yield* forever(
-      Effect.suspend(() => {
-        if (touched.size === 0) return Effect.void
-        const columns = [...touched]
-        touched = new Set()
-        return compactOrderCounts(sql, columns)
-      }),
-      COMPACT_TOUCHED_EVERY
+    yield* Effect.suspend(() => {
+      if (touched.size === 0) return Effect.void
+      const columns = [...touched]
+      touched = new Set()
+      return compactOrderCounts(sql, columns)
+    }).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("card order counts: folding failed", cause)),
+      Effect.repeat(Schedule.spaced(COMPACT_TOUCHED_EVERY)),
+      Effect.forkScoped
     )
-    yield* forever(compactOrderCounts(sql), COMPACT_ALL_EVERY)
     return { touched: (columnId: string) => void touched.add(columnId) }
   })

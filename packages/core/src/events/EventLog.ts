@@ -16,7 +16,7 @@
  * writes' commits. Feeds also poll, for writers that never notify (a crash between the commit
  * and the NOTIFY, a change made in SQL by hand).
  */
-import { Cause, Context, Effect, Layer, Queue, Schedule } from "effect"
+import { Cause, Context, Effect, Layer, Queue } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { AppConfig } from "../Config.ts"
 import type { Actor, BoardEvent, EventPage, EventType } from "../domain/event.ts"
@@ -157,7 +157,7 @@ export interface PageQuery {
 /** The channel instances LISTEN on; each payload is project ids, comma-separated. */
 export const EVENTS_CHANNEL = "board_events"
 /** How long commits gather before this instance tells the others, in one NOTIFY. */
-const NOTIFY_WINDOW_MS = 10
+export const NOTIFY_WINDOW_MS = 10
 /** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more: about 200 project ids per NOTIFY. */
 const IDS_PER_NOTIFY = 200
 
@@ -192,6 +192,8 @@ export class EventLog extends Context.Service<
     readonly page: (scope: "project" | "card", id: string, query: PageQuery) => Effect.Effect<EventPage>
     /** The id of a project's newest final event (undefined for none): where a live tail starts. */
     readonly head: (projectId: string) => Effect.Effect<string | undefined>
+    /** One pass of the retention sweep: deletes the events older than EVENT_RETENTION (Jobs.ts runs it). */
+    readonly sweep: Effect.Effect<void>
   }
 >()("board/core/EventLog") {
   static readonly layer = Layer.effect(
@@ -317,7 +319,7 @@ export class EventLog extends Context.Service<
             Effect.map((rows) => (rows[0] === undefined ? undefined : encodeEventId(rows[0].tx, rows[0].n)))
           )
 
-      // retention: events older than EVENT_RETENTION go, in batches, hourly (and soon after start)
+      // retention: events older than EVENT_RETENTION go, in batches (Jobs.ts: hourly, and soon after start)
       const sweep = Effect.gen(function* () {
         const cutoff = timestampOf(
           BigInt(yield* Clock.currentTimeMillis) * 1_000_000n - BigInt(config.eventRetentionMs) * 1_000_000n
@@ -329,12 +331,7 @@ export class EventLog extends Context.Service<
             ) RETURNING n`
           if (deleted.length < SWEEP_BATCH) return
         }
-      }).pipe(
-        Effect.catchCause((cause) =>
-          Effect.logWarning("events: the retention sweep failed; it runs again in an hour", cause)
-        )
-      )
-      yield* sweep.pipe(Effect.delay("1 minute"), Effect.repeat(Schedule.spaced("1 hour")), Effect.forkScoped)
+      }).pipe(Effect.orDie)
 
       return EventLog.of({
         record,
@@ -346,7 +343,8 @@ export class EventLog extends Context.Service<
           return () => listeners.delete(listener)
         },
         page,
-        head
+        head,
+        sweep
       })
     })
   )

@@ -35,7 +35,7 @@ export class RateBudget extends Context.Service<
      */
     readonly charge: (
       key: string,
-      budget?: { readonly limit: number; readonly windowMs: number }
+      budget?: { readonly limit: number; readonly windowMs: number; readonly tokens?: number }
     ) => Effect.Effect<BudgetState | undefined, TooManyRequests>
     readonly setting: RateLimitSetting
     /** Answers when the store does (Redis: a PING); fails with the store's message otherwise. */
@@ -51,13 +51,18 @@ const make = (prefix: string, ping: Effect.Effect<void, string>) =>
     const config = yield* AppConfig
     const setting = config.rateLimit
     let lastWarning = 0
-    const charge = (key: string, budget: { readonly limit: number; readonly windowMs: number } = setting) => {
+    // `tokens: 0` reads the budget without spending it (the login limit asks before it counts)
+    const charge = (
+      key: string,
+      budget: { readonly limit: number; readonly windowMs: number; readonly tokens?: number } = setting
+    ) => {
       const windowSeconds = Math.ceil(budget.windowMs / 1000)
       return limiter
         .consume({
           key: `${prefix}${key}`,
           limit: budget.limit,
           window: Duration.millis(budget.windowMs),
+          tokens: budget.tokens ?? 1,
           onExceeded: "fail"
         })
         .pipe(

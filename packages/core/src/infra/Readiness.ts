@@ -2,7 +2,8 @@
  * Readiness: whether this instance can serve requests now, as opposed to health (the process
  * answers at all). The database answers a `SELECT 1`, and Redis (when REDIS_URL is set) a
  * PING, each within the deadline; the first that does not is named with its cause, so a load
- * balancer takes the instance out and an operator reads what to fix.
+ * balancer takes the instance out and an operator reads what to fix. Beside it, what the
+ * metrics report of the database: its connections by state.
  */
 import { Context, Data, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -46,9 +47,24 @@ const within = <A, E>(component: NotReady["component"], check: Effect.Effect<A, 
     })
   )
 
-export class Readiness extends Context.Service<Readiness, { readonly check: Effect.Effect<ReadyReport, NotReady> }>()(
-  "board/core/Readiness"
-) {
+/** A count of the database's connections in one state (`active`, `idle`, ...). */
+export interface ConnectionCount {
+  readonly state: string
+  readonly count: number
+}
+
+export class Readiness extends Context.Service<
+  Readiness,
+  {
+    readonly check: Effect.Effect<ReadyReport, NotReady>
+    /**
+     * PostgreSQL's view of this database's connections (the pools of every instance), within a
+     * second; undefined on the embedded database (one session, no pool to report) or when the
+     * view does not answer in time.
+     */
+    readonly connections: Effect.Effect<ReadonlyArray<ConnectionCount> | undefined>
+  }
+>()("board/core/Readiness") {
   static readonly layer = Layer.effect(
     Readiness,
     Effect.gen(function* () {
@@ -61,7 +77,16 @@ export class Readiness extends Context.Service<Readiness, { readonly check: Effe
       }
       const database = within("database", sql`SELECT 1`, causeText)
       const redis = config.redisUrl === undefined ? Effect.void : within("redis", budget.ping, (e) => e)
-      return Readiness.of({ check: Effect.andThen(database, redis).pipe(Effect.as(report)) })
+      const connections =
+        config.databaseUrl === undefined
+          ? Effect.succeed(undefined)
+          : sql<ConnectionCount>`
+              SELECT coalesce(state, 'unknown') AS state, count(*)::int AS count FROM pg_stat_activity
+              WHERE datname = current_database() GROUP BY 1`.pipe(
+              Effect.timeout("1 second"),
+              Effect.orElseSucceed(() => undefined)
+            )
+      return Readiness.of({ check: Effect.andThen(database, redis).pipe(Effect.as(report)), connections })
     })
   )
 }

@@ -4,7 +4,7 @@
  * Idempotency-Key the claim and the card commit together, so a key files at most one card,
  * also under concurrency and across instances; the first write wins.
  */
-import { Context, Effect, Layer, Schedule } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { digestToken, isWellFormed } from "../auth/secretTokens.ts"
 import { Cards } from "../board/Cards.ts"
@@ -36,6 +36,8 @@ export class Intake extends Context.Service<
       input: IntakeFiling,
       idempotencyKey: string | undefined
     ) => Effect.Effect<void, InvalidInput | Unauthenticated>
+    /** One pass of the sweep of idempotency claims older than the retention (Jobs.ts runs it). */
+    readonly sweepClaims: Effect.Effect<void>
   }
 >()("board/core/Intake") {
   static readonly layer = Layer.effect(
@@ -106,17 +108,13 @@ export class Intake extends Context.Service<
 
       // claims older than the retention go in a sweep, off the filing's path
       // (the statement is built on each run: it carries the time of that run)
-      yield* Effect.flatMap(
+      const sweepClaims = Effect.flatMap(
         sqlNow,
         (now) =>
           sql`DELETE FROM intake_claims WHERE created_at < ${now}::timestamptz - ${`${IDEMPOTENCY_RETENTION_DAYS} days`}::interval`
-      ).pipe(
-        Effect.catchCause((cause) => Effect.logWarning("intake: sweeping old idempotency claims failed", cause)),
-        Effect.repeat(Schedule.spaced("1 hour")),
-        Effect.forkScoped
-      )
+      ).pipe(Effect.asVoid, Effect.orDie)
 
-      return Intake.of({ authenticate, file })
+      return Intake.of({ authenticate, file, sweepClaims })
     })
   )
 }

@@ -2,24 +2,29 @@
  * The project's store of external links. A submission is stored and rated against the board
  * before the answer; a human review overrides the rating until the next evaluation. The
  * service never fetches a URL: title and note come from the caller.
+ *
+ * The row, its view and the submission's statement are in linkRows.ts.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { ProjectLinkReview, ProjectLinkSubmit } from "../domain/inputs.ts"
 import type { RelevanceFilter } from "../domain/enums.ts"
-import type { ProjectId, ProjectLinkId, UserId } from "../domain/ids.ts"
+import type { ProjectId, ProjectLinkId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import type { ProjectLink } from "../domain/projectLink.ts"
 import { Access, type Resolved } from "../board/Access.ts"
-import { actorParams, actorSql, EventLog, eventInsertSql } from "../events/EventLog.ts"
+import { actorParams, EventLog } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
-import { iso } from "../board/rows.ts"
+import { changedFields, columns, type Row, submitSql, view } from "./linkRows.ts"
 import { normalizeUrl } from "./normalizeUrl.ts"
 import { type BoardIndex, withOtherLinks } from "./boardIndex.ts"
-import { evaluateRelevance, type Evidence, prepareBoardIndex, type Relevance } from "./relevance.ts"
+import { evaluateRelevance, prepareBoardIndex } from "./relevance.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
+
+const linkNotFound = (projectId: string, linkId: string) =>
+  new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
 
 /** A link as clients see it: the type of the domain's schema (`domain/projectLink.ts`). */
 export type ProjectLinkView = ProjectLink
@@ -35,91 +40,6 @@ export type { RelevanceFilter }
 
 /** A review, decoded with `ProjectLinkReview` (the contract's rules on each field). */
 export type LinkReview = ProjectLinkReview
-
-type Row = {
-  id: string
-  project_id: string
-  url: string
-  normalized_url: string
-  host: string
-  title: string | null
-  note: string | null
-  tags: Array<string>
-  relevance: Relevance | null
-  score: number | null
-  evidence: unknown
-  evaluation_source: "heuristic" | "human" | null
-  reviewed_by: string | null
-  reviewed_at: Date | null
-  review_reason: string | null
-  created_at: Date
-  updated_at: Date
-}
-
-const columns = `id, project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source,
-  reviewed_by, reviewed_at, review_reason, created_at, updated_at`
-
-/** The fields an update changed, with their old values (an event's `previous`); updatedAt always moves. */
-const changedFields = (before: ProjectLinkView, after: ProjectLinkView): Record<string, unknown> => {
-  const previous: Record<string, unknown> = {}
-  for (const [field, value] of Object.entries(before))
-    if (field !== "updatedAt" && JSON.stringify(value) !== JSON.stringify(after[field as keyof ProjectLinkView]))
-      previous[field] = value
-  return previous
-}
-
-// A link in its REST shape (as `view` writes it), in SQL over alias `l`: the event of a submission
-// is written by the submission's own statement.
-const isoSql = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-const linkJsonSql = `json_build_object('id', l.id, 'projectId', l.project_id, 'url', l.url, 'normalizedUrl', l.normalized_url,
-  'title', l.title, 'note', l.note, 'tags', to_json(l.tags), 'relevance', l.relevance, 'score', l.score, 'evidence', l.evidence,
-  'evaluation_source', l.evaluation_source, 'reviewedBy', l.reviewed_by,
-  'reviewedAt', CASE WHEN l.reviewed_at IS NOT NULL THEN ${isoSql("l.reviewed_at")} END, 'reviewReason', l.review_reason,
-  'createdAt', ${isoSql("l.created_at")}, 'updatedAt', ${isoSql("l.updated_at")})`
-
-// $1 project … $12 the time (see submit), $13 the workspace, $14 the credential's kind, $15 the
-// user, $16 the credential (the event's actor)
-const submitSql = `
-  WITH inserted AS (
-    INSERT INTO project_links (project_id, url, normalized_url, host, title, note, tags, relevance, score, evidence, evaluation_source,
-      created_by, created_at, updated_at)
-    VALUES ($1::uuid, $2, $3, $4, $5, $6, $7::text[], $8, $9, $10::jsonb, 'heuristic', $11::uuid, $12::timestamptz, $12::timestamptz)
-    ON CONFLICT (project_id, normalized_url) DO NOTHING
-    RETURNING ${columns}
-  ), ${eventInsertSql({
-    name: "logged",
-    from: "inserted l",
-    type: "'project_link.created'",
-    workspace: "$13::uuid",
-    project: "l.project_id",
-    card: "NULL::uuid",
-    data: `json_build_object('object', ${linkJsonSql})::text`,
-    actor: actorSql("$14::text", "$15", "$16"),
-    at: "$12"
-  })}
-  SELECT * FROM inserted`
-
-const view = (r: Row): ProjectLinkView => ({
-  id: r.id as ProjectLinkId,
-  projectId: r.project_id as ProjectId,
-  url: r.url,
-  normalizedUrl: r.normalized_url,
-  title: r.title,
-  note: r.note,
-  tags: r.tags,
-  relevance: r.relevance,
-  score: r.score,
-  evidence:
-    r.evidence === null
-      ? null
-      : ((typeof r.evidence === "string" ? JSON.parse(r.evidence) : r.evidence) as ReadonlyArray<Evidence>),
-  evaluation_source: r.evaluation_source,
-  reviewedBy: r.reviewed_by as UserId | null,
-  reviewedAt: r.reviewed_at === null ? null : iso(r.reviewed_at),
-  reviewReason: r.review_reason,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at)
-})
 
 export class ProjectLinks extends Context.Service<
   ProjectLinks,
@@ -177,6 +97,18 @@ export class ProjectLinks extends Context.Service<
           previous
         })
 
+      /** Logs a link's update with the fields it changed (the event's `previous`); answers the link. */
+      const logUpdate = (
+        principal: Principal,
+        type: "project_link.reviewed" | "project_link.evaluated",
+        project: Resolved,
+        before: ProjectLinkView,
+        row: Row
+      ) => {
+        const after = view(row)
+        return Effect.as(log(principal, type, project, after, changedFields(before, after)), after)
+      }
+
       // The card-and-label part of a board's index costs ~10 ms to build for 1,000 cards; it is
       // kept per project and rebuilt when the board's version (counts and last changes of its
       // cards and labels) moves. The stored links are read fresh every time. A write committed
@@ -224,9 +156,7 @@ export class ProjectLinks extends Context.Service<
           ${lock ? sql`FOR UPDATE` : sql``}`.pipe(
           Effect.orDie,
           Effect.flatMap((rows) =>
-            rows[0] !== undefined
-              ? Effect.succeed(rows[0])
-              : Effect.fail(new NotFound({ message: `link ${linkId} not found in project ${projectId}` }))
+            rows[0] !== undefined ? Effect.succeed(rows[0]) : Effect.fail(linkNotFound(projectId, linkId))
           )
         )
 
@@ -334,25 +264,20 @@ export class ProjectLinks extends Context.Service<
             : sql`, relevance = ${input.relevance}, evaluation_source = 'human', reviewed_by = ${principal.userId}, reviewed_at = ${now}::timestamptz,
                  review_reason = ${input.reason ?? null}, score = NULL, evidence = NULL`
         // the old state (the event's `previous`), the change and its event in one transaction
-        return yield* events
-          .withEvents(
-            Effect.gen(function* () {
-              const before = view(yield* linkOf(projectId, linkId, true))
-              const [row] = yield* sql<Row>`
+        return yield* events.changing(
+          Effect.gen(function* () {
+            const before = view(yield* linkOf(projectId, linkId, true))
+            const [row] = yield* sql<Row>`
           UPDATE project_links SET updated_at = ${now}::timestamptz
             ${Object.keys(set).length > 0 ? sql`, ${sql.update(set)}` : sql``}
             ${tags !== undefined ? sql`, tags = ${tags}::text[]` : sql``}
             ${human}
           WHERE id = ${linkId} AND project_id = ${projectId}
           RETURNING ${sql.literal(columns)}`.pipe(Effect.orDie)
-              if (row === undefined)
-                return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
-              const after = view(row)
-              yield* log(principal, "project_link.reviewed", project, after, changedFields(before, after))
-              return after
-            })
-          )
-          .pipe(Effect.catchTag("SqlError", Effect.die))
+            if (row === undefined) return yield* linkNotFound(projectId, linkId)
+            return yield* logUpdate(principal, "project_link.reviewed", project, before, row)
+          })
+        )
       })
 
       const evaluate = Effect.fn("ProjectLinks.evaluate")(function* (
@@ -376,10 +301,9 @@ export class ProjectLinks extends Context.Service<
         )
         const now = yield* sqlNow
         // the self-join reads the old rating in the write's own statement (the event's `previous`)
-        return yield* events
-          .withEvents(
-            Effect.gen(function* () {
-              const [row] = yield* sql<Row & { old: Row }>`
+        return yield* events.changing(
+          Effect.gen(function* () {
+            const [row] = yield* sql<Row & { old: Row }>`
           UPDATE project_links l SET relevance = ${rating.relevance}, score = ${rating.score}, evidence = ${JSON.stringify(rating.evidence)}::jsonb,
             evaluation_source = 'heuristic', reviewed_by = NULL, reviewed_at = NULL, review_reason = NULL, updated_at = ${now}::timestamptz
           FROM project_links old
@@ -390,15 +314,11 @@ export class ProjectLinks extends Context.Service<
               .map((c) => `l.${c.trim()}`)
               .join(", ")
           )}, row_to_json(old) AS old`.pipe(Effect.orDie)
-              if (row === undefined)
-                return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
-              const after = view(row)
-              const old = typeof row.old === "string" ? (JSON.parse(row.old) as Row) : row.old
-              yield* log(principal, "project_link.evaluated", project, after, changedFields(view(old), after))
-              return after
-            })
-          )
-          .pipe(Effect.catchTag("SqlError", Effect.die))
+            if (row === undefined) return yield* linkNotFound(projectId, linkId)
+            const old = typeof row.old === "string" ? (JSON.parse(row.old) as Row) : row.old
+            return yield* logUpdate(principal, "project_link.evaluated", project, view(old), row)
+          })
+        )
       })
 
       const remove = Effect.fn("ProjectLinks.remove")(function* (
@@ -419,7 +339,7 @@ export class ProjectLinks extends Context.Service<
             })
           )
           .pipe(Effect.orDie)
-        if (!deleted) return yield* new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
+        if (!deleted) return yield* linkNotFound(projectId, linkId)
       })
 
       const references = (projectId: string) =>

@@ -20,6 +20,8 @@ import { sqlNow } from "../infra/clock.ts"
 export const ACCESS_TOKEN_SECONDS = 3600
 export const REFRESH_TOKEN_DAYS = 30
 export const CODE_SECONDS = 120
+/** What register mints: `board_client_` and 12 random bytes in base64url. */
+const CLIENT_ID = /^board_client_[A-Za-z0-9_-]{16}$/
 
 /** An RFC 6749 §5.2 error: `error` is the wire code. */
 export class OAuthError extends Data.TaggedError("OAuthError")<{
@@ -103,6 +105,8 @@ export class OAuth extends Context.Service<
     readonly accessPrincipal: (token: string) => Effect.Effect<Principal | undefined>
     readonly grants: (principal: Principal) => Effect.Effect<ReadonlyArray<GrantView>>
     readonly revokeGrant: (principal: Principal, grantId: string) => Effect.Effect<void, NotFound>
+    /** Whether the user has a live grant for this client (the authorization endpoint's errors go back at once only then). */
+    readonly hasGrant: (userId: string, clientId: string) => Effect.Effect<boolean>
     /** The protected resource every token is bound to: PUBLIC_URL/api. */
     readonly resource: string
   }
@@ -137,11 +141,15 @@ export class OAuth extends Context.Service<
         }
       })
 
+      // only an id of the shape register mints is looked up: anything else (a NUL among it,
+      // which PostgreSQL's text cannot hold) is simply no client
       const client = (clientId: string) =>
-        sql<ClientRow>`SELECT id, client_name, redirect_uris, token_endpoint_auth_method, secret_digest, scope FROM oauth_clients WHERE id = ${clientId}`.pipe(
-          Effect.orDie,
-          Effect.map((rows) => rows[0])
-        )
+        !CLIENT_ID.test(clientId)
+          ? Effect.succeed(undefined)
+          : sql<ClientRow>`SELECT id, client_name, redirect_uris, token_endpoint_auth_method, secret_digest, scope FROM oauth_clients WHERE id = ${clientId}`.pipe(
+              Effect.orDie,
+              Effect.map((rows) => rows[0])
+            )
 
       /** RFC 6749 §2.3: a confidential client proves its secret; a public one sends only its id. */
       const authenticateClient = (clientId: string | undefined, secret: string | undefined) =>
@@ -384,7 +392,14 @@ export class OAuth extends Context.Service<
         yield* cache.invalidate(grantId)
       })
 
+      const hasGrant = (userId: string, clientId: string) =>
+        sql`SELECT 1 FROM oauth_grants WHERE user_id = ${userId} AND client_id = ${clientId} AND revoked_at IS NULL LIMIT 1`.pipe(
+          Effect.orDie,
+          Effect.map((rows) => rows.length > 0)
+        )
+
       return OAuth.of({
+        hasGrant,
         register,
         client,
         issueCode,

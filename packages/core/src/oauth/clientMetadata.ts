@@ -54,10 +54,29 @@ const KNOWN = new Set([
   "client_id"
 ])
 
+/**
+ * The first member path whose key or string value holds a NUL, or undefined. PostgreSQL's text
+ * and jsonb cannot hold U+0000, so a NUL anywhere in the metadata (extra members included, which
+ * are stored as jsonb) would fail the INSERT; it is refused here as bad metadata instead.
+ */
+const nulPath = (value: unknown, path: string, depth = 0): string | undefined => {
+  if (typeof value === "string") return value.includes("\u0000") ? path : undefined
+  if (value === null || typeof value !== "object" || depth > 64) return undefined
+  for (const [k, v] of Object.entries(value)) {
+    const at = Array.isArray(value) ? `${path}[${k}]` : path === "" ? k : `${path}.${k}`
+    if (k.includes("\u0000")) return at
+    const found = nulPath(v, at, depth + 1)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
 export const validateRegistration = (body: unknown): RegistrationResult => {
   if (body === null || typeof body !== "object" || Array.isArray(body))
     return bad("the body must be a JSON object of client metadata")
   const m = body as Record<string, unknown>
+  const nul = nulPath(m, "")
+  if (nul !== undefined) return bad(`${JSON.stringify(nul)}: must not contain a NUL character (U+0000)`)
   if (!isStringArray(m.redirect_uris) || m.redirect_uris.length === 0) {
     return {
       ok: false,

@@ -65,7 +65,11 @@ export class Prompts extends Context.Service<
             references: references.map((r) => ({ url: r.url, title: r.title, note: r.note })),
             comments: {
               latest: latest.comments.map((c) => ({
-                author: c.author.name ?? c.author.type,
+                // an agent is quoted as one: a client named "alice" is not the person alice
+                author:
+                  c.author.type === "agent"
+                    ? `${c.author.name ?? "an agent"} (agent)`
+                    : (c.author.name ?? c.author.type),
                 createdAt: c.createdAt,
                 body: c.body
               })),

@@ -13,6 +13,8 @@
  * trigger, migrations/0016), and a delivery is sent only while its user is still a member of
  * the workspace (Deliveries.ts). Enabling it again (PATCH `enabled: true`) hands it to the
  * enabling user and credential: the one who turns a channel back on answers for it.
+ *
+ * The rows and their views are in webhookRows.ts.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -39,16 +41,20 @@ import { actorParams, actorSql } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ServerSecret } from "../infra/Secret.ts"
 import { mintWebhookSecret, sealSecret } from "./secretBox.ts"
+import {
+  COLUMNS,
+  DELIVERY_COLUMNS,
+  type DeliveryRow,
+  deliveryView,
+  ownerCredential,
+  type Row,
+  webhookView
+} from "./webhookRows.ts"
 import { addressFailure, hostOf, urlShapeFailure, WebhookResolver } from "./urlPolicy.ts"
 
-type AccessError = NotFound | WorkspaceNotGranted
+export { deliveryView, webhookView }
 
-/** The credential a webhook belongs to: its id and kind, or nulls (a bootstrap session token, which cannot be revoked). */
-const ownerCredential = (principal: Principal): [string | null, string | null] =>
-  principal.credentialId !== undefined &&
-  (principal.via === "apiKey" || principal.via === "oauth" || principal.via === "browser")
-    ? [principal.credentialId, principal.via]
-    : [null, null]
+type AccessError = NotFound | WorkspaceNotGranted
 
 export interface WebhookInput {
   readonly url: string
@@ -64,74 +70,6 @@ export interface WebhookPatch {
   readonly description?: string | null | undefined
   readonly enabled?: boolean | undefined
 }
-
-interface Row {
-  readonly id: string
-  readonly workspace_id: string
-  readonly project_id: string | null
-  readonly url: string
-  readonly events: ReadonlyArray<string> | string
-  readonly description: string | null
-  readonly enabled: boolean
-  readonly disabled_reason: string | null
-  readonly created_at: Date | string
-  readonly updated_at: Date | string
-}
-
-const COLUMNS =
-  "id, workspace_id, project_id, url, events, description, enabled, disabled_reason, created_at, updated_at"
-
-// a text[] arrives as an array from both drivers; the literal form is parsed just in case
-const textArray = (v: ReadonlyArray<string> | string): ReadonlyArray<string> =>
-  typeof v === "string"
-    ? v
-        .replace(/^\{|\}$/g, "")
-        .split(",")
-        .filter((s) => s !== "")
-        .map((s) => s.replace(/^"|"$/g, ""))
-    : v
-
-export const webhookView = (r: Row): Webhook => ({
-  id: r.id,
-  url: r.url,
-  workspaceId: r.workspace_id,
-  projectId: r.project_id,
-  events: textArray(r.events),
-  description: r.description,
-  enabled: r.enabled,
-  disabledReason: r.disabled_reason,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at)
-})
-
-interface DeliveryRow {
-  readonly id: string
-  readonly event_id: string | null
-  readonly event_type: string
-  readonly status: Delivery["status"]
-  readonly attempts: number
-  readonly last_status_code: number | null
-  readonly last_error: string | null
-  readonly next_attempt_at: Date | string
-  readonly created_at: Date | string
-  readonly updated_at: Date | string
-}
-
-const DELIVERY_COLUMNS =
-  "id, event_id, event_type, status, attempts, last_status_code, last_error, next_attempt_at, created_at, updated_at"
-
-export const deliveryView = (r: DeliveryRow): Delivery => ({
-  id: r.id,
-  eventId: r.event_id ?? "",
-  eventType: r.event_type,
-  status: r.status,
-  attempts: Number(r.attempts),
-  lastStatusCode: r.last_status_code === null ? null : Number(r.last_status_code),
-  lastError: r.last_error,
-  nextAttemptAt: r.status === "pending" ? iso(r.next_attempt_at) : null,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at)
-})
 
 export class Webhooks extends Context.Service<
   Webhooks,

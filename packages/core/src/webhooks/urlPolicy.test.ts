@@ -31,7 +31,19 @@ describe("the webhook address rule", () => {
       "::ffff:7f00:1": "loopback",
       "::ffff:a9fe:a9fe": "cloud metadata",
       "::ffff:10.1.2.3": "private",
-      "64:ff9b::10.0.0.1": "private"
+      "64:ff9b::10.0.0.1": "private",
+      // forms that hand an embedded IPv4 to a translator or relay (issue 28)
+      "::ffff:0:7f00:1": "IPv4-translated (::ffff:0:0/96)",
+      "::ffff:0:8.8.8.8": "IPv4-translated (::ffff:0:0/96)",
+      "64:ff9b:1::7f00:1": "local-use IPv4/IPv6 translation (64:ff9b:1::/48)",
+      "64:ff9b:1:ffff::a00:1": "local-use IPv4/IPv6 translation (64:ff9b:1::/48)",
+      "2002:7f00:1::1": "6to4 relay (2002::/16)",
+      "2002:a9fe:a9fe::": "6to4 relay (2002::/16)",
+      "2001:0:4136:e378:8000:63bf:80ff:fffe": "Teredo relay (2001::/32)",
+      "2001::1": "Teredo relay (2001::/32)",
+      "100::1": "discard-only (100::/64)",
+      "100::ffff:7f00:1": "discard-only (100::/64)",
+      "2001:db8::1": "documentation (2001:db8::/32)"
     }
     for (const [ip, kind] of Object.entries(refused)) expect(refusedAddressClass(ip), ip).toBe(kind)
     for (const ip of [
@@ -42,7 +54,11 @@ describe("the webhook address rule", () => {
       "100.128.0.1",
       "203.0.113.7",
       "2606:4700::1111",
-      "::ffff:8.8.8.8"
+      "::ffff:8.8.8.8",
+      "64:ff9b::8.8.8.8",
+      "2001:4860:4860::8888",
+      "100:0:0:1::1",
+      "2003::1"
     ])
       expect(refusedAddressClass(ip), ip).toBeUndefined()
   })
@@ -54,6 +70,8 @@ describe("the webhook address rule", () => {
     )
     expect(addressFailure("hooks.example.test", ["10.0.0.5"], { ...strict, allowPrivate: true })).toBeUndefined()
     expect(urlShapeFailure("https://[::ffff:127.0.0.1]/", strict)).toMatch(/loopback address/)
+    expect(urlShapeFailure("https://[::ffff:0:7f00:1]/", strict)).toMatch(/IPv4-translated/)
+    expect(urlShapeFailure("https://[2002:7f00:1::1]/", strict)).toMatch(/6to4/)
     expect(urlShapeFailure("http://example.com/", strict)).toMatch(/WEBHOOK_ALLOW_HTTP/)
     expect(urlShapeFailure("http://example.com/", { ...strict, allowHttp: true })).toBeUndefined()
     expect(urlShapeFailure("https://a:b@example.com/", strict)).toMatch(/credentials/)

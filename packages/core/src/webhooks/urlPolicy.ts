@@ -86,6 +86,16 @@ const v6Class = (ip: string): string | undefined => {
   const zeroUpTo = (k: number) => g.slice(0, k).every((x) => x === 0)
   if (zeroUpTo(8)) return "unspecified (::)"
   if (zeroUpTo(7) && g[7] === 1) return "loopback"
+  // Forms that carry an IPv4 address to a translator or relay, which would then reach that IPv4
+  // (a private or loopback one among them). Refused whole: none is a public host of its own, and
+  // reading the IPv4 out of each (6to4's sits at bits 16-47, Teredo's is obfuscated) is a rule
+  // per form where one refusal is simpler and safe.
+  if (zeroUpTo(4) && g[4] === 0xffff && g[5] === 0) return "IPv4-translated (::ffff:0:0/96)"
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return "local-use IPv4/IPv6 translation (64:ff9b:1::/48)"
+  if (g[0] === 0x2002) return "6to4 relay (2002::/16)"
+  if (g[0] === 0x2001 && g[1] === 0) return "Teredo relay (2001::/32)"
+  if (g[0] === 0x0100 && g.slice(1, 4).every((x) => x === 0)) return "discard-only (100::/64)"
+  if (g[0] === 0x2001 && g[1] === 0x0db8) return "documentation (2001:db8::/32)"
   // IPv4-mapped (::ffff:a.b.c.d), and the deprecated IPv4-compatible and NAT64 forms: the IPv4 inside decides
   if (
     (zeroUpTo(5) && g[5] === 0xffff) ||

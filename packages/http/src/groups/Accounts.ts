@@ -42,7 +42,7 @@ const signup = HttpApiEndpoint.post("signup", "/v1/auth/signup", {
   .annotateMerge(
     doc(
       "Sign up",
-      "Creates an account and answers a short-lived session token for the bootstrap calls (create a workspace, a project, an API key). 409 when the email has an account; 429 after more than one signup per email every 5 minutes; 403 when signups are closed."
+      "Creates an account and answers a short-lived session token for the bootstrap calls (create a workspace, a project, an API key). 400 for a commonly used password or an email with invisible or control characters; 409 when the email has an account; 429 after more than one signup per email every 5 minutes; 403 when signups are closed."
     )
   )
   .middleware(ClientLimit)
@@ -61,7 +61,7 @@ const login = HttpApiEndpoint.post("login", "/v1/auth/login", {
   .annotateMerge(
     doc(
       "Log in",
-      "Trades an email and password for a new session token. 401 for a wrong password or an unknown email, alike; repeated failures are rate limited (429)."
+      "Trades an email and password for a new session token. 401 for a wrong password or an unknown email, alike. Limited per client address and per account: after 10 failures for one email within 15 minutes it answers 429 with Retry-After (at most 15 minutes) to every address that has not signed in to that account in the last 30 days."
     )
   )
   .middleware(ClientLimit)

@@ -4,6 +4,7 @@ import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../Api.ts"
 import { orHttpError } from "../errors.ts"
+import { clientAddress } from "../middleware/budget.ts"
 import { clearSessionCookies, fromApp, setSessionCookies, webCookiesFor } from "../middleware/webSession.ts"
 import { asPrincipal } from "./withPrincipal.ts"
 
@@ -26,7 +27,13 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
 
     return handlers
       .handle("signup", ({ payload }) => withWebSession(accounts.signup(payload)).pipe(orHttpError))
-      .handle("login", ({ payload }) => withWebSession(accounts.login(payload)).pipe(orHttpError))
+      .handle("login", ({ payload }) =>
+        Effect.gen(function* () {
+          // the address lets one that has signed in to this account before past its lock (Accounts.login)
+          const address = clientAddress(yield* HttpServerRequest.HttpServerRequest)
+          return yield* withWebSession(accounts.login({ ...payload, address }))
+        }).pipe(orHttpError)
+      )
       .handle("createApiKey", ({ payload }) => asPrincipal((p) => accounts.createApiKey(p, payload.name)))
       .handle("listApiKeys", () => asPrincipal((p) => accounts.apiKeys(p)))
       .handle("revokeApiKey", ({ params }) => asPrincipal((p) => accounts.revokeApiKey(p, params.id)))

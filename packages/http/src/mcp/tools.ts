@@ -12,57 +12,26 @@
  *   subtask and free-form commands are not.
  * Every tool works inside this service only (`openWorldHint: false`): nothing fetches URLs.
  * There is no delete tool, and run_command refuses to delete.
+ *
+ * The fields and hints the tools share are in toolFields.ts; the claim and session tools in
+ * agentTools.ts.
  */
-import {
-  ActivityType,
-  activityTypes,
-  agentLimits,
-  EVENT_PAGE_MAX,
-  LinkType,
-  limits,
-  linkTypes,
-  Priority,
-  priorities,
-  PromptVariant,
-  RelevanceFilter,
-  ReleaseStatus
-} from "@board/core"
+import { EVENT_PAGE_MAX, LinkType, limits, linkTypes, PromptVariant, RelevanceFilter } from "@board/core"
 import { Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
-
-const hints =
-  (readOnly: boolean, destructive: boolean, idempotent: boolean) =>
-  <T extends Tool.Any>(tool: T): T =>
-    tool
-      .annotate(Tool.Readonly, readOnly)
-      .annotate(Tool.Destructive, destructive)
-      .annotate(Tool.Idempotent, idempotent)
-      .annotate(Tool.OpenWorld, false) as T
-
-const reads = hints(true, false, true)
-
-/** "a, b or c": the values of an enum in a description, from the domain's list. */
-const oneOf = (values: ReadonlyArray<string>) => `${values.slice(0, -1).join(", ")} or ${values.at(-1)}`
-/** A limit in a description: grouped from five digits on (2048, but 10,000). */
-const n = (limit: number) => (limit >= 10_000 ? limit.toLocaleString("en-US") : String(limit))
-
-/**
- * A whole number, stated to clients as `type: integer` alone: Schema.Int also states the safe
- * integer bounds, 52 bytes on every such field of tools/list, which must stay small; the core
- * checks each number's own range.
- */
-const WholeNumber = Schema.Number.check(Schema.isInt({ toJsonSchema: () => ({ type: "integer" }) }))
-const Card = Schema.String.annotate({ description: "The card: its id or its ref (WEB-12)" })
-const ProjectHint = Schema.optionalKey(
-  Schema.String.annotate({
-    description: "The project id; only when the card ref is in several of your projects"
-  })
-)
-const ProjectId = Schema.String.annotate({ description: "The project id (see list_projects)" })
-const Column = Schema.String.annotate({
-  description: 'The column: its id (a UUID) or its name, such as "In Progress" (case-insensitive)'
-})
-const PriorityField = Priority.annotate({ description: `The priority: ${oneOf(priorities)}` })
+import { ClaimCard, ClaimNextCard, Heartbeat, ReleaseCard, Report } from "./agentTools.ts"
+import {
+  Card,
+  Column,
+  hints,
+  n,
+  oneOf,
+  PriorityField,
+  ProjectHint,
+  ProjectId,
+  reads,
+  WholeNumber
+} from "./toolFields.ts"
 
 export const ListWorkspaces = reads(
   Tool.make("list_workspaces", {
@@ -363,90 +332,6 @@ export const RunCommand = hints(
           description: "The board (a UUID), when the command names no card ref"
         })
       )
-    })
-  })
-)
-
-const Ttl = Schema.optionalKey(
-  WholeNumber.annotate({
-    description: `Lease seconds, ${agentLimits.ttlMin}-${n(agentLimits.ttlMax)} (default ${agentLimits.ttlDefault})`
-  })
-)
-const SessionId = Schema.String.annotate({ description: "The session id a claim answered" })
-
-// Claims: while your session is live the card is yours; others get refused until it ends.
-export const ClaimCard = hints(
-  false,
-  false,
-  true
-)(
-  Tool.make("claim_card", {
-    description:
-      "Claim a card before working on it: opens your agent session with a lease (renewed if you hold it; refused if someone else does).",
-    parameters: Schema.Struct({ card: Card, ttlSeconds: Ttl })
-  })
-)
-
-export const ClaimNextCard = hints(
-  false,
-  false,
-  false
-)(
-  Tool.make("claim_next_card", {
-    description:
-      "Claim the next unclaimed card of a board (highest priority, then board order): the session and the card, or none left. Without `column` it takes only from the board's todo columns (work waiting), never one in progress or done.",
-    parameters: Schema.Struct({
-      projectId: ProjectId,
-      column: Schema.optionalKey(Schema.String.annotate({ description: "Only from this column (name or id)" })),
-      labels: Schema.optionalKey(
-        Schema.Array(Schema.String).annotate({ description: "Only cards with all these labels (names or ids)" })
-      ),
-      assignee: Schema.optionalKey(
-        Schema.Literals(["me", "unassigned"]).annotate({ description: "Only cards assigned to you, or to nobody" })
-      ),
-      ttlSeconds: Ttl
-    })
-  })
-)
-
-export const Heartbeat = hints(
-  false,
-  false,
-  false
-)(
-  Tool.make("heartbeat", {
-    description: "Extend your session's lease by its length, from now. Fails once it has ended.",
-    parameters: Schema.Struct({ sessionId: SessionId })
-  })
-)
-
-export const Report = hints(
-  false,
-  false,
-  false
-)(
-  Tool.make("report", {
-    description:
-      "Report on your session: thought or action, elicitation (a question; waits for a person's comment), error, or response (the result: completes it, frees the card).",
-    parameters: Schema.Struct({
-      sessionId: SessionId,
-      type: ActivityType.annotate({ description: oneOf(activityTypes) }),
-      body: Schema.String.annotate({ description: `Markdown, 1-${n(agentLimits.activityBody)} characters` })
-    })
-  })
-)
-
-export const ReleaseCard = hints(
-  false,
-  false,
-  true
-)(
-  Tool.make("release_card", {
-    description: "End your session and free the card, moving it (e.g. to Done) in the same step if asked.",
-    parameters: Schema.Struct({
-      sessionId: SessionId,
-      status: Schema.optionalKey(ReleaseStatus.annotate({ description: "complete, or released (default)" })),
-      moveTo: Schema.optionalKey(Schema.String.annotate({ description: "Move the card to this column (name or id)" }))
     })
   })
 )

@@ -7,7 +7,6 @@
 import { AppConfig, Readiness } from "@board/core"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { SqlClient } from "effect/sql"
 import * as crypto from "node:crypto"
 import type { RequestMetrics } from "./Metrics.ts"
 import { serviceVersion } from "./version.ts"
@@ -47,23 +46,15 @@ export const MetricsRoute = (metrics: RequestMetrics) =>
     Effect.gen(function* () {
       const router = yield* HttpRouter.HttpRouter
       const config = yield* AppConfig
-      const sql = yield* SqlClient.SqlClient
+      const readiness = yield* Readiness
       const expected = crypto
         .createHash("sha256")
         .update(config.metricsToken ?? "")
         .digest()
-      // PostgreSQL's view of this database's connections (the pools of every instance); the
-      // embedded database has one session and no pool to report
-      const connections =
-        config.databaseUrl === undefined
-          ? Effect.void
-          : sql<{ state: string; count: number }>`
-              SELECT coalesce(state, 'unknown') AS state, count(*)::int AS count FROM pg_stat_activity
-              WHERE datname = current_database() GROUP BY 1`.pipe(
-              Effect.map(metrics.setConnections),
-              Effect.timeout("1 second"),
-              Effect.ignore
-            )
+      // the core asks the database (nothing on the embedded one); a failed count keeps the last
+      const connections = readiness.connections.pipe(
+        Effect.map((byState) => (byState === undefined ? undefined : metrics.setConnections(byState)))
+      )
       yield* router.add("GET", "/metrics", (request) => {
         const header = request.headers.authorization ?? ""
         if (!header.startsWith("Bearer ") || !sameToken(expected, header.slice(7).trim())) {

@@ -11,21 +11,14 @@ import {
   RateBudget,
   redirectTarget,
   ServerSecret,
+  WebSessions,
   Workspaces
 } from "@board/core"
-import { Clock, Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { checkAuthorizeRequest, redirectTo } from "./authorizeRequest.ts"
-import {
-  cookieNames,
-  csrfToken,
-  csrfValid,
-  newBrowserNonce,
-  SESSION_SECONDS,
-  signSession,
-  verifySession
-} from "./browserSession.ts"
-import { renderConsentPage, renderErrorPage } from "./consentPage.ts"
+import { cookieNames, csrfToken, csrfValid, newBrowserNonce } from "./browserSession.ts"
+import { renderConsentPage, renderErrorPage, renderRedirectErrorPage } from "./consentPage.ts"
 
 const REGISTRATION_MAX_BYTES = 16 * 1024
 
@@ -88,6 +81,7 @@ export const OAuthRoutes = Layer.effectDiscard(
     const router = yield* HttpRouter.HttpRouter
     const oauth = yield* OAuth
     const accounts = yield* Accounts
+    const webSessions = yield* WebSessions
     const workspaces = yield* Workspaces
     const budget = yield* RateBudget
     const config = yield* AppConfig
@@ -221,36 +215,48 @@ export const OAuthRoutes = Layer.effectDiscard(
         // the whole request is judged before anyone is asked for a password
         const check = checkAuthorizeRequest(q, client, oauth.resource)
         if (check.kind === "page") return page(400, renderErrorPage(check.message))
-        if (check.kind === "redirect")
-          return HttpServerResponse.redirect(
-            redirectTo(check.redirectUri, {
-              error: check.error,
-              error_description: check.description,
-              state: q.state,
-              iss: issuer
-            }),
-            { status: 303, headers: noStore }
+        const sessionSecret = request.cookies[names.session]
+        let userId = yield* webSessions.consentUser(sessionSecret)
+        if (check.kind === "redirect") {
+          const location = redirectTo(check.redirectUri, {
+            error: check.error,
+            error_description: check.description,
+            state: q.state,
+            iss: issuer
+          })
+          // RFC 9700 §4.11.2, checklist Z7: anyone may register a client with their own redirect
+          // URI, so an error goes back at once only to a client the signed-in person has already
+          // granted; anyone else sees where the link would take them and chooses
+          if (userId !== undefined && (yield* oauth.hasGrant(userId, client!.id)))
+            return HttpServerResponse.redirect(location, { status: 303, headers: noStore })
+          return page(
+            400,
+            renderRedirectErrorPage({
+              clientName: client!.client_name ?? client!.id,
+              target: redirectTarget(check.redirectUri),
+              description: check.description,
+              location
+            })
           )
+        }
         const { redirectUri } = check.params
         const hidden: Record<string, string> = {}
         for (const k of AUTHORIZE_PARAMS) if (q[k] !== undefined) hidden[k] = q[k]!
         const clientName = client!.client_name ?? q.client_id!
-        const now = yield* Clock.currentTimeMillis
         let nonce = request.cookies[names.csrf]
         const freshNonce = nonce === undefined || nonce.length < 16
         if (freshNonce) nonce = newBrowserNonce()
         const withNonce = (res: HttpServerResponse.HttpServerResponse) =>
           freshNonce ? HttpServerResponse.setCookieUnsafe(res, names.csrf, nonce!, cookieOptions) : res
-        let userId = verifySession(keys.csrf, request.cookies[names.session], now)
         let user: { email: string; id: string } | undefined
-        let newSession: string | undefined
+        let newSession: { secret: string; maxAgeSeconds: number } | undefined
         const back = (params: Record<string, string | undefined>) =>
           HttpServerResponse.redirect(redirectTo(redirectUri, { ...params, state: q.state, iss: issuer }), {
             status: 303,
             headers: noStore
           })
-        const signInPage = (error: string | undefined) =>
-          renderFor(clientName, redirectUri, hidden, nonce!, undefined, error)
+        const signInPage = (error: string | undefined, status?: number) =>
+          renderFor(clientName, redirectUri, hidden, nonce!, undefined, error, status)
 
         if (post) {
           if (!csrfValid(keys.csrf, request.cookies[names.csrf], first(form, "csrf"))) {
@@ -269,7 +275,8 @@ export const OAuthRoutes = Layer.effectDiscard(
             return withNonce(back({ error: "access_denied", error_description: "the user denied the request" }))
           }
           if (first(form, "account") === "switch") {
-            // "Use another account": forget this browser's sign-in and ask again
+            // "Use another account": end this browser's sign-in and ask again
+            yield* webSessions.endConsent(sessionSecret)
             return withNonce(
               HttpServerResponse.expireCookieUnsafe(yield* signInPage(undefined), names.session, cookieOptions)
             )
@@ -277,11 +284,25 @@ export const OAuthRoutes = Layer.effectDiscard(
           const email = first(form, "email")
           const password = first(form, "password")
           if (email !== undefined && password !== undefined) {
-            const session = yield* accounts.login({ email, password }).pipe(Effect.option)
-            if (Option.isNone(session)) return withNonce(yield* signInPage("Wrong email or password."))
-            userId = session.value.user.id
-            user = { id: session.value.user.id, email: session.value.user.email }
-            newSession = signSession(keys.csrf, userId, now)
+            const address = Option.getOrUndefined(request.remoteAddress)
+            const session = yield* accounts.login({ email, password, ...(address ? { address } : {}) }).pipe(
+              Effect.map((s) => ({ ok: s }) as const),
+              Effect.catchTags({
+                Unauthenticated: () => Effect.succeed({ refused: "Wrong email or password." } as const),
+                TooManyRequests: (e) => Effect.succeed({ refused: `Sign-in paused: ${e.message}.`, e } as const)
+              })
+            )
+            if ("refused" in session) {
+              const res = yield* signInPage(session.refused, "e" in session ? 429 : undefined)
+              return withNonce(
+                "e" in session
+                  ? HttpServerResponse.setHeader(res, "retry-after", String(session.e.retryAfterSeconds))
+                  : res
+              )
+            }
+            userId = session.ok.user.id
+            user = { id: session.ok.user.id, email: session.ok.user.email }
+            newSession = yield* webSessions.openConsent(userId)
           }
         }
         if (userId === undefined) return withNonce(yield* signInPage(post ? "Sign in to continue." : undefined))
@@ -294,9 +315,9 @@ export const OAuthRoutes = Layer.effectDiscard(
           const withSession =
             newSession === undefined
               ? res
-              : HttpServerResponse.setCookieUnsafe(res, names.session, newSession, {
+              : HttpServerResponse.setCookieUnsafe(res, names.session, newSession.secret, {
                   ...cookieOptions,
-                  maxAge: `${SESSION_SECONDS} seconds`
+                  maxAge: `${newSession.maxAgeSeconds} seconds`
                 })
           return withNonce(withSession)
         }
@@ -327,8 +348,17 @@ export const OAuthRoutes = Layer.effectDiscard(
           const decoded = Buffer.from(basic[1]!, "base64").toString("utf8")
           const i = decoded.indexOf(":")
           if (i > 0) {
-            clientId = decodeURIComponent(decoded.slice(0, i))
-            clientSecret = decodeURIComponent(decoded.slice(i + 1))
+            // RFC 6749 §2.3.1: both halves are form-urlencoded; a malformed escape is the
+            // client's mistake (400), not a URIError thrown out of the handler
+            try {
+              clientId = decodeURIComponent(decoded.slice(0, i))
+              clientSecret = decodeURIComponent(decoded.slice(i + 1))
+            } catch {
+              return json(400, {
+                error: "invalid_request",
+                error_description: "the Basic credentials are not form-urlencoded: a % must start an escape such as %25"
+              })
+            }
           }
         }
         const grantType = field("grant_type")

@@ -1,9 +1,10 @@
 /**
  * Validates an authorization request before anyone is asked to sign in, in RFC 6749 §4.1.2.1's
  * order: an unknown client or a redirect URI that does not match is shown as an error page and
- * NEVER redirected; anything else wrong goes straight back to the client's registered redirect
- * with `error`, `state` and `iss`, so the client learns of its mistake without a person typing
- * a password first.
+ * NEVER redirected; anything else wrong is a `redirect` check: the error for the client's
+ * registered redirect, with `error`, `state` and `iss`. Whether it is sent at once or shown as a
+ * page with a link is the route's call (OAuthRoutes.ts): at once only to a client the signed-in
+ * person has granted (RFC 9700 §4.11.2: no open redirector through errors).
  */
 import { namesResource, PKCE_CHALLENGE, redirectMatches, supportedScope } from "@board/core"
 

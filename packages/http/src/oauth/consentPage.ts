@@ -114,3 +114,31 @@ export const renderErrorPage = (message: string): string =>
 <p class="error" role="alert">${escapeHtml(message)}</p>
 <p>Nothing was shared. Go back to the application and start again; if this keeps happening, its developer needs to know.</p>
 </main></body></html>`
+
+/**
+ * An authorization error for a client this person has not granted (or before anyone signed in):
+ * not redirected, since anyone may register a client whose redirect URI is their own site and
+ * use our address to bounce a victim there (RFC 9700 §4.11.2). The page names the client and
+ * where the link goes; following it is the person's choice.
+ */
+export const renderRedirectErrorPage = (v: {
+  readonly clientName: string
+  readonly target: RedirectTarget
+  readonly description: string
+  /** The client's redirect URI with the error parameters. */
+  readonly location: string
+}): string =>
+  `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Authorization error: ${escapeHtml(v.clientName)} — Board Service</title>
+<style>${STYLE}</style>
+</head><body><main>
+<h1>Authorization error</h1>
+<p>The application <b>${escapeHtml(v.clientName)}</b> asked for access in a way this site cannot accept:</p>
+<p class="error" role="alert">${escapeHtml(v.description)}</p>
+<p>Nothing was shared. The application asked to send you back to <b>${escapeHtml(v.target.label)}</b>
+with this error. Continue only if you trust that site and started this yourself.</p>
+<p><a href="${escapeHtml(v.location)}" rel="noreferrer">Continue to ${escapeHtml(v.target.label)}</a></p>
+<p class="step">Full address: <code>${escapeHtml(v.location)}</code></p>
+</main></body></html>`

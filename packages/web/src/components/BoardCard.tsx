@@ -8,12 +8,13 @@
  */
 import { useDraggable } from "@dnd-kit/core"
 import { type KeyboardEvent, memo, useEffect, useRef, useState } from "react"
-import type { SessionStatus } from "../lib/boardState.ts"
+import type { Direction, SessionStatus } from "../lib/boardState.ts"
 import { type ColumnKind, isOverdue } from "../lib/columnKind.ts"
 import { initials } from "../lib/session.ts"
 import type { Card } from "../types.ts"
+import { ActorName } from "./ActorName.tsx"
 
-export type Direction = "left" | "right" | "up" | "down"
+export type { Direction }
 
 export interface CardActions {
   readonly open: (cardId: string) => void
@@ -145,7 +146,7 @@ export function CardFace({
           title={`Claimed until ${new Date(card.claim.leaseExpiresAt).toLocaleTimeString()}`}
         >
           <span className="visually-hidden">Claimed by </span>
-          {card.claim.actor.name ?? "an agent"}
+          <ActorName actor={card.claim.actor} members={memberNames} />
           {sessionStatus !== undefined && ` · ${statusText[sessionStatus]}`}
         </span>
       )}

@@ -18,8 +18,7 @@ export function BoardSearch({ projectId }: { projectId: string }) {
     }
     setError(null)
     try {
-      const params = new URLSearchParams({ q, projectId, limit: "20" })
-      setResults(await api<Array<Card>>("GET", `/v1/search?${params}`))
+      setResults(await api.GET("/v1/search", { params: { query: { q, projectId, limit: 20 } } }))
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err))
       setResults(null)

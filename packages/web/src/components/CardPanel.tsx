@@ -15,7 +15,7 @@ export const PANEL_TITLE_ID = "card-panel-title"
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
-export function CardPanel({ cardId, projectId, onClose }: { cardId: string; projectId: string; onClose: () => void }) {
+export function CardPanel({ cardId, onClose }: { cardId: string; onClose: () => void }) {
   const dialog = useRef<HTMLDivElement>(null)
   const close = useRef(onClose)
   close.current = onClose
@@ -82,7 +82,7 @@ export function CardPanel({ cardId, projectId, onClose }: { cardId: string; proj
             </div>
           }
         >
-          <PanelBody key={cardId} cardId={cardId} projectId={projectId} onClose={() => close.current()} />
+          <PanelBody key={cardId} cardId={cardId} onClose={() => close.current()} />
         </Suspense>
       </div>
     </div>

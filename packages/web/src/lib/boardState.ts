@@ -78,13 +78,32 @@ export const locate = (state: BoardState, cardId: string): { columnId: string; i
   return index < 0 ? undefined : { columnId: card.columnId, index }
 }
 
+export type Direction = "left" | "right" | "up" | "down"
+
+/**
+ * Where one step in a direction takes a card (`to`, `toIndex`, with where it is now), or
+ * undefined at the board's edge: up and down within its column, left and right to the same row
+ * of the next column, or that column's end.
+ */
+export const stepTarget = (s: BoardState, cardId: string, direction: Direction) => {
+  const at = locate(s, cardId)
+  if (at === undefined) return undefined
+  const length = s.order[at.columnId]?.length ?? 0
+  if (direction === "up") return at.index > 0 ? { ...at, to: at.columnId, toIndex: at.index - 1 } : undefined
+  if (direction === "down") return at.index < length - 1 ? { ...at, to: at.columnId, toIndex: at.index + 1 } : undefined
+  const c = s.columns.findIndex((col) => col.id === at.columnId)
+  const next = s.columns[direction === "left" ? c - 1 : c + 1]
+  if (c < 0 || next === undefined) return undefined
+  return { ...at, to: next.id, toIndex: Math.min(at.index, s.order[next.id]?.length ?? 0) }
+}
+
 const place = (state: BoardState, card: Card, columnId: string, index: number): BoardState => {
   const previous = state.cards[card.id]
   const order = { ...state.order }
   if (previous !== undefined) order[previous.columnId] = without(order[previous.columnId], card.id)
   // a card of a column this page does not know yet (its column.created is on its way): keep it
   order[columnId] = insertAt(order[columnId] ?? [], index, card.id)
-  return { ...state, cards: { ...state.cards, [card.id]: { ...card, columnId: columnId as Card["columnId"] } }, order }
+  return { ...state, cards: { ...state.cards, [card.id]: { ...card, columnId } }, order }
 }
 
 export const boardReducer = (state: BoardState | null, action: BoardAction): BoardState | null => {
@@ -187,4 +206,18 @@ export const actionOfEvent = (type: string, object: unknown): BoardAction | unde
     default:
       return undefined
   }
+}
+
+/**
+ * The card an event changes (for the card panel's copy of it), and the card itself when the
+ * event carries it whole; undefined when the event is not about one card.
+ */
+export const cardOfEvent = (type: string, object: unknown): { cardId: string; card?: Card } | undefined => {
+  const o = object as { id?: unknown; cardId?: unknown } | null
+  if (o === null || typeof o !== "object") return undefined
+  if (type.startsWith("card.") && typeof o.id === "string")
+    return type === "card.deleted" ? { cardId: o.id } : { cardId: o.id, card: object as Card }
+  if ((type.startsWith("subtask.") || type.startsWith("agent_session.")) && typeof o.cardId === "string")
+    return { cardId: o.cardId }
+  return undefined
 }

@@ -3,7 +3,8 @@
  * from To Do to Doing". Events carry the resource after the change (`data.object`) and the
  * changed fields' old values (`data.previous`); column and member names come from the board.
  */
-import type { BoardEvent } from "@board/core/contract"
+import type { BoardEvent } from "../types.ts"
+import { actorText } from "./actors.ts"
 
 export interface HistoryNames {
   readonly columns: ReadonlyMap<string, string>
@@ -13,20 +14,6 @@ export interface HistoryNames {
 type Obj = Record<string, unknown>
 const obj = (v: unknown): Obj => (v !== null && typeof v === "object" ? (v as Obj) : {})
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined)
-
-export const actorName = (actor: BoardEvent["actor"]): string => {
-  if (actor.name !== undefined && actor.name !== "") return actor.name
-  switch (actor.type) {
-    case "agent":
-      return "An agent"
-    case "intake":
-      return "Intake"
-    case "system":
-      return "The service"
-    default:
-      return "Someone"
-  }
-}
 
 const FIELD_NAMES: Record<string, string> = {
   title: "title",
@@ -42,7 +29,8 @@ const quoted = (s: string | undefined) => (s === undefined ? "" : ` “${s}”`)
 
 /** One event of a card's history as a sentence (without the time, which the list shows). */
 export const describeEvent = (event: BoardEvent, names: HistoryNames): string => {
-  const who = actorName(event.actor)
+  // an agent reads "Claude (agent for Ada)", never "Claude" alone (lib/actors.ts)
+  const who = actorText(event.actor, names.members)
   const object = obj(event.data.object)
   const previous = obj(event.data.previous)
   const ref = str(object.ref) ?? str(obj(object.card).ref) ?? "the card"

@@ -8,17 +8,14 @@
  * keeps, a session that ended) is never reopened "from now": the board is read again and the
  * stream opens from that snapshot's cursor, backing off.
  */
-import type { EventType } from "@board/core/contract"
 import { useEffect, useRef, useState } from "react"
 import { api } from "../api.ts"
+import type { BoardEvent, EventPage, EventType } from "../types.ts"
 
 /** `catchingUp`: the stream is open and replaying; `live` only once it reached the log's head. */
 export type LiveStatus = "connecting" | "catchingUp" | "live" | "reconnecting"
-export interface StreamEvent {
-  readonly id: string
-  readonly type: string
-  readonly data: { readonly object: unknown }
-}
+/** A frame's data: the event as the API documents it (the same as history's). */
+export type StreamEvent = BoardEvent
 
 /**
  * The event types the board applies. EventSource dispatches each frame under its `event:` name,
@@ -60,10 +57,9 @@ export type Loader = () => Promise<string | undefined | null>
 const headAfter = async (projectId: string, after: string): Promise<string> => {
   let head = after
   for (let cursor: string | null = after; cursor !== null; ) {
-    const page: { events: ReadonlyArray<{ id: string }>; next: string | null } = await api(
-      "GET",
-      `/v1/projects/${encodeURIComponent(projectId)}/events?limit=500&types=${boardEventTypes.join(",")}&after=${encodeURIComponent(cursor)}`
-    )
+    const page: EventPage = await api.GET("/v1/projects/{projectId}/events", {
+      params: { path: { projectId }, query: { limit: 500, types: boardEventTypes.join(","), after: cursor } }
+    })
     head = page.events.at(-1)?.id ?? head
     cursor = page.next
   }

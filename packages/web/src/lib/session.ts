@@ -1,12 +1,9 @@
 /** Who is signed in, for every page: `GET /api/v1/me` decides (401: nobody). */
 import { createContext, useContext } from "react"
+import type { paths } from "./api-types.ts"
 
-export interface Me {
-  readonly id: string
-  readonly email: string
-  readonly full_name: string
-  readonly credential: "apiKey" | "oauth" | "session" | "intake"
-}
+/** `GET /v1/me`'s answer, as the API documents it (the web app's credential is `browser`). */
+export type Me = paths["/v1/me"]["get"]["responses"][200]["content"]["application/json"]
 
 export interface Session {
   readonly me: Me

@@ -1,4 +1,4 @@
-/** Small pieces the panel and the account pages share: a request with its error shown inline, times, path segments. */
+/** Small pieces the panel and the account pages share: a request with its error shown inline, times. */
 import { useCallback, useState } from "react"
 import { ApiError } from "../api.ts"
 
@@ -44,6 +44,3 @@ export const formatTime = (iso: string): string => {
   const d = new Date(iso)
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })
 }
-
-/** Ids in URL paths: refs and UUIDs are safe, but a path segment is always encoded. */
-export const seg = encodeURIComponent

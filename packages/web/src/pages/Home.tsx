@@ -17,9 +17,9 @@ export function HomePage() {
 
   const load = useCallback(async () => {
     try {
-      const workspaces = await api<Array<Workspace>>("GET", "/v1/workspaces")
+      const workspaces = await api.GET("/v1/workspaces")
       const projects = await Promise.all(
-        workspaces.map((w) => api<Array<Project>>("GET", `/v1/workspaces/${w.id}/projects`))
+        workspaces.map((w) => api.GET("/v1/workspaces/{id}/projects", { params: { path: { id: w.id } } }))
       )
       setEntries(workspaces.map((workspace, i) => ({ workspace, projects: projects[i] ?? [] })))
     } catch (e) {
@@ -77,11 +77,7 @@ function CreateProject({ workspace }: { workspace: Workspace }) {
     setBusy(true)
     setError(null)
     try {
-      const created = await api<{ project: Project }>("POST", "/v1/projects", {
-        workspaceId: workspace.id,
-        name,
-        template: "kanban"
-      })
+      const created = await api.POST("/v1/projects", { body: { workspaceId: workspace.id, name, template: "kanban" } })
       navigate(`/p/${created.project.id}`)
     } catch (err) {
       setError(errorText(err))
@@ -115,7 +111,7 @@ function CreateWorkspace({ onCreated }: { onCreated: () => Promise<void> }) {
     if (name === "") return
     setError(null)
     try {
-      await api("POST", "/v1/workspaces", { name })
+      await api.POST("/v1/workspaces", { body: { name } })
       formElement.reset()
       await onCreated()
     } catch (err) {

@@ -3,60 +3,22 @@
  * intake tokens per column (create: shown once; list; revoke) and OAuth grants, the agents
  * connected to the account (list; revoke). Each list re-reads itself after a change.
  */
-import type { Column, Project, Workspace } from "@board/core/contract"
-import { useCallback, useEffect, useId, useState } from "react"
+import { useEffect, useId, useState } from "react"
 import { api } from "../api.ts"
 import { ConfirmButton, SecretOnce } from "../components/SecretOnce.tsx"
-import { ErrorLine, errorText, formatTime, seg, useAction } from "../lib/ui.tsx"
+import { useQuery } from "../lib/queryCache.ts"
+import { ErrorLine, errorText, formatTime, useAction } from "../lib/ui.tsx"
+import type { Column, Workspace } from "../types.ts"
 import "../keys.css"
 
-interface ApiKeyInfo {
-  readonly id: string
-  readonly name: string
-  readonly createdAt: string
-  readonly current: boolean
-}
-interface IntakeToken {
-  readonly id: string
-  readonly columnId: string
-  readonly name: string | null
-  readonly expiresAt: string | null
-  readonly revokedAt: string | null
-  readonly createdAt: string
-}
-interface Grant {
-  readonly id: string
-  readonly clientName: string | null
-  readonly clientId: string
-  readonly workspaces: ReadonlyArray<string>
-  readonly scope: string
-  readonly createdAt: string
-  readonly lastUsedAt: string | null
-}
-
-/** Loads a list, and reloads it on demand; its error is kept for the section to show. */
-const useList = <T,>(path: string | null) => {
-  const [items, setItems] = useState<ReadonlyArray<T> | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const reload = useCallback(() => {
-    if (path === null) {
-      setItems(null)
-      return
-    }
-    api<Array<T>>("GET", path).then(
-      (x) => {
-        setItems(x)
-        setError(null)
-      },
-      (e) => setError(errorText(e))
-    )
-  }, [path])
-  useEffect(reload, [reload])
-  return { items, error, reload }
+/** A list (null: nothing to ask yet), re-read on `reload`; its error is kept for the section to show. */
+const useList = <T,>(key: string | null, read: () => Promise<ReadonlyArray<T>>) => {
+  const { data, error, reload } = useQuery(key, read)
+  return { items: key === null ? null : (data ?? null), error: error === undefined ? null : errorText(error), reload }
 }
 
 export function KeysPage() {
-  const workspaces = useList<Workspace>("/v1/workspaces")
+  const workspaces = useList("/v1/workspaces", () => api.GET("/v1/workspaces"))
   return (
     <section className="keys-page" aria-labelledby="keys-title">
       <h1 id="keys-title">Keys and connected agents</h1>
@@ -69,7 +31,7 @@ export function KeysPage() {
 
 function ApiKeys() {
   const id = useId()
-  const keys = useList<ApiKeyInfo>("/v1/api-keys")
+  const keys = useList("/v1/api-keys", () => api.GET("/v1/api-keys"))
   const { error, busy, run } = useAction(keys.reload)
   const [name, setName] = useState("")
   const [created, setCreated] = useState<string | null>(null)
@@ -86,7 +48,7 @@ function ApiKeys() {
           const n = name.trim()
           if (n === "") return
           void run(async () => {
-            const k = await api<{ rawKey: string }>("POST", "/v1/api-keys", { name: n })
+            const k = await api.POST("/v1/api-keys", { body: { name: n } })
             setCreated(k.rawKey)
             setName("")
           })
@@ -119,7 +81,7 @@ function ApiKeys() {
               label={`Revoke ${k.name}`}
               confirmLabel={`Yes, revoke ${k.name}`}
               disabled={busy}
-              onConfirm={() => void run(() => api("DELETE", `/v1/api-keys/${seg(k.id)}`))}
+              onConfirm={() => void run(() => api.DELETE("/v1/api-keys/{id}", { params: { path: { id: k.id } } }))}
             />
           </li>
         ))}
@@ -135,9 +97,13 @@ function IntakeTokens({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) 
   const [columnId, setColumnId] = useState("")
   const [name, setName] = useState("")
   const [created, setCreated] = useState<string | null>(null)
-  const projects = useList<Project>(workspaceId === "" ? null : `/v1/workspaces/${seg(workspaceId)}/projects`)
+  const projects = useList(workspaceId === "" ? null : `/v1/workspaces/${workspaceId}/projects`, () =>
+    api.GET("/v1/workspaces/{id}/projects", { params: { path: { id: workspaceId } } })
+  )
   const [columns, setColumns] = useState<ReadonlyArray<Column>>([])
-  const tokens = useList<IntakeToken>(projectId === "" ? null : `/v1/projects/${seg(projectId)}/intake-tokens`)
+  const tokens = useList(projectId === "" ? null : `/v1/projects/${projectId}/intake-tokens`, () =>
+    api.GET("/v1/projects/{projectId}/intake-tokens", { params: { path: { projectId } } })
+  )
   const { error, busy, run, setError } = useAction(tokens.reload)
 
   // the first workspace is picked for the person: most accounts have one
@@ -152,7 +118,7 @@ function IntakeTokens({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) 
     setColumnId("")
     if (projectId === "") return
     let live = true
-    api<{ columns: Array<Column> }>("GET", `/v1/board/${seg(projectId)}`).then(
+    api.GET("/v1/board/{projectId}", { params: { path: { projectId } } }).then(
       (b) => {
         if (!live) return
         setColumns(b.columns)
@@ -221,9 +187,8 @@ function IntakeTokens({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) 
           e.preventDefault()
           if (columnId === "") return
           void run(async () => {
-            const t = await api<{ token: string }>("POST", "/v1/intake-tokens", {
-              columnId,
-              ...(name.trim() === "" ? {} : { name: name.trim() })
+            const t = await api.POST("/v1/intake-tokens", {
+              body: { columnId, ...(name.trim() === "" ? {} : { name: name.trim() }) }
             })
             setCreated(t.token)
             setName("")
@@ -261,7 +226,7 @@ function IntakeTokens({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) 
               label={`Revoke ${t.name ?? "token"}`}
               confirmLabel={`Yes, revoke ${t.name ?? "token"}`}
               disabled={busy}
-              onConfirm={() => void run(() => api("DELETE", `/v1/intake-tokens/${seg(t.id)}`))}
+              onConfirm={() => void run(() => api.DELETE("/v1/intake-tokens/{id}", { params: { path: { id: t.id } } }))}
             />
           </li>
         ))}
@@ -272,7 +237,7 @@ function IntakeTokens({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) 
 
 function Grants({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) {
   const id = useId()
-  const grants = useList<Grant>("/v1/oauth/grants")
+  const grants = useList("/v1/oauth/grants", () => api.GET("/v1/oauth/grants"))
   const { error, busy, run } = useAction(grants.reload)
   const workspaceName = (w: string) => workspaces.find((x) => x.id === w)?.name ?? "a workspace you left"
   return (
@@ -303,7 +268,9 @@ function Grants({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) {
                 label={`Revoke ${name}`}
                 confirmLabel={`Yes, revoke ${name}`}
                 disabled={busy}
-                onConfirm={() => void run(() => api("DELETE", `/v1/oauth/grants/${seg(g.id)}`))}
+                onConfirm={() =>
+                  void run(() => api.DELETE("/v1/oauth/grants/{id}", { params: { path: { id: g.id } } }))
+                }
               />
             </li>
           )

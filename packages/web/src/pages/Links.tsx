@@ -3,23 +3,20 @@
  * first, filtered by rating; submit a link, review one (set its relevance, with a reason),
  * evaluate it again (the heuristic replaces a human review), delete it.
  */
-import type { ProjectLink } from "@board/core/contract"
 import { useCallback, useEffect, useId, useState } from "react"
 import { api } from "../api.ts"
 import { ConfirmButton } from "../components/SecretOnce.tsx"
-import { ErrorLine, errorText, formatTime, seg, useAction } from "../lib/ui.tsx"
+import type { paths } from "../lib/api-types.ts"
+import { ErrorLine, errorText, formatTime, useAction } from "../lib/ui.tsx"
+import type { ProjectLink } from "../types.ts"
 import "../keys.css"
 
 const RELEVANCES = ["none", "low", "medium", "high"] as const
 const FILTERS = ["", "unrated", ...RELEVANCES] as const
 const PAGE = 50
 
-interface LinkPage {
-  readonly links: ReadonlyArray<ProjectLink>
-  readonly total: number
-  readonly limit: number
-  readonly offset: number
-}
+type LinkPage = paths["/v1/projects/{projectId}/links"]["get"]["responses"][200]["content"]["application/json"]
+type Relevance = (typeof RELEVANCES)[number]
 
 /** Only http(s) URLs become links (the server accepts no other; this holds for old rows too). */
 const safeHref = (url: string) => (/^https?:\/\//i.test(url) ? url : undefined)
@@ -33,9 +30,8 @@ export function LinksPage({ projectId }: { projectId: string }) {
   const [projectName, setProjectName] = useState<string | null>(null)
 
   const reload = useCallback(() => {
-    const q = new URLSearchParams({ limit: String(PAGE), offset: String(offset) })
-    if (filter !== "") q.set("relevance", filter)
-    api<LinkPage>("GET", `/v1/projects/${seg(projectId)}/links?${q}`).then(
+    const query = { limit: PAGE, offset, ...(filter === "" ? {} : { relevance: filter }) }
+    api.GET("/v1/projects/{projectId}/links", { params: { path: { projectId }, query } }).then(
       (p) => {
         setPage(p)
         setLoadError(null)
@@ -45,7 +41,7 @@ export function LinksPage({ projectId }: { projectId: string }) {
   }, [projectId, filter, offset])
   useEffect(reload, [reload])
   useEffect(() => {
-    api<{ project: { name: string } }>("GET", `/v1/board/${seg(projectId)}`).then(
+    api.GET("/v1/board/{projectId}", { params: { path: { projectId } } }).then(
       (b) => setProjectName(b.project.name),
       () => {}
     )
@@ -131,11 +127,14 @@ function SubmitLink({ projectId, onSubmitted }: { projectId: string; onSubmitted
           .map((t) => t.trim())
           .filter((t) => t !== "")
         void run(async () => {
-          const r = await api<{ created: boolean; link: ProjectLink }>("POST", `/v1/projects/${seg(projectId)}/links`, {
-            url: url.trim(),
-            ...(title.trim() === "" ? {} : { title: title.trim() }),
-            ...(note.trim() === "" ? {} : { note: note.trim() }),
-            ...(tagList.length === 0 ? {} : { tags: tagList })
+          const r = await api.POST("/v1/projects/{projectId}/links", {
+            params: { path: { projectId } },
+            body: {
+              url: url.trim(),
+              ...(title.trim() === "" ? {} : { title: title.trim() }),
+              ...(note.trim() === "" ? {} : { note: note.trim() }),
+              ...(tagList.length === 0 ? {} : { tags: tagList })
+            }
           })
           setResult(
             r.created
@@ -196,10 +195,10 @@ function SubmitLink({ projectId, onSubmitted }: { projectId: string; onSubmitted
 function LinkItem({ link, projectId, changed }: { link: ProjectLink; projectId: string; changed: () => void }) {
   const id = useId()
   const { error, busy, run } = useAction(changed)
-  const [relevance, setRelevance] = useState<string>(link.relevance ?? "")
+  const [relevance, setRelevance] = useState<Relevance | "">(link.relevance ?? "")
   const [reason, setReason] = useState("")
   useEffect(() => setRelevance(link.relevance ?? ""), [link.relevance])
-  const base = `/v1/projects/${seg(projectId)}/links/${seg(link.id)}`
+  const path = { path: { projectId, linkId: link.id } }
   const label = link.title ?? link.url
   const short = label.length > 40 ? `${label.slice(0, 39)}…` : label
   const href = safeHref(link.url)
@@ -250,12 +249,15 @@ function LinkItem({ link, projectId, changed }: { link: ProjectLink; projectId: 
           e.preventDefault()
           if (relevance === "") return
           void run(() =>
-            api("PATCH", base, { relevance, ...(reason.trim() === "" ? {} : { reason: reason.trim() }) })
+            api.PATCH("/v1/projects/{projectId}/links/{linkId}", {
+              params: path,
+              body: { relevance, ...(reason.trim() === "" ? {} : { reason: reason.trim() }) }
+            })
           ).then((ok) => ok && setReason(""))
         }}
       >
         <label htmlFor={`${id}-rel`}>Relevance</label>
-        <select id={`${id}-rel`} value={relevance} onChange={(e) => setRelevance(e.target.value)}>
+        <select id={`${id}-rel`} value={relevance} onChange={(e) => setRelevance(e.target.value as Relevance)}>
           <option value="" disabled>
             choose…
           </option>
@@ -283,7 +285,9 @@ function LinkItem({ link, projectId, changed }: { link: ProjectLink; projectId: 
             type="button"
             className="secondary"
             disabled={busy}
-            onClick={() => void run(() => api("POST", `${base}/evaluate`))}
+            onClick={() =>
+              void run(() => api.POST("/v1/projects/{projectId}/links/{linkId}/evaluate", { params: path }))
+            }
           >
             Evaluate
           </button>
@@ -291,7 +295,7 @@ function LinkItem({ link, projectId, changed }: { link: ProjectLink; projectId: 
             label={`Delete ${short}`}
             confirmLabel={`Yes, delete ${short}`}
             disabled={busy}
-            onConfirm={() => void run(() => api("DELETE", base))}
+            onConfirm={() => void run(() => api.DELETE("/v1/projects/{projectId}/links/{linkId}", { params: path }))}
           />
         </div>
       </form>

@@ -17,7 +17,7 @@ const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e))
 const sessionNotKept = async (): Promise<string> => {
   let origin: string | undefined
   try {
-    origin = new URL((await api<{ baseUrl: string }>("GET", "/v1")).baseUrl).origin
+    origin = new URL((await api.GET("/v1")).baseUrl).origin
   } catch {}
   return origin !== undefined && origin !== window.location.origin
     ? `Signed in, but this browser did not keep the session: the server's address is ${origin}. Open ${origin} and sign in there.`
@@ -42,7 +42,9 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => Promise<boolean> 
     setBusy(true)
     setError(null)
     try {
-      await api("POST", "/v1/auth/login", { email: form.get("email"), password: form.get("password") })
+      await api.POST("/v1/auth/login", {
+        body: { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") }
+      })
       // signed in: the app's /signin and /signup routes send a signed-in person to `?next=`
       const failed = await finishSignIn(onSignedIn)
       if (failed !== null) {
@@ -97,10 +99,12 @@ export function SignUpPage({ onSignedIn }: { onSignedIn: () => Promise<boolean> 
     setBusy(true)
     setError(null)
     try {
-      await api("POST", "/v1/auth/signup", {
-        email: form.get("email"),
-        password: form.get("password"),
-        full_name: fullName
+      await api.POST("/v1/auth/signup", {
+        body: {
+          email: String(form.get("email") ?? ""),
+          password: String(form.get("password") ?? ""),
+          full_name: fullName
+        }
       })
       // the account exists; without the session, naming its workspace would be refused
       if (csrfToken() === undefined) {
@@ -108,7 +112,7 @@ export function SignUpPage({ onSignedIn }: { onSignedIn: () => Promise<boolean> 
         setBusy(false)
         return
       }
-      await api("POST", "/v1/workspaces", { name: workspace || `${fullName}'s workspace` })
+      await api.POST("/v1/workspaces", { body: { name: workspace || `${fullName}'s workspace` } })
       // signed in: the app's /signin and /signup routes send a signed-in person to `?next=`
       const failed = await finishSignIn(onSignedIn)
       if (failed !== null) {

@@ -8,6 +8,7 @@ import { Lookup } from "../../support/lookup.ts"
 import { Output } from "../../support/output.ts"
 import { projectOption } from "../shared.ts"
 import { sessionLine } from "./sessionLine.ts"
+import { actorLabel } from "../../support/events.ts"
 
 export interface AgentSessionsOptions {
   readonly project?: string
@@ -25,10 +26,15 @@ export const runAgentSessions = Effect.fn("agent.sessions")(function* (options: 
   })
   const board = yield* lookup.board(project.id)
   const refOf = (cardId: string) => board.cards.find((c) => c.id === cardId)?.ref
+  const members = new Map(
+    (yield* client.workspaces.members({ params: { id: project.workspaceId } })).map(
+      (m) => [m.userId as string, m.fullName || m.email] as const
+    )
+  )
   yield* out.result(sessions, () =>
     sessions.length === 0
       ? "no sessions"
-      : sessions.map((s) => `${sessionLine(s, refOf(s.cardId))} ${s.actor.name ?? s.actor.type}`).join("\n")
+      : sessions.map((s) => `${sessionLine(s, refOf(s.cardId))} ${actorLabel(s.actor, members)}`).join("\n")
   )
 })
 

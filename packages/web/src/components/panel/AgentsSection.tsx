@@ -1,9 +1,11 @@
-import type { AgentSession, AgentSessionDetail } from "@board/core/contract"
-import { useEffect, useId, useState } from "react"
+import { useEffect, useId, useMemo, useState } from "react"
 import { api } from "../../api.ts"
-import { actorName, statusText } from "../../lib/history.ts"
+import { actorText, memberNames } from "../../lib/actors.ts"
+import { statusText } from "../../lib/history.ts"
+import { ActorName } from "../ActorName.tsx"
 import { Markdown } from "./Markdown.tsx"
-import { ErrorLine, errorText, formatTime, type SectionProps, seg, useAction } from "./shared.tsx"
+import type { AgentSessionDetail } from "../../types.ts"
+import { ErrorLine, errorText, formatTime, type SectionProps, useAction } from "./shared.tsx"
 
 const LIVE = new Set(["active", "awaitingInput", "error"])
 /** Sessions whose activities the panel reads: the live ones and the latest few that ended. */
@@ -16,8 +18,9 @@ const POLL_MS = 10_000
  * agent waits for an answer, its question up front with a reply box. The reply is a comment: a
  * person's comment is what resumes an awaiting session on the server.
  */
-export function AgentsSection({ card, changed, version }: SectionProps) {
+export function AgentsSection({ card, members, changed, version }: SectionProps) {
   const id = useId()
+  const names = useMemo(() => memberNames(members), [members])
   const [sessions, setSessions] = useState<ReadonlyArray<AgentSessionDetail> | null>(null)
   const [error, setError] = useState<string | null>(null)
 
@@ -25,10 +28,12 @@ export function AgentsSection({ card, changed, version }: SectionProps) {
   useEffect(() => {
     let live = true
     ;(async () => {
-      const list = await api<Array<AgentSession>>("GET", `/v1/cards/${seg(card.id)}/agent-sessions`)
+      const list = await api.GET("/v1/cards/{id}/agent-sessions", { params: { path: { id: card.id } } })
       const detailed = list.filter((s, i) => LIVE.has(s.status) || i < DETAILED)
       const details = await Promise.all(
-        detailed.map((s) => api<AgentSessionDetail>("GET", `/v1/agent-sessions/${seg(s.id)}?limit=500`))
+        detailed.map((s) =>
+          api.GET("/v1/agent-sessions/{id}", { params: { path: { id: s.id }, query: { limit: 500 } } })
+        )
       )
       const byId = new Map(details.map((d) => [d.id as string, d]))
       return list.map((s) => byId.get(s.id) ?? { ...s, activities: [] })
@@ -61,20 +66,20 @@ export function AgentsSection({ card, changed, version }: SectionProps) {
       <h3 id={`${id}-h`}>Agents</h3>
       {card.claim !== null ? (
         <p className="panel-claim">
-          Claimed by <strong>{actorName(card.claim.actor)}</strong> until{" "}
+          Claimed by <ActorName actor={card.claim.actor} members={names} strong /> until{" "}
           <time dateTime={card.claim.leaseExpiresAt}>{formatTime(card.claim.leaseExpiresAt)}</time>
         </p>
       ) : (
         <p className="panel-muted">Not claimed.</p>
       )}
       {waiting.map((s) => (
-        <Question key={s.id} session={s} cardId={card.id} changed={changed} />
+        <Question key={s.id} session={s} cardId={card.id} changed={changed} names={names} />
       ))}
       <ol className="panel-sessions">
         {(sessions ?? []).map((s) => (
           <li key={s.id} className="panel-session">
             <div className="panel-session-head">
-              <strong>{actorName(s.actor)}</strong>
+              <ActorName actor={s.actor} members={names} strong />
               <span className={`status status-${s.status}`}>{statusText(s.status)}</span>
               <time dateTime={s.createdAt}>{formatTime(s.createdAt)}</time>
             </div>
@@ -101,12 +106,22 @@ export function AgentsSection({ card, changed, version }: SectionProps) {
   )
 }
 
-function Question({ session, cardId, changed }: { session: AgentSessionDetail; cardId: string; changed: () => void }) {
+function Question({
+  session,
+  cardId,
+  changed,
+  names
+}: {
+  session: AgentSessionDetail
+  cardId: string
+  changed: () => void
+  names: ReadonlyMap<string, string>
+}) {
   const { error, busy, run } = useAction(changed)
   const id = useId()
   const [reply, setReply] = useState("")
   const question = [...session.activities].reverse().find((a) => a.type === "elicitation")
-  const who = actorName(session.actor)
+  const who = actorText(session.actor, names)
   return (
     <section className="panel-question" aria-labelledby={`${id}-h`}>
       <h4 id={`${id}-h`}>{who} is waiting for your answer</h4>
@@ -116,9 +131,9 @@ function Question({ session, cardId, changed }: { session: AgentSessionDetail; c
         onSubmit={(e) => {
           e.preventDefault()
           if (reply.trim() !== "")
-            void run(() => api("POST", `/v1/cards/${seg(cardId)}/comments`, { body: reply })).then(
-              (ok) => ok && setReply("")
-            )
+            void run(() =>
+              api.POST("/v1/cards/{id}/comments", { params: { path: { id: cardId } }, body: { body: reply } })
+            ).then((ok) => ok && setReply(""))
         }}
       >
         <label htmlFor={`${id}-reply`}>Reply to {who}</label>

@@ -1,14 +1,20 @@
-import type { Comment, CommentPage } from "@board/core/contract"
-import { useEffect, useId, useState } from "react"
+import { useEffect, useId, useMemo, useState } from "react"
 import { api } from "../../api.ts"
-import { actorName } from "../../lib/history.ts"
+import { memberNames } from "../../lib/actors.ts"
+import type { Comment } from "../../types.ts"
+import { ActorName } from "../ActorName.tsx"
 import { Markdown } from "./Markdown.tsx"
-import { ErrorLine, errorText, formatTime, type Me, type SectionProps, seg, useAction } from "./shared.tsx"
+import { ErrorLine, errorText, formatTime, type Me, type SectionProps, useAction } from "./shared.tsx"
+
+type CommentPage = Awaited<ReturnType<typeof readComments>>
+const readComments = (id: string) =>
+  api.GET("/v1/cards/{id}/comments", { params: { path: { id }, query: { limit: PAGE } } })
 
 const PAGE = 500
 
 /** People and agents talk on the card: the comments, oldest first, and a box to add one. */
-export function CommentsSection({ card, me, changed, version }: SectionProps) {
+export function CommentsSection({ card, members, me, changed, version }: SectionProps) {
+  const names = useMemo(() => memberNames(members), [members])
   const { error, busy, run, setError } = useAction(changed)
   const id = useId()
   const [page, setPage] = useState<CommentPage | null>(null)
@@ -16,7 +22,7 @@ export function CommentsSection({ card, me, changed, version }: SectionProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the refresh signal (SectionProps)
   useEffect(() => {
     let live = true
-    api<CommentPage>("GET", `/v1/cards/${seg(card.id)}/comments?limit=${PAGE}`).then(
+    readComments(card.id).then(
       (p) => live && setPage(p),
       (e) => live && setError(errorText(e))
     )
@@ -36,7 +42,7 @@ export function CommentsSection({ card, me, changed, version }: SectionProps) {
       )}
       <ol className="panel-comments">
         {(page?.comments ?? []).map((c) => (
-          <CommentItem key={c.id} comment={c} me={me} changed={changed} />
+          <CommentItem key={c.id} comment={c} me={me} changed={changed} names={names} />
         ))}
       </ol>
       <form
@@ -44,7 +50,9 @@ export function CommentsSection({ card, me, changed, version }: SectionProps) {
         onSubmit={(e) => {
           e.preventDefault()
           if (body.trim() !== "")
-            void run(() => api("POST", `/v1/cards/${seg(card.id)}/comments`, { body })).then((ok) => ok && setBody(""))
+            void run(() =>
+              api.POST("/v1/cards/{id}/comments", { params: { path: { id: card.id } }, body: { body } })
+            ).then((ok) => ok && setBody(""))
         }}
       >
         <label htmlFor={`${id}-new`}>Add a comment</label>
@@ -67,19 +75,27 @@ export function CommentsSection({ card, me, changed, version }: SectionProps) {
   )
 }
 
-function CommentItem({ comment, me, changed }: { comment: Comment; me: Me | null; changed: () => void }) {
+function CommentItem({
+  comment,
+  me,
+  changed,
+  names
+}: {
+  comment: Comment
+  me: Me
+  changed: () => void
+  names: ReadonlyMap<string, string>
+}) {
   const { error, busy, run } = useAction(changed)
   const id = useId()
   const [editing, setEditing] = useState(false)
   const [text, setText] = useState(comment.body)
   // a person edits their own comments; what an agent wrote in their name stays the agent's
-  const mine = me !== null && comment.author.type === "user" && comment.author.userId === me.id
-  const who = actorName(comment.author)
+  const mine = comment.author.type === "user" && comment.author.userId === me.id
   return (
     <li className="panel-comment">
       <div className="panel-comment-head">
-        <strong>{who}</strong>
-        {comment.author.type === "agent" && <span className="panel-badge">agent</span>}
+        <ActorName actor={comment.author} members={names} strong />
         <time dateTime={comment.createdAt}>{formatTime(comment.createdAt)}</time>
         {comment.updatedAt !== comment.createdAt && <span className="panel-muted">(edited)</span>}
       </div>
@@ -94,7 +110,12 @@ function CommentItem({ comment, me, changed }: { comment: Comment; me: Me | null
               type="button"
               disabled={busy || text.trim() === ""}
               onClick={async () => {
-                if (await run(() => api("PATCH", `/v1/comments/${seg(comment.id)}`, { body: text }))) setEditing(false)
+                if (
+                  await run(() =>
+                    api.PATCH("/v1/comments/{id}", { params: { path: { id: comment.id } }, body: { body: text } })
+                  )
+                )
+                  setEditing(false)
               }}
             >
               Save comment
@@ -123,7 +144,7 @@ function CommentItem({ comment, me, changed }: { comment: Comment; me: Me | null
             type="button"
             className="link-button danger-text"
             disabled={busy}
-            onClick={() => void run(() => api("DELETE", `/v1/comments/${seg(comment.id)}`))}
+            onClick={() => void run(() => api.DELETE("/v1/comments/{id}", { params: { path: { id: comment.id } } }))}
           >
             Delete
           </button>

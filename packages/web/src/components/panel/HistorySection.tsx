@@ -1,26 +1,29 @@
-import type { BoardEvent, EventPage } from "@board/core/contract"
 import { useEffect, useId, useMemo, useState } from "react"
 import { api } from "../../api.ts"
+import { memberNames } from "../../lib/actors.ts"
 import { describeEvent } from "../../lib/history.ts"
-import { ErrorLine, errorText, formatTime, type SectionProps, seg } from "./shared.tsx"
+import type { BoardEvent } from "../../types.ts"
+import { ErrorLine, errorText, formatTime, type SectionProps } from "./shared.tsx"
 
 const PAGE = 100
 
 /** The card's history as a timeline of sentences, oldest first, a page at a time. */
-export function HistorySection({ card, board, members, version }: SectionProps) {
+export function HistorySection({ card, columns, members, version }: SectionProps) {
   const id = useId()
   const [events, setEvents] = useState<ReadonlyArray<BoardEvent>>([])
   const [next, setNext] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const names = useMemo(
     () => ({
-      columns: new Map((board?.columns ?? []).map((c) => [c.id as string, c.name])),
-      members: new Map(members.map((m) => [m.userId as string, m.fullName || m.email]))
+      columns: new Map(columns.map((c) => [c.id, c.name])),
+      members: memberNames(members)
     }),
-    [board, members]
+    [columns, members]
   )
   const load = (after: string | null) =>
-    api<EventPage>("GET", `/v1/cards/${seg(card.id)}/history?limit=${PAGE}${after === null ? "" : `&after=${after}`}`)
+    api.GET("/v1/cards/{id}/history", {
+      params: { path: { id: card.id }, query: { limit: PAGE, ...(after === null ? {} : { after }) } }
+    })
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the refresh signal; `load` is made from card.id
   useEffect(() => {

@@ -1,18 +1,24 @@
-import type { Label } from "@board/core/contract"
 import { useId, useState } from "react"
 import { api } from "../../api.ts"
-import { ErrorLine, type SectionProps, seg, useAction } from "./shared.tsx"
+import type { Label } from "../../types.ts"
+import { ErrorLine, type SectionProps, useAction } from "./shared.tsx"
 
 /** The card's labels: detach one, attach one of the project's, or create a new one and attach it. */
-export function LabelsSection({ card, board, changed, onLabelCreated }: SectionProps & { onLabelCreated: () => void }) {
+export function LabelsSection({
+  card,
+  labels,
+  changed,
+  onLabelCreated
+}: SectionProps & { onLabelCreated: (label: Label) => void }) {
   const { error, busy, run } = useAction(changed)
   const id = useId()
   const [pick, setPick] = useState("")
   const [name, setName] = useState("")
   const [color, setColor] = useState("#2563eb")
   const attached = new Set(card.labels.map((l) => l.id))
-  const available = (board?.labels ?? []).filter((l) => !attached.has(l.id))
-  const attach = (labelId: string) => api("POST", `/v1/cards/${seg(card.id)}/labels`, { labelId })
+  const available = labels.filter((l) => !attached.has(l.id))
+  const attach = (labelId: string) =>
+    api.POST("/v1/cards/{id}/labels", { params: { path: { id: card.id } }, body: { labelId } })
   return (
     <section className="panel-section" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`}>Labels</h3>
@@ -29,7 +35,11 @@ export function LabelsSection({ card, board, changed, onLabelCreated }: SectionP
                 className="chip-remove"
                 aria-label={`Remove label ${l.name}`}
                 disabled={busy}
-                onClick={() => void run(() => api("DELETE", `/v1/cards/${seg(card.id)}/labels/${seg(l.id)}`))}
+                onClick={() =>
+                  void run(() =>
+                    api.DELETE("/v1/cards/{id}/labels/{labelId}", { params: { path: { id: card.id, labelId: l.id } } })
+                  )
+                }
               >
                 ×
               </button>
@@ -68,9 +78,10 @@ export function LabelsSection({ card, board, changed, onLabelCreated }: SectionP
           const n = name.trim()
           if (n === "") return
           void run(async () => {
-            const label = await api<Label>("POST", "/v1/labels", { projectId: card.projectId, name: n, color })
+            const label = await api.POST("/v1/labels", { body: { projectId: card.projectId, name: n, color } })
+            // offered at once (the stream's label.created says the same, later)
+            onLabelCreated(label)
             await attach(label.id)
-            onLabelCreated()
           }).then((ok) => ok && setName(""))
         }}
       >

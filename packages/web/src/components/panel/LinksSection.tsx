@@ -1,7 +1,7 @@
-import type { Card, CardLink } from "@board/core/contract"
 import { useEffect, useId, useState } from "react"
 import { api } from "../../api.ts"
-import { ErrorLine, errorText, type SectionProps, seg, useAction } from "./shared.tsx"
+import type { CardLink } from "../../types.ts"
+import { ErrorLine, errorText, type SectionProps, useAction } from "./shared.tsx"
 
 const LINK_TYPES = ["relates_to", "blocks", "duplicates", "is_part_of"] as const
 
@@ -31,7 +31,7 @@ export function CardLinksSection({ card, changed, version }: SectionProps) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `version` is the refresh signal (SectionProps)
   useEffect(() => {
     let live = true
-    api<Array<CardLink>>("GET", `/v1/cards/${seg(card.id)}/links`).then(
+    api.GET("/v1/cards/{id}/links", { params: { path: { id: card.id } } }).then(
       (l) => live && setLinks(l),
       (e) => live && setError(errorText(e))
     )
@@ -54,7 +54,7 @@ export function CardLinksSection({ card, changed, version }: SectionProps) {
               className="icon-button"
               aria-label={`Remove link to ${l.card.ref}`}
               disabled={busy}
-              onClick={() => void run(() => api("DELETE", `/v1/links/${seg(l.id)}`))}
+              onClick={() => void run(() => api.DELETE("/v1/links/{id}", { params: { path: { id: l.id } } }))}
             >
               ×
             </button>
@@ -69,8 +69,11 @@ export function CardLinksSection({ card, changed, version }: SectionProps) {
           if (t === "") return
           void run(async () => {
             // a ref (WEB-12) names a card among the projects the caller sees; the link needs its id
-            const other = await api<Card>("GET", `/v1/cards/${seg(t)}`)
-            await api("POST", `/v1/cards/${seg(card.id)}/links`, { targetId: other.id, linkType: type })
+            const other = await api.GET("/v1/cards/{id}", { params: { path: { id: t } } })
+            await api.POST("/v1/cards/{id}/links", {
+              params: { path: { id: card.id } },
+              body: { targetId: other.id, linkType: type }
+            })
           }).then((ok) => ok && setTarget(""))
         }}
       >

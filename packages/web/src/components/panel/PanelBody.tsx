@@ -1,7 +1,16 @@
-/** The card panel's content: loads the card and what names it, and lays out its sections. */
-import type { Board, Card, Member } from "@board/core/contract"
+/**
+ * The card panel's content: the card (the board's copy at once, then read by itself through the
+ * query cache, which the board's live stream keeps current), named with what the board page
+ * already holds (columns, labels, members: lib/boardContext.ts; the board is never read again
+ * here), and its sections laid out.
+ */
 import { useCallback, useEffect, useId, useState } from "react"
-import { api } from "../../api.ts"
+import { ApiError, api } from "../../api.ts"
+import { useBoardView } from "../../lib/boardContext.ts"
+import type { paths } from "../../lib/api-types.ts"
+import { cardKey, useQuery } from "../../lib/queryCache.ts"
+import { useSession } from "../../lib/session.ts"
+import type { Card, Label } from "../../types.ts"
 import { PANEL_TITLE_ID } from "../CardPanel.tsx"
 import { AgentsSection } from "./AgentsSection.tsx"
 import { CommentsSection } from "./CommentsSection.tsx"
@@ -9,7 +18,7 @@ import { HistorySection } from "./HistorySection.tsx"
 import { LabelsSection } from "./LabelsSection.tsx"
 import { CardLinksSection } from "./LinksSection.tsx"
 import { Markdown } from "./Markdown.tsx"
-import { ErrorLine, errorText, type Me, SavingCheckbox, type SectionProps, seg, useAction } from "./shared.tsx"
+import { ErrorLine, errorText, SavingCheckbox, type SectionProps, useAction } from "./shared.tsx"
 import { SubtasksSection } from "./SubtasksSection.tsx"
 
 const PRIORITIES = ["low", "medium", "high", "urgent"] as const
@@ -20,69 +29,34 @@ const PRIORITIES = ["low", "medium", "high", "urgent"] as const
 const CARD_ID_OR_REF =
   /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[A-Za-z][A-Za-z0-9]*-[0-9]+)$/
 
-/** The board and members the last panel read (one project), shown while the next panel of it re-reads them. */
-const namesCache = new Map<string, { board: Board; members: ReadonlyArray<Member> }>()
+/** A URL edited by hand: said without asking the server (which would answer 400). */
+const NOT_A_CARD = { status: 404, message: "No card has this address: check the link." }
 
-export default function PanelBody({
-  cardId,
-  projectId,
-  onClose
-}: {
-  cardId: string
-  projectId: string
-  onClose: () => void
-}) {
-  const [card, setCard] = useState<Card | null>(null)
-  const [board, setBoard] = useState<Board | null>(null)
-  const [members, setMembers] = useState<ReadonlyArray<Member>>([])
-  const [me, setMe] = useState<Me | null>(null)
-  const [loadError, setLoadError] = useState<{ status: number; message: string } | null>(null)
+export default function PanelBody({ cardId, onClose }: { cardId: string; onClose: () => void }) {
+  const board = useBoardView()
+  const { me } = useSession()
   const [version, setVersion] = useState(0)
+  const valid = CARD_ID_OR_REF.test(cardId)
+  // the board's copy (by id, or by ref as a search result or a link names it) shows at once
+  const known =
+    board?.state.cards[cardId] ?? Object.values(board?.state.cards ?? {}).find((c) => c.ref === cardId.toUpperCase())
+  const query = useQuery<Card>(
+    valid ? cardKey(cardId) : null,
+    () => api.GET("/v1/cards/{id}", { params: { path: { id: cardId } } }),
+    known
+  )
+  const card = query.data ?? null
+  const loadError = !valid
+    ? NOT_A_CARD
+    : query.error === undefined
+      ? null
+      : { status: query.error instanceof ApiError ? query.error.status : 0, message: errorText(query.error) }
 
-  const loadCard = useCallback(async () => {
-    // a URL edited by hand: say so without asking the server (which would answer 400)
-    if (!CARD_ID_OR_REF.test(cardId)) {
-      setLoadError({ status: 404, message: "No card has this address: check the link." })
-      return
-    }
-    try {
-      setCard(await api<Card>("GET", `/v1/cards/${seg(cardId)}`))
-      setLoadError(null)
-    } catch (e) {
-      setLoadError({ status: (e as { status?: number }).status ?? 0, message: errorText(e) })
-    }
-  }, [cardId])
-
-  // the board names the columns (history) and lists the project's labels; members name assignees
-  const loadBoard = useCallback(async () => {
-    // what the last panel of this project read, at once; then today's (a board of 1,000 cards is a large read)
-    const known = namesCache.get(projectId)
-    if (known !== undefined) {
-      setBoard(known.board)
-      setMembers(known.members)
-    }
-    try {
-      const b = await api<Board>("GET", `/v1/board/${seg(projectId)}`)
-      setBoard(b)
-      const m = await api<Array<Member>>("GET", `/v1/workspaces/${seg(b.project.workspaceId)}/members`)
-      setMembers(m)
-      namesCache.clear() // one project's at a time: a large board is not kept for a project left behind
-      namesCache.set(projectId, { board: b, members: m })
-    } catch {
-      // the card itself says what is wrong (403/404); without names the panel still works
-    }
-  }, [projectId])
-
+  const { reload } = query
   const changed = useCallback(() => {
-    void loadCard()
+    reload()
     setVersion((v) => v + 1)
-  }, [loadCard])
-
-  useEffect(() => {
-    void loadCard()
-    void loadBoard()
-    api<Me>("GET", "/v1/me").then(setMe, () => {})
-  }, [loadCard, loadBoard])
+  }, [reload])
 
   // someone (or an agent) may have changed the card while the window was elsewhere
   useEffect(() => {
@@ -90,6 +64,9 @@ export default function PanelBody({
     window.addEventListener("focus", onFocus)
     return () => window.removeEventListener("focus", onFocus)
   }, [changed])
+
+  const dispatch = board?.dispatch
+  const onLabelCreated = useCallback((label: Label) => dispatch?.({ type: "label", label }), [dispatch])
 
   if (card === null)
     return (
@@ -104,8 +81,16 @@ export default function PanelBody({
       </div>
     )
 
-  const props: SectionProps = { card, board, members, me, changed, version }
-  const column = board?.columns.find((c) => c.id === card.columnId)
+  const props: SectionProps = {
+    card,
+    columns: board?.state.columns ?? [],
+    labels: board?.state.labels ?? [],
+    members: board?.members ?? [],
+    me,
+    changed,
+    version
+  }
+  const column = props.columns.find((c) => c.id === card.columnId)
   return (
     <>
       <header className="panel-head">
@@ -126,7 +111,7 @@ export default function PanelBody({
       {card.claim !== null && <AgentsSection {...props} />}
       <Details {...props} />
       <Description {...props} />
-      <LabelsSection {...props} onLabelCreated={loadBoard} />
+      <LabelsSection {...props} onLabelCreated={onLabelCreated} />
       <SubtasksSection {...props} />
       {card.claim === null && <AgentsSection {...props} />}
       <CardLinksSection {...props} />
@@ -137,13 +122,15 @@ export default function PanelBody({
   )
 }
 
+type CardPatch = NonNullable<paths["/v1/cards/{id}"]["patch"]["requestBody"]>["content"]["application/json"]
+
 /** Title, priority, due date and assignees: each saved as soon as it is changed. */
 function Details({ card, members, changed }: SectionProps) {
   const { error, run } = useAction(changed)
   const id = useId()
   const [title, setTitle] = useState(card.title)
   useEffect(() => setTitle(card.title), [card.title])
-  const patch = (body: Record<string, unknown>) => run(() => api("PATCH", `/v1/cards/${seg(card.id)}`, body))
+  const patch = (body: CardPatch) => run(() => api.PATCH("/v1/cards/{id}", { params: { path: { id: card.id } }, body }))
   const saveTitle = () => {
     const t = title.trim()
     if (t === card.title) return
@@ -185,7 +172,7 @@ function Details({ card, members, changed }: SectionProps) {
           <select
             id={`${id}-priority`}
             value={card.priority}
-            onChange={(e) => void patch({ priority: e.target.value })}
+            onChange={(e) => void patch({ priority: e.target.value as Card["priority"] })}
           >
             {PRIORITIES.map((p) => (
               <option key={p} value={p}>
@@ -243,7 +230,8 @@ function Description({ card, changed }: SectionProps) {
     setEditing(true)
   }
   const save = async () => {
-    if (await run(() => api("PATCH", `/v1/cards/${seg(card.id)}`, { description: text === "" ? null : text })))
+    const description = text === "" ? null : text
+    if (await run(() => api.PATCH("/v1/cards/{id}", { params: { path: { id: card.id } }, body: { description } })))
       setEditing(false)
   }
   return (
@@ -304,7 +292,7 @@ function DeleteCard({ card, onDeleted }: { card: Card; onDeleted: () => void }) 
               className="danger"
               disabled={busy}
               onClick={async () => {
-                if (await run(() => api("DELETE", `/v1/cards/${seg(card.id)}`))) onDeleted()
+                if (await run(() => api.DELETE("/v1/cards/{id}", { params: { path: { id: card.id } } }))) onDeleted()
               }}
             >
               Yes, delete {card.ref}

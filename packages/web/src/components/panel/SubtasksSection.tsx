@@ -1,6 +1,6 @@
 import { useId, useState } from "react"
 import { api } from "../../api.ts"
-import { ErrorLine, SavingCheckbox, type SectionProps, seg, useAction } from "./shared.tsx"
+import { ErrorLine, SavingCheckbox, type SectionProps, useAction } from "./shared.tsx"
 
 export function SubtasksSection({ card, changed }: SectionProps) {
   const { error, busy, run } = useAction(changed)
@@ -25,7 +25,9 @@ export function SubtasksSection({ card, changed }: SectionProps) {
               <SavingCheckbox
                 checked={s.completed}
                 disabled={busy}
-                onChange={() => void run(() => api("POST", `/v1/subtasks/${seg(s.id)}/toggle`))}
+                onChange={() =>
+                  void run(() => api.POST("/v1/subtasks/{id}/toggle", { params: { path: { id: s.id } } }))
+                }
               />
               <span className={s.completed ? "done" : undefined}>{s.title}</span>
             </label>
@@ -34,7 +36,7 @@ export function SubtasksSection({ card, changed }: SectionProps) {
               className="icon-button"
               aria-label={`Delete subtask ${s.title}`}
               disabled={busy}
-              onClick={() => void run(() => api("DELETE", `/v1/subtasks/${seg(s.id)}`))}
+              onClick={() => void run(() => api.DELETE("/v1/subtasks/{id}", { params: { path: { id: s.id } } }))}
             >
               ×
             </button>
@@ -47,7 +49,9 @@ export function SubtasksSection({ card, changed }: SectionProps) {
           e.preventDefault()
           const t = title.trim()
           if (t !== "")
-            void run(() => api("POST", "/v1/subtasks", { cardId: card.id, title: t })).then((ok) => ok && setTitle(""))
+            void run(() => api.POST("/v1/subtasks", { body: { cardId: card.id, title: t } })).then(
+              (ok) => ok && setTitle("")
+            )
         }}
       >
         <label htmlFor={`${id}-new`} className="visually-hidden">

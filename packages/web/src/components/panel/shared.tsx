@@ -1,26 +1,26 @@
 /** What the panel's sections share: running an action with its error shown inline, and the data they read. */
-import type { Board, Card, Member } from "@board/core/contract"
 import { useEffect, useState } from "react"
+import type { Me } from "../../lib/session.ts"
+import type { Card, Column, Label, Member } from "../../types.ts"
 
-export interface Me {
-  readonly id: string
-  readonly email: string
-  readonly full_name: string
-}
+export type { Me }
 
-/** What every section gets: the card, the names around it, and `changed` to call after a write. */
+/** What every section gets: the card, the names around it (the board page's), and `changed` to call after a write. */
 export interface SectionProps {
   readonly card: Card
-  readonly board: Board | null
+  /** The board's columns, in board order. */
+  readonly columns: ReadonlyArray<Column>
+  /** The project's labels. */
+  readonly labels: ReadonlyArray<Label>
   readonly members: ReadonlyArray<Member>
-  readonly me: Me | null
+  readonly me: Me
   /** Re-read the card and every section (after a write, or when the window regains focus). */
   readonly changed: () => void
   /** Bumped on every refresh: sections re-read their own lists when it changes. */
   readonly version: number
 }
 
-export { ErrorLine, errorText, formatTime, seg, useAction } from "../../lib/ui.tsx"
+export { ErrorLine, errorText, formatTime, useAction } from "../../lib/ui.tsx"
 
 /**
  * A checkbox that shows the new state at once and saves it; the card's answer (or, on an error,
