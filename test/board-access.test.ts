@@ -15,11 +15,18 @@ import {
   Boards,
   CardLinks,
   Cards,
+  type CardId,
+  type CardLinkId,
+  type ColumnId,
   Columns,
   Labels,
   type Principal,
+  type ProjectId,
   Search,
+  type SubtaskId,
   Subtasks,
+  type LabelId,
+  type WorkspaceId,
   Workspaces
 } from "@board/core"
 import { Effect } from "effect"
@@ -36,8 +43,9 @@ const UUID_ANYWHERE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 /** A word no other card contains, so a search finds exactly what a test made. */
 const uniqueWord = () => `zq${crypto.randomBytes(6).toString("hex")}`
 
+// ids branded as the core's services take them (section 6 calls them directly)
 interface Column {
-  readonly id: string
+  readonly id: ColumnId
   readonly name: string
 }
 
@@ -48,21 +56,21 @@ interface Column {
  */
 interface Fixture {
   readonly word: string
-  readonly workspaceId: string
-  readonly projectId: string
+  readonly workspaceId: WorkspaceId
+  readonly projectId: ProjectId
   readonly columns: ReadonlyArray<Column>
   /** Holds the word in its title, the attached label, the subtask and the outgoing link. */
-  readonly card: string
+  readonly card: CardId
   /** The target of `link`. */
-  readonly target: string
+  readonly target: CardId
   /** Linked to nothing: a target for new links. */
-  readonly third: string
-  readonly label: string
+  readonly third: CardId
+  readonly label: LabelId
   /** Not attached to any card. */
-  readonly spare: string
-  readonly subtask: string
-  readonly link: string
-  readonly emptyColumn: string
+  readonly spare: LabelId
+  readonly subtask: SubtaskId
+  readonly link: CardLinkId
+  readonly emptyColumn: ColumnId
 }
 
 interface Req {
@@ -190,7 +198,7 @@ describe.each(backends)("board access matrix on %s", (backend) => {
       { method: "POST", path: "/v1/projects", body: { workspaceId, name, template: "kanban" } },
       201
     )
-    return { projectId: r.project.id as string, columns: r.columns as ReadonlyArray<Column> }
+    return { projectId: r.project.id as ProjectId, columns: r.columns as ReadonlyArray<Column> }
   }
 
   const newCard = async (who: Account, projectId: string, columnId: string, title: string, description?: string) =>
@@ -204,7 +212,7 @@ describe.each(backends)("board access matrix on %s", (backend) => {
         },
         201
       )
-    ).id as string
+    ).id as CardId
 
   /** A fresh board of A's (see Fixture), made with A's key. */
   const fixture = async (): Promise<Fixture> => {
@@ -233,7 +241,7 @@ describe.each(backends)("board access matrix on %s", (backend) => {
     ).id
     return {
       word,
-      workspaceId: A.workspaceId,
+      workspaceId: A.workspaceId as WorkspaceId,
       projectId,
       columns,
       card,
@@ -248,28 +256,29 @@ describe.each(backends)("board access matrix on %s", (backend) => {
   }
 
   /** A fixture-shaped value of ids only, for inspecting the table without a server. */
+  const none = "" as never
   const placeholder: Fixture = {
     word: "placeholder",
-    workspaceId: "",
-    projectId: "",
+    workspaceId: none,
+    projectId: none,
     columns: [
-      { id: "", name: "To Do" },
-      { id: "", name: "In Progress" },
-      { id: "", name: "Done" }
+      { id: none, name: "To Do" },
+      { id: none, name: "In Progress" },
+      { id: none, name: "Done" }
     ],
-    card: "",
-    target: "",
-    third: "",
-    label: "",
-    spare: "",
-    subtask: "",
-    link: "",
-    emptyColumn: ""
+    card: none,
+    target: none,
+    third: none,
+    label: none,
+    spare: none,
+    subtask: none,
+    link: none,
+    emptyColumn: none
   }
 
   /** The same fixture with every id replaced by one that exists nowhere. */
   const ghost = (f: Fixture): Fixture => {
-    const fresh = () => crypto.randomUUID()
+    const fresh = () => crypto.randomUUID() as never
     return {
       ...f,
       workspaceId: fresh(),

@@ -6,7 +6,7 @@
  * columns are called or where they sit. Migration 0015 gives the columns of existing boards
  * kinds by place. Over real HTTP on each database.
  */
-import { Columns, type Principal } from "@board/core"
+import { ColumnCreate, ColumnPatch, decodeInput } from "@board/core"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -127,21 +127,19 @@ describe.each(backends)("column kinds on %s", (backend) => {
       expect(patched.status, JSON.stringify(kind)).toBe(400)
       expect(patched.body.error).toMatch(/kind/)
     }
-    // the core itself refuses one too, as a caller other than the HTTP schema would reach it
-    const principal: Principal = { userId: A.userId, via: "apiKey", workspaces: "all" }
-    const refusals = await server.run(
-      Effect.gen(function* () {
-        const columns = yield* Columns
-        const bad = "doing" as never
-        return [
-          yield* Effect.flip(columns.create(principal, { projectId: p.id, name: "X", kind: bad })),
-          yield* Effect.flip(columns.update(principal, p.columns[0]!.id, { kind: bad }))
-        ]
-      })
+    // a caller other than HTTP (MCP, commands) decodes with the same schemas the contract
+    // does, so it is refused the same way before the core is reached (the core's types take
+    // only a decoded kind)
+    const refusals = await Effect.runPromise(
+      Effect.all([
+        Effect.flip(decodeInput(ColumnCreate)({ projectId: p.id, name: "X", kind: "doing" })),
+        Effect.flip(decodeInput(ColumnPatch)({ kind: "doing" }))
+      ])
     )
     for (const refused of refusals) {
       expect(refused._tag).toBe("InvalidInput")
-      expect(refused.message).toBe("kind: must be one of todo, in_progress, done")
+      expect(refused.message).toMatch(/^kind: /)
+      expect(refused.message).toContain('"todo" | "in_progress" | "done"')
     }
     expect(await kindsOf(p.id)).toEqual([
       ["To Do", "todo"],

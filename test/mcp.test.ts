@@ -220,6 +220,45 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
       expect(await refused("update_card", { card: card.id, title: "   " })).toMatch(/title/)
     })
 
+    it("refuses bad input with the HTTP contract's words: both decode with the same schemas (domain/inputs.ts)", async () => {
+      const card = await newCard("Decoded once")
+      const before = await rest(`/v1/cards/${card.id}`)
+      const post = async (path: string, body: unknown) => {
+        const r = await call(base, "POST", path, { body, headers: key(a.apiKey) })
+        expect(r.status, JSON.stringify(r.body)).toBe(400)
+        return r.body.error as string
+      }
+      const cases: ReadonlyArray<[string, Record<string, unknown>, string, unknown]> = [
+        [
+          "create_card",
+          { projectId: a.projectId, column: column("To Do"), title: "x".repeat(501) },
+          "/v1/cards",
+          { projectId: a.projectId, columnId: column("To Do"), title: "x".repeat(501) }
+        ],
+        ["add_subtask", { card: card.id, title: "  " }, "/v1/subtasks", { cardId: card.id, title: "  " }],
+        ["comment", { card: card.id, body: "a\u0000b" }, `/v1/cards/${card.id}/comments`, { body: "a\u0000b" }],
+        [
+          "move_card",
+          { card: card.id, column: column("Done"), position: -1 },
+          `/v1/cards/${card.id}/move`,
+          { columnId: column("Done"), position: -1 }
+        ],
+        [
+          "submit_link",
+          { projectId: a.projectId, url: "https://example.com/x", tags: ["t".repeat(51)] },
+          `/v1/projects/${a.projectId}/links`,
+          { url: "https://example.com/x", tags: ["t".repeat(51)] }
+        ]
+      ]
+      for (const [tool, args, path, body] of cases) {
+        const http = await post(path, body)
+        expect(http, tool).toMatch(/^Invalid body: /)
+        expect(await refused(tool, args), tool).toBe(http.replace(/^Invalid body: /, ""))
+      }
+      // nothing was written by any of them
+      expect(await rest(`/v1/cards/${card.id}`)).toEqual(before)
+    })
+
     it("add_label creates a missing label in the project and attaches it; remove_label takes it off", async () => {
       const card = await newCard("Needs a label")
       const added = await ok("add_label", { card: card.ref, label: "Bug" })

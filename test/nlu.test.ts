@@ -7,7 +7,7 @@
  *   {A} {B}  refs of the seeded cards (in seed order); {a} the ref of A in lower case
  *   {u} {U}  the case's token, as is and upper-cased
  */
-import type { Principal } from "@board/core"
+import { checkedId, decodeInput, type Principal, ProjectId } from "@board/core"
 import { Effect } from "effect"
 import * as crypto from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -876,10 +876,13 @@ describe.each(backends)("natural-language commands on %s", (backend) => {
   let h: Record<string, string>
 
   const principalOf = (account: Account): Principal => ({ userId: account.userId, via: "apiKey", workspaces: "all" })
+  // the project id decoded as every front end decodes it (the contract's schema), then run
   const program = (principal: Principal, command: string, projectId: string | undefined) =>
     Effect.gen(function* () {
       const commands = yield* Commands
-      return yield* commands.run(principal, { command, projectId })
+      const project =
+        projectId === undefined ? undefined : yield* decodeInput(checkedId(ProjectId), "projectId")(projectId)
+      return yield* commands.run(principal, { command, projectId: project })
     }).pipe(Effect.provide(Commands.layer))
   const exec = (command: string, projectId: string | undefined, principal: Principal = principalOf(a)) =>
     server.run(program(principal, command, projectId))

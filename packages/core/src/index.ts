@@ -1,6 +1,7 @@
 /** @board/core: the domain as Effect services. Other packages import from here only. */
 export * from "./Config.ts"
 export * from "./domain/errors.ts"
+export * from "./domain/decode.ts"
 export * from "./contract.ts"
 export type * from "./domain/Principal.ts"
 export * from "./auth/Accounts.ts"

@@ -31,15 +31,16 @@ import {
   type AgentSession,
   type AgentSessionDetail,
   type AgentSessionStatus,
-  agentLimits,
-  type ReleaseStatus
+  type AgentSessionId,
+  agentLimits
 } from "../domain/agentSession.ts"
-import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { Conflict, type InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { CardId, ProjectId } from "../domain/ids.ts"
+import type { ActivityInput, ClaimInput, QueueFilter, ReleaseInput } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { textFailure } from "../domain/text.ts"
 import { actorParams, EventLog, type EventInput } from "../events/EventLog.ts"
-import { Access, checkGrant, isUuid, membershipOf, type Role } from "./Access.ts"
-import { claimNextCard, type QueueFilter } from "./agentQueue.ts"
+import { Access, checkGrant, membershipOf, type Role } from "./Access.ts"
+import { claimNextCard } from "./agentQueue.ts"
 import { Cards } from "./Cards.ts"
 import type { CardView } from "./cardView.ts"
 import { LIVE } from "./claimSql.ts"
@@ -48,7 +49,6 @@ import { type ActivityPage, sessionReads } from "./sessionReads.ts"
 import { iso } from "./rows.ts"
 import {
   type ActivityRow,
-  checkTtl,
   leaseTimes,
   ownedBy,
   SESSION_COLUMNS,
@@ -59,15 +59,10 @@ import {
   toAgentSession
 } from "./sessionSql.ts"
 
-export type { ActivityPage, QueueFilter }
+export type { ActivityPage }
 export { toAgentSession }
 
 type AccessError = NotFound | WorkspaceNotGranted
-
-export interface ReleaseInput {
-  readonly status?: ReleaseStatus | undefined
-  readonly moveTo?: string | undefined
-}
 
 export class AgentSessions extends Context.Service<
   AgentSessions,
@@ -75,8 +70,8 @@ export class AgentSessions extends Context.Service<
     /** Claims a card: a new session (`created`), or the caller's own live one back with its lease renewed. */
     readonly claim: (
       principal: Principal,
-      cardId: string,
-      ttlSeconds?: number
+      cardId: CardId,
+      input: ClaimInput
     ) => Effect.Effect<
       { readonly created: boolean; readonly session: AgentSession },
       InvalidInput | Conflict | AccessError
@@ -84,34 +79,37 @@ export class AgentSessions extends Context.Service<
     /** Claims the best unclaimed card of a project; undefined when none matches. */
     readonly claimNext: (
       principal: Principal,
-      projectId: string,
+      projectId: ProjectId,
       filter: QueueFilter
     ) => Effect.Effect<
       { readonly session: AgentSession; readonly card: CardView } | undefined,
       InvalidInput | AccessError
     >
-    readonly heartbeat: (principal: Principal, sessionId: string) => Effect.Effect<AgentSession, Conflict | AccessError>
+    readonly heartbeat: (
+      principal: Principal,
+      sessionId: AgentSessionId
+    ) => Effect.Effect<AgentSession, Conflict | AccessError>
     readonly report: (
       principal: Principal,
-      sessionId: string,
-      activity: { readonly type: ActivityType; readonly body: string }
-    ) => Effect.Effect<Activity, InvalidInput | Conflict | AccessError>
+      sessionId: AgentSessionId,
+      activity: ActivityInput
+    ) => Effect.Effect<Activity, Conflict | AccessError>
     readonly release: (
       principal: Principal,
-      sessionId: string,
+      sessionId: AgentSessionId,
       input: ReleaseInput
     ) => Effect.Effect<AgentSession, InvalidInput | Conflict | AccessError>
     readonly get: (
       principal: Principal,
-      sessionId: string,
+      sessionId: AgentSessionId,
       page: ActivityPage
     ) => Effect.Effect<AgentSessionDetail, InvalidInput | AccessError>
-    readonly forCard: (principal: Principal, cardId: string) => Effect.Effect<ReadonlyArray<AgentSession>, AccessError>
+    readonly forCard: (principal: Principal, cardId: CardId) => Effect.Effect<ReadonlyArray<AgentSession>, AccessError>
     readonly forProject: (
       principal: Principal,
-      projectId: string,
+      projectId: ProjectId,
       status?: AgentSessionStatus
-    ) => Effect.Effect<ReadonlyArray<AgentSession>, InvalidInput | AccessError>
+    ) => Effect.Effect<ReadonlyArray<AgentSession>, AccessError>
     /**
      * A person answered on the card (a comment): its `awaitingInput` session with an unexpired
      * lease is `active` again. Runs on the caller's SQL client, so inside the comment's
@@ -142,13 +140,10 @@ export class AgentSessions extends Context.Service<
 
       const claim = Effect.fn("AgentSessions.claim")(function* (
         principal: Principal,
-        cardId: string,
-        ttlSeconds?: number
+        cardId: CardId,
+        { ttlSeconds }: ClaimInput
       ) {
-        const invalid = checkTtl(ttlSeconds)
-        if (invalid) return yield* invalid
         const what = `card ${cardId}`
-        if (!isUuid(cardId)) return yield* new NotFound({ message: `${what} not found` })
         const outcome = yield* changing(
           Effect.gen(function* () {
             // the card's row lock orders claims of one card: the second sees the first's session
@@ -201,7 +196,10 @@ export class AgentSessions extends Context.Service<
 
       const claimNext = claimNextCard({ sql, access, events, cards, statements })
 
-      const heartbeat = Effect.fn("AgentSessions.heartbeat")(function* (principal: Principal, sessionId: string) {
+      const heartbeat = Effect.fn("AgentSessions.heartbeat")(function* (
+        principal: Principal,
+        sessionId: AgentSessionId
+      ) {
         return yield* onLive(principal, sessionId, (row) =>
           Effect.gen(function* () {
             const times = yield* leaseTimes(row.ttl_seconds)
@@ -224,11 +222,9 @@ export class AgentSessions extends Context.Service<
 
       const report = Effect.fn("AgentSessions.report")(function* (
         principal: Principal,
-        sessionId: string,
-        activity: { readonly type: ActivityType; readonly body: string }
+        sessionId: AgentSessionId,
+        activity: ActivityInput
       ) {
-        const invalid = textFailure(activity.body, "body", { max: agentLimits.activityBody, nonBlank: true })
-        if (invalid !== undefined) return yield* new InvalidInput({ message: invalid })
         return yield* onLive(principal, sessionId, (row, now) =>
           Effect.gen(function* () {
             const [written] = yield* sql
@@ -264,12 +260,9 @@ export class AgentSessions extends Context.Service<
 
       const release = Effect.fn("AgentSessions.release")(function* (
         principal: Principal,
-        sessionId: string,
+        sessionId: AgentSessionId,
         input: ReleaseInput
       ) {
-        if (input.moveTo !== undefined && !isUuid(input.moveTo)) {
-          return yield* new NotFound({ message: `column ${input.moveTo} not found` })
-        }
         const status = input.status ?? "released"
         return yield* onLive(principal, sessionId, (row, now) =>
           Effect.gen(function* () {
@@ -279,7 +272,8 @@ export class AgentSessions extends Context.Service<
               previous: { status: row.status }
             })
             // the move is Cards.move's own statement (and its card.moved event) in this transaction
-            if (input.moveTo !== undefined) yield* cards.move(principal, row.card_id, { columnId: input.moveTo })
+            if (input.moveTo !== undefined)
+              yield* cards.move(principal, row.card_id as CardId, { columnId: input.moveTo })
             return toAgentSession(ended)
           })
         )

@@ -8,14 +8,15 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
-import { type Priority, WorkspaceRole } from "../domain/enums.ts"
+import { WorkspaceRole } from "../domain/enums.ts"
+import type { CardId, ColumnId } from "../domain/ids.ts"
+import type { CardCreate, CardMove, CardPatch } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"
 import { findAll, statement } from "../infra/statement.ts"
-import { Access, checkGrant, grantsOf, isUuid, membershipOf, type Resolved } from "./Access.ts"
+import { Access, checkGrant, grantsOf, membershipOf, type Resolved } from "./Access.ts"
 import { checkMembers, nonMembers, notMembers, replaceAssignees } from "./assignees.ts"
-import { checkAssignees, checkDescription, checkDueAt, checkPriority, checkTitle, firstFailure } from "./cardRules.ts"
 import { Card } from "../domain/card.ts"
 import { cardColumn, CardRow, type CardView } from "./cardView.ts"
 import { iso } from "./rows.ts"
@@ -40,32 +41,16 @@ import {
   StaleOrder
 } from "./orderKeys.ts"
 
-export interface CardInput {
-  readonly projectId: string
-  readonly columnId: string
-  readonly title: string
-  readonly description?: string | undefined
-  readonly priority?: Priority | undefined
-  /** Members of the project's workspace. */
-  readonly assigneeIds?: ReadonlyArray<string> | undefined
-  /** An ISO 8601 date-time, or null for none. */
-  readonly dueAt?: string | null | undefined
-}
-
-export interface CardPatch {
-  readonly title?: string | undefined
-  /** `null` clears the description. */
-  readonly description?: string | null | undefined
-  readonly priority?: Priority | undefined
-  /** Replaces the set of assignees (members of the card's workspace); `card.assigned` when it changes. */
-  readonly assigneeIds?: ReadonlyArray<string> | undefined
-  /** `null` clears the due date. */
-  readonly dueAt?: string | null | undefined
-}
+/**
+ * A card's fields as every caller decoded them (`domain/inputs.ts`): `CardCreate`, `CardPatch`
+ * (`null` clears the description or the due date; `assigneeIds` replaces the set, members of
+ * the card's workspace, `card.assigned` when it changes) and `CardMove`.
+ */
+export type CardInput = CardCreate
 
 /** An intake filing: no member's access check; with `idempotencyKey`, at most one card per key. */
 export interface Filing {
-  readonly columnId: string
+  readonly columnId: ColumnId
   readonly title: string
   readonly description?: string | undefined
   readonly source: string
@@ -113,18 +98,18 @@ type Written = WrittenRow & { readonly card: CardView }
 export class Cards extends Context.Service<
   Cards,
   {
-    readonly create: (principal: Principal, input: CardInput) => Effect.Effect<CardView, InvalidInput | AccessError>
-    readonly get: (principal: Principal, id: string) => Effect.Effect<CardView, AccessError>
+    readonly create: (principal: Principal, input: CardCreate) => Effect.Effect<CardView, InvalidInput | AccessError>
+    readonly get: (principal: Principal, id: CardId) => Effect.Effect<CardView, AccessError>
     readonly update: (
       principal: Principal,
-      id: string,
+      id: CardId,
       patch: CardPatch
     ) => Effect.Effect<CardView, InvalidInput | AccessError>
-    readonly remove: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
+    readonly remove: (principal: Principal, id: CardId) => Effect.Effect<void, AccessError>
     readonly move: (
       principal: Principal,
-      id: string,
-      to: { columnId: string; position?: number | undefined }
+      id: CardId,
+      to: CardMove
     ) => Effect.Effect<CardView, InvalidInput | AccessError>
     /**
      * Files a card at the end of a column without a member's access check (intake tokens), and
@@ -239,40 +224,30 @@ export class Cards extends Context.Service<
           }
         })
 
-      const create = Effect.fn("Cards.create")(function* (principal: Principal, input: CardInput) {
-        const invalid = firstFailure(
-          checkTitle(input.title),
-          checkDescription(input.description),
-          checkPriority(input.priority),
-          checkDueAt(input.dueAt),
-          checkAssignees(input.assigneeIds)
-        )
-        if (invalid) return yield* invalid
+      const create = Effect.fn("Cards.create")(function* (principal: Principal, input: CardCreate) {
         const now = yield* sqlNow
         // a due date or assignees take the statement's longer form; a plain create keeps the lean one
         const assignees = input.assigneeIds === undefined ? [] : [...new Set(input.assigneeIds)]
         const extras = assignees.length > 0 || input.dueAt != null
         for (let attempt = 0; ; attempt++) {
-          if (isUuid(input.projectId) && isUuid(input.columnId)) {
-            const values = {
-              column: input.columnId,
-              title: input.title,
-              description: input.description ?? null,
-              priority: input.priority ?? "medium",
-              source: "api",
-              intakeToken: null,
-              createdBy: principal.userId,
-              now,
-              project: input.projectId,
-              ...actorOf(principal)
-            }
-            const row = yield* write(
-              extras
-                ? writes.createWithExtras({ ...values, dueAt: input.dueAt ?? null, assignees })
-                : writes.create(values)
-            )
-            if (row !== undefined) return row.card
+          const values = {
+            column: input.columnId,
+            title: input.title,
+            description: input.description ?? null,
+            priority: input.priority ?? "medium",
+            source: "api",
+            intakeToken: null,
+            createdBy: principal.userId,
+            now,
+            project: input.projectId,
+            ...actorOf(principal)
           }
+          const row = yield* write(
+            extras
+              ? writes.createWithExtras({ ...values, dueAt: input.dueAt ?? null, assignees })
+              : writes.create(values)
+          )
+          if (row !== undefined) return row.card
           // nothing written: say why, in the order a person would look
           const project = yield* access.resolve(principal, "project", input.projectId)
           yield* columnOfProject(principal, input.columnId, input.projectId)
@@ -284,7 +259,6 @@ export class Cards extends Context.Service<
       })
 
       const file = Effect.fn("Cards.file")(function* (input: Filing) {
-        if (!isUuid(input.columnId)) return yield* new NotFound({ message: `column ${input.columnId} not found` })
         const key = input.idempotencyKey
         const now = yield* sqlNow
         const values = {
@@ -326,9 +300,8 @@ export class Cards extends Context.Service<
       })
 
       // the hottest read: access and the card in one statement (one round trip, not two)
-      const get = Effect.fn("Cards.get")(function* (principal: Principal, id: string) {
+      const get = Effect.fn("Cards.get")(function* (principal: Principal, id: CardId) {
         const what = `card ${id}`
-        if (!isUuid(id)) return yield* new NotFound({ message: `${what} not found` })
         const now = yield* sqlNow
         const [row] = yield* getCard({ id, user: principal.userId, now }).pipe(Effect.orDie)
         // no card, or not the caller's: the same 404
@@ -337,15 +310,7 @@ export class Cards extends Context.Service<
         return row.card
       })
 
-      const update = Effect.fn("Cards.update")(function* (principal: Principal, id: string, patch: CardPatch) {
-        const invalid = firstFailure(
-          patch.title !== undefined ? checkTitle(patch.title) : undefined,
-          checkDescription(patch.description),
-          checkPriority(patch.priority),
-          checkDueAt(patch.dueAt),
-          checkAssignees(patch.assigneeIds)
-        )
-        if (invalid) return yield* invalid
+      const update = Effect.fn("Cards.update")(function* (principal: Principal, id: CardId, patch: CardPatch) {
         const card = yield* access.resolve(principal, "card", id)
         // assignees are checked before anything is written, so a refused PATCH changes nothing
         if (patch.assigneeIds !== undefined) yield* checkMembers(sql, card.workspaceId, patch.assigneeIds)
@@ -406,35 +371,24 @@ export class Cards extends Context.Service<
         })
 
       // nothing else moves: the cards after it keep their keys, and their ordinals follow
-      const remove = Effect.fn("Cards.remove")(function* (principal: Principal, id: string) {
-        if (isUuid(id)) {
-          const now = yield* sqlNow
-          const deleted = yield* writes.remove({ card: id, now, ...actorOf(principal) }).pipe(Effect.orDie)
-          if (deleted[0] !== undefined) {
-            events.committed(deleted[0].project_id)
-            return counts.touched(deleted[0].column_id)
-          }
+      const remove = Effect.fn("Cards.remove")(function* (principal: Principal, id: CardId) {
+        const now = yield* sqlNow
+        const deleted = yield* writes.remove({ card: id, now, ...actorOf(principal) }).pipe(Effect.orDie)
+        if (deleted[0] !== undefined) {
+          events.committed(deleted[0].project_id)
+          return counts.touched(deleted[0].column_id)
         }
         yield* access.resolve(principal, "card", id)
         return yield* new NotFound({ message: `card ${id} not found` })
       })
 
-      const move = Effect.fn("Cards.move")(function* (
-        principal: Principal,
-        id: string,
-        to: { columnId: string; position?: number | undefined }
-      ) {
-        if (to.position !== undefined && (!Number.isInteger(to.position) || to.position < 0)) {
-          return yield* new InvalidInput({ message: "position: must be a whole number from 0" })
-        }
+      const move = Effect.fn("Cards.move")(function* (principal: Principal, id: CardId, to: CardMove) {
         // past the end means the end; the bound keeps the number a PostgreSQL int
         const position = to.position === undefined ? null : Math.min(to.position, 2 ** 31 - 1)
         const now = yield* sqlNow
         for (let attempt = 0; ; attempt++) {
-          if (isUuid(id) && isUuid(to.columnId)) {
-            const row = yield* write(writes.move({ card: id, to: to.columnId, position, now, ...actorOf(principal) }))
-            if (row !== undefined) return row.card
-          }
+          const row = yield* write(writes.move({ card: id, to: to.columnId, position, now, ...actorOf(principal) }))
+          if (row !== undefined) return row.card
           const card = yield* access.resolve(principal, "card", id)
           yield* columnOfProject(principal, to.columnId, card.projectId!)
           if (attempt >= 2) return yield* new NotFound({ message: `card ${id} not found` })

@@ -1,43 +1,27 @@
 /** Columns of a board: dense positions per project, and no silent loss of cards on delete. */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
-import { type ColumnKind, columnKinds } from "../domain/enums.ts"
+import { Conflict, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { ColumnKind } from "../domain/enums.ts"
+import type { ColumnId } from "../domain/ids.ts"
+import type { ColumnCreate, ColumnPatch } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
 import { EventLog } from "../events/EventLog.ts"
 import { Access, type Resolved } from "./Access.ts"
-import { checkName } from "./cardRules.ts"
 import { clampPosition } from "./positions.ts"
 import { type ColumnRow, type ColumnView, columnRowColumns, toColumn } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
 
-const checkPosition = (position: number | undefined) =>
-  position !== undefined && (!Number.isInteger(position) || position < 0)
-    ? new InvalidInput({ message: "position: must be a whole number from 0" })
-    : undefined
-
-// the HTTP schema refuses another kind already; this guards every other caller of the service
-const checkKind = (kind: string | undefined) =>
-  kind !== undefined && !(columnKinds as ReadonlyArray<string>).includes(kind)
-    ? new InvalidInput({ message: `kind: must be one of ${columnKinds.join(", ")}` })
-    : undefined
-
 export class Columns extends Context.Service<
   Columns,
   {
-    readonly create: (
-      principal: Principal,
-      input: { projectId: string; name: string; position?: number | undefined; kind?: ColumnKind | undefined }
-    ) => Effect.Effect<ColumnView, InvalidInput | AccessError>
-    readonly update: (
-      principal: Principal,
-      id: string,
-      patch: { name?: string | undefined; position?: number | undefined; kind?: ColumnKind | undefined }
-    ) => Effect.Effect<ColumnView, InvalidInput | AccessError>
-    readonly remove: (principal: Principal, id: string) => Effect.Effect<void, Conflict | AccessError>
+    /** `input` was decoded with `ColumnCreate` (its rules are the contract's), as every caller does. */
+    readonly create: (principal: Principal, input: ColumnCreate) => Effect.Effect<ColumnView, AccessError>
+    readonly update: (principal: Principal, id: ColumnId, patch: ColumnPatch) => Effect.Effect<ColumnView, AccessError>
+    readonly remove: (principal: Principal, id: ColumnId) => Effect.Effect<void, Conflict | AccessError>
   }
 >()("board/core/Columns") {
   static readonly layer = Layer.effect(
@@ -70,12 +54,7 @@ export class Columns extends Context.Service<
       // holds its column FOR KEY SHARE; see orderKeys.ts)
       const lockProject = (projectId: string) => sql`SELECT id FROM projects WHERE id = ${projectId} FOR NO KEY UPDATE`
 
-      const create = Effect.fn("Columns.create")(function* (
-        principal: Principal,
-        input: { projectId: string; name: string; position?: number | undefined; kind?: ColumnKind | undefined }
-      ) {
-        const invalid = checkName(input.name) ?? checkPosition(input.position) ?? checkKind(input.kind)
-        if (invalid) return yield* invalid
+      const create = Effect.fn("Columns.create")(function* (principal: Principal, input: ColumnCreate) {
         const project = yield* access.resolve(principal, "project", input.projectId)
         const now = yield* sqlNow
         const row = yield* events
@@ -102,16 +81,7 @@ export class Columns extends Context.Service<
         return row
       })
 
-      const update = Effect.fn("Columns.update")(function* (
-        principal: Principal,
-        id: string,
-        patch: { name?: string | undefined; position?: number | undefined; kind?: ColumnKind | undefined }
-      ) {
-        const invalid =
-          (patch.name !== undefined ? checkName(patch.name) : undefined) ??
-          checkPosition(patch.position) ??
-          checkKind(patch.kind)
-        if (invalid) return yield* invalid
+      const update = Effect.fn("Columns.update")(function* (principal: Principal, id: ColumnId, patch: ColumnPatch) {
         const column = yield* access.resolve(principal, "column", id)
         const now = yield* sqlNow
         const row = yield* events
@@ -162,7 +132,7 @@ export class Columns extends Context.Service<
         return toColumn(row)
       })
 
-      const remove = Effect.fn("Columns.remove")(function* (principal: Principal, id: string) {
+      const remove = Effect.fn("Columns.remove")(function* (principal: Principal, id: ColumnId) {
         const column = yield* access.resolve(principal, "column", id)
         const outcome = yield* events
           .withEvents(

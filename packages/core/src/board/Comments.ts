@@ -14,9 +14,9 @@ import type { Comment, CommentPage } from "../domain/comment.ts"
 import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Actor } from "../domain/event.ts"
 import type { CardId, CommentId } from "../domain/ids.ts"
+import type { CommentInput } from "../domain/inputs.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { textFailure } from "../domain/text.ts"
 import { actorParams, actorSql, EventLog } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { Access } from "./Access.ts"
@@ -46,11 +46,6 @@ const toComment = (r: CommentRow): Comment => ({
   updatedAt: iso(r.updated_at)
 })
 
-const checkBody = (body: string): InvalidInput | undefined => {
-  const failure = textFailure(body, "body", { max: limits.commentBody, nonBlank: true, counted: true })
-  return failure === undefined ? undefined : new InvalidInput({ message: failure })
-}
-
 export interface CommentQuery {
   readonly limit?: number | undefined
   readonly offset?: number | undefined
@@ -59,23 +54,20 @@ export interface CommentQuery {
 export class Comments extends Context.Service<
   Comments,
   {
-    readonly create: (
-      principal: Principal,
-      cardId: string,
-      body: string
-    ) => Effect.Effect<Comment, InvalidInput | AccessError>
+    /** `input` was decoded with `CommentInput`, as every caller does. */
+    readonly create: (principal: Principal, cardId: CardId, input: CommentInput) => Effect.Effect<Comment, AccessError>
     /** A page of a card's comments, oldest first. */
     readonly list: (
       principal: Principal,
-      cardId: string,
+      cardId: CardId,
       query?: CommentQuery
     ) => Effect.Effect<CommentPage, InvalidInput | AccessError>
     readonly update: (
       principal: Principal,
-      id: string,
-      body: string
-    ) => Effect.Effect<Comment, InvalidInput | AccessError | Forbidden>
-    readonly remove: (principal: Principal, id: string) => Effect.Effect<void, AccessError | Forbidden>
+      id: CommentId,
+      input: CommentInput
+    ) => Effect.Effect<Comment, AccessError | Forbidden>
+    readonly remove: (principal: Principal, id: CommentId) => Effect.Effect<void, AccessError | Forbidden>
     /** The card's latest `count` comments, oldest first, and how many it has. No access check: callers check. */
     readonly latest: (
       cardId: string,
@@ -99,9 +91,11 @@ export class Comments extends Context.Service<
       const personCommented = (principal: Principal, cardId: string): Effect.Effect<void> =>
         sessions.resumeOnComment(principal, cardId)
 
-      const create = Effect.fn("Comments.create")(function* (principal: Principal, cardId: string, body: string) {
-        const invalid = checkBody(body)
-        if (invalid) return yield* invalid
+      const create = Effect.fn("Comments.create")(function* (
+        principal: Principal,
+        cardId: CardId,
+        { body }: CommentInput
+      ) {
         const card = yield* access.resolve(principal, "card", cardId)
         return yield* changing(
           Effect.gen(function* () {
@@ -132,7 +126,7 @@ export class Comments extends Context.Service<
         )
       })
 
-      const list = Effect.fn("Comments.list")(function* (principal: Principal, cardId: string, query?: CommentQuery) {
+      const list = Effect.fn("Comments.list")(function* (principal: Principal, cardId: CardId, query?: CommentQuery) {
         const limit = query?.limit ?? limits.commentPageDefault
         const offset = query?.offset ?? 0
         if (!Number.isInteger(limit) || limit < 1 || limit > limits.commentPageMax)
@@ -168,9 +162,11 @@ export class Comments extends Context.Service<
           return { card, row }
         })
 
-      const update = Effect.fn("Comments.update")(function* (principal: Principal, id: string, body: string) {
-        const invalid = checkBody(body)
-        if (invalid) return yield* invalid
+      const update = Effect.fn("Comments.update")(function* (
+        principal: Principal,
+        id: CommentId,
+        { body }: CommentInput
+      ) {
         const { card, row } = yield* authored(principal, id)
         return yield* changing(
           Effect.gen(function* () {
@@ -194,7 +190,7 @@ export class Comments extends Context.Service<
         )
       })
 
-      const remove = Effect.fn("Comments.remove")(function* (principal: Principal, id: string) {
+      const remove = Effect.fn("Comments.remove")(function* (principal: Principal, id: CommentId) {
         const { card } = yield* authored(principal, id)
         yield* changing(
           Effect.gen(function* () {

@@ -5,8 +5,9 @@ import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../d
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { findAll, statement } from "../infra/statement.ts"
-import { Access, isUuid } from "./Access.ts"
-import { checkName } from "./cardRules.ts"
+import type { CardId, LabelId } from "../domain/ids.ts"
+import type { LabelCreate, LabelEnsure } from "../domain/inputs.ts"
+import { Access } from "./Access.ts"
 import { EventLog } from "../events/EventLog.ts"
 import { cardColumn, CardRow, type CardView, type LabelView, toLabel } from "./cardView.ts"
 
@@ -36,32 +37,28 @@ const detachSql = statement<{ card: string; label: string | null; now: string }>
 )
 
 export interface EnsuredLabel {
-  readonly id: string
+  readonly id: LabelId
   readonly name: string
 }
-
-const COLOR = /^#[0-9a-fA-F]{6}$/
 
 export class Labels extends Context.Service<
   Labels,
   {
-    readonly create: (
-      principal: Principal,
-      input: { projectId: string; name: string; color?: string | undefined }
-    ) => Effect.Effect<LabelView, InvalidInput | Conflict | AccessError>
+    /** `input` was decoded with `LabelCreate`, as every caller does. */
+    readonly create: (principal: Principal, input: LabelCreate) => Effect.Effect<LabelView, Conflict | AccessError>
     readonly attach: (
       principal: Principal,
-      cardId: string,
-      labelId: string
+      cardId: CardId,
+      labelId: LabelId
     ) => Effect.Effect<void, InvalidInput | AccessError>
-    readonly detach: (principal: Principal, cardId: string, labelId: string) => Effect.Effect<void, AccessError>
+    readonly detach: (principal: Principal, cardId: CardId, labelId: LabelId) => Effect.Effect<void, AccessError>
     /**
      * The project's label of this name (names compare case-insensitively), created when it does
      * not exist yet (`created` says which), so "add label bug" works on a board without one.
      */
     readonly ensure: (
       principal: Principal,
-      input: { projectId: string; name: string }
+      input: LabelEnsure
     ) => Effect.Effect<{ readonly label: EnsuredLabel; readonly created: boolean }, InvalidInput | AccessError>
   }
 >()("board/core/Labels") {
@@ -101,15 +98,7 @@ export class Labels extends Context.Service<
           previous: { labels: before.labels }
         })
 
-      const create = Effect.fn("Labels.create")(function* (
-        principal: Principal,
-        input: { projectId: string; name: string; color?: string | undefined }
-      ) {
-        const invalid = checkName(input.name)
-        if (invalid) return yield* invalid
-        if (input.color !== undefined && !COLOR.test(input.color)) {
-          return yield* new InvalidInput({ message: "color: must be a #rrggbb hex colour such as #ff8800" })
-        }
+      const create = Effect.fn("Labels.create")(function* (principal: Principal, input: LabelCreate) {
         const project = yield* access.resolve(principal, "project", input.projectId)
         const name = input.name.trim()
         const now = yield* sqlNow
@@ -117,7 +106,7 @@ export class Labels extends Context.Service<
           .withEvents(
             Effect.gen(function* () {
               const [row] = yield* sql<{
-                id: string
+                id: LabelId
                 project_id: string
                 name: string
                 color: string | null
@@ -154,7 +143,7 @@ export class Labels extends Context.Service<
         return row
       })
 
-      const attach = Effect.fn("Labels.attach")(function* (principal: Principal, cardId: string, labelId: string) {
+      const attach = Effect.fn("Labels.attach")(function* (principal: Principal, cardId: CardId, labelId: LabelId) {
         const card = yield* access.resolve(principal, "card", cardId)
         const label = yield* access.resolve(principal, "label", labelId)
         if (label.projectId !== card.projectId) {
@@ -190,14 +179,14 @@ export class Labels extends Context.Service<
           )
       })
 
-      const detach = Effect.fn("Labels.detach")(function* (principal: Principal, cardId: string, labelId: string) {
+      const detach = Effect.fn("Labels.detach")(function* (principal: Principal, cardId: CardId, labelId: LabelId) {
         const card = yield* access.resolve(principal, "card", cardId)
         const now = yield* sqlNow
         const removed = yield* events
           .withEvents(
             Effect.gen(function* () {
               // as in attach: the RETURNING shows the card's labels before the removal
-              const [before] = yield* detachRow({ card: cardId, label: isUuid(labelId) ? labelId : null, now })
+              const [before] = yield* detachRow({ card: cardId, label: labelId, now })
               if (before === undefined) return false
               yield* logLabelChange(
                 principal,
@@ -219,10 +208,7 @@ export class Labels extends Context.Service<
           Effect.map((rows) => rows[0])
         )
 
-      const ensure = Effect.fn("Labels.ensure")(function* (
-        principal: Principal,
-        input: { projectId: string; name: string }
-      ) {
+      const ensure = Effect.fn("Labels.ensure")(function* (principal: Principal, input: LabelEnsure) {
         yield* access.resolve(principal, "project", input.projectId)
         const existing = yield* byName(input.projectId, input.name)
         if (existing !== undefined) return { label: existing, created: false }

@@ -15,29 +15,30 @@ import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/erro
 import type { Principal } from "../domain/Principal.ts"
 import { listOf, normalizeName, quote } from "./names.ts"
 import { Access, checkGrant, grantCovers, grantsOf, visibleTo } from "./Access.ts"
-import { CARD_REF, isUuid, refNumber } from "../domain/ids.ts"
+import { CARD_REF, type CardId, type ColumnId, isUuid, type LabelId, type ProjectId, refNumber } from "../domain/ids.ts"
 
+// The ids a lookup answers are the database's, branded by what they name: what a service takes.
 export interface ProjectRef {
-  readonly id: string
+  readonly id: ProjectId
   readonly name: string
   readonly workspaceId: string
 }
 
 export interface CardHit {
-  readonly id: string
+  readonly id: CardId
   readonly ref: string
   readonly title: string
   readonly project: ProjectRef
 }
 
 export interface ColumnHit {
-  readonly id: string
+  readonly id: ColumnId
   readonly name: string
   readonly position: number
 }
 
 export interface LabelHit {
-  readonly id: string
+  readonly id: LabelId
   readonly name: string
 }
 
@@ -57,9 +58,9 @@ type Failure = InvalidInput | NotFound | WorkspaceNotGranted
 /** At most this many title matches are read: enough to list five and say there are more. */
 const TITLE_MATCHES = 6
 
-type ProjectRow = { id: string; name: string; workspace_id: string }
+type ProjectRow = { id: ProjectId; name: string; workspace_id: string }
 type CardRow = {
-  id: string
+  id: CardId
   ref: string
   title: string
   project_id: string
@@ -72,7 +73,7 @@ const toHit = (r: CardRow): CardHit => ({
   id: r.id,
   ref: r.ref,
   title: r.title,
-  project: { id: r.project_id, name: r.project_name, workspaceId: r.workspace_id }
+  project: { id: r.project_id as ProjectId, name: r.project_name, workspaceId: r.workspace_id }
 })
 
 const cardRowColumns = "c.id, c.ref, c.title, p.id AS project_id, p.name AS project_name, p.workspace_id"
@@ -87,8 +88,8 @@ export class Lookups extends Context.Service<
     /** The project of a card the principal may act on. */
     readonly projectOfCard: (
       principal: Principal,
-      cardId: string
-    ) => Effect.Effect<string, NotFound | WorkspaceNotGranted>
+      cardId: CardId
+    ) => Effect.Effect<ProjectId, NotFound | WorkspaceNotGranted>
     /**
      * The card of a ref, among the projects the principal can see (or in `projectId`): unique,
      * or preferred, or an InvalidInput naming the projects; a ref of the user's that only a
@@ -99,7 +100,7 @@ export class Lookups extends Context.Service<
      * The id of the card named by an id or a ref. An id is handed on as it is: the service that
      * uses it checks access (in the same statement, for the hot reads).
      */
-    readonly cardId: (principal: Principal, name: string, options?: CardRefOptions) => Effect.Effect<string, Failure>
+    readonly cardId: (principal: Principal, name: string, options?: CardRefOptions) => Effect.Effect<CardId, Failure>
     /**
      * Cards of a project by title: the exact (normalized, case-insensitive) matches when there
      * are any, otherwise the titles containing the text; at most six, oldest ref first.
@@ -147,8 +148,8 @@ export class Lookups extends Context.Service<
         return toProject(row)
       })
 
-      const projectOfCard = (principal: Principal, cardId: string) =>
-        Effect.map(access.resolve(principal, "card", cardId), (r) => r.projectId!)
+      const projectOfCard = (principal: Principal, cardId: CardId) =>
+        Effect.map(access.resolve(principal, "card", cardId), (r) => r.projectId! as ProjectId)
 
       // The cards of a ref in the projects of the user's workspaces, the grant set aside: the
       // grant is applied after, so that a card beyond it is refused as its id would be. The
@@ -206,9 +207,9 @@ export class Lookups extends Context.Service<
         principal: Principal,
         name: string,
         options: CardRefOptions = {}
-      ): Effect.fn.Return<string, Failure> {
+      ): Effect.fn.Return<CardId, Failure> {
         const trimmed = name.trim()
-        if (isUuid(trimmed)) return trimmed
+        if (isUuid(trimmed)) return trimmed as CardId
         if (!CARD_REF.test(trimmed)) {
           return yield* new InvalidInput({
             message: `${options.field ?? "card"}: ${quote(name)} is neither a card id (a UUID) nor a card ref such as WEB-12`

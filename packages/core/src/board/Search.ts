@@ -13,10 +13,10 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { InvalidInput } from "../domain/errors.ts"
-import { charCount, limits } from "../domain/limits.ts"
+import type { SearchInput } from "../domain/inputs.ts"
+import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { grantsOf, isUuid, visibleTo } from "./Access.ts"
+import { grantsOf, visibleTo } from "./Access.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { assigneeOf } from "./assignees.ts"
 import { findAll, statement } from "../infra/statement.ts"
@@ -42,16 +42,8 @@ const hasTrigram = (pattern: string): boolean => /[\p{L}\p{N}]{3}/u.test(pattern
 export class Search extends Context.Service<
   Search,
   {
-    readonly cards: (
-      principal: Principal,
-      input: {
-        q: string
-        limit?: number | undefined
-        projectId?: string | undefined
-        /** Only cards assigned to this user (`me`: the caller). */
-        assignee?: string | undefined
-      }
-    ) => Effect.Effect<ReadonlyArray<CardView>, InvalidInput>
+    /** `input` was decoded with `SearchInput` (the HTTP query's rules), as every caller does. */
+    readonly cards: (principal: Principal, input: SearchInput) => Effect.Effect<ReadonlyArray<CardView>>
   }
 >()("board/core/Search") {
   static readonly layer = Layer.effect(
@@ -59,29 +51,9 @@ export class Search extends Context.Service<
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
 
-      const cards = Effect.fn("Search.cards")(function* (
-        principal: Principal,
-        input: {
-          q: string
-          limit?: number | undefined
-          projectId?: string | undefined
-          /** Only cards assigned to this user (`me`: the caller). */
-          assignee?: string | undefined
-        }
-      ) {
+      const cards = Effect.fn("Search.cards")(function* (principal: Principal, input: SearchInput) {
         const q = input.q.trim()
-        if (q === "") return yield* new InvalidInput({ message: "q: must not be blank" })
-        if (q.includes("\u0000"))
-          return yield* new InvalidInput({ message: "q: must not contain NUL (\\u0000) characters" })
-        if (charCount(input.q) > limits.searchQuery)
-          return yield* new InvalidInput({ message: `q: must be at most ${limits.searchQuery} characters` })
         const limit = input.limit ?? limits.searchDefaultLimit
-        if (!Number.isInteger(limit) || limit < 1 || limit > limits.searchMaxLimit) {
-          return yield* new InvalidInput({
-            message: `limit: must be a whole number from 1 to ${limits.searchMaxLimit}`
-          })
-        }
-        if (input.projectId !== undefined && !isUuid(input.projectId)) return []
         const patterns = searchPatterns(q)
         const now = yield* sqlNow
         const assignee = assigneeOf(principal, input.assignee)

@@ -1,13 +1,14 @@
 /** Subtasks of a card, ordered by a dense position, each completed or not. */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { SubtaskId } from "../domain/ids.ts"
+import type { SubtaskCreate } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
 import { EventLog } from "../events/EventLog.ts"
 import { Access, type Resolved } from "./Access.ts"
-import { checkTitle } from "./cardRules.ts"
 import { type SubtaskView, toSubtask } from "./cardView.ts"
 import { clampPosition } from "./positions.ts"
 
@@ -35,18 +36,16 @@ const view = (r: Row): SubtaskView =>
 export class Subtasks extends Context.Service<
   Subtasks,
   {
-    readonly create: (
-      principal: Principal,
-      input: { cardId: string; title: string; position?: number | undefined }
-    ) => Effect.Effect<SubtaskView, InvalidInput | AccessError>
-    readonly toggle: (principal: Principal, id: string) => Effect.Effect<SubtaskView, AccessError>
+    /** `input` was decoded with `SubtaskCreate`, as every caller does. */
+    readonly create: (principal: Principal, input: SubtaskCreate) => Effect.Effect<SubtaskView, AccessError>
+    readonly toggle: (principal: Principal, id: SubtaskId) => Effect.Effect<SubtaskView, AccessError>
     /** Sets the state explicitly (natural-language "complete" and "reopen"). */
     readonly setCompleted: (
       principal: Principal,
-      id: string,
+      id: SubtaskId,
       completed: boolean
     ) => Effect.Effect<SubtaskView, AccessError>
-    readonly remove: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
+    readonly remove: (principal: Principal, id: SubtaskId) => Effect.Effect<void, AccessError>
   }
 >()("board/core/Subtasks") {
   static readonly layer = Layer.effect(
@@ -73,15 +72,7 @@ export class Subtasks extends Context.Service<
           previous
         })
 
-      const create = Effect.fn("Subtasks.create")(function* (
-        principal: Principal,
-        input: { cardId: string; title: string; position?: number | undefined }
-      ) {
-        const invalid = checkTitle(input.title)
-        if (invalid) return yield* invalid
-        if (input.position !== undefined && (!Number.isInteger(input.position) || input.position < 0)) {
-          return yield* new InvalidInput({ message: "position: must be a whole number from 0" })
-        }
+      const create = Effect.fn("Subtasks.create")(function* (principal: Principal, input: SubtaskCreate) {
         const at = yield* access.resolve(principal, "card", input.cardId)
         const now = yield* sqlNow
         const row = yield* events
@@ -146,21 +137,21 @@ export class Subtasks extends Context.Service<
             )
         )
 
-      const toggle = Effect.fn("Subtasks.toggle")(function* (principal: Principal, id: string) {
+      const toggle = Effect.fn("Subtasks.toggle")(function* (principal: Principal, id: SubtaskId) {
         const at = yield* access.resolve(principal, "subtask", id)
         return yield* write(principal, at, id, "flip")
       })
 
       const setCompleted = Effect.fn("Subtasks.setCompleted")(function* (
         principal: Principal,
-        id: string,
+        id: SubtaskId,
         completed: boolean
       ) {
         const at = yield* access.resolve(principal, "subtask", id)
         return yield* write(principal, at, id, completed)
       })
 
-      const remove = Effect.fn("Subtasks.remove")(function* (principal: Principal, id: string) {
+      const remove = Effect.fn("Subtasks.remove")(function* (principal: Principal, id: SubtaskId) {
         const at = yield* access.resolve(principal, "subtask", id)
         const now = yield* sqlNow
         yield* events

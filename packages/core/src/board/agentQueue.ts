@@ -8,20 +8,14 @@ import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { agentLimits } from "../domain/agentSession.ts"
 import { InvalidInput } from "../domain/errors.ts"
+import type { ProjectId } from "../domain/ids.ts"
+import type { QueueFilter } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import type { EventLog } from "../events/EventLog.ts"
-import { type Access, grantsOf, isUuid, visibleTo } from "./Access.ts"
+import { type Access, grantsOf, visibleTo } from "./Access.ts"
 import type { Cards } from "./Cards.ts"
 import { LIVE } from "./claimSql.ts"
-import { checkTtl, leaseTimes, type SessionStatements, toAgentSession } from "./sessionSql.ts"
-
-/** What the work queue may take: a column, cards with all these labels, cards assigned to the caller or to nobody. */
-export interface QueueFilter {
-  readonly columnId?: string | undefined
-  readonly labelIds?: ReadonlyArray<string> | undefined
-  readonly assignee?: "me" | "unassigned" | undefined
-  readonly ttlSeconds?: number | undefined
-}
+import { leaseTimes, type SessionStatements, toAgentSession } from "./sessionSql.ts"
 
 /** Queue attempts before giving up with 204: each lost race means another caller took a card. */
 const QUEUE_ATTEMPTS = 20
@@ -68,9 +62,11 @@ export const claimNextCard = (deps: {
 }) => {
   const { sql, access, events, cards } = deps
   const { expireCard, open, sessionEvent } = deps.statements
-  return Effect.fn("AgentSessions.claimNext")(function* (principal: Principal, projectId: string, filter: QueueFilter) {
-    const invalid = checkTtl(filter.ttlSeconds)
-    if (invalid) return yield* invalid
+  return Effect.fn("AgentSessions.claimNext")(function* (
+    principal: Principal,
+    projectId: ProjectId,
+    filter: QueueFilter
+  ) {
     const project = yield* access.resolve(principal, "project", projectId)
     if (filter.columnId !== undefined) {
       const column = yield* access.resolve(principal, "column", filter.columnId)
@@ -81,8 +77,6 @@ export const claimNextCard = (deps: {
       }
     }
     const labelIds = filter.labelIds ?? []
-    const badLabel = labelIds.find((id) => !isUuid(id))
-    if (badLabel !== undefined) return yield* new InvalidInput({ message: `labelIds: ${badLabel} is not a label id` })
     const ttl = filter.ttlSeconds ?? agentLimits.ttlDefault
     for (let attempt = 0; attempt < QUEUE_ATTEMPTS; attempt++) {
       const times = yield* leaseTimes(ttl)

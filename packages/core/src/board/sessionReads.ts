@@ -6,15 +6,11 @@
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
-import {
-  type AgentSession,
-  type AgentSessionStatus,
-  agentLimits,
-  agentSessionStatuses
-} from "../domain/agentSession.ts"
-import { InvalidInput, NotFound } from "../domain/errors.ts"
+import { type AgentSession, type AgentSessionId, type AgentSessionStatus, agentLimits } from "../domain/agentSession.ts"
+import { InvalidInput } from "../domain/errors.ts"
+import type { CardId, ProjectId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { type Access, checkGrant, isUuid, membershipOf, type Role } from "./Access.ts"
+import { type Access, checkGrant, membershipOf, type Role } from "./Access.ts"
 import { LIVE } from "./claimSql.ts"
 import {
   type ActivityRow,
@@ -42,7 +38,11 @@ const asRead = (row: SessionRow, nowMillis: number): AgentSession => {
 
 /** AgentSessions.get, forCard and forProject. */
 export const sessionReads = (sql: SqlClient.SqlClient, access: Access["Service"]) => {
-  const get = Effect.fn("AgentSessions.get")(function* (principal: Principal, sessionId: string, page: ActivityPage) {
+  const get = Effect.fn("AgentSessions.get")(function* (
+    principal: Principal,
+    sessionId: AgentSessionId,
+    page: ActivityPage
+  ) {
     const limit = page.limit ?? agentLimits.activitiesDefault
     const offset = page.offset ?? 0
     if (!Number.isInteger(limit) || limit < 1 || limit > agentLimits.activitiesMax) {
@@ -54,7 +54,6 @@ export const sessionReads = (sql: SqlClient.SqlClient, access: Access["Service"]
       return yield* new InvalidInput({ message: "offset: must be a whole number from 0" })
     }
     const what = `agent session ${sessionId}`
-    if (!isUuid(sessionId)) return yield* new NotFound({ message: `${what} not found` })
     const [row] = yield* sql
       .unsafe<Scoped & { role: Role | null }>(
         `SELECT ${SESSION_COLUMNS}, p.workspace_id, m.role FROM agent_sessions s
@@ -75,7 +74,7 @@ export const sessionReads = (sql: SqlClient.SqlClient, access: Access["Service"]
     return { ...asRead(row!, nowMillis), activities: activities.map(toActivity) }
   })
 
-  const forCard = Effect.fn("AgentSessions.forCard")(function* (principal: Principal, cardId: string) {
+  const forCard = Effect.fn("AgentSessions.forCard")(function* (principal: Principal, cardId: CardId) {
     yield* access.resolve(principal, "card", cardId)
     const rows = yield* sql
       .unsafe<SessionRow>(
@@ -89,12 +88,9 @@ export const sessionReads = (sql: SqlClient.SqlClient, access: Access["Service"]
 
   const forProject = Effect.fn("AgentSessions.forProject")(function* (
     principal: Principal,
-    projectId: string,
+    projectId: ProjectId,
     status?: AgentSessionStatus
   ) {
-    if (status !== undefined && !agentSessionStatuses.includes(status)) {
-      return yield* new InvalidInput({ message: `status: must be one of ${agentSessionStatuses.join(", ")}` })
-    }
     yield* access.resolve(principal, "project", projectId)
     const { now, nowMillis } = yield* leaseTimes(agentLimits.ttlMin)
     // a live session past its lease is stale to a reader: filter on what the reader sees

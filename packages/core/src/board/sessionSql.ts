@@ -16,12 +16,12 @@ import {
   type AgentSessionStatus,
   agentLimits
 } from "../domain/agentSession.ts"
-import { Conflict, InvalidInput, NotFound } from "../domain/errors.ts"
+import { Conflict, NotFound } from "../domain/errors.ts"
 import type { CardId, ProjectId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { actorParams, actorSql, type EventInput, type EventLog } from "../events/EventLog.ts"
 import { timestampOf } from "../infra/clock.ts"
-import { checkGrant, isUuid, membershipOf, type Role } from "./Access.ts"
+import { checkGrant, membershipOf, type Role } from "./Access.ts"
 import { sessionActor } from "./cardView.ts"
 import { LIVE } from "./claimSql.ts"
 import { iso } from "./rows.ts"
@@ -91,13 +91,6 @@ export const leaseTimes = (ttlSeconds: number) =>
     until: timestampOf(nanos + BigInt(ttlSeconds) * 1_000_000_000n)
   }))
 
-export const checkTtl = (ttl: number | undefined): InvalidInput | undefined =>
-  ttl === undefined || (Number.isInteger(ttl) && ttl >= agentLimits.ttlMin && ttl <= agentLimits.ttlMax)
-    ? undefined
-    : new InvalidInput({
-        message: `ttlSeconds: must be a whole number of seconds from ${agentLimits.ttlMin} to ${agentLimits.ttlMax}`
-      })
-
 // $1 card, $2 user, $3 credential kind, $4 credential id, $5 ttl, $6 the time, $7 the lease's end,
 // $8 project. Nothing is written when a live session holds the card (the unique index's guard).
 const openSql = `
@@ -161,10 +154,9 @@ export const sessionStatements = (sql: SqlClient.SqlClient, events: EventLog["Se
       )
 
   /** A session the principal owns, locked, with its workspace; others' are not found. */
-  const owned = (principal: Principal, sessionId: string) =>
+  const owned = (principal: Principal, sessionId: AgentSessionId) =>
     Effect.gen(function* () {
       const what = `agent session ${sessionId}`
-      if (!isUuid(sessionId)) return yield* new NotFound({ message: `${what} not found` })
       // the card first, then the session: the order claims take them in, so the two never deadlock
       yield* sql`SELECT 1 FROM cards WHERE id = (SELECT card_id FROM agent_sessions WHERE id = ${sessionId}) FOR NO KEY UPDATE`.pipe(
         Effect.orDie
@@ -188,7 +180,7 @@ export const sessionStatements = (sql: SqlClient.SqlClient, events: EventLog["Se
    */
   const onLive = <A, E>(
     principal: Principal,
-    sessionId: string,
+    sessionId: AgentSessionId,
     f: (row: Scoped, now: string) => Effect.Effect<A, E>
   ) =>
     Effect.gen(function* () {

@@ -1,7 +1,8 @@
 /**
- * The rules on text fields, each written once. The contract checks a request with the schemas
- * (which also give the OpenAPI document its maxLength and pattern); the core checks what reaches
- * it by other ways (commands, MCP tools, intake) with `textFailure`, which runs the same checks.
+ * The rules on text fields, each written once. The input schemas (`inputs.ts`) are built from
+ * them, and every front end decodes with those (which also give the OpenAPI document its
+ * maxLength and pattern). `textFailure` runs the same checks as a test, for the one service not
+ * yet taking decoded inputs (webhooks).
  */
 import { Schema, type SchemaAST } from "effect"
 import { charCount, limits } from "./limits.ts"

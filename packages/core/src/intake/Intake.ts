@@ -8,15 +8,16 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { digestToken, isWellFormed } from "../auth/secretTokens.ts"
 import { Cards } from "../board/Cards.ts"
-import { checkDescription, checkTitle, firstFailure } from "../board/cardRules.ts"
 import { InvalidInput, Unauthenticated } from "../domain/errors.ts"
+import type { ColumnId } from "../domain/ids.ts"
+import type { IntakeFiling } from "../domain/inputs.ts"
 import { headerCharCount, limits } from "../domain/limits.ts"
 import { CredentialCache } from "../auth/CredentialCache.ts"
 import { sqlNow } from "../infra/clock.ts"
 
 export interface IntakeCredential {
   readonly tokenId: string
-  readonly columnId: string
+  readonly columnId: ColumnId
   readonly createdBy: string | null
 }
 
@@ -31,7 +32,8 @@ export class Intake extends Context.Service<
     readonly authenticate: (token: string | undefined) => Effect.Effect<IntakeCredential, Unauthenticated>
     readonly file: (
       credential: IntakeCredential,
-      input: { title: string; description?: string | undefined },
+      /** Decoded with `IntakeFiling`, as the contract does. */
+      input: IntakeFiling,
       idempotencyKey: string | undefined
     ) => Effect.Effect<void, InvalidInput | Unauthenticated>
     /** One pass of the sweep of idempotency claims older than the retention (Jobs.ts runs it). */
@@ -52,7 +54,7 @@ export class Intake extends Context.Service<
         // the filing itself checks that the column is still in the token's project
         const credential = yield* cache.resolve(
           digest,
-          sql<{ id: string; column_id: string; created_by: string | null; expires_at: Date | null }>`
+          sql<{ id: string; column_id: ColumnId; created_by: string | null; expires_at: Date | null }>`
           SELECT t.id, t.column_id, t.created_by, t.expires_at FROM intake_tokens t
           JOIN board_columns c ON c.id = t.column_id AND c.project_id = t.project_id
           WHERE t.digest = ${digest} AND t.revoked_at IS NULL
@@ -79,11 +81,9 @@ export class Intake extends Context.Service<
 
       const file = Effect.fn("Intake.file")(function* (
         credential: IntakeCredential,
-        input: { title: string; description?: string | undefined },
+        input: IntakeFiling,
         idempotencyKey: string | undefined
       ) {
-        const invalid = firstFailure(checkTitle(input.title), checkDescription(input.description))
-        if (invalid) return yield* invalid
         if (
           idempotencyKey !== undefined &&
           (idempotencyKey.length === 0 || headerCharCount(idempotencyKey) > limits.idempotencyKey)

@@ -6,8 +6,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { digestToken, mintToken } from "../auth/secretTokens.ts"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
-import { limits } from "../domain/limits.ts"
-import { textFailure } from "../domain/text.ts"
+import type { IntakeTokenMint } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Access } from "../board/Access.ts"
 import { iso } from "../board/rows.ts"
@@ -53,7 +52,8 @@ export class IntakeTokens extends Context.Service<
   {
     readonly mint: (
       principal: Principal,
-      input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }
+      /** Decoded with `IntakeTokenMint`, as the contract does. */
+      input: IntakeTokenMint
     ) => Effect.Effect<IntakeTokenView & { token: string }, InvalidInput | AccessError>
     readonly list: (
       principal: Principal,
@@ -69,14 +69,7 @@ export class IntakeTokens extends Context.Service<
       const cache = yield* CredentialCache
       const access = yield* Access
 
-      const mint = Effect.fn("IntakeTokens.mint")(function* (
-        principal: Principal,
-        input: { columnId: string; name?: string | undefined; expiresAt?: string | undefined }
-      ) {
-        // the rule of the contract's MaxString(limits.name): at most so many characters, no NUL
-        const badName =
-          input.name === undefined ? undefined : textFailure(input.name, "name", { max: limits.name, nonBlank: false })
-        if (badName !== undefined) return yield* new InvalidInput({ message: badName })
+      const mint = Effect.fn("IntakeTokens.mint")(function* (principal: Principal, input: IntakeTokenMint) {
         let expiresAt: Date | null = null
         if (input.expiresAt !== undefined) {
           expiresAt = new Date(input.expiresAt)

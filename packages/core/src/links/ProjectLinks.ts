@@ -8,17 +8,18 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { ProjectLinkReview, ProjectLinkSubmit } from "../domain/inputs.ts"
 import type { RelevanceFilter } from "../domain/enums.ts"
+import type { ProjectId, ProjectLinkId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import type { ProjectLink } from "../domain/projectLink.ts"
 import { Access, type Resolved } from "../board/Access.ts"
 import { actorParams, EventLog } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { changedFields, columns, type Row, submitSql, view } from "./linkRows.ts"
-import { checkLinkFields } from "./linkRules.ts"
 import { normalizeUrl } from "./normalizeUrl.ts"
 import { type BoardIndex, withOtherLinks } from "./boardIndex.ts"
-import { evaluateRelevance, prepareBoardIndex, type Relevance } from "./relevance.ts"
+import { evaluateRelevance, prepareBoardIndex } from "./relevance.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
 
@@ -37,47 +38,39 @@ export interface LinkPage {
 
 export type { RelevanceFilter }
 
-/** A link as a caller submits it: the service never fetches the URL, so title and note are the caller's. */
-export interface LinkSubmission {
-  readonly url: string
-  readonly title?: string | undefined
-  readonly note?: string | undefined
-  readonly tags?: ReadonlyArray<string> | undefined
-}
-
-export interface LinkReview {
-  readonly title?: string | null | undefined
-  readonly note?: string | null | undefined
-  readonly tags?: ReadonlyArray<string> | undefined
-  readonly relevance?: Relevance | undefined
-  readonly reason?: string | undefined
-}
+/** A review, decoded with `ProjectLinkReview` (the contract's rules on each field). */
+export type LinkReview = ProjectLinkReview
 
 export class ProjectLinks extends Context.Service<
   ProjectLinks,
   {
+    /** `input` was decoded with `ProjectLinkSubmit`, as every caller does; the URL is parsed here. */
     readonly submit: (
       principal: Principal,
-      projectId: string,
-      input: LinkSubmission
+      projectId: ProjectId,
+      input: ProjectLinkSubmit
     ) => Effect.Effect<{ created: boolean; link: ProjectLinkView }, InvalidInput | AccessError>
     readonly list: (
       principal: Principal,
-      projectId: string,
+      projectId: ProjectId,
       query: { relevance?: RelevanceFilter | undefined; limit?: number | undefined; offset?: number | undefined }
     ) => Effect.Effect<LinkPage, InvalidInput | AccessError>
     readonly review: (
       principal: Principal,
-      projectId: string,
-      linkId: string,
+      projectId: ProjectId,
+      linkId: ProjectLinkId,
       review: LinkReview
     ) => Effect.Effect<ProjectLinkView, InvalidInput | AccessError>
     readonly evaluate: (
       principal: Principal,
-      projectId: string,
-      linkId: string
+      projectId: ProjectId,
+      linkId: ProjectLinkId
     ) => Effect.Effect<ProjectLinkView, AccessError>
-    readonly remove: (principal: Principal, projectId: string, linkId: string) => Effect.Effect<void, AccessError>
+    readonly remove: (
+      principal: Principal,
+      projectId: ProjectId,
+      linkId: ProjectLinkId
+    ) => Effect.Effect<void, AccessError>
     /** The project's links rated high, oldest first (agent prompt references). */
     readonly references: (projectId: string) => Effect.Effect<ReadonlyArray<ProjectLinkView>>
   }
@@ -169,11 +162,9 @@ export class ProjectLinks extends Context.Service<
 
       const submit = Effect.fn("ProjectLinks.submit")(function* (
         principal: Principal,
-        projectId: string,
-        input: LinkSubmission
+        projectId: ProjectId,
+        input: ProjectLinkSubmit
       ) {
-        const invalid = checkLinkFields(input)
-        if (invalid) return yield* invalid
         const normalized = normalizeUrl(input.url)
         if (!normalized.ok) return yield* new InvalidInput({ message: `url: ${normalized.error}` })
         const project = yield* access.resolve(principal, "project", projectId)
@@ -223,7 +214,7 @@ export class ProjectLinks extends Context.Service<
 
       const list = Effect.fn("ProjectLinks.list")(function* (
         principal: Principal,
-        projectId: string,
+        projectId: ProjectId,
         query: { relevance?: RelevanceFilter | undefined; limit?: number | undefined; offset?: number | undefined }
       ) {
         const limit = query.limit ?? 50
@@ -251,8 +242,8 @@ export class ProjectLinks extends Context.Service<
 
       const review = Effect.fn("ProjectLinks.review")(function* (
         principal: Principal,
-        projectId: string,
-        linkId: string,
+        projectId: ProjectId,
+        linkId: ProjectLinkId,
         input: LinkReview
       ) {
         if (input.reason !== undefined && input.relevance === undefined) {
@@ -260,8 +251,6 @@ export class ProjectLinks extends Context.Service<
             message: "reason: give a relevance with the reason (a reason explains a human rating)"
           })
         }
-        const invalid = checkLinkFields(input)
-        if (invalid) return yield* invalid
         const project = yield* access.resolve(principal, "project", projectId)
         const set: Record<string, unknown> = {}
         if (input.title !== undefined) set.title = input.title
@@ -293,8 +282,8 @@ export class ProjectLinks extends Context.Service<
 
       const evaluate = Effect.fn("ProjectLinks.evaluate")(function* (
         principal: Principal,
-        projectId: string,
-        linkId: string
+        projectId: ProjectId,
+        linkId: ProjectLinkId
       ) {
         const project = yield* access.resolve(principal, "project", projectId)
         const link = yield* linkOf(projectId, linkId)
@@ -334,8 +323,8 @@ export class ProjectLinks extends Context.Service<
 
       const remove = Effect.fn("ProjectLinks.remove")(function* (
         principal: Principal,
-        projectId: string,
-        linkId: string
+        projectId: ProjectId,
+        linkId: ProjectLinkId
       ) {
         const project = yield* access.resolve(principal, "project", projectId)
         const deleted = yield* events

@@ -22,7 +22,6 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { CardLinks } from "../board/CardLinks.ts"
-import { checkNoNul } from "../board/cardRules.ts"
 import { Cards } from "../board/Cards.ts"
 import { Labels } from "../board/Labels.ts"
 import { Lookups } from "../board/Lookups.ts"
@@ -30,8 +29,10 @@ import { Search } from "../board/Search.ts"
 import { Subtasks } from "../board/Subtasks.ts"
 import type { CommandResult } from "../domain/command.ts"
 import type { InvalidInput, WorkspaceNotGranted } from "../domain/errors.ts"
+import type { ProjectId } from "../domain/ids.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { noNul } from "../domain/text.ts"
 import { commandNames, type Failure, invalid } from "./commandNames.ts"
 import { commandIntents } from "./intents.ts"
 import { EXAMPLES, parseCommand } from "./parseCommand.ts"
@@ -43,8 +44,8 @@ export type { CommandResult }
 
 export interface CommandInput {
   readonly command: string
-  /** The board to act on; inferred from card refs or the only visible project when absent. */
-  readonly projectId?: string | undefined
+  /** The board to act on (decoded, as the contract does); inferred from card refs or the only visible project when absent. */
+  readonly projectId?: ProjectId | undefined
   /** `false` refuses a delete before anything runs (front ends without a delete, like MCP). */
   readonly allowDelete?: boolean | undefined
 }
@@ -81,8 +82,7 @@ export class Commands extends Context.Service<
               `command: must be at most ${limits.nluCommand} characters (got ${command.length}). Try: ${EXAMPLES.move_card}`
             )
           }
-          const nul = checkNoNul(command, "command")
-          if (nul !== undefined) return yield* invalid(`${nul.message}. Try: ${EXAMPLES.move_card}`)
+          if (!noNul.passes(command)) return yield* invalid(`command: ${noNul.message}. Try: ${EXAMPLES.move_card}`)
           // the project first: a project outside the caller's grant is a 403 whatever the command says
           const fixed = input.projectId === undefined ? undefined : yield* givenProject(principal, input.projectId)
           const parsed = parseCommand(command)

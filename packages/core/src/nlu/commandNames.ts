@@ -4,13 +4,14 @@
  * command attaches (created when missing). Everything the caller can fix is an InvalidInput.
  */
 import { Effect } from "effect"
-import { isUuid } from "../board/Access.ts"
-import { checkName } from "../board/cardRules.ts"
 import type { Labels } from "../board/Labels.ts"
 import type { CardHit, LabelHit, Lookups, ProjectRef } from "../board/Lookups.ts"
 import { cardLabel, listOf, quote } from "../board/names.ts"
+import { decodeInput } from "../domain/decode.ts"
 import { InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { ProjectId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { Name } from "../domain/text.ts"
 import type { CommandAction } from "./intents.ts"
 import type { CardRefOrTitle } from "./parseCommand.ts"
 
@@ -25,9 +26,8 @@ export const commandNames = (lookups: Lookups["Service"], labels: Labels["Servic
   /** The project of `projectId`, checked like every other access (NotFound, WorkspaceNotGranted). */
   const givenProject = Effect.fnUntraced(function* (
     principal: Principal,
-    projectId: string
+    projectId: ProjectId
   ): Effect.fn.Return<ProjectRef, Failure> {
-    if (!isUuid(projectId)) return yield* invalid(`projectId: ${quote(projectId)} is not a project id (a UUID)`)
     return yield* lookups.project(principal, projectId)
   })
 
@@ -123,9 +123,10 @@ export const commandNames = (lookups: Lookups["Service"], labels: Labels["Servic
     return label
   })
 
-  const checkLabelName = (name: string) => checkName(name, `label ${quote(name)}`)
+  // a label's name decoded as the contract decodes one (`LabelEnsure`), named as the command said it
+  const decodeLabelName = (name: string) => decodeInput(Name, `label ${quote(name)}`)(name)
 
-  return { givenProject, soleProject, resolveCards, resolveCard, ensureLabel, checkLabelName }
+  return { givenProject, soleProject, resolveCards, resolveCard, ensureLabel, decodeLabelName }
 }
 
 export type CommandNames = ReturnType<typeof commandNames>

@@ -5,7 +5,6 @@
  */
 import { Effect } from "effect"
 import type { CardLinkView, CardLinks } from "../board/CardLinks.ts"
-import { checkTitle } from "../board/cardRules.ts"
 import type { Cards } from "../board/Cards.ts"
 import type { CardView, SubtaskView } from "../board/cardView.ts"
 import type { Labels } from "../board/Labels.ts"
@@ -14,9 +13,12 @@ import { cardLabel, listOf, matchByName, normalizeName, quote } from "../board/n
 import type { Search } from "../board/Search.ts"
 import type { Subtasks } from "../board/Subtasks.ts"
 import type { CardIntent, CommandResult } from "../domain/command.ts"
+import { decodeInput } from "../domain/decode.ts"
 import { InvalidInput } from "../domain/errors.ts"
+import { CardMove, CardPatch, SubtaskCreate } from "../domain/inputs.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
+import { Title } from "../domain/text.ts"
 import { type CommandNames, type Failure, invalid } from "./commandNames.ts"
 import type { Intent, LinkType } from "./parseCommand.ts"
 
@@ -75,7 +77,7 @@ export const commandIntents = (
   names: CommandNames
 ) => {
   const { cards, labels, subtasks, cardLinks, search, lookups } = services
-  const { soleProject, resolveCard, resolveCards, ensureLabel, checkLabelName } = names
+  const { soleProject, resolveCard, resolveCards, ensureLabel, decodeLabelName } = names
 
   const cardResult = (intent: CardIntent, card: CardView, actions: ReadonlyArray<CommandAction>): Outcome => ({
     intent,
@@ -123,8 +125,8 @@ export const commandIntents = (
   ): Effect.fn.Return<Outcome, Failure> {
     switch (intent.type) {
       case "create_card": {
-        const bad = checkTitle(intent.title) ?? intent.labels.map(checkLabelName).find((e) => e !== undefined)
-        if (bad !== undefined) return yield* bad
+        yield* decodeInput(Title, "title")(intent.title)
+        yield* Effect.forEach(intent.labels, decodeLabelName, { discard: true })
         const project = fixed ?? (yield* soleProject(principal, "to create a card I need its project"))
         let column: ColumnHit | undefined
         if (intent.column !== undefined) column = yield* lookups.column(project, intent.column)
@@ -159,7 +161,11 @@ export const commandIntents = (
       case "move_card": {
         const hit = yield* resolveCard(principal, intent.card, fixed)
         const column = yield* lookups.column(hit.project, intent.column)
-        const card = yield* cards.move(principal, hit.id, { columnId: column.id, position: intent.position })
+        const card = yield* cards.move(
+          principal,
+          hit.id,
+          yield* decodeInput(CardMove)({ columnId: column.id, position: intent.position })
+        )
         return cardResult(intent.type, card, [
           { type: "card.moved", cardId: card.id, ref: card.ref, columnId: card.columnId, position: card.position }
         ])
@@ -167,7 +173,8 @@ export const commandIntents = (
 
       case "rename_card": {
         const hit = yield* resolveCard(principal, intent.card, fixed)
-        return updated(intent.type, yield* cards.update(principal, hit.id, { title: intent.title }), ["title"])
+        const patch = yield* decodeInput(CardPatch)({ title: intent.title })
+        return updated(intent.type, yield* cards.update(principal, hit.id, patch), ["title"])
       }
 
       case "set_priority": {
@@ -179,12 +186,12 @@ export const commandIntents = (
         const hit = yield* resolveCard(principal, intent.card, fixed)
         // an empty description ("clear the description of WEB-4") clears it
         const description = intent.description.trim() === "" ? null : intent.description
-        return updated(intent.type, yield* cards.update(principal, hit.id, { description }), ["description"])
+        const patch = yield* decodeInput(CardPatch)({ description })
+        return updated(intent.type, yield* cards.update(principal, hit.id, patch), ["description"])
       }
 
       case "add_label": {
-        const bad = checkLabelName(intent.label)
-        if (bad !== undefined) return yield* bad
+        yield* decodeLabelName(intent.label)
         const hit = yield* resolveCard(principal, intent.card, fixed)
         const before = yield* cards.get(principal, hit.id)
         // already on the card: nothing to do
@@ -220,7 +227,10 @@ export const commandIntents = (
 
       case "add_subtask": {
         const hit = yield* resolveCard(principal, intent.card, fixed)
-        const subtask = yield* subtasks.create(principal, { cardId: hit.id, title: intent.title })
+        const subtask = yield* subtasks.create(
+          principal,
+          yield* decodeInput(SubtaskCreate)({ cardId: hit.id, title: intent.title })
+        )
         return cardResult(intent.type, yield* cards.get(principal, hit.id), [
           { type: "subtask.created", subtaskId: subtask.id, cardId: hit.id }
         ])

@@ -2,6 +2,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { NotFound, WorkspaceNotGranted } from "../domain/errors.ts"
+import type { CardId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { CardLinks } from "../board/CardLinks.ts"
 import { Cards } from "../board/Cards.ts"
@@ -18,7 +19,7 @@ export class Prompts extends Context.Service<
   {
     readonly forCard: (
       principal: Principal,
-      cardId: string,
+      cardId: CardId,
       variant: PromptVariant
     ) => Effect.Effect<{ prompt: string; variant: PromptVariant }, NotFound | WorkspaceNotGranted>
   }
@@ -34,7 +35,7 @@ export class Prompts extends Context.Service<
 
       const forCard = Effect.fn("Prompts.forCard")(function* (
         principal: Principal,
-        cardId: string,
+        cardId: CardId,
         variant: PromptVariant
       ) {
         const card = yield* cards.get(principal, cardId)

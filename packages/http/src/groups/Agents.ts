@@ -1,21 +1,19 @@
 /** CONTRACT.md's claims, agent sessions and work queue (issue 19). */
 import {
   Activity,
-  ActivityBody,
-  ActivityType,
+  ActivityInput,
+  agentLimits,
   AgentSession,
   AgentSessionDetail,
   AgentSessionId,
   AgentSessionStatus,
-  agentLimits,
   Card,
   CardId,
-  ColumnId,
   checkedId,
-  LabelId,
+  ClaimInput,
   ProjectId,
-  ReleaseStatus,
-  TtlSeconds
+  QueueFilter,
+  ReleaseInput
 } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
@@ -30,7 +28,7 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
   .add(
     HttpApiEndpoint.post("claim", "/v1/cards/:id/claim", {
       params: { id: checkedId(CardId) },
-      payload: Schema.Struct({ ttlSeconds: Schema.optionalKey(TtlSeconds) }),
+      payload: ClaimInput,
       // 201: a new session; 200: the caller's own live session, its lease renewed
       success: [AgentSession.pipe(HttpApiSchema.status(201)), AgentSession],
       error: [BadRequest, Forbidden, NotFound, Conflict]
@@ -44,12 +42,7 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
   .add(
     HttpApiEndpoint.post("claimNext", "/v1/projects/:projectId/claim-next", {
       params: { projectId: checkedId(ProjectId) },
-      payload: Schema.Struct({
-        columnId: Schema.optionalKey(checkedId(ColumnId)),
-        labelIds: Schema.optionalKey(Schema.Array(checkedId(LabelId))),
-        assignee: Schema.optionalKey(Schema.Literals(["me", "unassigned"])),
-        ttlSeconds: Schema.optionalKey(TtlSeconds)
-      }),
+      payload: QueueFilter,
       success: [
         Schema.Struct({ session: AgentSession, card: Card }).pipe(HttpApiSchema.status(201)),
         HttpApiSchema.NoContent
@@ -77,7 +70,7 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
   .add(
     HttpApiEndpoint.post("report", "/v1/agent-sessions/:id/activities", {
       params: { id: sessionId },
-      payload: Schema.Struct({ type: ActivityType, body: ActivityBody }),
+      payload: ActivityInput,
       success: Activity.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
@@ -90,10 +83,7 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
   .add(
     HttpApiEndpoint.post("release", "/v1/agent-sessions/:id/release", {
       params: { id: sessionId },
-      payload: Schema.Struct({
-        status: Schema.optionalKey(ReleaseStatus),
-        moveTo: Schema.optionalKey(checkedId(ColumnId))
-      }),
+      payload: ReleaseInput,
       success: AgentSession,
       error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(

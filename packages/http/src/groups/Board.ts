@@ -2,34 +2,34 @@
 import {
   AssigneeFilter,
   Board,
-  Comment,
-  CommentBody,
-  CommentId,
-  CommentPage,
-  DateTimeInput,
-  UserId,
-  CARD_ID_OR_REF,
   Card,
+  CARD_ID_OR_REF,
+  CardCreate,
   CardId,
   CardLink,
+  CardLinkCreate,
   CardLinkId,
-  Column,
-  ColumnId,
-  ColumnKind,
+  CardMove,
+  CardPatch,
   checkedId,
-  Description,
+  Column,
+  ColumnCreate,
+  ColumnId,
+  ColumnPatch,
+  Comment,
+  CommentId,
+  CommentInput,
+  CommentPage,
   Label,
+  LabelAttach,
+  LabelCreate,
   LabelId,
-  LinkType,
   limits,
-  Name,
   NonBlank,
-  Position,
-  Priority,
   ProjectId,
   Subtask,
-  SubtaskId,
-  Title
+  SubtaskCreate,
+  SubtaskId
 } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
@@ -43,10 +43,6 @@ const columnId = checkedId(ColumnId)
 const projectId = checkedId(ProjectId)
 const labelId = checkedId(LabelId)
 const commentId = checkedId(CommentId)
-/** A card's assignees: members of its workspace (a PATCH replaces the set). */
-const assigneeIds = Schema.Array(checkedId(UserId)).check(
-  Schema.isMaxLength(limits.assignees, { message: `at most ${limits.assignees} assignees` })
-)
 const commentPage = { minimum: 1, maximum: limits.commentPageMax }
 /**
  * GET /v1/cards/{id} also takes the card's ref (`WEB-12`, any case), resolved among the projects
@@ -88,15 +84,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   )
   .add(
     HttpApiEndpoint.post("createCard", "/v1/cards", {
-      payload: Schema.Struct({
-        projectId,
-        columnId,
-        title: Title,
-        description: Schema.optionalKey(Description),
-        priority: Schema.optionalKey(Priority),
-        assigneeIds: Schema.optionalKey(assigneeIds),
-        dueAt: Schema.optionalKey(Schema.NullOr(DateTimeInput))
-      }),
+      payload: CardCreate,
       success: Card.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     }).annotateMerge(
@@ -120,13 +108,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.patch("updateCard", "/v1/cards/:id", {
       params: { id: cardId },
-      payload: Schema.Struct({
-        title: Schema.optionalKey(Title),
-        description: Schema.optionalKey(Schema.NullOr(Description)),
-        priority: Schema.optionalKey(Priority),
-        assigneeIds: Schema.optionalKey(assigneeIds),
-        dueAt: Schema.optionalKey(Schema.NullOr(DateTimeInput))
-      }),
+      payload: CardPatch,
       success: Card,
       error: [BadRequest, Forbidden, NotFound]
     }).annotateMerge(
@@ -146,7 +128,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.post("moveCard", "/v1/cards/:id/move", {
       params: { id: cardId },
-      payload: Schema.Struct({ columnId, position: Schema.optionalKey(Position) }),
+      payload: CardMove,
       success: Card,
       error: [BadRequest, Forbidden, NotFound]
     }).annotateMerge(
@@ -177,12 +159,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   )
   .add(
     HttpApiEndpoint.post("createColumn", "/v1/columns", {
-      payload: Schema.Struct({
-        projectId,
-        name: Name,
-        position: Schema.optionalKey(Position),
-        kind: Schema.optionalKey(ColumnKind)
-      }),
+      payload: ColumnCreate,
       success: Column.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     }).annotateMerge(
@@ -195,11 +172,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.patch("updateColumn", "/v1/columns/:id", {
       params: { id: columnId },
-      payload: Schema.Struct({
-        name: Schema.optionalKey(Name),
-        position: Schema.optionalKey(Position),
-        kind: Schema.optionalKey(ColumnKind)
-      }),
+      payload: ColumnPatch,
       success: Column,
       error: [BadRequest, Forbidden, NotFound]
     }).annotateMerge(
@@ -218,13 +191,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   )
   .add(
     HttpApiEndpoint.post("createLabel", "/v1/labels", {
-      payload: Schema.Struct({
-        projectId,
-        name: Name,
-        color: Schema.optionalKey(
-          Schema.String.check(Schema.isPattern(/^#[0-9a-fA-F]{6}$/u, { message: "must be a #rrggbb hex colour" }))
-        )
-      }),
+      payload: LabelCreate,
       success: Label.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
@@ -237,7 +204,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.post("attachLabel", "/v1/cards/:id/labels", {
       params: { id: cardId },
-      payload: Schema.Struct({ labelId }),
+      payload: LabelAttach,
       success: Card,
       error: [BadRequest, Forbidden, NotFound]
     }).annotateMerge(
@@ -256,7 +223,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   )
   .add(
     HttpApiEndpoint.post("createSubtask", "/v1/subtasks", {
-      payload: Schema.Struct({ cardId, title: Title, position: Schema.optionalKey(Position) }),
+      payload: SubtaskCreate,
       success: Subtask.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     }).annotateMerge(doc("Create a subtask", "Adds a checklist item to a card, at `position` or at the end."))
@@ -292,7 +259,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.post("createCardLink", "/v1/cards/:id/links", {
       params: { id: cardId },
-      payload: Schema.Struct({ targetId: cardId, linkType: LinkType }),
+      payload: CardLinkCreate,
       success: CardLink.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     }).annotateMerge(
@@ -312,7 +279,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.post("createComment", "/v1/cards/:id/comments", {
       params: { id: cardId },
-      payload: Schema.Struct({ body: CommentBody }),
+      payload: CommentInput,
       success: Comment.pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     }).annotateMerge(
@@ -341,7 +308,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.patch("updateComment", "/v1/comments/:id", {
       params: { id: commentId },
-      payload: Schema.Struct({ body: CommentBody }),
+      payload: CommentInput,
       success: Comment,
       error: [BadRequest, Forbidden, NotFound]
     }).annotateMerge(doc("Edit a comment", "Replaces a comment's body; only its author may (403 otherwise)."))

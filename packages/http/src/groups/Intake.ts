@@ -1,5 +1,5 @@
 /** SPEC.md's "Intake" section and CONTRACT.md's intake-token endpoints. */
-import { headerCharCount, Id, limits, MaxString, NonBlank, Timestamp, Uuid } from "@board/core/contract"
+import { headerCharCount, Id, IntakeFiling, IntakeTokenMint, limits, Timestamp, Uuid } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { doc } from "../schemas.ts"
@@ -36,10 +36,7 @@ export class IntakeGroup extends HttpApiGroup.make("intake")
           )
         )
       },
-      payload: Schema.Struct({
-        title: NonBlank(limits.intakeTitle),
-        description: Schema.optionalKey(MaxString(limits.intakeDescription))
-      }),
+      payload: IntakeFiling,
       success: Schema.Struct({ ok: Schema.Literal(true) }).pipe(HttpApiSchema.status(201)),
       error: BadRequest
     })
@@ -53,12 +50,8 @@ export class IntakeGroup extends HttpApiGroup.make("intake")
   )
   .add(
     HttpApiEndpoint.post("mintToken", "/v1/intake-tokens", {
-      payload: Schema.Struct({
-        columnId: Uuid,
-        name: Schema.optionalKey(MaxString(limits.name)),
-        // checked by the core: an ISO 8601 date-time in the future
-        expiresAt: Schema.optionalKey(Schema.String.annotate({ format: "date-time" }))
-      }),
+      // expiresAt is checked by the core: an ISO 8601 date-time in the future
+      payload: IntakeTokenMint,
       success: Schema.Struct({ ...IntakeToken.fields, token: Schema.String }).pipe(HttpApiSchema.status(201)),
       error: [BadRequest, Forbidden, NotFound]
     })

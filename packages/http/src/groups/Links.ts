@@ -1,14 +1,13 @@
 /** SPEC.md's "Project links" section, and the agent prompt of a card. */
 import {
-  checkedId,
   CardId,
-  limits,
-  MaxString,
+  checkedId,
   ProjectId,
   ProjectLink,
   ProjectLinkId,
+  ProjectLinkReview,
+  ProjectLinkSubmit,
   PromptVariant,
-  Relevance,
   RelevanceFilter
 } from "@board/core/contract"
 import { Schema } from "effect"
@@ -17,13 +16,6 @@ import { BadRequest, Forbidden, NotFound } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
 import { documentParameters, integerSchema, QueryInt, doc } from "../schemas.ts"
 
-const Tags = Schema.Array(MaxString(limits.linkTag)).check(
-  Schema.isMaxLength(limits.linkTags, { message: `must have at most ${limits.linkTags} tags` })
-)
-// the core parses the rest (WHATWG URL, after trimming); the document adds `format: uri`
-const Url = MaxString(limits.linkUrl)
-  .check(Schema.isPattern(/^\s*[Hh][Tt][Tt][Pp][Ss]?:/u, { message: "must be an absolute http or https URL" }))
-  .annotate({ format: "uri" })
 const projectId = checkedId(ProjectId)
 const params = { projectId, linkId: checkedId(ProjectLinkId) }
 const Page = { limit: { minimum: 1, maximum: 500 }, offset: { minimum: 0 } } as const
@@ -59,12 +51,7 @@ export class LinksGroup extends HttpApiGroup.make("links")
   .add(
     HttpApiEndpoint.post("submit", "/v1/projects/:projectId/links", {
       params: { projectId },
-      payload: Schema.Struct({
-        url: Url,
-        title: Schema.optionalKey(MaxString(limits.linkTitle)),
-        note: Schema.optionalKey(MaxString(limits.linkNote)),
-        tags: Schema.optionalKey(Tags)
-      }),
+      payload: ProjectLinkSubmit,
       success: [
         Schema.Struct({ created: Schema.Literal(true), link: ProjectLink }).pipe(HttpApiSchema.status(201)),
         Schema.Struct({ created: Schema.Literal(false), link: ProjectLink })
@@ -80,13 +67,7 @@ export class LinksGroup extends HttpApiGroup.make("links")
   .add(
     HttpApiEndpoint.patch("review", "/v1/projects/:projectId/links/:linkId", {
       params,
-      payload: Schema.Struct({
-        title: Schema.optionalKey(Schema.NullOr(MaxString(limits.linkTitle))),
-        note: Schema.optionalKey(Schema.NullOr(MaxString(limits.linkNote))),
-        tags: Schema.optionalKey(Tags),
-        relevance: Schema.optionalKey(Relevance),
-        reason: Schema.optionalKey(MaxString(limits.linkReason))
-      }),
+      payload: ProjectLinkReview,
       success: Schema.Struct({ link: ProjectLink }),
       error: [BadRequest, Forbidden, NotFound]
       // SPEC.md: `reason` requires `relevance` (the core refuses it alone with 400)

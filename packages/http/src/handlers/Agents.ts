@@ -10,7 +10,7 @@ export const AgentsHandlers = HttpApiBuilder.group(Api, "agents", (handlers) =>
     const sessions = yield* AgentSessions
     return handlers
       .handle("claim", ({ params, payload }) =>
-        asPrincipal((p) => sessions.claim(p, params.id, payload.ttlSeconds)).pipe(
+        asPrincipal((p) => sessions.claim(p, params.id, payload)).pipe(
           // the two answers share a shape, so the status is set here: 201 new, 200 the caller's own
           Effect.map((r) => (r.created ? r.session : HttpServerResponse.jsonUnsafe(r.session, { status: 200 })))
         )

@@ -58,13 +58,9 @@ export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
         .handle("listCardLinks", ({ params }) => asPrincipal((p) => links.list(p, params.id)))
         .handle("createCardLink", ({ params, payload }) => asPrincipal((p) => links.create(p, params.id, payload)))
         .handle("deleteCardLink", ({ params }) => asPrincipal((p) => links.remove(p, params.id)))
-        .handle("createComment", ({ params, payload }) =>
-          asPrincipal((p) => comments.create(p, params.id, payload.body))
-        )
+        .handle("createComment", ({ params, payload }) => asPrincipal((p) => comments.create(p, params.id, payload)))
         .handle("listComments", ({ params, query }) => asPrincipal((p) => comments.list(p, params.id, query)))
-        .handle("updateComment", ({ params, payload }) =>
-          asPrincipal((p) => comments.update(p, params.id, payload.body))
-        )
+        .handle("updateComment", ({ params, payload }) => asPrincipal((p) => comments.update(p, params.id, payload)))
         .handle("deleteComment", ({ params }) => asPrincipal((p) => comments.remove(p, params.id)))
     )
   })

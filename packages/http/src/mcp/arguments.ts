@@ -3,13 +3,16 @@
  * one (its message points at list_projects), and a card is resolved by the core's `Lookups`
  * with what an MCP caller can do about an ambiguous ref (pass projectId).
  */
-import { InvalidInput, isUuid, type Lookups, quote } from "@board/core"
-import { Effect } from "effect"
+import { checkedId, InvalidInput, type Lookups, ProjectId, quote } from "@board/core"
+import { Effect, Schema } from "effect"
 import { McpPrincipal } from "./McpAuth.ts"
 
-export const checkProjectId = (projectId: string): Effect.Effect<string, InvalidInput> => {
+const isProjectId = Schema.is(checkedId(ProjectId))
+
+/** A `projectId` argument decoded as the contract decodes one, with a message that says where to find one. */
+export const checkProjectId = (projectId: string): Effect.Effect<ProjectId, InvalidInput> => {
   const id = projectId.trim()
-  return isUuid(id)
+  return isProjectId(id)
     ? Effect.succeed(id)
     : Effect.fail(
         new InvalidInput({

@@ -5,28 +5,45 @@
  * domain errors, which the registration turns into tool errors carrying their message.
  */
 import {
+  ActivityInput,
+  CardCreate,
+  CardMove,
+  CardPatch,
+  AgentSessionId,
   AgentSessions,
+  ClaimInput,
+  ColumnId,
   Boards,
   CardLinks,
   Cards,
   Commands,
+  CommentInput,
   Comments,
   type DomainError,
   History,
+  checkedId,
+  decodeInput,
   InvalidInput,
-  isUuid,
+  LabelEnsure,
+  LabelId,
   Labels,
   Lookups,
   NotFound,
   ProjectLinks,
+  ProjectLinkSubmit,
+  QueueFilter,
+  ReleaseInput,
   Prompts,
   quote,
   Search,
+  SearchInput,
+  SubtaskCreate,
+  SubtaskId,
   Subtasks,
   Workspaces
 } from "@board/core"
 import type { AgentSession } from "@board/core/contract"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import type { Tool } from "effect/ai"
 import {
   boardText,
@@ -59,6 +76,11 @@ export type ToolHandlers = {
   ) => Effect.Effect<Reply, DomainError, McpPrincipal>
 }
 
+const isLabelId = Schema.is(checkedId(LabelId))
+const isColumnId = Schema.is(checkedId(ColumnId))
+const decodeSessionId = (sessionId: string) => decodeInput(checkedId(AgentSessionId), "sessionId")(sessionId.trim())
+const SubtaskIdInput = checkedId(SubtaskId)
+
 /** Comments show_card quotes, the latest. */
 const SHOWN_COMMENTS = 5
 
@@ -84,7 +106,7 @@ export const makeHandlers = Effect.gen(function* () {
   /** The column named by `column` in the project: an id as it is (the service checks it), else by name. */
   const resolveColumn = Effect.fnUntraced(function* (projectId: string, column: string) {
     const name = column.trim()
-    if (isUuid(name)) return name
+    if (isColumnId(name)) return name
     const project = yield* lookups.project(yield* McpPrincipal, yield* checkProjectId(projectId))
     return (yield* lookups.column(project, name)).id
   })
@@ -128,7 +150,10 @@ export const makeHandlers = Effect.gen(function* () {
 
     search_cards: ({ limit, projectId, query }) =>
       Effect.gen(function* () {
-        const found = yield* search.cards(yield* McpPrincipal, { q: query, limit, projectId })
+        const found = yield* search.cards(
+          yield* McpPrincipal,
+          yield* decodeInput(SearchInput)({ q: query, limit, projectId: projectId?.trim() })
+        )
         return { text: cardsText(found, quote(query)), data: { cards: found } }
       }),
 
@@ -153,7 +178,10 @@ export const makeHandlers = Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const project = projectId.trim()
         const columnId = yield* resolveColumn(project, column)
-        const card = yield* cards.create(principal, { projectId: project, columnId, title, description, priority })
+        const card = yield* cards.create(
+          principal,
+          yield* decodeInput(CardCreate)({ projectId: project, columnId, title, description, priority })
+        )
         return yield* cardReply(card, `Created ${card.ref}.`)
       }),
 
@@ -164,11 +192,15 @@ export const makeHandlers = Effect.gen(function* () {
           return yield* new InvalidInput({ message: "give at least one of title, description or priority to change" })
         }
         const id = yield* cardId(card, projectId)
-        const updated = yield* cards.update(principal, id, {
-          title,
-          priority,
-          description: description === undefined ? undefined : description.trim() === "" ? null : description
-        })
+        const updated = yield* cards.update(
+          principal,
+          id,
+          yield* decodeInput(CardPatch)({
+            title,
+            priority,
+            description: description === undefined ? undefined : description.trim() === "" ? null : description
+          })
+        )
         return yield* cardReply(updated, `Updated ${updated.ref}.`)
       }),
 
@@ -178,7 +210,7 @@ export const makeHandlers = Effect.gen(function* () {
         const id = yield* cardId(card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
         const columnId = yield* resolveColumn(project, column)
-        const moved = yield* cards.move(principal, id, { columnId, position })
+        const moved = yield* cards.move(principal, id, yield* decodeInput(CardMove)({ columnId, position }))
         return yield* cardReply(moved, `Moved ${moved.ref} to position ${moved.position}.`)
       }),
 
@@ -187,7 +219,10 @@ export const makeHandlers = Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* cardId(card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
-        const { label: ensured, created } = yield* labels.ensure(principal, { projectId: project, name: label })
+        const { label: ensured, created } = yield* labels.ensure(
+          principal,
+          yield* decodeInput(LabelEnsure)({ projectId: project, name: label })
+        )
         const found = { ...ensured, created }
         yield* labels.attach(principal, id, found.id)
         const view = yield* cards.get(principal, id)
@@ -207,7 +242,7 @@ export const makeHandlers = Effect.gen(function* () {
         const id = yield* cardId(card, projectId)
         const project = yield* lookups.projectOfCard(principal, id)
         const wanted = label.trim()
-        const labelId = isUuid(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
+        const labelId = isLabelId(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
         if (labelId === undefined) {
           return yield* new NotFound({ message: `no label ${quote(wanted)} in this card's project` })
         }
@@ -220,7 +255,7 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* cardId(card, projectId)
-        const subtask = yield* subtasks.create(principal, { cardId: id, title })
+        const subtask = yield* subtasks.create(principal, yield* decodeInput(SubtaskCreate)({ cardId: id, title }))
         const view = yield* cards.get(principal, id)
         return { text: `Added to ${view.ref}: ${subtaskLine(subtask)}`, data: { subtask, card: view } }
       }),
@@ -228,7 +263,10 @@ export const makeHandlers = Effect.gen(function* () {
     toggle_subtask: ({ subtaskId }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const subtask = yield* subtasks.toggle(principal, subtaskId.trim())
+        const subtask = yield* subtasks.toggle(
+          principal,
+          yield* decodeInput(SubtaskIdInput, "subtaskId")(subtaskId.trim())
+        )
         const view = yield* cards.get(principal, subtask.cardId)
         return {
           text: `${subtask.completed ? "Done" : "Not done"} on ${view.ref}: ${subtaskLine(subtask)}`,
@@ -253,13 +291,21 @@ export const makeHandlers = Effect.gen(function* () {
 
     submit_link: ({ note, projectId, tags, title, url }) =>
       Effect.gen(function* () {
-        const result = yield* projectLinks.submit(yield* McpPrincipal, projectId.trim(), { url, title, note, tags })
+        const result = yield* projectLinks.submit(
+          yield* McpPrincipal,
+          yield* checkProjectId(projectId),
+          yield* decodeInput(ProjectLinkSubmit)({ url, title, note, tags })
+        )
         return { text: submittedText(result.created, result.link), data: result }
       }),
 
     list_links: ({ limit, offset, projectId, relevance }) =>
       Effect.gen(function* () {
-        const page = yield* projectLinks.list(yield* McpPrincipal, projectId.trim(), { relevance, limit, offset })
+        const page = yield* projectLinks.list(yield* McpPrincipal, yield* checkProjectId(projectId), {
+          relevance,
+          limit,
+          offset
+        })
         return { text: linkPageText(page), data: page as unknown as Reply["data"] }
       }),
 
@@ -275,7 +321,7 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* cardId(card, projectId)
-        const made = yield* comments.create(principal, id, body)
+        const made = yield* comments.create(principal, id, yield* decodeInput(CommentInput)({ body }))
         const view = yield* cards.get(principal, id)
         return { text: `Commented on ${view.ref} (comment id ${made.id}).`, data: { comment: made } }
       }),
@@ -299,7 +345,11 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const id = yield* cardId(card, undefined)
-        const { created, session } = yield* sessions.claim(principal, id, ttlSeconds)
+        const { created, session } = yield* sessions.claim(
+          principal,
+          id,
+          yield* decodeInput(ClaimInput)({ ttlSeconds })
+        )
         return yield* sessionReply(session, created ? "Claimed." : "You already hold it; lease renewed.")
       }),
 
@@ -308,14 +358,18 @@ export const makeHandlers = Effect.gen(function* () {
         const principal = yield* McpPrincipal
         const project = yield* checkProjectId(projectId)
         const columnId = column === undefined ? undefined : yield* resolveColumn(project, column)
-        const labelIds: Array<string> = []
+        const labelIds: Array<LabelId> = []
         for (const name of names ?? []) {
           const wanted = name.trim()
-          const found = isUuid(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
+          const found = isLabelId(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
           if (found === undefined) return yield* new NotFound({ message: `no label ${quote(wanted)} in this project` })
           labelIds.push(found)
         }
-        const taken = yield* sessions.claimNext(principal, project, { columnId, labelIds, assignee, ttlSeconds })
+        const taken = yield* sessions.claimNext(
+          principal,
+          project,
+          yield* decodeInput(QueueFilter)({ columnId, labelIds, assignee, ttlSeconds })
+        )
         if (taken === undefined)
           return { text: "No unclaimed card matches; nothing was claimed.", data: { session: null } }
         const columns = yield* lookups.columns(taken.card.projectId)
@@ -330,14 +384,18 @@ export const makeHandlers = Effect.gen(function* () {
 
     heartbeat: ({ sessionId }) =>
       Effect.gen(function* () {
-        const session = yield* sessions.heartbeat(yield* McpPrincipal, sessionId.trim())
+        const session = yield* sessions.heartbeat(yield* McpPrincipal, yield* decodeSessionId(sessionId))
         return yield* sessionReply(session, "Lease extended.")
       }),
 
     report: ({ body, sessionId, type }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const activity = yield* sessions.report(principal, sessionId.trim(), { type, body })
+        const activity = yield* sessions.report(
+          principal,
+          yield* decodeSessionId(sessionId),
+          yield* decodeInput(ActivityInput)({ type, body })
+        )
         const { activities: _, ...session } = yield* sessions.get(principal, activity.sessionId, { limit: 1 })
         return { ...(yield* sessionReply(session, `Reported ${type}.`)), data: { activity, session } }
       }),
@@ -345,13 +403,17 @@ export const makeHandlers = Effect.gen(function* () {
     release_card: ({ moveTo, sessionId, status }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const id = sessionId.trim()
-        let columnId: string | undefined
+        const id = yield* decodeSessionId(sessionId)
+        let columnId: ColumnId | undefined
         if (moveTo !== undefined) {
           const { cardId: card } = yield* sessions.get(principal, id, { limit: 1 })
           columnId = yield* resolveColumn(yield* lookups.projectOfCard(principal, card), moveTo)
         }
-        const session = yield* sessions.release(principal, id, { status, moveTo: columnId })
+        const session = yield* sessions.release(
+          principal,
+          id,
+          yield* decodeInput(ReleaseInput)({ status, moveTo: columnId })
+        )
         return yield* sessionReply(session, columnId === undefined ? "Released." : "Released and moved.")
       }),
 
@@ -359,7 +421,8 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
         // the MCP endpoint has no delete tool, so a command may not delete either
-        const result = yield* commands.run(principal, { command, projectId, allowDelete: false })
+        const project = projectId === undefined ? undefined : yield* checkProjectId(projectId)
+        const result = yield* commands.run(principal, { command, projectId: project, allowDelete: false })
         return { text: commandText(result), data: result as unknown as Reply["data"] }
       })
   }

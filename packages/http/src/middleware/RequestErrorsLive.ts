@@ -1,3 +1,4 @@
+import { schemaMessage } from "@board/core"
 import { Effect } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest } from "../errors.ts"
@@ -12,21 +13,11 @@ const where: Record<string, string> = {
 }
 
 /**
- * Schema messages end with `at ["field"]`; put the field first so the person reads
- * `Invalid body: title: must be at most 500 characters`.
+ * A schema failure as the person reads it, `Invalid body: title: must be at most 500 characters`:
+ * where it was, then the field and the rule, in the words every front end gives (`schemaMessage`).
  */
 export const describeSchemaError = (kind: string, message: string): string => {
-  const lines = message.split("\n")
-  const at = /^\s*at ((?:\[[^\]]*\])+)$/.exec(lines.at(-1) ?? "")
-  let text = lines.join(" ").replace(/\s+/g, " ").trim()
-  if (at !== null) {
-    // `["tags"][0]["name"]` → `tags[0].name`
-    const segments = [...at[1]!.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!)
-    const field = segments
-      .map((seg, i) => (/^\d+$/.test(seg) ? `[${seg}]` : `${i === 0 ? "" : "."}${seg.replace(/^"|"$/g, "")}`))
-      .join("")
-    text = `${field}: ${lines.slice(0, -1).join(" ").replace(/\s+/g, " ").trim()}`
-  }
+  const text = schemaMessage(message)
   if (/valid JSON/i.test(text)) return "Invalid body: malformed JSON"
   return `Invalid ${where[kind] ?? kind.toLowerCase()}: ${text}`
 }
