@@ -5,20 +5,19 @@
  * stays total without one; refs come from the project's sequence). When the statement finds
  * nothing to write, a second look (the access rule, then the column) names the reason.
  */
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
-import { WorkspaceRole } from "../domain/enums.ts"
 import type { CardId, ColumnId } from "../domain/ids.ts"
 import type { CardCreate, CardMove, CardPatch } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"
-import { findAll, statement } from "../infra/statement.ts"
-import { Access, checkGrant, grantsOf, membershipOf, type Resolved } from "./Access.ts"
+import { findAll } from "../infra/statement.ts"
+import { Access, checkGrant, grantsOf, type Resolved } from "./Access.ts"
 import { checkMembers, nonMembers, notMembers, replaceAssignees } from "./assignees.ts"
-import { Card } from "../domain/card.ts"
-import { cardColumn, CardRow, type CardView } from "./cardView.ts"
+import { CardRow, type CardView } from "./cardView.ts"
+import { GetRow, getSql, loadSql } from "./cardReads.ts"
 import { iso } from "./rows.ts"
 import {
   createSql,
@@ -76,21 +75,6 @@ const actorOf = (principal: Principal) => {
   const [kind, , credential] = actorParams(principal)
   return { user: principal.userId, grants: grantsOf(principal), kind, credential }
 }
-
-/** Cards by id (any order: `load` puts them in the order asked). */
-const loadSql = statement<{ ids: ReadonlyArray<string>; now: string }>(
-  (p) => `SELECT ${cardColumn(p.now)} FROM cards c WHERE c.id = ANY(${p.ids}::uuid[])`
-)
-
-/** A card with its workspace and the caller's role there (null: not a member), in one statement. */
-const getSql = statement<{ id: string; user: string; now: string }>(
-  (p) => `
-  SELECT ${cardColumn(p.now)}, p.workspace_id, m.role FROM cards c
-  JOIN projects p ON p.id = c.project_id
-  ${membershipOf("p.workspace_id", p.user)}
-  WHERE c.id = ${p.id}::uuid`
-)
-const GetRow = Schema.Struct({ card: Card, workspace_id: Schema.String, role: Schema.NullOr(WorkspaceRole) })
 
 /** A written card: the statement wrote it, so its row carries it. */
 type Written = WrittenRow & { readonly card: CardView }
