@@ -5,14 +5,9 @@
  * domain errors, which the registration turns into tool errors carrying their message.
  */
 import {
-  ActivityInput,
   CardCreate,
   CardMove,
   CardPatch,
-  AgentSessionId,
-  AgentSessions,
-  ClaimInput,
-  ColumnId,
   Boards,
   CardLinks,
   Cards,
@@ -31,8 +26,6 @@ import {
   NotFound,
   ProjectLinks,
   ProjectLinkSubmit,
-  QueueFilter,
-  ReleaseInput,
   Prompts,
   quote,
   Search,
@@ -42,12 +35,10 @@ import {
   Subtasks,
   Workspaces
 } from "@board/core"
-import type { AgentSession } from "@board/core/contract"
 import { Effect, Schema } from "effect"
 import type { Tool } from "effect/ai"
 import {
   boardText,
-  sessionLine,
   cardsText,
   cardText,
   columnName,
@@ -60,9 +51,11 @@ import {
   submittedText,
   workspacesText
 } from "./format.ts"
-import { checkProjectId, resolveCard } from "./arguments.ts"
+import { checkProjectId } from "./arguments.ts"
 import { McpPrincipal } from "./McpAuth.ts"
 import type { BoardTools } from "./tools.ts"
+import { makeAgentHandlers } from "./agentHandlers.ts"
+import { toolHelpers } from "./toolHelpers.ts"
 
 /** A tool's answer: the text a model reads and the structured content (a JSON object). */
 export interface Reply {
@@ -77,8 +70,6 @@ export type ToolHandlers = {
 }
 
 const isLabelId = Schema.is(checkedId(LabelId))
-const isColumnId = Schema.is(checkedId(ColumnId))
-const decodeSessionId = (sessionId: string) => decodeInput(checkedId(AgentSessionId), "sessionId")(sessionId.trim())
 const SubtaskIdInput = checkedId(SubtaskId)
 
 /** Comments show_card quotes, the latest. */
@@ -98,36 +89,9 @@ export const makeHandlers = Effect.gen(function* () {
   const lookups = yield* Lookups
   const comments = yield* Comments
   const history = yield* History
-  const sessions = yield* AgentSessions
 
-  const cardId = (card: string, projectId: string | undefined, field?: string, prefer?: string) =>
-    resolveCard(lookups, card, projectId, field, prefer)
-
-  /** The column named by `column` in the project: an id as it is (the service checks it), else by name. */
-  const resolveColumn = Effect.fnUntraced(function* (projectId: string, column: string) {
-    const name = column.trim()
-    if (isColumnId(name)) return name
-    const project = yield* lookups.project(yield* McpPrincipal, yield* checkProjectId(projectId))
-    return (yield* lookups.column(project, name)).id
-  })
-
-  /** The card as it is now, with the name of its column. */
-  const cardReply = Effect.fnUntraced(function* (card: Effect.Success<ReturnType<typeof cards.get>>, headline: string) {
-    const columns = yield* lookups.columns(card.projectId)
-    return {
-      text: `${headline}\n${cardText(card, columnName(columns, card.columnId))}`,
-      data: { card }
-    } satisfies Reply
-  })
-
-  /** A session's reply: one line naming the card, the status and the lease. */
-  const sessionReply = Effect.fnUntraced(function* (session: AgentSession, headline: string) {
-    const card = yield* cards.get(yield* McpPrincipal, session.cardId)
-    return {
-      text: `${headline}\n${sessionLine(session, card.ref)}`,
-      data: { session }
-    } satisfies Reply
-  })
+  const { cardId, resolveColumn, cardReply } = yield* toolHelpers
+  const agent = yield* makeAgentHandlers
 
   const handlers: ToolHandlers = {
     list_workspaces: () =>
@@ -341,81 +305,7 @@ export const makeHandlers = Effect.gen(function* () {
         return { text: eventsText(page, "of this card"), data: page as unknown as Reply["data"] }
       }),
 
-    claim_card: ({ card, ttlSeconds }) =>
-      Effect.gen(function* () {
-        const principal = yield* McpPrincipal
-        const id = yield* cardId(card, undefined)
-        const { created, session } = yield* sessions.claim(
-          principal,
-          id,
-          yield* decodeInput(ClaimInput)({ ttlSeconds })
-        )
-        return yield* sessionReply(session, created ? "Claimed." : "You already hold it; lease renewed.")
-      }),
-
-    claim_next_card: ({ assignee, column, labels: names, projectId, ttlSeconds }) =>
-      Effect.gen(function* () {
-        const principal = yield* McpPrincipal
-        const project = yield* checkProjectId(projectId)
-        const columnId = column === undefined ? undefined : yield* resolveColumn(project, column)
-        const labelIds: Array<LabelId> = []
-        for (const name of names ?? []) {
-          const wanted = name.trim()
-          const found = isLabelId(wanted) ? wanted : (yield* lookups.labelByName(project, wanted))?.id
-          if (found === undefined) return yield* new NotFound({ message: `no label ${quote(wanted)} in this project` })
-          labelIds.push(found)
-        }
-        const taken = yield* sessions.claimNext(
-          principal,
-          project,
-          yield* decodeInput(QueueFilter)({ columnId, labelIds, assignee, ttlSeconds })
-        )
-        if (taken === undefined)
-          return { text: "No unclaimed card matches; nothing was claimed.", data: { session: null } }
-        const columns = yield* lookups.columns(taken.card.projectId)
-        return {
-          text: `Claimed ${taken.card.ref}.\n${sessionLine(taken.session, taken.card.ref)}\n${cardText(
-            taken.card,
-            columnName(columns, taken.card.columnId)
-          )}`,
-          data: { session: taken.session, card: taken.card }
-        }
-      }),
-
-    heartbeat: ({ sessionId }) =>
-      Effect.gen(function* () {
-        const session = yield* sessions.heartbeat(yield* McpPrincipal, yield* decodeSessionId(sessionId))
-        return yield* sessionReply(session, "Lease extended.")
-      }),
-
-    report: ({ body, sessionId, type }) =>
-      Effect.gen(function* () {
-        const principal = yield* McpPrincipal
-        const activity = yield* sessions.report(
-          principal,
-          yield* decodeSessionId(sessionId),
-          yield* decodeInput(ActivityInput)({ type, body })
-        )
-        const { activities: _, ...session } = yield* sessions.get(principal, activity.sessionId, { limit: 1 })
-        return { ...(yield* sessionReply(session, `Reported ${type}.`)), data: { activity, session } }
-      }),
-
-    release_card: ({ moveTo, sessionId, status }) =>
-      Effect.gen(function* () {
-        const principal = yield* McpPrincipal
-        const id = yield* decodeSessionId(sessionId)
-        let columnId: ColumnId | undefined
-        if (moveTo !== undefined) {
-          const { cardId: card } = yield* sessions.get(principal, id, { limit: 1 })
-          columnId = yield* resolveColumn(yield* lookups.projectOfCard(principal, card), moveTo)
-        }
-        const session = yield* sessions.release(
-          principal,
-          id,
-          yield* decodeInput(ReleaseInput)({ status, moveTo: columnId })
-        )
-        return yield* sessionReply(session, columnId === undefined ? "Released." : "Released and moved.")
-      }),
+    ...agent,
 
     run_command: ({ command, projectId }) =>
       Effect.gen(function* () {
