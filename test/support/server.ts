@@ -8,15 +8,27 @@ import * as net from "node:net"
 import { type Backend, createTestDatabase } from "./backends.ts"
 import { findSecrets, linesWithSecrets } from "./leaks.ts"
 
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
+/** Whether 127.0.0.1:port can be listened on now. */
+const canListen = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
     const srv = net.createServer()
-    srv.once("error", reject)
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo
-      srv.close(() => resolve(port))
-    })
+    srv.once("error", () => resolve(false))
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve(true)))
   })
+
+/**
+ * A port for a server a test starts. Drawn at random below Linux's ephemeral range (32768-60999
+ * by default), not by listening on port 0: the kernel hands ephemeral ports to outgoing
+ * connections too (to PostgreSQL, Redis, other test servers), so a port 0 gave us could be some
+ * connection's source port by the time the server binds it, and two workers' draws rarely meet.
+ */
+export const freePort = async (): Promise<number> => {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    if (await canListen(port)) return port
+  }
+  throw new Error("no free port found between 20000 and 32000")
+}
 
 // Production scrypt costs ~0.4 s per hash; the HTTP suites sign up many users, so they use a
 // cheaper cost. passwords.test.ts checks the production parameters themselves.
