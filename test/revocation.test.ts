@@ -13,12 +13,11 @@ import type * as net from "node:net"
 import { CredentialWatch } from "@board/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { ChildProcess } from "node:child_process"
-import { dialectBackends as backends, createTestDatabase, postgresUrl } from "./support/backends.ts"
+import { dialectBackends as backends, postgresUrl } from "./support/backends.ts"
 import { type Account, bearer, bootstrap, call, key, SUITE_PASSWORD } from "./support/client.ts"
 import { fullFlow } from "./support/oauthFlow.ts"
-import { freePort, startServer, type TestServer } from "./support/server.ts"
-import { spawnBoard, waitForHealth } from "./support/spawn.ts"
+import { startServer, type TestServer } from "./support/server.ts"
+import { type Instances, startInstances } from "./support/instances.ts"
 
 /** The budget the issue sets: an open stream ends within this of its credential's end. */
 const BUDGET_MS = 1_000
@@ -418,31 +417,13 @@ describe.each(backends)("webhooks belong to their credential on %s", (backend) =
 })
 
 describe.skipIf(postgresUrl === undefined)("revocation across two `board serve` processes on one PostgreSQL", () => {
-  let db: { url: string; drop: () => Promise<void> }
-  const children: Array<ChildProcess> = []
-  let bases: Array<string>
+  let instances: Instances | undefined
+  let bases: ReadonlyArray<string>
   beforeAll(async () => {
-    db = await createTestDatabase()
-    const ports = [await freePort(), await freePort()]
-    const servers = ports.map((port) =>
-      spawnBoard(["serve"], {
-        DATABASE_URL: db.url,
-        // as deployed behind one load balancer (scaleout.test.ts): one Redis when there is one
-        REDIS_URL: process.env.REDIS_URL,
-        PORT: String(port),
-        PUBLIC_URL: `http://127.0.0.1:${ports[0]}`,
-        SECRET: "one-secret-shared-by-both-instances-0123456789"
-      })
-    )
-    children.push(...servers.map((s) => s.child))
-    bases = ports.map((p) => `http://127.0.0.1:${p}/api`)
-    await Promise.all(bases.map((b) => waitForHealth(b)))
+    instances = await startInstances()
+    bases = instances.bases
   }, 120_000)
-  afterAll(async () => {
-    for (const c of children) c.kill("SIGTERM")
-    await new Promise((r) => setTimeout(r, 1500))
-    await db?.drop()
-  })
+  afterAll(() => instances?.stop())
 
   it("a stream held by instance B ends within a second of its key's deletion on instance A", async () => {
     const [one, two] = bases as [string, string]

@@ -2,15 +2,12 @@
  * Issue 9 (part 5): two `board serve` processes on one PostgreSQL and one Redis behind a
  * round-robin client. Nothing may live in one process only.
  */
-import type { ChildProcess } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createTestDatabase, postgresUrl } from "./support/backends.ts"
+import { postgresUrl } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
+import { type Instances, startInstances } from "./support/instances.ts"
 import { linesWithSecrets } from "./support/leaks.ts"
 import { consent, pkce, registerClient, tokenRequest } from "./support/oauthFlow.ts"
-import { exited } from "./support/poll.ts"
-import { freePort } from "./support/server.ts"
-import { spawnBoard, waitForHealth } from "./support/spawn.ts"
 
 const redisUrl = process.env.REDIS_URL
 const USER_BUDGET = 300
@@ -20,40 +17,24 @@ const REGISTRATION_BUDGET = 20
 describe.skipIf(postgresUrl === undefined || redisUrl === undefined)(
   "two instances on one PostgreSQL and one Redis",
   () => {
-    let db: { url: string; drop: () => Promise<void> }
-    const children: Array<ChildProcess> = []
-    let outputs: Array<() => string> = []
-    let bases: Array<string>
+    let instances: Instances | undefined
+    let outputs: ReadonlyArray<() => string> = []
+    let bases: ReadonlyArray<string>
+    let dbUrl: string
     let a: Account
     beforeAll(async () => {
-      db = await createTestDatabase()
-      const ports = [await freePort(), await freePort()]
       // both start at once against a fresh database: migrations must run exactly once
-      const servers = ports.map((port) =>
-        spawnBoard(["serve"], {
-          DATABASE_URL: db.url,
-          REDIS_URL: redisUrl,
-          PORT: String(port),
-          // request logs on: the last test searches them for raw secrets
-          LOG_LEVEL: "info",
-          // low enough for the shared-budget test to exhaust, high enough for the other tests
-          RATE_LIMIT: `${USER_BUDGET}/60s`,
-          // instances behind one load balancer share their public origin and their secret
-          PUBLIC_URL: `http://127.0.0.1:${ports[0]}`,
-          SECRET: "one-secret-shared-by-both-instances-0123456789"
-        })
-      )
-      children.push(...servers.map((s) => s.child))
-      outputs = servers.map((s) => s.output)
-      bases = ports.map((p) => `http://127.0.0.1:${p}/api`)
-      await Promise.all(bases.map((b) => waitForHealth(b)))
+      instances = await startInstances({
+        REDIS_URL: redisUrl,
+        // request logs on: the last test searches them for raw secrets
+        LOG_LEVEL: "info",
+        // low enough for the shared-budget test to exhaust, high enough for the other tests
+        RATE_LIMIT: `${USER_BUDGET}/60s`
+      })
+      ;({ bases, outputs, databaseUrl: dbUrl } = instances)
       a = await bootstrap(bases[0]!, "scaled")
     }, 120_000)
-    afterAll(async () => {
-      for (const c of children) c.kill("SIGTERM")
-      await Promise.all(children.map((c) => exited(c, 30_000)))
-      await db?.drop()
-    })
+    afterAll(() => instances?.stop())
 
     const other = (i: number) => bases[(i + 1) % 2]!
 
@@ -64,7 +45,7 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)(
       const rows = await Effect.runPromise(
         Effect.scoped(
           Effect.gen(function* () {
-            const sql = yield* PgClient.make({ url: Redacted.make(db.url), maxConnections: 1 })
+            const sql = yield* PgClient.make({ url: Redacted.make(dbUrl), maxConnections: 1 })
             return yield* sql<{ migration_id: number }>`SELECT migration_id FROM board_migrations ORDER BY migration_id`
           })
         ).pipe(Effect.provide(Reactivity.layer), Effect.orDie)
@@ -209,7 +190,7 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)(
       await Effect.runPromise(
         Effect.scoped(
           Effect.gen(function* () {
-            const sql = yield* PgClient.make({ url: Redacted.make(db.url), maxConnections: 1 })
+            const sql = yield* PgClient.make({ url: Redacted.make(dbUrl), maxConnections: 1 })
             yield* sql.unsafe(text, params as Array<any>)
           })
         ).pipe(Effect.provide(Reactivity.layer), Effect.orDie)
