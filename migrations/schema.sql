@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0017_consent_sessions.sql (17 files).
+-- Migrations: 0001_init.sql .. 0018_roles.sql (18 files).
 
 SET check_function_bodies = false;
 
@@ -447,6 +447,8 @@ CREATE TABLE projects (
   ref_prefix text NOT NULL,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   updated_at timestamp with time zone DEFAULT now() NOT NULL,
+  archived_at timestamp with time zone,
+  automation jsonb DEFAULT '{"pullRequestMerged": true, "pullRequestOpened": true}'::jsonb NOT NULL,
   CONSTRAINT projects_pkey PRIMARY KEY (id)
 );
 
@@ -537,7 +539,7 @@ CREATE TABLE workspace_members (
   role text NOT NULL,
   joined_at timestamp with time zone DEFAULT now() NOT NULL,
   CONSTRAINT workspace_members_pkey PRIMARY KEY (workspace_id, user_id),
-  CONSTRAINT workspace_members_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'member'::text])))
+  CONSTRAINT workspace_members_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text, 'viewer'::text])))
 );
 
 CREATE TABLE workspaces (

@@ -5,7 +5,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { NotFound, WorkspaceNotGranted } from "../domain/errors.ts"
+import { Forbidden, NotFound, WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { isUuid } from "../domain/ids.ts"
 import type { WorkspaceRole } from "../domain/enums.ts"
@@ -22,6 +22,35 @@ export interface Resolved {
 }
 
 export { isUuid }
+
+/**
+ * What each role may do, as a rank: a viewer reads; a member also works the boards (every write
+ * to cards, columns, labels, links, comments, sessions); an admin also manages members,
+ * invitations, the workspace's name and its projects; an owner also deletes the workspace and
+ * makes owners. An operation names the least role it needs; `requireRole` is the one check.
+ */
+export const ROLE_RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 }
+
+/** Whether `role` reaches `needed`. */
+export const roleReaches = (role: Role, needed: Role): boolean => ROLE_RANK[role] >= ROLE_RANK[needed]
+
+/**
+ * Fails with Forbidden (403) naming both roles when `role` does not reach `needed`; `action` says
+ * what was attempted, in words a person reads ("change cards", "manage members").
+ */
+export const requireRole = (role: Role, needed: Role, action: string): Effect.Effect<void, Forbidden> =>
+  roleReaches(role, needed)
+    ? Effect.void
+    : Effect.fail(
+        new Forbidden({
+          message: `your role in this workspace is ${role}: to ${action} you need to be ${article(needed)} ${needed}${needed === "owner" ? "" : " or above"}`
+        })
+      )
+
+const article = (role: Role) => (role === "admin" || role === "owner" ? "an" : "a")
+
+/** The SQL form of "the caller may work the boards": `m.role` from `membershipOf` reaches member. */
+export const WRITER_ROLES_SQL = "('owner', 'admin', 'member')"
 
 /** Whether the principal's credential reaches the workspace (an OAuth grant names its workspaces). */
 export const grantCovers = (principal: Principal, workspaceId: string): boolean =>

@@ -18,7 +18,7 @@ export const RelevanceFilter = Schema.Literals([...relevances, "unrated"])
 export type RelevanceFilter = typeof RelevanceFilter.Type
 
 /** A member's role in a workspace. */
-export const WorkspaceRole = Schema.Literals(["owner", "member"])
+export const WorkspaceRole = Schema.Literals(["owner", "admin", "member", "viewer"])
 export type WorkspaceRole = typeof WorkspaceRole.Type
 
 /** The three prompts an agent can be given for a card. */

@@ -1735,7 +1735,7 @@ export interface components {
       email: string
       fullName: string
       /** @enum {string} */
-      role: "owner" | "member"
+      role: "owner" | "admin" | "member" | "viewer"
       /** Format: date-time */
       joinedAt: string
       /** Format: date-time */
@@ -1749,7 +1749,7 @@ export interface components {
       id: string
       name: string
       /** @enum {string} */
-      role: "owner" | "member"
+      role: "owner" | "admin" | "member" | "viewer"
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
