@@ -14,3 +14,9 @@ ALTER TABLE projects ADD COLUMN archived_at timestamptz;
 -- Forge automation per project (issue 31): both on by default.
 ALTER TABLE projects ADD COLUMN automation jsonb NOT NULL
   DEFAULT '{"pullRequestOpened": true, "pullRequestMerged": true}'::jsonb;
+
+-- A `feedback` activity (issue 31): what a forge said about the card's pull request (changes
+-- requested, checks failed), added to the card's live agent session for the agent to act on.
+ALTER TABLE agent_activities DROP CONSTRAINT agent_activities_type_check;
+ALTER TABLE agent_activities ADD CONSTRAINT agent_activities_type_check
+  CHECK (type IN ('thought', 'action', 'elicitation', 'response', 'error', 'feedback'));

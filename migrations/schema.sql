@@ -153,7 +153,7 @@ CREATE TABLE agent_activities (
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   n bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
   CONSTRAINT agent_activities_pkey PRIMARY KEY (id),
-  CONSTRAINT agent_activities_type_check CHECK ((type = ANY (ARRAY['thought'::text, 'action'::text, 'elicitation'::text, 'response'::text, 'error'::text])))
+  CONSTRAINT agent_activities_type_check CHECK ((type = ANY (ARRAY['thought'::text, 'action'::text, 'elicitation'::text, 'response'::text, 'error'::text, 'feedback'::text])))
 );
 
 CREATE TABLE agent_sessions (

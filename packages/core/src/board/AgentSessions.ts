@@ -211,8 +211,10 @@ export class AgentSessions extends Context.Service<
       })
 
       // what an activity does to its session: asking waits for a person, an error marks it, an
-      // answer completes it (and frees the card); a thought or an action is work, so active
+      // answer completes it (and frees the card); a thought or an action is work, so active; a
+      // forge's feedback (changes requested, checks failed) means the agent must go on
       const statusAfter: Record<ActivityType, AgentSessionStatus> = {
+        feedback: "active",
         thought: "active",
         action: "active",
         elicitation: "awaitingInput",

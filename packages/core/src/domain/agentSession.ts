@@ -20,7 +20,7 @@ export type AgentSessionStatus = typeof AgentSessionStatus.Type
 /** The statuses that hold the card (while the lease is unexpired). */
 export const liveStatuses = ["active", "awaitingInput", "error"] as const satisfies ReadonlyArray<AgentSessionStatus>
 
-export const activityTypes = ["thought", "action", "elicitation", "response", "error"] as const
+export const activityTypes = ["thought", "action", "elicitation", "response", "error", "feedback"] as const
 export const ActivityType = Schema.Literals(activityTypes)
 export type ActivityType = typeof ActivityType.Type
 

@@ -1625,7 +1625,7 @@ export interface components {
       /** Format: uuid */
       sessionId: string
       /** @enum {string} */
-      type: "thought" | "action" | "elicitation" | "response" | "error"
+      type: "thought" | "action" | "elicitation" | "response" | "error" | "feedback"
       body: string
       /** Format: date-time */
       createdAt: string
@@ -5094,7 +5094,7 @@ export interface operations {
       content: {
         "application/json": {
           /** @enum {string} */
-          type: "thought" | "action" | "elicitation" | "response" | "error"
+          type: "thought" | "action" | "elicitation" | "response" | "error" | "feedback"
           body: string & unknown
         }
       }
