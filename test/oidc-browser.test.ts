@@ -32,7 +32,12 @@ describeBrowser("single sign-on through a real OpenID provider in Chromium", () 
   beforeAll(async () => {
     const idpPort = await freePort()
     const issuer = `http://127.0.0.1:${idpPort}`
-    const sso = { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: "board", OIDC_CLIENT_SECRET: "board-test-secret", OIDC_NAME: "Test IdP" }
+    const sso = {
+      OIDC_ISSUER: issuer,
+      OIDC_CLIENT_ID: "board",
+      OIDC_CLIENT_SECRET: "board-test-secret",
+      OIDC_NAME: "Test IdP"
+    }
     // discovery happens at the first sign-in, so the servers can start before the provider
     open = await startServer({ env: { ...sso, OIDC_ALLOWED_DOMAINS: "example.com,example.org" } })
     closed = await startServer({ env: { ...sso, SIGNUPS_OPEN: "false" } })
@@ -123,7 +128,9 @@ describeBrowser("single sign-on through a real OpenID provider in Chromium", () 
     expect(cookies.some((c) => c.name === "board_oidc")).toBe(false)
     await first.close()
     expect(await usersWith(open, email)).toHaveLength(1)
-    const identities = await open.query("SELECT user_id, subject FROM oidc_identities WHERE subject = $1", [`ada-${run}`])
+    const identities = await open.query("SELECT user_id, subject FROM oidc_identities WHERE subject = $1", [
+      `ada-${run}`
+    ])
     expect(identities).toEqual([{ user_id: who.body.id, subject: `ada-${run}` }])
     // an SSO-made account has no password anyone knows
     expect(

@@ -410,7 +410,10 @@ const parseOidc = (get: (name: string) => string | undefined): OidcSettings | un
   }
   const missing = names.find((_, i) => values[i] === undefined)
   if (missing !== undefined)
-    throw new ConfigInvalid(missing, "required with the other OIDC_ variables (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)")
+    throw new ConfigInvalid(
+      missing,
+      "required with the other OIDC_ variables (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)"
+    )
   const [issuerText, clientId, clientSecret] = values as [string, string, string]
   const issuer = new URL(parseUrl("OIDC_ISSUER", issuerText, ["https:", "http:"]))
   if (issuer.protocol === "http:" && !isLoopbackHost(issuer.hostname.replace(/^\[|\]$/g, ""))) {
@@ -420,7 +423,10 @@ const parseOidc = (get: (name: string) => string | undefined): OidcSettings | un
     )
   }
   if (issuer.search !== "" || issuer.hash !== "" || issuer.username !== "" || issuer.password !== "") {
-    throw new ConfigInvalid("OIDC_ISSUER", `expected the issuer URL without query, fragment or user, got ${JSON.stringify(issuerText)}`)
+    throw new ConfigInvalid(
+      "OIDC_ISSUER",
+      `expected the issuer URL without query, fragment or user, got ${JSON.stringify(issuerText)}`
+    )
   }
   const allowedDomains = (get("OIDC_ALLOWED_DOMAINS") ?? "")
     .split(",")
@@ -428,11 +434,17 @@ const parseOidc = (get: (name: string) => string | undefined): OidcSettings | un
     .filter((d) => d !== "")
   const bad = allowedDomains.find((d) => !DOMAIN.test(d))
   if (bad !== undefined) {
-    throw new ConfigInvalid("OIDC_ALLOWED_DOMAINS", `expected comma-separated email domains such as example.com, got ${JSON.stringify(bad)}`)
+    throw new ConfigInvalid(
+      "OIDC_ALLOWED_DOMAINS",
+      `expected comma-separated email domains such as example.com, got ${JSON.stringify(bad)}`
+    )
   }
   const name = get("OIDC_NAME") ?? "SSO"
   if ([...name].length > 40 || /[\u0000-\u001f\u007f]/.test(name)) {
-    throw new ConfigInvalid("OIDC_NAME", "must be at most 40 characters without control characters, such as Google or Keycloak")
+    throw new ConfigInvalid(
+      "OIDC_NAME",
+      "must be at most 40 characters without control characters, such as Google or Keycloak"
+    )
   }
   return { issuer: issuerText, clientId, clientSecret, allowedDomains, name }
 }

@@ -206,7 +206,10 @@ const makeFlows = (
 
   const refused = (message: string) => new OidcRefused({ message, status: 403 })
 
-  const finish = Effect.fn("Oidc.finish")(function* (input: { readonly query: string; readonly flow: string | undefined }) {
+  const finish = Effect.fn("Oidc.finish")(function* (input: {
+    readonly query: string
+    readonly flow: string | undefined
+  }) {
     const now = yield* Clock.currentTimeMillis
     const flow = decodeFlow(input.flow, now)
     if (flow === undefined) return yield* stale
@@ -245,7 +248,12 @@ const makeFlows = (
             status: 502
           })
       })
-      claims = { ...info, ...idClaims, email: idClaims.email ?? info.email, email_verified: idClaims.email_verified ?? info.email_verified }
+      claims = {
+        ...info,
+        ...idClaims,
+        email: idClaims.email ?? info.email,
+        email_verified: idClaims.email_verified ?? info.email_verified
+      }
     }
     const email = typeof claims.email === "string" ? normalizeEmail(claims.email) : ""
     if (!isEmailAddress(email))

@@ -49,7 +49,11 @@ export const OidcRoutes = Layer.effectDiscard(
     const flowAttributes = { httpOnly: true, secure: cookies.secure, sameSite: "lax" as const, path: "/" }
 
     const refusal = (e: OidcRefused) =>
-      HttpServerResponse.expireCookieUnsafe(page(e.status, renderSsoRefusal(provider.name, e.message)), flowCookie, flowAttributes)
+      HttpServerResponse.expireCookieUnsafe(
+        page(e.status, renderSsoRefusal(provider.name, e.message)),
+        flowCookie,
+        flowAttributes
+      )
 
     const limited = <R>(
       request: HttpServerRequest.HttpServerRequest,
@@ -60,7 +64,10 @@ export const OidcRoutes = Layer.effectDiscard(
           onFailure: (e) =>
             Effect.succeed(
               HttpServerResponse.setHeader(
-                page(429, renderSsoRefusal(provider.name, `Too many sign-in attempts from your address: ${e.message}.`)),
+                page(
+                  429,
+                  renderSsoRefusal(provider.name, `Too many sign-in attempts from your address: ${e.message}.`)
+                ),
                 "retry-after",
                 String(e.retryAfterSeconds)
               )
