@@ -59,7 +59,9 @@ describeBrowser("single sign-on through a real OpenID provider in Chromium", () 
         const who = people.get(id)
         return who === undefined ? undefined : { accountId: id, claims: () => ({ sub: id, ...who }) }
       },
-      cookies: { keys: ["oidc-browser-test-cookie-key"] }
+      cookies: { keys: ["oidc-browser-test-cookie-key"] },
+      // set, so the provider does not print a notice for each default it uses
+      ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 }
     })
     idp = http.createServer(provider.callback())
     await new Promise<void>((resolve) => idp.listen(idpPort, "127.0.0.1", resolve))

@@ -74,7 +74,12 @@ export const OidcRoutes = Layer.effectDiscard(
             ),
           onSuccess: () => self
         }),
-        Effect.catchTag("OidcRefused", (e) => Effect.succeed(refusal(e)))
+        // the person sees the page; the operator needs to know when the provider itself fails
+        Effect.catchTag("OidcRefused", (e) =>
+          e.status === 502
+            ? Effect.as(Effect.logWarning(`single sign-on: ${e.message}`), refusal(e))
+            : Effect.succeed(refusal(e))
+        )
       )
 
     const start = (request: HttpServerRequest.HttpServerRequest) =>
