@@ -59,6 +59,7 @@ const e2e = [
 const browser = [
   "test/consent-browser.test.ts",
   "test/docs-browser.test.ts",
+  "test/oidc-browser.test.ts",
   "test/web-board.test.ts",
   "test/web-keys.test.ts",
   "test/web-live-restart.test.ts",

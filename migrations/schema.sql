@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0018_roles.sql (18 files).
+-- Migrations: 0001_init.sql .. 0021_oidc_identities.sql (19 files).
 
 SET check_function_bodies = false;
 
@@ -415,6 +415,16 @@ CREATE TABLE oauth_tokens (
   CONSTRAINT oauth_tokens_pkey PRIMARY KEY (digest)
 );
 
+CREATE TABLE oidc_identities (
+  issuer text NOT NULL,
+  subject text NOT NULL,
+  user_id uuid NOT NULL,
+  email text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  last_used_at timestamp with time zone NOT NULL,
+  CONSTRAINT oidc_identities_pkey PRIMARY KEY (issuer, subject)
+);
+
 CREATE TABLE project_links (
   id uuid DEFAULT gen_random_uuid() NOT NULL,
   project_id uuid NOT NULL,
@@ -605,6 +615,8 @@ ALTER TABLE oauth_grants ADD CONSTRAINT oauth_grants_user_id_fkey FOREIGN KEY (u
 
 ALTER TABLE oauth_tokens ADD CONSTRAINT oauth_tokens_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES oauth_grants(id) ON DELETE CASCADE;
 
+ALTER TABLE oidc_identities ADD CONSTRAINT oidc_identities_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
 ALTER TABLE project_links ADD CONSTRAINT project_links_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
 
 ALTER TABLE project_links ADD CONSTRAINT project_links_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE;
@@ -686,6 +698,8 @@ CREATE UNIQUE INDEX labels_project_name ON public.labels USING btree (project_id
 CREATE INDEX oauth_grants_user ON public.oauth_grants USING btree (user_id, created_at);
 
 CREATE INDEX oauth_tokens_grant ON public.oauth_tokens USING btree (grant_id);
+
+CREATE INDEX oidc_identities_user ON public.oidc_identities USING btree (user_id);
 
 CREATE INDEX project_links_list ON public.project_links USING btree (project_id, created_at DESC, id DESC);
 

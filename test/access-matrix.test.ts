@@ -78,6 +78,7 @@ const ROWS: Record<string, Row> = {
   "GET /v1/health": { scope: "public", req: () => ({ method: "GET", path: "/v1/health" }) },
   "POST /v1/auth/signup": { scope: "public", req: () => ({ method: "POST", path: "/v1/auth/signup", body: {} }) },
   "POST /v1/auth/login": { scope: "public", req: () => ({ method: "POST", path: "/v1/auth/login", body: {} }) },
+  "GET /v1/auth/providers": { scope: "public", req: () => ({ method: "GET", path: "/v1/auth/providers" }) },
   // ends the web app's session making the request (400 for any other credential)
   "POST /v1/auth/logout": { scope: "account", req: () => ({ method: "POST", path: "/v1/auth/logout" }) },
   "POST /v1/intake": {

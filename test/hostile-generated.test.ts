@@ -514,6 +514,7 @@ describe.each(backends)("generated requests on %s", (backend) => {
         }
       },
       "GET /v1/workspaces": {},
+      "GET /v1/auth/providers": { check: async (r) => expect(r.body).toEqual({ providers: [] }) },
       "GET /v1/me": { check: async (r) => expect(r.body.id).toBe(A.userId) },
       // ends the web app's session: a fresh one each run (any other credential is a documented 400)
       "POST /v1/auth/logout": {

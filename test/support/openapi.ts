@@ -198,6 +198,7 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "GET /v1/me": [200, 404],
   // README.md, docs/web.md: the web app's sign out (400 for any other credential)
   "POST /v1/auth/logout": [204, 400],
+  "GET /v1/auth/providers": [200, 429],
   // README.md: the user's API keys
   "GET /v1/api-keys": [200],
   "DELETE /v1/api-keys/{id}": [204, 404],
@@ -217,7 +218,13 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "GET /v1/projects/{projectId}/agent-sessions": [200, 404]
 }
 
-const PUBLIC = new Set(["GET /v1", "GET /v1/health", "POST /v1/auth/signup", "POST /v1/auth/login"])
+const PUBLIC = new Set([
+  "GET /v1",
+  "GET /v1/health",
+  "POST /v1/auth/signup",
+  "POST /v1/auth/login",
+  "GET /v1/auth/providers"
+])
 
 const namesResource = (op: Operation): boolean => {
   const uuid = (s: JsonSchema | undefined) => s?.format === "uuid"

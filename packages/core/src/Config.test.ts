@@ -124,4 +124,43 @@ describe("parseConfig", () => {
     expect(parseRateLimit("600/60s")).toEqual({ limit: 600, windowMs: 60_000, text: "600/60s" })
     expect(parseRateLimit("5/1h")?.windowMs).toBe(3_600_000)
   })
+
+  it("reads single sign-on, and refuses what could not work in one line naming the variable", () => {
+    expect(parseConfig({}).oidc).toBeUndefined()
+    const sso = {
+      OIDC_ISSUER: "https://id.example.com/realms/acme",
+      OIDC_CLIENT_ID: "board",
+      OIDC_CLIENT_SECRET: "s3cret"
+    }
+    expect(parseConfig({ ...sso, OIDC_ALLOWED_DOMAINS: "Example.com, @acme.io", OIDC_NAME: "Acme" }).oidc).toEqual({
+      issuer: "https://id.example.com/realms/acme",
+      clientId: "board",
+      clientSecret: "s3cret",
+      allowedDomains: ["example.com", "acme.io"],
+      name: "Acme"
+    })
+    expect(parseConfig(sso).oidc).toMatchObject({ allowedDomains: [], name: "SSO" })
+    // plain http only for a provider on this machine
+    expect(parseConfig({ ...sso, OIDC_ISSUER: "http://127.0.0.1:9999" }).oidc?.issuer).toBe("http://127.0.0.1:9999")
+    const refusals: Array<[Record<string, string>, string]> = [
+      [{ ...sso, OIDC_CLIENT_SECRET: "" }, "OIDC_CLIENT_SECRET:"],
+      [{ OIDC_ISSUER: sso.OIDC_ISSUER }, "OIDC_CLIENT_ID:"],
+      [{ OIDC_ALLOWED_DOMAINS: "example.com" }, "OIDC_ALLOWED_DOMAINS:"],
+      [{ ...sso, OIDC_ISSUER: "http://id.example.com" }, "OIDC_ISSUER: must be an https URL"],
+      [{ ...sso, OIDC_ISSUER: "not a url" }, "OIDC_ISSUER:"],
+      [{ ...sso, OIDC_ALLOWED_DOMAINS: "example.com,not a domain" }, "OIDC_ALLOWED_DOMAINS:"],
+      [{ ...sso, OIDC_NAME: "x".repeat(41) }, "OIDC_NAME:"]
+    ]
+    for (const [env, start] of refusals) {
+      let message = ""
+      try {
+        parseConfig(env)
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigInvalid)
+        message = (e as Error).message
+      }
+      expect(message.startsWith(start), `${JSON.stringify(env)}: ${message}`).toBe(true)
+      expect(message).not.toContain("\n")
+    }
+  })
 })

@@ -22,6 +22,18 @@ export interface S3Settings {
   readonly secretAccessKey: string | undefined
 }
 
+/** Single sign-on through one OpenID provider (OIDC_*); docs/sso.md. */
+export interface OidcSettings {
+  /** The issuer URL as the provider names itself (discovery at `<issuer>/.well-known/openid-configuration`). */
+  readonly issuer: string
+  readonly clientId: string
+  readonly clientSecret: string
+  /** Lower-cased email domains that may sign in; empty: any. */
+  readonly allowedDomains: ReadonlyArray<string>
+  /** What the sign-in page's button says after "Sign in with" (OIDC_NAME, default "SSO"). */
+  readonly name: string
+}
+
 export interface AppConfigValues {
   readonly host: string
   readonly port: number
@@ -68,6 +80,8 @@ export interface AppConfigValues {
   readonly eventStreamKeepaliveMs: number
   /** Events a live stream may have queued before it is closed as too slow (EVENT_STREAM_BUFFER, default 1000). */
   readonly eventStreamBuffer: number
+  /** Single sign-on, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
+  readonly oidc: OidcSettings | undefined
 }
 
 export class ConfigInvalid extends Error {
@@ -343,6 +357,7 @@ export const parseConfig = (
       `expected a whole number from 1 to 100000, got ${JSON.stringify(bufferText)}`
     )
   }
+  const oidc = parseOidc(get)
   return {
     host,
     port,
@@ -372,8 +387,66 @@ export const parseConfig = (
     eventStreamKeepaliveMs,
     eventStreamBuffer,
     otelEndpoint: otelEndpoint?.replace(/\/+$/, ""),
-    webDir: get("WEB_DIR")
+    webDir: get("WEB_DIR"),
+    oidc
   }
+}
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/
+
+/**
+ * OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET together or none of them. The issuer must be
+ * https, except on a loopback host (a provider on this machine, as the tests run one): tokens and
+ * the client secret travel to it.
+ */
+const parseOidc = (get: (name: string) => string | undefined): OidcSettings | undefined => {
+  const names = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const
+  const values = names.map(get)
+  const extras = ["OIDC_ALLOWED_DOMAINS", "OIDC_NAME"].filter((n) => get(n) !== undefined)
+  if (values.every((v) => v === undefined)) {
+    if (extras.length > 0)
+      throw new ConfigInvalid(extras[0]!, "set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET for single sign-on")
+    return undefined
+  }
+  const missing = names.find((_, i) => values[i] === undefined)
+  if (missing !== undefined)
+    throw new ConfigInvalid(
+      missing,
+      "required with the other OIDC_ variables (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET)"
+    )
+  const [issuerText, clientId, clientSecret] = values as [string, string, string]
+  const issuer = new URL(parseUrl("OIDC_ISSUER", issuerText, ["https:", "http:"]))
+  if (issuer.protocol === "http:" && !isLoopbackHost(issuer.hostname.replace(/^\[|\]$/g, ""))) {
+    throw new ConfigInvalid(
+      "OIDC_ISSUER",
+      `must be an https URL (http only for a provider on this machine), got ${JSON.stringify(issuerText)}`
+    )
+  }
+  if (issuer.search !== "" || issuer.hash !== "" || issuer.username !== "" || issuer.password !== "") {
+    throw new ConfigInvalid(
+      "OIDC_ISSUER",
+      `expected the issuer URL without query, fragment or user, got ${JSON.stringify(issuerText)}`
+    )
+  }
+  const allowedDomains = (get("OIDC_ALLOWED_DOMAINS") ?? "")
+    .split(",")
+    .map((d) => d.trim().toLowerCase().replace(/^@/, ""))
+    .filter((d) => d !== "")
+  const bad = allowedDomains.find((d) => !DOMAIN.test(d))
+  if (bad !== undefined) {
+    throw new ConfigInvalid(
+      "OIDC_ALLOWED_DOMAINS",
+      `expected comma-separated email domains such as example.com, got ${JSON.stringify(bad)}`
+    )
+  }
+  const name = get("OIDC_NAME") ?? "SSO"
+  if ([...name].length > 40 || /[\u0000-\u001f\u007f]/.test(name)) {
+    throw new ConfigInvalid(
+      "OIDC_NAME",
+      "must be at most 40 characters without control characters, such as Google or Keycloak"
+    )
+  }
+  return { issuer: issuerText, clientId, clientSecret, allowedDomains, name }
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigValues>()("board/core/AppConfig") {}

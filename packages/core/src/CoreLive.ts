@@ -7,6 +7,7 @@ import { Credentials } from "./auth/Credentials.ts"
 import { CredentialCache } from "./auth/CredentialCache.ts"
 import { CredentialWatch } from "./auth/CredentialWatch.ts"
 import { WebSessions } from "./auth/WebSessions.ts"
+import { Oidc } from "./auth/Oidc.ts"
 import { Access } from "./board/Access.ts"
 import { EventFeed } from "./events/EventFeed.ts"
 import { EventLog } from "./events/EventLog.ts"
@@ -64,6 +65,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
       Layer.mergeAll(
         hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
         Credentials.layer,
+        Oidc.layer,
         Workspaces.layer,
         Columns.layer,
         Labels.layer,

@@ -33,6 +33,7 @@ import { MetricsRoute, ReadyRoute } from "./monitoring/MonitoringRoutes.ts"
 import { serviceVersion } from "./monitoring/version.ts"
 import { McpRoutes } from "./mcp/McpRoutes.ts"
 import { OAuthRoutes } from "./oauth/OAuthRoutes.ts"
+import { OidcRoutes } from "./oidc/OidcRoutes.ts"
 import { docsPageRoutes } from "./ApiReference.ts"
 import { makeOpenApiDocument } from "./OpenApiDocument.ts"
 import { createStartingServer } from "./startingListener.ts"
@@ -74,6 +75,7 @@ export const routesLayer = (
     ),
     docsRoutes(config.publicUrl),
     OAuthRoutes,
+    OidcRoutes,
     FileRoutes,
     McpRoutes,
     ReadyRoute,

@@ -133,6 +133,31 @@ const logout = HttpApiEndpoint.post("logout", "/v1/auth/logout", {
     })
   )
 
+export const SignInProviders = Schema.Struct({
+  providers: Schema.Array(
+    Schema.Struct({
+      id: Schema.Literal("oidc"),
+      /** Shown as "Sign in with <name>". */
+      name: Schema.String,
+      /** The path on this origin a browser opens to sign in with it. */
+      startUrl: Schema.String
+    })
+  )
+}).annotate({
+  identifier: "SignInProviders",
+  description: "The single sign-on providers the sign-in page offers beside the password (none unless configured)."
+})
+
+// the sign-in page asks which single sign-on provider to offer (docs/sso.md)
+const authProviders = HttpApiEndpoint.get("authProviders", "/v1/auth/providers", { success: SignInProviders })
+  .annotateMerge(
+    doc(
+      "List sign-in providers",
+      "The single sign-on providers this server offers (OIDC_ISSUER): each with the name its button shows and the path a browser opens to sign in with it (`/auth/oidc/start`, outside the API; the result is the web app's session). An empty list without single sign-on. No credential."
+    )
+  )
+  .middleware(ClientLimit)
+
 export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(signup)
   .add(login)
@@ -141,6 +166,7 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(revokeApiKey)
   .add(me)
   .add(logout)
+  .add(authProviders)
   .annotateMerge(
     OpenApi.annotations({
       title: "Account bootstrap",

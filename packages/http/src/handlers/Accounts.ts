@@ -1,4 +1,4 @@
-import { Accounts, AppConfig, type AuthSession, WebSessions } from "@board/core"
+import { Accounts, AppConfig, type AuthSession, Oidc, WebSessions } from "@board/core"
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -12,6 +12,7 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
   Effect.gen(function* () {
     const accounts = yield* Accounts
     const webSessions = yield* WebSessions
+    const oidc = yield* Oidc
     const cookies = webCookiesFor((yield* AppConfig).publicUrl)
 
     // signing in from the web app itself also opens a web session (the cookies); the answer's
@@ -38,6 +39,7 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
       .handle("listApiKeys", () => asPrincipal((p) => accounts.apiKeys(p)))
       .handle("revokeApiKey", ({ params }) => asPrincipal((p) => accounts.revokeApiKey(p, params.id)))
       .handle("me", () => asPrincipal((p) => accounts.me(p)))
+      .handle("authProviders", () => Effect.succeed({ providers: oidc.providers }))
       .handle("logout", () =>
         asPrincipal((p) => webSessions.revoke(p)).pipe(Effect.andThen(clearSessionCookies(cookies)))
       )

@@ -168,6 +168,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  "/v1/auth/providers": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List sign-in providers
+     * @description The single sign-on providers this server offers (OIDC_ISSUER): each with the name its button shows and the path a browser opens to sign in with it (`/auth/oidc/start`, outside the API; the result is the web app's session). An empty list without single sign-on. No credential.
+     */
+    get: operations["accounts.authProviders"]
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   "/v1/workspaces": {
     parameters: {
       query?: never
@@ -1755,6 +1775,15 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
+    /** @description The single sign-on providers the sign-in page offers beside the password (none unless configured). */
+    SignInProviders: {
+      providers: {
+        /** @enum {string} */
+        id: "oidc"
+        name: string
+        startUrl: string
+      }[]
+    }
     /** @description One of the caller's API keys, without its secret. */
     ApiKey: {
       /** Format: uuid */
@@ -2302,6 +2331,44 @@ export interface operations {
       }
       /** @description The credential may not do this (its kind, its grant, or the caller's role). */
       403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "accounts.authProviders": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The single sign-on providers the sign-in page offers beside the password (none unless configured). */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["SignInProviders"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
         headers: {
           [name: string]: unknown
         }

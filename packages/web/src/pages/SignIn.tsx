@@ -3,7 +3,7 @@
  * the app then asks `GET /v1/me` who it is. A new account gets its first workspace right away,
  * named on the form, so the home page has somewhere to create a project.
  */
-import { type FormEvent, useState } from "react"
+import { type FormEvent, useEffect, useState } from "react"
 import { Link } from "wouter"
 import { api, csrfToken } from "../api.ts"
 
@@ -29,6 +29,45 @@ const finishSignIn = async (onSignedIn: () => Promise<boolean>): Promise<string 
   if (csrfToken() === undefined) return sessionNotKept()
   if (await onSignedIn()) return null
   return sessionNotKept()
+}
+
+interface Provider {
+  readonly name: string
+  readonly startUrl: string
+}
+
+/**
+ * "Sign in with <provider>" when the server has single sign-on (docs/sso.md): a plain link, as
+ * the flow is full-page navigations to the provider and back (`/auth/oidc/start`), after which
+ * the browser holds the same session as a password sign-in.
+ */
+function SingleSignOn({ next }: { next: string | null }) {
+  const [providers, setProviders] = useState<ReadonlyArray<Provider>>([])
+  useEffect(() => {
+    let live = true
+    api.GET("/v1/auth/providers").then(
+      (data) => live && setProviders(data.providers),
+      () => {} // without the list the password form still works
+    )
+    return () => {
+      live = false
+    }
+  }, [])
+  if (providers.length === 0) return null
+  return (
+    <div className="sso">
+      {providers.map((p) => (
+        <a
+          key={p.startUrl}
+          className="button"
+          href={next === null ? p.startUrl : `${p.startUrl}?next=${encodeURIComponent(next)}`}
+        >
+          Sign in with {p.name}
+        </a>
+      ))}
+      <p className="muted">or with your email and password</p>
+    </div>
+  )
 }
 
 export function SignInPage({ onSignedIn }: { onSignedIn: () => Promise<boolean> }) {
@@ -66,6 +105,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => Promise<boolean> 
             {error}
           </p>
         )}
+        <SingleSignOn next={next} />
         <label>
           Email
           <input name="email" type="email" autoComplete="email" required />
