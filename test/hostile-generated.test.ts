@@ -545,7 +545,9 @@ describe.each(backends)("generated requests on %s", (backend) => {
         check: async (r) => expect(await must("GET", "/v1/workspaces", undefined, 200)).toContainEqual(r.body)
       },
       "DELETE /v1/workspaces/{id}": {
-        setup: async () => ({ fresh: (await must("POST", "/v1/workspaces", { name: "To be deleted" }, 201)).workspace.id }),
+        setup: async () => ({
+          fresh: (await must("POST", "/v1/workspaces", { name: "To be deleted" }, 201)).workspace.id
+        }),
         pools: { id: ref("fresh") },
         check: async (_r, req) => {
           const listed = await must("GET", "/v1/workspaces", undefined, 200)

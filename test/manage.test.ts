@@ -98,7 +98,11 @@ describe.each(backends)("workspace and project management on %s", (backend) => {
     return { projectId, columns: p.columns.map((c: any) => c.id as string), card: card.id as string, intake }
   }
   /** How many rows of each table belong to these projects (by id) or this workspace. */
-  const leftovers = async (workspaceId: string, projectIds: ReadonlyArray<string>, columnIds: ReadonlyArray<string>) => {
+  const leftovers = async (
+    workspaceId: string,
+    projectIds: ReadonlyArray<string>,
+    columnIds: ReadonlyArray<string>
+  ) => {
     const [row] = await server.query<Record<string, number>>(
       `SELECT
         (SELECT count(*)::int FROM projects WHERE id = ANY($2::uuid[]) OR workspace_id = $1) AS projects,
@@ -311,7 +315,13 @@ describe.each(backends)("workspace and project management on %s", (backend) => {
         order_counts: 0
       })
       const keepBefore = await untouched()
-      const hook = await must(A, "POST", "/v1/webhooks", { url: hookUrl, workspaceId: A.workspaceId, events: ["*"] }, 201)
+      const hook = await must(
+        A,
+        "POST",
+        "/v1/webhooks",
+        { url: hookUrl, workspaceId: A.workspaceId, events: ["*"] },
+        201
+      )
       await must(A, "POST", "/v1/webhooks", { url: hookUrl, projectId: p.projectId, events: ["*"] }, 201)
       const r = await req(member, "DELETE", `/v1/projects/${p.projectId}`)
       expect(r.status, r.text).toBe(403)
@@ -337,7 +347,10 @@ describe.each(backends)("workspace and project management on %s", (backend) => {
       ])
         expect((await req(A, "GET", path)).status, path).toBe(404)
       expect((await req(A, "DELETE", `/v1/projects/${p.projectId}`)).status).toBe(404)
-      const intake = await call(base, "POST", "/v1/intake", { body: { title: "hi" }, headers: { "x-intake-key": p.intake.token } })
+      const intake = await call(base, "POST", "/v1/intake", {
+        body: { title: "hi" },
+        headers: { "x-intake-key": p.intake.token }
+      })
       expect(intake.status).toBe(401)
       // the other project is untouched
       expect(await untouched()).toEqual(keepBefore)
@@ -374,11 +387,23 @@ describe.each(backends)("workspace and project management on %s", (backend) => {
         ])
       }
       const col = owner.columns[0]!.id
-      const card = await must(owner, "POST", "/v1/cards", { projectId: owner.projectId, columnId: col, title: "x" }, 201)
+      const card = await must(
+        owner,
+        "POST",
+        "/v1/cards",
+        { projectId: owner.projectId, columnId: col, title: "x" },
+        201
+      )
       await must(owner, "POST", `/v1/cards/${card.id}/comments`, { body: "note" }, 201)
       await must(owner, "POST", "/v1/intake-tokens", { columnId: col }, 201)
       await must(owner, "POST", "/v1/webhooks", { url: hookUrl, workspaceId: W, events: ["card.created"] }, 201)
-      const second = await must(owner, "POST", "/v1/projects", { workspaceId: W, name: "Second", template: "kanban" }, 201)
+      const second = await must(
+        owner,
+        "POST",
+        "/v1/projects",
+        { workspaceId: W, name: "Second", template: "kanban" },
+        201
+      )
       await must(owner, "PATCH", `/v1/projects/${second.project.id}`, { archived: true }, 200)
       // a workspace of the owner's that stays, and an OAuth grant naming both
       const other = await must(owner, "POST", "/v1/workspaces", { name: "Stays" }, 201)

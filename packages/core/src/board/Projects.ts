@@ -36,7 +36,9 @@ export const DELETED_PROJECT_DELIVERY = "the project was deleted before this eve
 export const deleteOrderCounts = (sql: SqlClient.SqlClient, columnIds: ReadonlyArray<string>) =>
   columnIds.length === 0
     ? Effect.void
-    : sql`DELETE FROM card_order_counts WHERE column_id = ANY(${columnIds as Array<string>}::uuid[])`.pipe(Effect.asVoid)
+    : sql`DELETE FROM card_order_counts WHERE column_id = ANY(${columnIds as Array<string>}::uuid[])`.pipe(
+        Effect.asVoid
+      )
 
 export class Projects extends Context.Service<
   Projects,
@@ -98,7 +100,13 @@ export class Projects extends Context.Service<
                 WHERE id = ${id} RETURNING ${sql.literal(projectRowColumns)}`
               const view = toProject(changed!)
               const log = (type: EventType, previous?: Record<string, unknown>) =>
-                events.record(principal, { type, workspaceId: project.workspaceId, projectId: id, object: view, previous })
+                events.record(principal, {
+                  type,
+                  workspaceId: project.workspaceId,
+                  projectId: id,
+                  object: view,
+                  previous
+                })
               if (renamed || switched) {
                 const previous: Record<string, unknown> = {}
                 if (renamed) previous.name = before.name

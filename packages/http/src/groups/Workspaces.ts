@@ -51,9 +51,7 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
     HttpApiEndpoint.get("projects", "/v1/workspaces/:id/projects", {
       params: idParams,
       query: {
-        archived: Schema.optionalKey(
-          Schema.Literals(["true", "false"]).annotate({ message: "expected true or false" })
-        )
+        archived: Schema.optionalKey(Schema.Literals(["true", "false"]).annotate({ message: "expected true or false" }))
       },
       success: Schema.Array(Project),
       error: [BadRequest, Forbidden, NotFound]

@@ -9,12 +9,15 @@ export const registerProject = (program: Command, app: App) => {
   const project = program
     .command("project")
     .description("list, create, rename, archive, restore and delete projects")
-    .addHelpText("after", examples(
+    .addHelpText(
+      "after",
+      examples(
         "board project list",
         "board project create Website --workspace Acme",
         "board project archive Website",
         "board project delete Website --yes"
-      ))
+      )
+    )
   registerProjectList(project, app)
   registerProjectCreate(project, app)
   registerProjectManage(project, app)

@@ -20,7 +20,8 @@ export const runProjectList = Effect.fn("project.list")(function* (options: Proj
     options.workspace === undefined && options.archived !== true
       ? yield* lookup.projects()
       : yield* Effect.gen(function* () {
-          const list = options.workspace === undefined ? yield* lookup.workspaces() : [yield* lookup.workspace(options.workspace)]
+          const list =
+            options.workspace === undefined ? yield* lookup.workspaces() : [yield* lookup.workspace(options.workspace)]
           const found = []
           for (const w of list)
             for (const p of yield* client.workspaces.projects({ params: { id: w.id }, query }))
@@ -28,7 +29,9 @@ export const runProjectList = Effect.fn("project.list")(function* (options: Proj
           return found
         })
   if (projects.length === 0 && !out.json)
-    return yield* out.message(options.archived === true ? "No archived projects." : "No projects yet: board project create NAME")
+    return yield* out.message(
+      options.archived === true ? "No archived projects." : "No projects yet: board project create NAME"
+    )
   yield* out.result(projects, () =>
     table(
       projects.map((p) => [p.name, p.refPrefix, p.workspaceName, out.style.dim(p.id)]),

@@ -41,8 +41,13 @@ export const runProjectRename = Effect.fn("project.rename")(function* (options: 
   const { client } = yield* BoardApi
   const out = yield* Output
   const project = yield* findProject(options.project, false)
-  const changed = yield* client.workspaces.updateProject({ params: { id: project.id }, payload: { name: options.name! } })
-  yield* out.message(`Renamed "${project.name}" to "${changed.name}" (its cards keep their refs, ${changed.refPrefix}-…).`)
+  const changed = yield* client.workspaces.updateProject({
+    params: { id: project.id },
+    payload: { name: options.name! }
+  })
+  yield* out.message(
+    `Renamed "${project.name}" to "${changed.name}" (its cards keep their refs, ${changed.refPrefix}-…).`
+  )
   yield* out.result(changed, () => changed.id)
 })
 

@@ -50,7 +50,10 @@ export const runWorkspaceDelete = Effect.fn("workspace.delete")(function* (optio
   }
   yield* client.workspaces.deleteWorkspace({ params: { id: workspace.id } })
   yield* out.message(`Deleted workspace "${workspace.name}" (${lost}).`)
-  yield* out.result({ deleted: { id: workspace.id, name: workspace.name, projects: projects.length, cards } }, () => undefined)
+  yield* out.result(
+    { deleted: { id: workspace.id, name: workspace.name, projects: projects.length, cards } },
+    () => undefined
+  )
 })
 
 export const registerWorkspaceManage = (workspace: Command, app: App) => {
