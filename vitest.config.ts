@@ -32,6 +32,7 @@ const dialect = [
   "test/intake.test.ts",
   "test/limits.test.ts",
   "test/links.test.ts",
+  "test/manage.test.ts",
   "test/migrations.test.ts",
   "test/monitoring.test.ts",
   "test/oauth.test.ts",

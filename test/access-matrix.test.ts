@@ -41,6 +41,8 @@ interface Fixture {
   readonly delivery: string
   /** A's agent session (through A's API key) on the target card. */
   readonly session: string
+  /** A workspace of A's (its owner) for the row that deletes one. */
+  readonly spareWorkspace: string
 }
 
 interface Req {
@@ -146,6 +148,35 @@ const ROWS: Record<string, Row> = {
     scope: "workspace",
     noOAuth: true,
     req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/members", body: { email: "{D.email}" } })
+  },
+  "PATCH /v1/workspaces/{id}": {
+    scope: "workspace",
+    noOAuth: true,
+    req: () => ({ method: "PATCH", path: "/v1/workspaces/{W1}", body: { name: "Renamed" } })
+  },
+  // a workspace of its own: the owner's delete must leave W1 to the other rows
+  "DELETE /v1/workspaces/{id}": {
+    scope: "workspace",
+    noOAuth: true,
+    req: (f) => ({ method: "DELETE", path: `/v1/workspaces/${f.spareWorkspace}` })
+  },
+  "GET /v1/projects/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}` })
+  },
+  "PATCH /v1/projects/{id}": {
+    scope: "workspace",
+    noOAuth: true,
+    req: (f) => ({
+      method: "PATCH",
+      path: `/v1/projects/${f.projectId}`,
+      body: { name: "Stolen", archived: true, automation: { pullRequestMerged: false } }
+    })
+  },
+  "DELETE /v1/projects/{id}": {
+    scope: "workspace",
+    noOAuth: true,
+    req: (f) => ({ method: "DELETE", path: `/v1/projects/${f.projectId}` })
   },
   "POST /v1/projects": {
     scope: "workspace",
@@ -475,7 +506,9 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
     // queued while disabled: it waits and is never sent
     const delivery = await must(A, { method: "POST", path: `/v1/webhooks/${webhook.id}/ping` }, 202)
     const session = await must(A, { method: "POST", path: `/v1/cards/${target}/claim`, body: {} }, 201)
+    const spareWs = await must(A, { method: "POST", path: "/v1/workspaces", body: { name: `Spare ${word}` } }, 201)
     return {
+      spareWorkspace: spareWs.workspace.id,
       comment,
       session: session.id,
       word,
@@ -512,12 +545,12 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
   }
 
   /**
-   * A digest of every row that is A's: both workspaces, their members and projects, everything on
+   * A digest of every row that is A's: every workspace of A's (W1, W2 and the rows' spare ones), their members and projects, everything on
    * their boards, project links, intake tokens (and claims), and A's API keys and OAuth grants
    * (without their last-used times, which reads may touch).
    */
   const digest = async () => {
-    const ws = [A.workspaceId, W2.workspaceId].map((w) => `'${w}'::uuid`).join(",")
+    const ws = `SELECT workspace_id FROM workspace_members WHERE user_id = '${A.userId}'`
     const projects = `SELECT id FROM projects WHERE workspace_id IN (${ws})`
     const cards = `SELECT id FROM cards WHERE project_id IN (${projects})`
     const rows = await server.query<{ d: string; n: number }>(`

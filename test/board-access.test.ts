@@ -162,6 +162,8 @@ const expectProject = (p: any, workspaceId: string) =>
     workspaceId,
     name: expect.any(String),
     refPrefix: expect.any(String),
+    archivedAt: null,
+    automation: { pullRequestOpened: true, pullRequestMerged: true },
     createdAt: expect.stringMatching(ISO),
     updatedAt: expect.stringMatching(ISO)
   })

@@ -95,7 +95,16 @@ const card = (
 })
 // the wire form, decoded as the client decodes it (which brands the ids)
 const board: BoardView = Schema.decodeSync(Board)({
-  project: { id: "p", workspaceId: "w", name: "Website", refPrefix: "WEB", createdAt: ts, updatedAt: ts },
+  project: {
+    id: "p",
+    workspaceId: "w",
+    name: "Website",
+    refPrefix: "WEB",
+    archivedAt: null,
+    automation: { pullRequestOpened: true, pullRequestMerged: true },
+    createdAt: ts,
+    updatedAt: ts
+  },
   columns: (
     [
       ["To Do", "todo"],

@@ -117,6 +117,8 @@ describe.each(backends)("generated requests on %s", (backend) => {
     (await must("POST", "/v1/cards", { projectId: ids.project, columnId, title }, 201)).id as string
   const getCard = (id: string) => call(base, "GET", `/v1/cards/${id}`, { headers: h() })
   const board = async (projectId: string) => must("GET", `/v1/board/${projectId}`, undefined, 200)
+  const freshProject = () =>
+    must("POST", "/v1/projects", { workspaceId: ids.workspace, name: "Fresh", template: "kanban" }, 201)
   /** Deletes a webhook of the suite's if it is still there (204), or already gone (404). */
   const dropWebhook = async (id: string | undefined) => {
     if (id === undefined) return
@@ -537,6 +539,42 @@ describe.each(backends)("generated requests on %s", (backend) => {
         check: async (r) => {
           expect(r.body.userId).toBe(B.userId)
           expect(await must("GET", `/v1/workspaces/${ids.workspace}/members`, undefined, 200)).toContainEqual(r.body)
+        }
+      },
+      "PATCH /v1/workspaces/{id}": {
+        pools: { id: ref("workspace") },
+        check: async (r) => expect(await must("GET", "/v1/workspaces", undefined, 200)).toContainEqual(r.body)
+      },
+      "DELETE /v1/workspaces/{id}": {
+        setup: async () => ({
+          fresh: (await must("POST", "/v1/workspaces", { name: "To be deleted" }, 201)).workspace.id
+        }),
+        pools: { id: ref("fresh") },
+        check: async (_r, req) => {
+          const listed = await must("GET", "/v1/workspaces", undefined, 200)
+          expect(listed.map((w: { id: string }) => w.id)).not.toContain(req.params.id)
+          expect((await call(base, "DELETE", `/v1/workspaces/${req.params.id}`, { headers: h() })).status).toBe(404)
+        }
+      },
+      "GET /v1/projects/{id}": {
+        pools: { id: ref("project") },
+        check: async (r) => expect((await board(ids.project!)).project).toEqual(r.body)
+      },
+      // a fresh project: an archived shared one would leave the other operations' lists
+      "PATCH /v1/projects/{id}": {
+        setup: async () => ({ fresh: (await freshProject()).project.id }),
+        pools: { id: ref("fresh") },
+        check: async (r, req) => {
+          expect(await must("GET", `/v1/projects/${req.params.id}`, undefined, 200)).toEqual(r.body)
+          expect((await board(String(req.params.id))).project).toEqual(r.body)
+        }
+      },
+      "DELETE /v1/projects/{id}": {
+        setup: async () => ({ fresh: (await freshProject()).project.id }),
+        pools: { id: ref("fresh") },
+        check: async (_r, req) => {
+          expect((await call(base, "GET", `/v1/projects/${req.params.id}`, { headers: h() })).status).toBe(404)
+          expect((await call(base, "GET", `/v1/board/${req.params.id}`, { headers: h() })).status).toBe(404)
         }
       },
       "POST /v1/projects": {

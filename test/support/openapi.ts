@@ -183,6 +183,12 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "GET /v1/projects/{projectId}/intake-tokens": [200],
   "DELETE /v1/intake-tokens/{id}": [204],
   "POST /v1/workspaces/{id}/members": [201, 404],
+  // CONTRACT.md "Teams": workspaces and projects (issue 30); 403 names the role a caller lacks
+  "PATCH /v1/workspaces/{id}": [200, 403, 404],
+  "DELETE /v1/workspaces/{id}": [204, 403, 404],
+  "GET /v1/projects/{id}": [200, 403, 404],
+  "PATCH /v1/projects/{id}": [200, 403, 404],
+  "DELETE /v1/projects/{id}": [204, 403, 404],
   "POST /v1/webhooks": [201, 404],
   "GET /v1/webhooks": [200, 404],
   "GET /v1/webhooks/{id}": [200, 404],

@@ -23,6 +23,8 @@ import { Lookups } from "./board/Lookups.ts"
 import { Search } from "./board/Search.ts"
 import { Subtasks } from "./board/Subtasks.ts"
 import { Workspaces } from "./board/Workspaces.ts"
+import { WorkspaceAdmin } from "./board/WorkspaceAdmin.ts"
+import { Projects } from "./board/Projects.ts"
 import { ProjectLinks } from "./links/ProjectLinks.ts"
 import { Commands } from "./nlu/Commands.ts"
 import { Prompts } from "./prompt/Prompts.ts"
@@ -67,6 +69,8 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         Credentials.layer,
         Oidc.layer,
         Workspaces.layer,
+        WorkspaceAdmin.layer,
+        Projects.layer,
         Columns.layer,
         Labels.layer,
         Subtasks.layer,

@@ -76,7 +76,7 @@ export class Lookup extends Context.Service<
         if (projectList !== undefined) return projectList
         const list: Array<ProjectInfo> = []
         for (const w of yield* workspaces()) {
-          for (const p of yield* client.workspaces.projects({ params: { id: w.id } }))
+          for (const p of yield* client.workspaces.projects({ params: { id: w.id }, query: {} }))
             list.push({ ...p, workspaceName: w.name })
         }
         projectList = list

@@ -6,7 +6,8 @@
  *   out): at once, on the revocation the CredentialCache hears, the revoking process's own or,
  *   on PostgreSQL, any instance's through the revocation feed (migrations/0007);
  * - its credential expires (an OAuth access token: `Principal.expiresAt`), at that time;
- * - its user is no longer a member of the workspace it reaches, or its web session has expired.
+ * - its user is no longer a member of the workspace it reaches, or its web session has expired;
+ * - the project it follows was deleted (issue 30; a deleted workspace ends its memberships).
  *
  * Nothing here runs per stream or per event. A sweep, only while something is open, runs every
  * `SWEEP_MS` (and at once when the revocation feed restarts, when a revocation may have been
@@ -33,6 +34,8 @@ export interface Watched {
   readonly principal: Principal
   /** The workspace it reaches: it ends when its user is no longer a member. */
   readonly workspaceId?: string | undefined
+  /** The project it follows (an event stream): it ends when the project is deleted. */
+  readonly projectId?: string | undefined
   /**
    * Whether the credential's own expiry ends it. An event stream: yes. An MCP session: no; it
    * is bound to the OAuth grant, whose client refreshes its access token and carries on.
@@ -66,6 +69,8 @@ const liveSql: Record<Revocable, string> = {
   browser:
     "SELECT id::text AS id FROM web_sessions WHERE id = ANY($3::uuid[]) AND revoked_at IS NULL AND expires_at > $4::timestamptz"
 }
+/** The projects still there, in the same statement (prefixed: ids of different tables never meet). */
+const projectsSql = "SELECT 'project:' || id::text AS id FROM projects WHERE id = ANY($5::uuid[])"
 
 export class CredentialWatch extends Context.Service<
   CredentialWatch,
@@ -162,20 +167,20 @@ export class CredentialWatch extends Context.Service<
           browser: new Set()
         }
         const pairs = new Map<string, { userId: string; workspaceId: string }>()
-        for (const { principal: p, workspaceId } of holds) {
+        const projects = new Set<string>()
+        for (const { principal: p, workspaceId, projectId } of holds) {
           const kind = revocable(p)
           if (kind !== undefined) ids[kind].add(p.credentialId!)
           if (workspaceId !== undefined) pairs.set(`${p.userId}/${workspaceId}`, { userId: p.userId, workspaceId })
+          if (projectId !== undefined) projects.add(projectId)
         }
         const nanos = yield* Clock.currentTimeNanos
         const live = new Set(
           (yield* sql
-            .unsafe<{ id: string }>(`${liveSql.apiKey} UNION ALL ${liveSql.oauth} UNION ALL ${liveSql.browser}`, [
-              [...ids.apiKey],
-              [...ids.oauth],
-              [...ids.browser],
-              timestampOf(nanos)
-            ])
+            .unsafe<{ id: string }>(
+              `${liveSql.apiKey} UNION ALL ${liveSql.oauth} UNION ALL ${liveSql.browser} UNION ALL ${projectsSql}`,
+              [[...ids.apiKey], [...ids.oauth], [...ids.browser], timestampOf(nanos), [...projects]]
+            )
             .pipe(Effect.orDie)).map((r) => r.id)
         )
         const members = yield* access.members([...pairs.values()])
@@ -184,6 +189,8 @@ export class CredentialWatch extends Context.Service<
           if (revocable(p) !== undefined && !live.has(p.credentialId!)) finish(hold, revokedReason(p.via))
           else if (hold.workspaceId !== undefined && !members.has(`${p.userId}/${hold.workspaceId}`))
             finish(hold, "you no longer have access to this workspace")
+          else if (hold.projectId !== undefined && !live.has(`project:${hold.projectId}`))
+            finish(hold, "the project was deleted")
         }
       })
 

@@ -18,7 +18,7 @@ import { Access } from "./Access.ts"
 import { assigneeOf } from "./assignees.ts"
 import { boardJsonByAssigneeSql, boardJsonSql, eventCursorSql } from "./boardJson.ts"
 import { cardColumn, CardRow, toLabel } from "./cardView.ts"
-import { type ColumnRow, columnRowColumns, type ProjectRow, toColumn, toProject } from "./rows.ts"
+import { type ColumnRow, columnRowColumns, type ProjectRow, projectRowColumns, toColumn, toProject } from "./rows.ts"
 
 /** A board as clients see it: the type of the domain's schema (`domain/board.ts`). */
 export type BoardView = Board
@@ -76,7 +76,7 @@ export class Boards extends Context.Service<
         const [[project], columns, cards, labels, { cursor }] = yield* Effect.all(
           [
             sql<ProjectRow>`
-            SELECT id, workspace_id, name, ref_prefix, created_at, updated_at FROM projects WHERE id = ${projectId}`,
+            SELECT ${sql.literal(projectRowColumns)} FROM projects WHERE id = ${projectId}`,
             sql<ColumnRow>`
             SELECT ${sql.literal(columnRowColumns)} FROM board_columns
             WHERE project_id = ${projectId} ORDER BY position`,

@@ -14,6 +14,7 @@ import {
   columnRowColumns,
   type MemberView,
   type ProjectRow,
+  projectRowColumns,
   type ProjectView,
   toColumn,
   toMember,
@@ -28,9 +29,11 @@ export class Workspaces extends Context.Service<
   {
     readonly create: (principal: Principal, name: string) => Effect.Effect<WorkspaceView, Forbidden>
     readonly list: (principal: Principal) => Effect.Effect<ReadonlyArray<WorkspaceView>>
+    /** The live projects, or with `archived: true` the archived ones instead (as cards' `?archived=true`). */
     readonly projects: (
       principal: Principal,
-      workspaceId: string
+      workspaceId: string,
+      options?: { readonly archived?: boolean | undefined }
     ) => Effect.Effect<ReadonlyArray<ProjectView>, NotFound | WorkspaceNotGranted>
     readonly members: (
       principal: Principal,
@@ -92,11 +95,17 @@ export class Workspaces extends Context.Service<
         return rows.filter((r) => grantCovers(principal, r.id)).map(toWorkspace)
       })
 
-      const projects = Effect.fn("Workspaces.projects")(function* (principal: Principal, workspaceId: string) {
+      const projects = Effect.fn("Workspaces.projects")(function* (
+        principal: Principal,
+        workspaceId: string,
+        options?: { readonly archived?: boolean | undefined }
+      ) {
         yield* access.resolve(principal, "workspace", workspaceId)
         const rows = yield* sql<ProjectRow>`
-          SELECT id, workspace_id, name, ref_prefix, created_at, updated_at FROM projects
-          WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`.pipe(Effect.orDie)
+          SELECT ${sql.literal(projectRowColumns)} FROM projects
+          WHERE workspace_id = ${workspaceId}
+            AND archived_at IS ${options?.archived === true ? sql.literal("NOT NULL") : sql.literal("NULL")}
+          ORDER BY created_at, id`.pipe(Effect.orDie)
         return rows.map(toProject)
       })
 
@@ -173,7 +182,7 @@ export class Workspaces extends Context.Service<
               const [project] = yield* sql<ProjectRow>`
             INSERT INTO projects (workspace_id, name, ref_prefix, created_at, updated_at)
             VALUES (${input.workspaceId}, ${name}, ${refPrefixFor(name)}, ${now}::timestamptz, ${now}::timestamptz)
-            RETURNING id, workspace_id, name, ref_prefix, created_at, updated_at`
+            RETURNING ${sql.literal(projectRowColumns)}`
               const created: Array<ColumnView> = []
               for (const [position, { name: columnName, kind }] of columns.entries()) {
                 const [col] = yield* sql<ColumnRow>`

@@ -31,9 +31,10 @@ import { assigneeList, cardJsonOf, labelJson, subtaskJson } from "./cardView.ts"
 import { claimJsonText, LIVE } from "./claimSql.ts"
 import { type Statement, statement } from "../infra/statement.ts"
 import { jsonObject } from "./jsonSql.ts"
+import { projectAutomationJson } from "./rows.ts"
 
 // Every object's keys and their SQL come from its schema (jsonSql.ts): the card's in cardView.ts.
-const projectJson = jsonObject(Project, "p", {})
+const projectJson = jsonObject(Project, "p", { automation: projectAutomationJson("p") })
 const columnJson = jsonObject(Column, "bc", {})
 
 /** Positions as cardView's: the ordinal in the column by order key (keys are unique per column). */

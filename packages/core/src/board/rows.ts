@@ -5,7 +5,7 @@
 import type { Column } from "../domain/board.ts"
 import type { ColumnKind, WorkspaceRole } from "../domain/enums.ts"
 import type { ColumnId, ProjectId, UserId, WorkspaceId } from "../domain/ids.ts"
-import type { Member, Project, Workspace } from "../domain/workspace.ts"
+import type { Member, Project, ProjectAutomation, Workspace } from "../domain/workspace.ts"
 
 export const iso = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString()
 
@@ -27,21 +27,49 @@ export const toWorkspace = (r: {
 
 export type ProjectView = Project
 
-/** A `projects` row as the queries select it (`id, workspace_id, name, ref_prefix, created_at, updated_at`). */
+/** A `projects` row as the queries select it (`projectRowColumns`). */
 export interface ProjectRow {
   readonly id: string
   readonly workspace_id: string
   readonly name: string
   readonly ref_prefix: string
+  readonly archived_at: Date | null
+  /** jsonb: the drivers hand an object (a string only from a json-as-text path). */
+  readonly automation: unknown
   readonly created_at: Date
   readonly updated_at: Date
 }
+
+/** The columns a ProjectRow is selected with. */
+export const projectRowColumns = "id, workspace_id, name, ref_prefix, archived_at, automation, created_at, updated_at"
+
+/** A switch of the stored automation: on unless stored as false (as `projectAutomationJson` reads it). */
+const switchOn = (stored: unknown, key: string): boolean =>
+  !(typeof stored === "object" && stored !== null && (stored as Record<string, unknown>)[key] === false)
+
+export const toAutomation = (stored: unknown): ProjectAutomation => {
+  const value = typeof stored === "string" ? (JSON.parse(stored) as unknown) : stored
+  return {
+    pullRequestOpened: switchOn(value, "pullRequestOpened"),
+    pullRequestMerged: switchOn(value, "pullRequestMerged")
+  }
+}
+
+/**
+ * The SQL of a project's `automation` JSON (alias `p`), for the statements that write the
+ * Project shape (the board): the same keys and values as `toAutomation`, no whitespace.
+ */
+export const projectAutomationJson = (alias: string): string =>
+  `concat('{"pullRequestOpened":', CASE WHEN ${alias}.automation->'pullRequestOpened' = 'false'::jsonb THEN 'false' ELSE 'true' END,
+    ',"pullRequestMerged":', CASE WHEN ${alias}.automation->'pullRequestMerged' = 'false'::jsonb THEN 'false' ELSE 'true' END, '}')`
 
 export const toProject = (r: ProjectRow): ProjectView => ({
   id: r.id as ProjectId,
   workspaceId: r.workspace_id as WorkspaceId,
   name: r.name,
   refPrefix: r.ref_prefix,
+  archivedAt: r.archived_at === null ? null : iso(r.archived_at),
+  automation: toAutomation(r.automation),
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at)
 })

@@ -19,6 +19,26 @@ const columnId = checkedId(ColumnId)
 const cardId = checkedId(CardId)
 const labelId = checkedId(LabelId)
 
+// Workspaces and projects (issue 30)
+
+export const WorkspacePatch = Schema.Struct({ name: Name })
+export type WorkspacePatch = typeof WorkspacePatch.Type
+
+/** A partial update of a project's automation: the switches named change, the others stay. */
+export const ProjectAutomationPatch = Schema.Struct({
+  pullRequestOpened: Schema.optionalKey(Schema.Boolean),
+  pullRequestMerged: Schema.optionalKey(Schema.Boolean)
+})
+export type ProjectAutomationPatch = typeof ProjectAutomationPatch.Type
+
+export const ProjectPatch = Schema.Struct({
+  name: Schema.optionalKey(Name),
+  /** true archives the project, false restores it. */
+  archived: Schema.optionalKey(Schema.Boolean),
+  automation: Schema.optionalKey(ProjectAutomationPatch)
+})
+export type ProjectPatch = typeof ProjectPatch.Type
+
 // Columns
 
 export const ColumnCreate = Schema.Struct({

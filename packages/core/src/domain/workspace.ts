@@ -17,12 +17,24 @@ export const Workspace = Schema.Struct({
 })
 export type Workspace = typeof Workspace.Type
 
+/** What a forge's pull requests may do to a project's cards (issue 31); both on unless turned off. */
+export const ProjectAutomation = Schema.Struct({
+  /** A pull request opened for a card moves it from a `todo` column to the first `in_progress` one. */
+  pullRequestOpened: Schema.Boolean,
+  /** A pull request merged with close intent moves its card to the first `done` column. */
+  pullRequestMerged: Schema.Boolean
+}).annotate({ identifier: "ProjectAutomation", description: "The project's forge automation switches." })
+export type ProjectAutomation = typeof ProjectAutomation.Type
+
 export const Project = Schema.Struct({
   id: ProjectId,
   workspaceId: WorkspaceId,
   name: Schema.String,
   /** What its card refs start with (`WEB` of `WEB-12`). */
   refPrefix: Schema.String,
+  /** When it was archived (it then leaves the project list, and its board only reads), or null. */
+  archivedAt: Schema.NullOr(Timestamp).annotate({ description: "When the project was archived, or null." }),
+  automation: ProjectAutomation,
   createdAt: Timestamp,
   updatedAt: Timestamp
 }).annotate({ identifier: "Project", description: "A project of a workspace: one board." })

@@ -5,9 +5,12 @@ import {
   Member,
   Name,
   Project,
+  ProjectId,
+  ProjectPatch,
   projectTemplates,
   Workspace,
-  WorkspaceId
+  WorkspaceId,
+  WorkspacePatch
 } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
@@ -17,6 +20,7 @@ import { AnyUserAuth, BootstrapAuth, UserAuth } from "../middleware/Authenticati
 
 const workspaceId = checkedId(WorkspaceId)
 const idParams = { id: workspaceId }
+const projectParams = { id: checkedId(ProjectId) }
 
 export const ProjectCreated = Schema.Struct({ project: Project, columns: Schema.Array(Column) }).annotate({
   identifier: "ProjectCreated",
@@ -46,11 +50,81 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
   .add(
     HttpApiEndpoint.get("projects", "/v1/workspaces/:id/projects", {
       params: idParams,
+      query: {
+        archived: Schema.optionalKey(Schema.Literals(["true", "false"]).annotate({ message: "expected true or false" }))
+      },
       success: Schema.Array(Project),
+      error: [BadRequest, Forbidden, NotFound]
+    })
+      .annotateMerge(
+        doc(
+          "List a workspace's projects",
+          "The projects of a workspace the caller belongs to, archived ones left out; `archived=true` lists the archived ones instead."
+        )
+      )
+      .middleware(UserAuth)
+  )
+  .add(
+    HttpApiEndpoint.patch("rename", "/v1/workspaces/:id", {
+      params: idParams,
+      payload: WorkspacePatch,
+      success: Workspace,
+      error: [BadRequest, Forbidden, NotFound]
+    })
+      .annotateMerge(doc("Rename a workspace", "An admin's or owner's (403 for the other roles)."))
+      .middleware(BootstrapAuth)
+  )
+  .add(
+    HttpApiEndpoint.delete("deleteWorkspace", "/v1/workspaces/:id", {
+      params: idParams,
+      success: HttpApiSchema.NoContent,
       error: [Forbidden, NotFound]
     })
-      .annotateMerge(doc("List a workspace's projects", "The projects of a workspace the caller belongs to."))
-      .middleware(UserAuth)
+      .annotateMerge(
+        doc(
+          "Delete a workspace",
+          "An owner's (403 for the other roles). Everything in it is gone: its projects with their boards, cards, comments, links, intake tokens, agent sessions and history, its webhooks and its memberships; its open event streams end."
+        )
+      )
+      .middleware(BootstrapAuth)
+  )
+  .add(
+    HttpApiEndpoint.get("project", "/v1/projects/:id", {
+      params: projectParams,
+      success: Project,
+      error: [Forbidden, NotFound]
+    })
+      .annotateMerge(doc("Get a project", "Any member's; an archived project too."))
+      .middleware(AnyUserAuth)
+  )
+  .add(
+    HttpApiEndpoint.patch("updateProject", "/v1/projects/:id", {
+      params: projectParams,
+      payload: ProjectPatch,
+      success: Project,
+      error: [BadRequest, Forbidden, NotFound]
+    })
+      .annotateMerge(
+        doc(
+          "Change a project",
+          "An admin's or owner's (403 for the other roles): `name`, `archived` (true archives, false restores) and `automation` (the switches named change, the others stay). Events: `project.updated`, `project.archived`, `project.restored`."
+        )
+      )
+      .middleware(BootstrapAuth)
+  )
+  .add(
+    HttpApiEndpoint.delete("deleteProject", "/v1/projects/:id", {
+      params: projectParams,
+      success: HttpApiSchema.NoContent,
+      error: [Forbidden, NotFound]
+    })
+      .annotateMerge(
+        doc(
+          "Delete a project",
+          "An admin's or owner's (403 for the other roles). Its board, cards, comments, links, intake tokens, webhooks and history are gone; its open event streams end after a `project.deleted` event, which the workspace's webhooks also get."
+        )
+      )
+      .middleware(BootstrapAuth)
   )
   .add(
     HttpApiEndpoint.get("members", "/v1/workspaces/:id/members", {

@@ -69,6 +69,7 @@ export const EventsHandlers = HttpApiBuilder.group(Api, "events", (handlers) =>
           yield* watch.watch({
             principal,
             workspaceId,
+            projectId,
             endsAtExpiry: true,
             end: (reason) => {
               Queue.offerUnsafe(queue, encoder.encode(`: closed: ${reason}\n\n`))

@@ -221,7 +221,7 @@ export interface paths {
     }
     /**
      * List a workspace's projects
-     * @description The projects of a workspace the caller belongs to.
+     * @description The projects of a workspace the caller belongs to, archived ones left out; `archived=true` lists the archived ones instead.
      */
     get: operations["workspaces.projects"]
     put?: never
@@ -230,6 +230,58 @@ export interface paths {
     options?: never
     head?: never
     patch?: never
+    trace?: never
+  }
+  "/v1/workspaces/{id}": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Delete a workspace
+     * @description An owner's (403 for the other roles). Everything in it is gone: its projects with their boards, cards, comments, links, intake tokens, agent sessions and history, its webhooks and its memberships; its open event streams end.
+     */
+    delete: operations["workspaces.deleteWorkspace"]
+    options?: never
+    head?: never
+    /**
+     * Rename a workspace
+     * @description An admin's or owner's (403 for the other roles).
+     */
+    patch: operations["workspaces.rename"]
+    trace?: never
+  }
+  "/v1/projects/{id}": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Get a project
+     * @description Any member's; an archived project too.
+     */
+    get: operations["workspaces.project"]
+    put?: never
+    post?: never
+    /**
+     * Delete a project
+     * @description An admin's or owner's (403 for the other roles). Its board, cards, comments, links, intake tokens, webhooks and history are gone; its open event streams end after a `project.deleted` event, which the workspace's webhooks also get.
+     */
+    delete: operations["workspaces.deleteProject"]
+    options?: never
+    head?: never
+    /**
+     * Change a project
+     * @description An admin's or owner's (403 for the other roles): `name`, `archived` (true archives, false restores) and `automation` (the switches named change, the others stay). Events: `project.updated`, `project.archived`, `project.restored`.
+     */
+    patch: operations["workspaces.updateProject"]
     trace?: never
   }
   "/v1/workspaces/{id}/members": {
@@ -1311,6 +1363,10 @@ export interface components {
         | "subtask.deleted"
         | "card_link.created"
         | "card_link.deleted"
+        | "project.updated"
+        | "project.archived"
+        | "project.restored"
+        | "project.deleted"
         | "project_link.created"
         | "project_link.reviewed"
         | "project_link.evaluated"
@@ -1736,10 +1792,18 @@ export interface components {
       workspaceId: string
       name: string
       refPrefix: string
+      /** @description When the project was archived, or null. */
+      archivedAt: string | null
+      automation: components["schemas"]["ProjectAutomation"]
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+    }
+    /** @description The project's forge automation switches. */
+    ProjectAutomation: {
+      pullRequestOpened: boolean
+      pullRequestMerged: boolean
     }
     /** @description A new project and the columns its template made. */
     ProjectCreated: {
@@ -2509,7 +2573,9 @@ export interface operations {
   }
   "workspaces.projects": {
     parameters: {
-      query?: never
+      query?: {
+        archived?: "true" | "false"
+      }
       header?: never
       path: {
         id: string
@@ -2525,6 +2591,354 @@ export interface operations {
         }
         content: {
           "application/json": components["schemas"]["Project"][]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "workspaces.deleteWorkspace": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description <No Content> */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "workspaces.rename": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string & unknown
+        }
+      }
+    }
+    responses: {
+      /** @description A workspace the caller belongs to, with the caller's role in it. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Workspace"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "workspaces.project": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A project of a workspace: one board. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Project"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "workspaces.deleteProject": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description <No Content> */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "workspaces.updateProject": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string & unknown
+          archived?: boolean
+          automation?: {
+            pullRequestOpened?: boolean
+            pullRequestMerged?: boolean
+          }
+        }
+      }
+    }
+    responses: {
+      /** @description A project of a workspace: one board. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Project"]
         }
       }
       /** @description Malformed input: `error` names the field and the rule it broke. */

@@ -75,7 +75,16 @@ const session = (id: string, cardId: string, status: AgentSession["status"]): Ag
 
 /** To Do: a, b, c; Doing: d; Done: empty. The board lists columns out of order on purpose. */
 const board: Board = {
-  project: { id: "p", workspaceId: "w", name: "Web", refPrefix: "WEB", createdAt: at, updatedAt: at },
+  project: {
+    id: "p",
+    workspaceId: "w",
+    name: "Web",
+    refPrefix: "WEB",
+    archivedAt: null,
+    automation: { pullRequestOpened: true, pullRequestMerged: true },
+    createdAt: at,
+    updatedAt: at
+  },
   columns: [column("done", 2, "done"), column("todo", 0), column("doing", 1, "in_progress")],
   cards: [card("a", "todo", 0), card("b", "todo", 1), card("c", "todo", 2), card("d", "doing", 0)],
   labels: [label("l1", "bug")],
