@@ -20,7 +20,7 @@
  *   https://geminicli.com/docs/cli/headless/ ("Streaming JSON output")
  * - Aider: plain text (`--message-file`), https://aider.chat/docs/scripting.html
  *
- * The recorded samples these parsers are tested against: test/agent-runner-presets.test.ts.
+ * Samples of each format, in the documented shapes: samples/*.jsonl, tested by runner.test.ts.
  */
 import type { Entry } from "./batcher.ts"
 
