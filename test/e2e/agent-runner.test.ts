@@ -57,7 +57,15 @@ const makeRepo = () => {
   git(work, "add", ".")
   git(work, "commit", "--quiet", "-m", "first")
   git(work, "push", "--quiet", "origin", "HEAD:main")
-  return { dir, origin, work, clone: (name: string) => (git(dir, "clone", "--quiet", origin, name), path.join(dir, name)) }
+  return {
+    dir,
+    origin,
+    work,
+    clone: (name: string) => {
+      git(dir, "clone", "--quiet", origin, name)
+      return path.join(dir, name)
+    }
+  }
 }
 
 /** A script file standing in for the agent; the runner runs `sh <file>`. */
@@ -69,7 +77,21 @@ const agentScript = (body: string) => {
 
 const startRunner = (a: Account, repo: string, command: string, extra: Array<string> = []) => {
   const runner = spawnBoard(
-    ["agent", "run", "--project", a.projectId, "--repo", repo, "--command", command, "--lease", "30", "--poll", "300ms", ...extra],
+    [
+      "agent",
+      "run",
+      "--project",
+      a.projectId,
+      "--repo",
+      repo,
+      "--command",
+      command,
+      "--lease",
+      "30",
+      "--poll",
+      "300ms",
+      ...extra
+    ],
     { ...gitEnv, BOARD_API_URL: base, BOARD_API_KEY: a.apiKey, XDG_CONFIG_HOME: tmpDir(), BOARD_TIMEOUT: undefined }
   )
   spawned.push(runner)
@@ -92,7 +114,8 @@ const createCard = async (a: Account, title: string, priority = "medium") =>
     })
   ).body as { id: string; ref: string }
 
-const getCard = async (a: Account, id: string) => (await call(base, "GET", `/v1/cards/${id}`, { headers: key(a.apiKey) })).body
+const getCard = async (a: Account, id: string) =>
+  (await call(base, "GET", `/v1/cards/${id}`, { headers: key(a.apiKey) })).body
 const sessionsOf = async (a: Account, cardId: string) =>
   (await call(base, "GET", `/v1/cards/${cardId}/agent-sessions`, { headers: key(a.apiKey) })).body as Array<any>
 const detail = async (a: Account, sessionId: string) =>
@@ -132,7 +155,9 @@ echo "entry" > CHANGELOG.md`)
     const branch = `${card.ref.toLowerCase()}-add-a-changelog`
     const sha = onOrigin(repo.origin, `refs/heads/${branch}`)
     expect(sha, runner.output()).toBeDefined()
-    expect(git(repo.origin, "log", "-1", "--format=%s", branch)).toBe(`${card.ref}: changes left uncommitted by the agent`)
+    expect(git(repo.origin, "log", "-1", "--format=%s", branch)).toBe(
+      `${card.ref}: changes left uncommitted by the agent`
+    )
     expect(git(repo.origin, "show", `${branch}:CHANGELOG.md`)).toBe("entry")
     // the prompt reached standard input: the card's execute prompt names its title
     expect(git(repo.origin, "show", `${branch}:prompt.txt`)).toContain("Add a changelog")
@@ -157,7 +182,11 @@ echo "entry" > CHANGELOG.md`)
     const a = await bootstrap(base, "runner-fail")
     const repo = makeRepo()
     const card = await createCard(a, "Break things")
-    const runner = startRunner(a, repo.work, agentScript(`echo "half done" > half.txt\necho "boom: tests failed"\nexit 1`))
+    const runner = startRunner(
+      a,
+      repo.work,
+      agentScript(`echo "half done" > half.txt\necho "boom: tests failed"\nexit 1`)
+    )
     const session = await waitFor(
       "a released session",
       async () => (await sessionsOf(a, card.id)).find((s) => s.status === "released"),
@@ -186,7 +215,9 @@ echo "entry" > CHANGELOG.md`)
     const runner = startRunner(
       a,
       repo.work,
-      agentScript(`echo "before asking"\nanswer=$(board agent ask "Which colour?")\nprintf '%s\\n' "$answer" > colour.txt`)
+      agentScript(
+        `echo "before asking"\nanswer=$(board agent ask "Which colour?")\nprintf '%s\\n' "$answer" > colour.txt`
+      )
     )
     const session = await waitFor(
       "the session waiting for input",
@@ -199,8 +230,9 @@ echo "entry" > CHANGELOG.md`)
     await new Promise((r) => setTimeout(r, 2500))
     expect((await detail(a, session.id)).status).toBe("awaitingInput")
     // the person answers with a credential of their own, not the runner's key
-    const personKey = (await call(base, "POST", "/v1/api-keys", { body: { name: "person" }, headers: bearer(a.session) }))
-      .body.rawKey as string
+    const personKey = (
+      await call(base, "POST", "/v1/api-keys", { body: { name: "person" }, headers: bearer(a.session) })
+    ).body.rawKey as string
     const answered = await call(base, "POST", `/v1/cards/${card.id}/comments`, {
       body: { body: "Teal, please" },
       headers: key(personKey)
@@ -268,7 +300,10 @@ echo "entry" > CHANGELOG.md`)
     const runner = startRunner(a, repo.work, agentScript(`cat > prompt.txt`))
     const branch = await waitFor(
       "a pushed branch",
-      () => git(repo.origin, "for-each-ref", "--format=%(refname:short)", "refs/heads/").split("\n").find((b) => b.startsWith(card.ref.toLowerCase())),
+      () =>
+        git(repo.origin, "for-each-ref", "--format=%(refname:short)", "refs/heads/")
+          .split("\n")
+          .find((b) => b.startsWith(card.ref.toLowerCase())),
       { timeoutMs: 60_000, intervalMs: 200 }
     )
     expect(branch).toMatch(/^[a-z0-9-]+$/)

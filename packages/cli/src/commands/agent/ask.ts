@@ -78,7 +78,10 @@ export const registerAgentAsk = (agent: Command, app: App) =>
     .argument("<question>", "the question (Markdown); - reads it from stdin")
     .option("--session <id>", "the session to ask on; default: BOARD_SESSION_ID (set by `board agent run`)")
     .option("--poll <duration>", "how often to look for an answer (default 2s)")
-    .option("--wait <duration>", "give up (exit 1) when nobody answered within this time; default: wait as long as it takes")
+    .option(
+      "--wait <duration>",
+      "give up (exit 1) when nobody answered within this time; default: wait as long as it takes"
+    )
     .addHelpText(
       "after",
       examples(

@@ -42,7 +42,10 @@ export const runAgentRun = Effect.fn("agent.run")(function* (options: AgentRunOp
   const command = options.command ?? preset!.command
   const timeoutMs = parseTimeout(options.runTimeout ?? "60m", "--timeout").ms
   const pollMs = parseTimeout(options.poll ?? "10s", "--poll").ms
-  const repo = yield* Effect.tryPromise({ try: () => checkRepo(options.repo), catch: (e) => failure((e as Error).message) })
+  const repo = yield* Effect.tryPromise({
+    try: () => checkRepo(options.repo),
+    catch: (e) => failure((e as Error).message)
+  })
   const project = yield* lookup.project(options.project)
   // the runner's own requests keep the ordinary deadline (BOARD_TIMEOUT, else 30 s): its
   // `--timeout` is the command's limit
@@ -116,11 +119,18 @@ export const registerAgentRun = (agent: Command, app: App) =>
       ).choices(presetNames)
     )
     .option("--concurrency <n>", "how many cards to work at once (1 to 16, default 1)", wholeNumber(1, 16))
-    .option("--lease <seconds>", "each claim's lease, renewed every third of it (30 to 3600, default 300)", wholeNumber(30, 3600))
+    .option(
+      "--lease <seconds>",
+      "each claim's lease, renewed every third of it (30 to 3600, default 300)",
+      wholeNumber(30, 3600)
+    )
     .option("--poll <duration>", "how often to look at the queue when it is empty (default 10s)")
     .option("--open-pr", "open a pull request with the forge's CLI (gh, glab or tea, by origin's URL): 'Closes WEB-12'")
     .option("--done-column <column>", "where a shipped card goes (name or id); default: the first in_progress column")
-    .option("--follow-up", "when the forge reports feedback (changes requested, checks failed) on a card this runner shipped, work it again on its branch with the feedback in the prompt")
+    .option(
+      "--follow-up",
+      "when the forge reports feedback (changes requested, checks failed) on a card this runner shipped, work it again on its branch with the feedback in the prompt"
+    )
     .addHelpText(
       "after",
       help +

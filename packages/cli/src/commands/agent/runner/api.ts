@@ -25,7 +25,8 @@ const failureOf = (e: unknown): ApiFailure => {
   if (status !== undefined) return new ApiFailure((e as { error: string }).error, status)
   if (Predicate.isTagged(e, "HttpClientError") && Predicate.hasProperty(e, "reason")) {
     const reason = e.reason as { _tag: string; response?: { status: number } }
-    if (reason.response !== undefined) return new ApiFailure(`the server answered ${reason.response.status}`, reason.response.status)
+    if (reason.response !== undefined)
+      return new ApiFailure(`the server answered ${reason.response.status}`, reason.response.status)
     return new ApiFailure(`cannot reach the server (${reason._tag})`, undefined)
   }
   return new ApiFailure(e instanceof Error ? e.message : String(e), 0)

@@ -39,7 +39,15 @@ const openPullRequest = async (
     cli === "gh"
       ? ["pr", "create", `--head=${branch}`, `--base=${base}`, `--title=${title}`, `--body=${body}`]
       : cli === "glab"
-        ? ["mr", "create", `--source-branch=${branch}`, `--target-branch=${base}`, `--title=${title}`, `--description=${body}`, "--yes"]
+        ? [
+            "mr",
+            "create",
+            `--source-branch=${branch}`,
+            `--target-branch=${base}`,
+            `--title=${title}`,
+            `--description=${body}`,
+            "--yes"
+          ]
         : ["pulls", "create", `--head=${branch}`, `--base=${base}`, `--title=${title}`, `--description=${body}`]
   const out = await run(dir, cli, args)
   return out.match(/https?:\/\/\S+/g)?.at(-1)

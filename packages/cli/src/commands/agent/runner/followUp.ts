@@ -42,8 +42,7 @@ export const makeFollowUps = (ctx: RunnerContext) => {
         for (const session of sessions) {
           if (session.updatedAt <= s.seenUntil) continue
           const detail = await ctx.api.session(session.id)
-          for (const a of detail.activities)
-            if (a.type === "feedback" && a.createdAt > s.seenUntil) feedback.push(a)
+          for (const a of detail.activities) if (a.type === "feedback" && a.createdAt > s.seenUntil) feedback.push(a)
         }
         if (feedback.length === 0) continue
         const claimed = await ctx.api.claim(cardId, ctx.config.ttlSeconds).catch((e) => {

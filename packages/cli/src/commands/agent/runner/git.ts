@@ -15,8 +15,7 @@ export const git = (cwd: string, args: ReadonlyArray<string>, input?: string): P
       [...args],
       { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } },
       (error, stdout, stderr) => {
-        if (error !== null)
-          reject(new GitError(`git ${args.join(" ")}: ${String(stderr).trim() || error.message}`))
+        if (error !== null) reject(new GitError(`git ${args.join(" ")}: ${String(stderr).trim() || error.message}`))
         else resolve(String(stdout).trim())
       }
     )
@@ -52,8 +51,7 @@ export const checkRepo = async (repo: string): Promise<string> => {
     throw new GitError(`--repo ${top} has no remote named origin; add one (git remote add origin URL)`)
   }
   const dirty = await git(top, ["status", "--porcelain"])
-  if (dirty !== "")
-    throw new GitError(`--repo ${top} has uncommitted changes; commit or stash them first:\n${dirty}`)
+  if (dirty !== "") throw new GitError(`--repo ${top} has uncommitted changes; commit or stash them first:\n${dirty}`)
   return top
 }
 

@@ -11,10 +11,12 @@ export interface RunnerLog {
 }
 
 export const jsonLog = (write: (line: string) => void = (l) => void process.stdout.write(l)): RunnerLog => {
-  const line = (level: string) => (msg: string, fields: LogFields = {}) => {
-    const clean: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(fields)) if (v !== undefined) clean[k] = v
-    write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...clean })}\n`)
-  }
+  const line =
+    (level: string) =>
+    (msg: string, fields: LogFields = {}) => {
+      const clean: Record<string, unknown> = {}
+      for (const [k, v] of Object.entries(fields)) if (v !== undefined) clean[k] = v
+      write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...clean })}\n`)
+    }
   return { info: line("info"), warn: line("warn"), error: line("error") }
 }

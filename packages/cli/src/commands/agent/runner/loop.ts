@@ -20,9 +20,13 @@ import { type Claimed, type Running, workCard } from "./work.ts"
 const makeShim = (): string => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "board-runner-"))
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
-  fs.writeFileSync(path.join(dir, "board"), `#!/bin/sh\nexec ${q(process.execPath)} ${q(process.argv[1] ?? "board")} "$@"\n`, {
-    mode: 0o755
-  })
+  fs.writeFileSync(
+    path.join(dir, "board"),
+    `#!/bin/sh\nexec ${q(process.execPath)} ${q(process.argv[1] ?? "board")} "$@"\n`,
+    {
+      mode: 0o755
+    }
+  )
   return dir
 }
 

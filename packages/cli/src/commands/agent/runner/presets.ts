@@ -44,12 +44,16 @@ const text = (line: string, stream: "stdout" | "stderr"): Parsed =>
 
 export const plainParser = (): OutputParser => text
 
-const obj = (v: unknown): Record<string, any> | undefined =>
-  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, any>) : undefined
+/** A parsed JSON object: the agents' formats are read field by field, each checked where used. */
+// biome-ignore lint/suspicious/noExplicitAny: foreign JSON, read defensively
+type JsonObject = Record<string, any>
+
+const obj = (v: unknown): JsonObject | undefined =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as JsonObject) : undefined
 
 /** A JSON-lines parser: stdout lines that are JSON objects go to `onEvent`, the rest is text. */
 const jsonLines =
-  (onEvent: (event: Record<string, any>) => Parsed): OutputParser =>
+  (onEvent: (event: JsonObject) => Parsed): OutputParser =>
   (line, stream) => {
     if (stream === "stdout" && line.trimStart().startsWith("{")) {
       let parsed: unknown
@@ -65,12 +69,12 @@ const jsonLines =
   }
 
 const short = (v: unknown, max = 300): string => {
-  const s = typeof v === "string" ? v : JSON.stringify(v) ?? ""
+  const s = typeof v === "string" ? v : (JSON.stringify(v) ?? "")
   return s.length > max ? `${s.slice(0, max - 1)}…` : s
 }
 
 /** `Edit src/a.ts`, `Bash: npm test`: a tool call in a line. */
-const toolLine = (name: string, input: Record<string, any> | undefined): string => {
+const toolLine = (name: string, input: JsonObject | undefined): string => {
   if (input === undefined) return name
   const main = input.command ?? input.file_path ?? input.path ?? input.absolute_path ?? input.pattern ?? input.url
   return main !== undefined ? `${name}: ${short(main)}` : `${name} ${short(input)}`
@@ -129,7 +133,8 @@ export const codexParser = (): OutputParser => {
           return none
       }
     }
-    if (e.type === "turn.failed") return { entries: [{ kind: "thought", text: `turn failed: ${obj(e.error)?.message}` }] }
+    if (e.type === "turn.failed")
+      return { entries: [{ kind: "thought", text: `turn failed: ${obj(e.error)?.message}` }] }
     if (e.type === "error") return { entries: [{ kind: "thought", text: `error: ${e.message}` }] }
     return none
   })

@@ -8,7 +8,8 @@ const secretName = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)/i
 export const secretValues = (env: NodeJS.ProcessEnv, always: ReadonlyArray<string | undefined>): Array<string> => {
   const found = new Set<string>()
   for (const v of always) if (v !== undefined && v.length >= 4) found.add(v)
-  for (const [name, v] of Object.entries(env)) if (v !== undefined && v.length >= 8 && secretName.test(name)) found.add(v)
+  for (const [name, v] of Object.entries(env))
+    if (v !== undefined && v.length >= 8 && secretName.test(name)) found.add(v)
   // longest first, so a secret that contains another is replaced whole
   return [...found].sort((a, b) => b.length - a.length)
 }

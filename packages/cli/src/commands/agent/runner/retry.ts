@@ -2,12 +2,7 @@
 import { ApiFailure } from "./api.ts"
 import type { RunnerLog } from "./log.ts"
 
-export const persist = async <A>(
-  log: RunnerLog,
-  what: string,
-  f: () => Promise<A>,
-  withinMs = 120_000
-): Promise<A> => {
+export const persist = async <A>(log: RunnerLog, what: string, f: () => Promise<A>, withinMs = 120_000): Promise<A> => {
   const deadline = Date.now() + withinMs
   let wait = 500
   for (;;) {

@@ -13,7 +13,10 @@ import { claudeParser, codexParser, geminiParser, type OutputParser, plainParser
 import { redactor, secretValues } from "./redact.ts"
 
 const sample = (name: string) =>
-  fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "samples", name), "utf8").trim().split("\n")
+  fs
+    .readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), "samples", name), "utf8")
+    .trim()
+    .split("\n")
 
 const parseAll = (parser: OutputParser, lines: ReadonlyArray<string>) => {
   const entries: Array<{ kind: string; text: string }> = []
@@ -68,7 +71,9 @@ describe("presets parse their agent's structured output", () => {
 describe("branch names", () => {
   it("are the ref and a slug of letters, digits and dashes", () => {
     expect(branchName("WEB-12", "Fix login")).toBe("web-12-fix-login")
-    expect(branchName("WEB-3", `Fix "it" $(rm -rf /); echo \`id\` 'q' | tee x`)).toBe("web-3-fix-it-rm-rf-echo-id-q-tee-x")
+    expect(branchName("WEB-3", `Fix "it" $(rm -rf /); echo \`id\` 'q' | tee x`)).toBe(
+      "web-3-fix-it-rm-rf-echo-id-q-tee-x"
+    )
     expect(branchName("WEB-4", "Ünïcödé --force")).toBe("web-4-unicode-force")
     expect(branchName("WEB-5", "!!!")).toBe("web-5")
     expect(branchName("WEB-6", "a".repeat(100))).toBe(`web-6-${"a".repeat(40)}`)

@@ -143,7 +143,9 @@ export const workCard = async (ctx: RunnerContext, claimed: Claimed, running: Ru
         `The command finished without changing anything; nothing was pushed.${result.final !== undefined ? `\n\n${result.final}` : ""}`
       )
       log.info("nothing changed", fields)
-      return claimed.feedback === undefined ? { kind: "unchanged" } : { kind: "shipped", branch, finishedAt: answer.createdAt }
+      return claimed.feedback === undefined
+        ? { kind: "unchanged" }
+        : { kind: "shipped", branch, finishedAt: answer.createdAt }
     }
     const shipped = await ship(ctx, dir, card, branch, base)
     const board = await persist(log, "board", () => api.board(config.projectId))
