@@ -28,8 +28,8 @@ export interface Batcher {
   readonly add: (entry: Entry) => void
   /** Posts what is gathered (unless paused, or `force`). */
   readonly flush: (force?: boolean) => Promise<void>
-  /** Flushes one last time and stops the timer. */
-  readonly close: () => Promise<void>
+  /** Stops the timer and flushes until everything is delivered or `withinMs` passed (the server may be restarting). */
+  readonly close: (withinMs?: number) => Promise<void>
 }
 
 /** Consecutive entries of one kind, as bodies of at most `maxBody` characters. */
@@ -91,9 +91,14 @@ export const makeBatcher = (options: BatcherOptions): Batcher => {
       if (size >= maxBody) void flush()
     },
     flush,
-    close: async () => {
+    close: async (withinMs = 0) => {
       clearInterval(timer)
+      const deadline = Date.now() + withinMs
       await flush(true)
+      while (pending.length > 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 1000))
+        await flush(true)
+      }
     }
   }
 }

@@ -115,7 +115,7 @@ export const workCard = async (ctx: RunnerContext, claimed: Claimed, running: Ru
     const result = await child.done
     running.delete(child)
     log.info("command ended", { ...fields, code: result.code, signal: result.signal, timedOut: result.timedOut })
-    await batcher.close()
+    await batcher.close(ctx.stopping() ? 10_000 : 120_000)
     const last = result.tail.length > 0 ? fence(result.tail.slice(-20)) : ""
 
     if (lost) return { kind: "lost" }
