@@ -208,6 +208,25 @@ echo "entry" > CHANGELOG.md`)
     await stopRunner(runner)
   })
 
+  it("--timeout: a command past its limit is stopped, an error activity says so, the card goes back", async () => {
+    const a = await bootstrap(base, "runner-slow")
+    const repo = makeRepo()
+    const card = await createCard(a, "Never ends")
+    const runner = startRunner(a, repo.work, agentScript("echo starting\nsleep 60"), ["--timeout", "2s"])
+    const session = await waitFor(
+      "a released session",
+      async () => (await sessionsOf(a, card.id)).find((s) => s.status === "released"),
+      { timeoutMs: 60_000, intervalMs: 200 }
+    )
+    const error = ((await detail(a, session.id)).activities as Array<{ type: string; body: string }>).find(
+      (x) => x.type === "error"
+    )!
+    expect(error.body).toContain("stopped after 2 s (--timeout)")
+    expect(error.body).toContain("starting")
+    expect((await getCard(a, card.id)).columnId).toBe(column(a, "To Do"))
+    await stopRunner(runner)
+  })
+
   it("a question: the elicitation appears, a person's comment is the answer the command reads", async () => {
     const a = await bootstrap(base, "runner-ask")
     const repo = makeRepo()

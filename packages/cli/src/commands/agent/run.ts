@@ -2,10 +2,10 @@
  * `board agent run`: the runner, a long-running service that turns cards into pushed branches
  * (docs/runner.md). This file reads the options and starts the loop (runner/loop.ts).
  */
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { type Command, Option } from "commander"
-import type { App } from "../../support/app.ts"
-import { BoardApi, layer as clientLayer } from "../../support/client.ts"
+import { type App, servicesLayer } from "../../support/app.ts"
+import { BoardApi } from "../../support/client.ts"
 import { defaultTimeout, parseTimeout } from "../../support/deadline.ts"
 import { failure, usageError } from "../../support/failure.ts"
 import { examples } from "../../support/format.ts"
@@ -35,7 +35,19 @@ export interface AgentRunOptions {
 
 export const runAgentRun = Effect.fn("agent.run")(function* (options: AgentRunOptions) {
   const settings = yield* Settings
+  // the runner's own requests keep the ordinary deadline (BOARD_TIMEOUT, else 30 s): its
+  // `--timeout` is the command's limit
+  const requestTimeout =
+    settings.env.BOARD_TIMEOUT !== undefined && settings.env.BOARD_TIMEOUT.trim() !== ""
+      ? parseTimeout(settings.env.BOARD_TIMEOUT, "BOARD_TIMEOUT")
+      : defaultTimeout
+  yield* startRunner(options).pipe(Effect.provide(servicesLayer({ ...settings, timeout: requestTimeout })))
+})
+
+const startRunner = Effect.fn("agent.run.start")(function* (options: AgentRunOptions) {
+  const settings = yield* Settings
   const lookup = yield* Lookup
+  const { client } = yield* BoardApi
   if (options.command === undefined && options.preset === undefined)
     return yield* usageError(`give the agent's command: --command CMD, or --preset ${presetNames.join("|")}`)
   const preset = options.preset !== undefined ? presets[options.preset] : undefined
@@ -47,15 +59,6 @@ export const runAgentRun = Effect.fn("agent.run")(function* (options: AgentRunOp
     catch: (e) => failure((e as Error).message)
   })
   const project = yield* lookup.project(options.project)
-  // the runner's own requests keep the ordinary deadline (BOARD_TIMEOUT, else 30 s): its
-  // `--timeout` is the command's limit
-  const requestTimeout =
-    settings.env.BOARD_TIMEOUT !== undefined && settings.env.BOARD_TIMEOUT.trim() !== ""
-      ? parseTimeout(settings.env.BOARD_TIMEOUT, "BOARD_TIMEOUT")
-      : defaultTimeout
-  const { client } = yield* Effect.service(BoardApi).pipe(
-    Effect.provide(clientLayer.pipe(Layer.provide(Layer.succeed(Settings, { ...settings, timeout: requestTimeout }))))
-  )
   yield* Effect.promise(() =>
     runLoop({
       api: runnerApi(client),
