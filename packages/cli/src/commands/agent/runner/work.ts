@@ -39,12 +39,15 @@ export const workCard = async (ctx: RunnerContext, claimed: Claimed, running: Ru
   log.info(claimed.feedback === undefined ? "claimed" : "claimed again for feedback", { ...fields, branch })
 
   let lost = false
+  // set once the command ended: a heartbeat refused after the session completed is no loss
+  let ending = false
   let child: RunningChild | undefined
   const beat = setInterval(
     () => {
       api.heartbeat(session.id).then(
         () => log.info("heartbeat", fields),
         (e) => {
+          if (ending) return
           if (e instanceof ApiFailure && !e.unreachable) {
             // the lease ended (a long outage, or someone released it): the card is no longer ours
             lost = true
@@ -114,6 +117,7 @@ export const workCard = async (ctx: RunnerContext, claimed: Claimed, running: Ru
     if (ctx.stopping()) child.stop()
     const result = await child.done
     running.delete(child)
+    ending = true
     log.info("command ended", { ...fields, code: result.code, signal: result.signal, timedOut: result.timedOut })
     await batcher.close(ctx.stopping() ? 10_000 : 120_000)
     const last = result.tail.length > 0 ? fence(result.tail.slice(-20)) : ""
