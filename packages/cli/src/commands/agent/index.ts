@@ -1,10 +1,12 @@
 import type { Command } from "commander"
 import type { App } from "../../support/app.ts"
 import { examples } from "../../support/format.ts"
+import { registerAgentAsk } from "./ask.ts"
 import { registerAgentHeartbeat } from "./heartbeat.ts"
 import { registerAgentNext } from "./next.ts"
 import { registerAgentRelease } from "./release.ts"
 import { registerAgentReport } from "./report.ts"
+import { registerAgentRun } from "./run.ts"
 import { registerAgentSessions } from "./sessions.ts"
 
 export const registerAgent = (program: Command, app: App) => {
@@ -18,7 +20,8 @@ export const registerAgent = (program: Command, app: App) => {
         'board agent report SESSION --type thought "Reading the code"',
         "board agent heartbeat SESSION",
         "board agent release SESSION --move-to Done --status complete",
-        "board agent sessions --status active"
+        "board agent sessions --status active",
+        "board agent run --repo . --preset claude --open-pr     # a runner: cards in, pull requests out"
       )
     )
   registerAgentNext(agent, app)
@@ -26,5 +29,7 @@ export const registerAgent = (program: Command, app: App) => {
   registerAgentHeartbeat(agent, app)
   registerAgentRelease(agent, app)
   registerAgentSessions(agent, app)
+  registerAgentRun(agent, app)
+  registerAgentAsk(agent, app)
   return agent
 }
