@@ -50,6 +50,7 @@ const e2e = [
   "test/bundle.test.ts",
   "test/desktop.test.ts",
   "test/durability.test.ts",
+  "test/mcp-instances.test.ts",
   "test/openapi-client.test.ts",
   "test/operators.test.ts",
   "test/scaleout.test.ts"
