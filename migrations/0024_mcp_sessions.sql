@@ -19,3 +19,9 @@ CREATE TABLE mcp_sessions (
 );
 CREATE INDEX mcp_sessions_user_used ON mcp_sessions (user_id, last_used_at);
 CREATE INDEX mcp_sessions_used ON mcp_sessions (last_used_at);
+
+-- Client ID Metadata Documents (issue 33): a client whose client_id is the https URL of its
+-- metadata is kept as an oauth_clients row with that URL as its id (so codes and grants refer
+-- to it as to any client), refreshed from the document once this time passes (the document's
+-- Cache-Control, core/oauth/clientIdDocument.ts). NULL for clients registered with RFC 7591.
+ALTER TABLE oauth_clients ADD COLUMN document_expires_at timestamptz;
