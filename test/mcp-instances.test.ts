@@ -74,7 +74,13 @@ const legacy = async (
 
 /** The JSON-RPC message of an answer sent as JSON or as one SSE event. */
 const message = (r: { body: any; text: string }) =>
-  r.body ?? JSON.parse(r.text.split("\n").find((l) => l.startsWith("data: "))!.slice(6))
+  r.body ??
+  JSON.parse(
+    r.text
+      .split("\n")
+      .find((l) => l.startsWith("data: "))!
+      .slice(6)
+  )
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/
 const textOf = (result: any) => (result.content as Array<{ type: string; text: string }>)[0]!.text
@@ -104,7 +110,10 @@ describe.skipIf(postgresUrl === undefined)("MCP through two instances with no st
       headers: bearer(a.session)
     })
     const projectId = project.body.project.id as string
-    for (const [title, priority] of [["Later", "low"], ["First", "urgent"]] as const) {
+    for (const [title, priority] of [
+      ["Later", "low"],
+      ["First", "urgent"]
+    ] as const) {
       await call(base, "POST", "/v1/cards", {
         body: { projectId, title, priority, columnId: project.body.columns[0].id },
         headers: key(a.apiKey)
@@ -148,12 +157,16 @@ describe.skipIf(postgresUrl === undefined)("MCP through two instances with no st
       { name: "two-instances-v2", version: "1.0.0" },
       { versionNegotiation: { mode: { pin: MODERN } } }
     )
-    await client.connect(new TransportV2(new URL(`${base}/mcp`), { requestInit: { headers: { "X-API-Key": a.apiKey } } }))
+    await client.connect(
+      new TransportV2(new URL(`${base}/mcp`), { requestInit: { headers: { "X-API-Key": a.apiKey } } })
+    )
     expect(client.getProtocolEra()).toBe("modern")
     expect(client.getNegotiatedProtocolVersion()).toBe(MODERN)
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["claim_next_card", "report", "release_card"]))
-    const claimed = dataOf(await client.callTool({ name: "claim_next_card", arguments: { projectId, column: "To Do" } }))
+    const claimed = dataOf(
+      await client.callTool({ name: "claim_next_card", arguments: { projectId, column: "To Do" } })
+    )
     expect(claimed.card.title).toBe("First")
     const sessionId = claimed.session.id as string
     const reported = dataOf(
@@ -185,7 +198,9 @@ describe.skipIf(postgresUrl === undefined)("MCP through two instances with no st
     expect(transport.protocolVersion).toBe("2025-11-25")
     const sessionId = transport.sessionId!
     for (let i = 0; i < 2; i++) expect((await client.listTools()).tools.length).toBeGreaterThan(20)
-    const claimed = dataOf(await client.callTool({ name: "claim_next_card", arguments: { projectId, column: "To Do" } }))
+    const claimed = dataOf(
+      await client.callTool({ name: "claim_next_card", arguments: { projectId, column: "To Do" } })
+    )
     expect(claimed.card.title).toBe("First")
     const agent = claimed.session.id as string
     await client.callTool({ name: "report", arguments: { sessionId: agent, type: "action", body: "ran the tests" } })
@@ -206,7 +221,12 @@ describe.skipIf(postgresUrl === undefined)("MCP through two instances with no st
     // ending it on one instance ends it on the other
     await transport.terminateSession()
     for (const b of instances!.bases) {
-      const after = await legacy(b, a.apiKey, { id: 9, method: "tools/list", params: {} }, { id: sessionId, version: "2025-11-25" })
+      const after = await legacy(
+        b,
+        a.apiKey,
+        { id: 9, method: "tools/list", params: {} },
+        { id: sessionId, version: "2025-11-25" }
+      )
       expect(after.status).toBe(404)
     }
     await client.close()

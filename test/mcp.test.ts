@@ -624,7 +624,11 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
         headers: bearer(a.session)
       })
       const { id, refPrefix } = made.body.project as { id: string; refPrefix: string }
-      const byPrefix = await ok("create_card", { projectId: refPrefix.toLowerCase(), column: "To Do", title: "By prefix" })
+      const byPrefix = await ok("create_card", {
+        projectId: refPrefix.toLowerCase(),
+        column: "To Do",
+        title: "By prefix"
+      })
       expect(byPrefix.data.card.projectId).toBe(id)
       const byName = await ok("show_board", { projectId: "  named   queue " })
       expect(byName.data.project.id).toBe(id)

@@ -29,10 +29,27 @@ const selfSigned = () => {
   const dir = tmp()
   const key = path.join(dir, "key.pem")
   const cert = path.join(dir, "cert.pem")
-  execFileSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
-    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"
-  ], { stdio: "ignore" })
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1"
+    ],
+    { stdio: "ignore" }
+  )
   return { key: fs.readFileSync(key), cert: fs.readFileSync(cert), certFile: cert }
 }
 
@@ -136,7 +153,9 @@ describe("Client ID Metadata Documents", () => {
     // max-age=300: fetched once for the authorization request, its consent and the token
     expect(fetches.get("agent")).toBe(1)
     // a redirect URI the document does not list is refused, and never redirected to
-    const stray = await new Browser().get(authorizeUrl(server.base, { clientId, redirectUri: "http://127.0.0.1:9/x", challenge }))
+    const stray = await new Browser().get(
+      authorizeUrl(server.base, { clientId, redirectUri: "http://127.0.0.1:9/x", challenge })
+    )
     expect(stray.status).toBe(400)
     expect(stray.html).toMatch(/redirect_uri does not match/)
   })
@@ -144,7 +163,9 @@ describe("Client ID Metadata Documents", () => {
   it("a document that says no-store is fetched again each time", async () => {
     const { challenge } = pkce()
     for (let i = 0; i < 2; i++) {
-      const page = await new Browser().get(authorizeUrl(server.base, { clientId: docUrl("fresh"), redirectUri: REDIRECT, challenge }))
+      const page = await new Browser().get(
+        authorizeUrl(server.base, { clientId: docUrl("fresh"), redirectUri: REDIRECT, challenge })
+      )
       expect(page.status).toBe(200)
     }
     expect(fetches.get("fresh")).toBe(2)
@@ -159,7 +180,9 @@ describe("Client ID Metadata Documents", () => {
       ["missing", /answered 404/]
     ]
     for (const [name, why] of cases) {
-      const page = await new Browser().get(authorizeUrl(server.base, { clientId: docUrl(name), redirectUri: REDIRECT, challenge }))
+      const page = await new Browser().get(
+        authorizeUrl(server.base, { clientId: docUrl(name), redirectUri: REDIRECT, challenge })
+      )
       expect(page.status).toBe(400)
       expect(page.html).toMatch(why)
       expect(page.headers.get("location")).toBeNull()
@@ -179,7 +202,9 @@ describe("Client ID Metadata Documents", () => {
   it("without the operator's allowance a loopback document is not fetched", async () => {
     const before = fetches.get("agent") ?? 0
     const { challenge } = pkce()
-    const page = await new Browser().get(authorizeUrl(strict.base, { clientId: docUrl("agent"), redirectUri: REDIRECT, challenge }))
+    const page = await new Browser().get(
+      authorizeUrl(strict.base, { clientId: docUrl("agent"), redirectUri: REDIRECT, challenge })
+    )
     expect(page.status).toBe(400)
     expect(page.html).toMatch(/loopback address.*WEBHOOK_ALLOW_PRIVATE/s)
     expect(fetches.get("agent") ?? 0).toBe(before)

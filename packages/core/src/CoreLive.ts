@@ -85,7 +85,9 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         Layer.provideMerge(
           Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer, CredentialWatch.layer)
         ),
-        Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer, EventLog.layer, WebSessions.layer, McpSessionStore.layer)),
+        Layer.provideMerge(
+          Layer.mergeAll(Access.layer, OAuth.layer, EventLog.layer, WebSessions.layer, McpSessionStore.layer)
+        ),
         // signup and login count against budgets too (Accounts' per-account login limit)
         Layer.provideMerge(Layer.mergeAll(CredentialCache.layer, RateBudgetLive))
       )

@@ -12,7 +12,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { digestToken, isWellFormed, mintToken } from "../auth/secretTokens.ts"
 import { iso } from "../board/rows.ts"
 import { validateRegistration } from "./clientMetadata.ts"
-import { documentRegistration, fetchClientDocument, isClientIdUrl } from "./clientIdDocument.ts"
+import { isClientIdUrl, makeDocumentClient } from "./clientIdDocument.ts"
 import { WebhookResolver } from "../webhooks/urlPolicy.ts"
 import {
   ACCESS_TOKEN_SECONDS,
@@ -113,41 +113,7 @@ export class OAuth extends Context.Service<
 
       const resolver = yield* WebhookResolver
 
-      /**
-       * A metadata document's client: its row while the document's cache time lasts, else the
-       * document fetched again (webhook address rules) and its row written, on every instance
-       * the same. The row's id is the URL, so codes and grants refer to it as to any client.
-       */
-      const documentClient = Effect.fnUntraced(function* (url: string) {
-        const now = yield* sqlNow
-        const [cached] = yield* sql<ClientRow & { fresh: boolean }>`
-          SELECT id, client_name, redirect_uris, token_endpoint_auth_method, secret_digest, scope,
-            document_expires_at > ${now}::timestamptz AS fresh
-          FROM oauth_clients WHERE id = ${url} AND document_expires_at IS NOT NULL`.pipe(Effect.orDie)
-        if (cached?.fresh === true) return cached as ClientRow
-        const fetched = yield* Effect.promise(() =>
-          fetchClientDocument(url, { allowPrivate: config.webhookAllowPrivate }, resolver)
-        )
-        const unusable = (why: string) =>
-          fail("invalid_client", `client_id ${url} names a client metadata document that cannot be used: ${why}`, 401)
-        if (!fetched.ok) return yield* unusable(fetched.error)
-        const checked = documentRegistration(url, fetched.document)
-        if (!checked.ok) return yield* unusable(checked.error_description)
-        const c = checked.client
-        const [row] = yield* sql<ClientRow>`
-          INSERT INTO oauth_clients (id, client_name, redirect_uris, grant_types, response_types, token_endpoint_auth_method, application_type, scope, secret_digest, metadata, created_at, document_expires_at)
-          VALUES (${url}, ${c.client_name ?? null}, ${c.redirect_uris as Array<string>}::text[], ${c.grant_types as Array<string>}::text[],
-            ${c.response_types as Array<string>}::text[], 'none', ${c.application_type ?? null}, ${c.scope}, NULL,
-            ${JSON.stringify(c.extra)}::jsonb, ${now}::timestamptz,
-            ${now}::timestamptz + ${`${fetched.cacheMs} milliseconds`}::interval)
-          ON CONFLICT (id) DO UPDATE SET client_name = EXCLUDED.client_name, redirect_uris = EXCLUDED.redirect_uris,
-            grant_types = EXCLUDED.grant_types, response_types = EXCLUDED.response_types,
-            application_type = EXCLUDED.application_type, scope = EXCLUDED.scope, metadata = EXCLUDED.metadata,
-            document_expires_at = EXCLUDED.document_expires_at
-          WHERE oauth_clients.document_expires_at IS NOT NULL
-          RETURNING id, client_name, redirect_uris, token_endpoint_auth_method, secret_digest, scope`.pipe(Effect.orDie)
-        return row
-      })
+      const documentClient = makeDocumentClient(sql, { allowPrivate: config.webhookAllowPrivate }, resolver)
 
       // only an id of the shape register mints, or a metadata document's URL, is looked up:
       // anything else (a NUL among it, which PostgreSQL's text cannot hold) is simply no client
@@ -163,9 +129,7 @@ export class OAuth extends Context.Service<
 
       const client = (clientId: string) =>
         resolveClient(clientId).pipe(
-          Effect.catchTag("OAuthError", (e) =>
-            Effect.as(Effect.logWarning(`oauth: ${e.description}`), undefined)
-          )
+          Effect.catchTag("OAuthError", (e) => Effect.as(Effect.logWarning(`oauth: ${e.description}`), undefined))
         )
 
       /** RFC 6749 §2.3: a confidential client proves its secret; a public one sends only its id. */

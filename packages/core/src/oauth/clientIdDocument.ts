@@ -12,7 +12,11 @@ import * as https from "node:https"
 import type * as net from "node:net"
 import * as netModule from "node:net"
 import { addressFailure, hostOf, type ResolvedAddress, urlShapeFailure } from "../webhooks/urlPolicy.ts"
+import { Effect } from "effect"
+import type { SqlClient } from "effect/sql"
+import { sqlNow } from "../infra/clock.ts"
 import { type RegistrationResult, validateRegistration } from "./clientMetadata.ts"
+import { type ClientRow, fail } from "./oauthTypes.ts"
 
 /** The draft's advice: servers should not accept larger documents. */
 export const DOCUMENT_CAP = 5 * 1024
@@ -48,7 +52,10 @@ export const isClientIdUrl = (clientId: string): boolean => {
 /** How long a document may be kept, from its Cache-Control (no-store, no-cache: not at all). */
 export const cacheMsOf = (cacheControl: string | undefined): number => {
   if (cacheControl === undefined) return DEFAULT_CACHE_MS
-  const directives = cacheControl.toLowerCase().split(",").map((d) => d.trim())
+  const directives = cacheControl
+    .toLowerCase()
+    .split(",")
+    .map((d) => d.trim())
   if (directives.some((d) => d === "no-store" || d === "no-cache")) return 0
   const maxAge = directives.map((d) => /^max-age=(\d+)$/.exec(d)).find((m) => m !== null)
   if (maxAge === undefined || maxAge === null) return DEFAULT_CACHE_MS
@@ -131,7 +138,10 @@ export const fetchClientDocument = async (
         res.on("error", (e) => finish(failed(`the answer broke off (${e.message})`)))
       }
     )
-    const timer = setTimeout(() => finish(failed(`no answer within ${DOCUMENT_TIMEOUT_MS / 1000} s`)), DOCUMENT_TIMEOUT_MS)
+    const timer = setTimeout(
+      () => finish(failed(`no answer within ${DOCUMENT_TIMEOUT_MS / 1000} s`)),
+      DOCUMENT_TIMEOUT_MS
+    )
     req.on("error", (e: NodeJS.ErrnoException) => finish(failed(`could not fetch it: ${e.code ?? e.message}`)))
   })
 }
@@ -158,3 +168,43 @@ export const documentRegistration = (url: string, document: unknown): Registrati
     return bad("token_endpoint_auth_method: a metadata document's client is public here (none)")
   return checked
 }
+
+/**
+ * A metadata document's client (OAuth.ts's `resolveClient`): its `oauth_clients` row while the
+ * document's cache time lasts, else the document fetched again and its row written, shared by
+ * every instance. The row's id is the URL, so codes and grants refer to it as to any client; a
+ * registered client's row is never overwritten (ids of registered clients are not URLs anyway).
+ */
+export const makeDocumentClient = (
+  sql: SqlClient.SqlClient,
+  settings: { readonly allowPrivate: boolean },
+  resolver: { readonly lookup: (hostname: string) => Promise<ReadonlyArray<ResolvedAddress>> }
+) =>
+  Effect.fnUntraced(function* (url: string) {
+    const now = yield* sqlNow
+    const [cached] = yield* sql<ClientRow & { fresh: boolean }>`
+      SELECT id, client_name, redirect_uris, token_endpoint_auth_method, secret_digest, scope,
+        document_expires_at > ${now}::timestamptz AS fresh
+      FROM oauth_clients WHERE id = ${url} AND document_expires_at IS NOT NULL`.pipe(Effect.orDie)
+    if (cached?.fresh === true) return cached as ClientRow
+    const fetched = yield* Effect.promise(() => fetchClientDocument(url, settings, resolver))
+    const unusable = (why: string) =>
+      fail("invalid_client", `client_id ${url} names a client metadata document that cannot be used: ${why}`, 401)
+    if (!fetched.ok) return yield* unusable(fetched.error)
+    const checked = documentRegistration(url, fetched.document)
+    if (!checked.ok) return yield* unusable(checked.error_description)
+    const c = checked.client
+    const [row] = yield* sql<ClientRow>`
+      INSERT INTO oauth_clients (id, client_name, redirect_uris, grant_types, response_types, token_endpoint_auth_method, application_type, scope, secret_digest, metadata, created_at, document_expires_at)
+      VALUES (${url}, ${c.client_name ?? null}, ${c.redirect_uris as Array<string>}::text[], ${c.grant_types as Array<string>}::text[],
+        ${c.response_types as Array<string>}::text[], 'none', ${c.application_type ?? null}, ${c.scope}, NULL,
+        ${JSON.stringify(c.extra)}::jsonb, ${now}::timestamptz,
+        ${now}::timestamptz + ${`${fetched.cacheMs} milliseconds`}::interval)
+      ON CONFLICT (id) DO UPDATE SET client_name = EXCLUDED.client_name, redirect_uris = EXCLUDED.redirect_uris,
+        grant_types = EXCLUDED.grant_types, response_types = EXCLUDED.response_types,
+        application_type = EXCLUDED.application_type, scope = EXCLUDED.scope, metadata = EXCLUDED.metadata,
+        document_expires_at = EXCLUDED.document_expires_at
+      WHERE oauth_clients.document_expires_at IS NOT NULL
+      RETURNING id, client_name, redirect_uris, token_endpoint_auth_method, secret_digest, scope`.pipe(Effect.orDie)
+    return row
+  })

@@ -125,7 +125,11 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
       })
 
     /** A copy of a session opened elsewhere (or whose copy here ended): replays its initialize. */
-    const rebuild = (sessionId: string, userId: string, stored: { protocolVersion: string; initialize: unknown; opener: Principal }) =>
+    const rebuild = (
+      sessionId: string,
+      userId: string,
+      stored: { protocolVersion: string; initialize: unknown; opener: Principal }
+    ) =>
       rebuilding.withPermits(1)(
         Effect.gen(function* () {
           const existing = copies.get(sessionId, userId, yield* Clock.currentTimeMillis)

@@ -25,7 +25,7 @@ const LIST_CACHE = { ttl: "5 minutes", cacheScope: "private" } as const
 const instructions = [
   "Board Service: kanban boards of workspaces and projects.",
   "Find your way with list_workspaces, then list_projects, then show_board.",
-  'Cards are named by id or by ref (WEB-12); columns by id or by name ("In Progress"); labels by name.',
+  'Cards are named by id or by ref (WEB-12); projects by id, ref prefix (WEB) or name; columns by id or by name ("In Progress"); labels by name.',
   "A ref that exists in several of your projects needs projectId. Nothing can be deleted here."
 ].join(" ")
 
