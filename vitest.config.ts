@@ -51,6 +51,8 @@ const e2e = [
   "test/bundle.test.ts",
   "test/desktop.test.ts",
   "test/durability.test.ts",
+  "test/mcp-instances.test.ts",
+  "test/oauth-metadata-document.test.ts",
   "test/openapi-client.test.ts",
   "test/operators.test.ts",
   "test/scaleout.test.ts"

@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0021_oidc_identities.sql (19 files).
+-- Migrations: 0001_init.sql .. 0024_mcp_sessions.sql (20 files).
 
 SET check_function_bodies = false;
 
@@ -360,6 +360,18 @@ CREATE TABLE labels (
   CONSTRAINT labels_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE mcp_sessions (
+  id uuid NOT NULL,
+  user_id uuid NOT NULL,
+  credential_kind text NOT NULL,
+  credential_id uuid,
+  protocol_version text NOT NULL,
+  initialize jsonb NOT NULL,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  last_used_at timestamp with time zone DEFAULT now() NOT NULL,
+  CONSTRAINT mcp_sessions_pkey PRIMARY KEY (id)
+);
+
 CREATE TABLE oauth_clients (
   id text NOT NULL,
   client_name text,
@@ -372,6 +384,7 @@ CREATE TABLE oauth_clients (
   secret_digest text,
   metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
+  document_expires_at timestamp with time zone,
   CONSTRAINT oauth_clients_pkey PRIMARY KEY (id)
 );
 
@@ -603,6 +616,8 @@ ALTER TABLE intake_tokens ADD CONSTRAINT intake_tokens_project_id_fkey FOREIGN K
 
 ALTER TABLE labels ADD CONSTRAINT labels_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE;
 
+ALTER TABLE mcp_sessions ADD CONSTRAINT mcp_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
 ALTER TABLE oauth_codes ADD CONSTRAINT oauth_codes_client_id_fkey FOREIGN KEY (client_id) REFERENCES oauth_clients(id) ON DELETE CASCADE;
 
 ALTER TABLE oauth_codes ADD CONSTRAINT oauth_codes_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES oauth_grants(id) ON DELETE SET NULL;
@@ -694,6 +709,10 @@ CREATE INDEX intake_claims_age ON public.intake_claims USING btree (created_at);
 CREATE INDEX intake_tokens_project ON public.intake_tokens USING btree (project_id, created_at);
 
 CREATE UNIQUE INDEX labels_project_name ON public.labels USING btree (project_id, lower(name));
+
+CREATE INDEX mcp_sessions_used ON public.mcp_sessions USING btree (last_used_at);
+
+CREATE INDEX mcp_sessions_user_used ON public.mcp_sessions USING btree (user_id, last_used_at);
 
 CREATE INDEX oauth_grants_user ON public.oauth_grants USING btree (user_id, created_at);
 

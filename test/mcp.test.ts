@@ -617,6 +617,42 @@ describe.each(backends)("MCP endpoint on %s", (backend) => {
     })
   })
 
+  describe("projects by name or ref prefix (issue 33)", () => {
+    it("a tool that takes a project takes its id, its ref prefix or its name, through the one resolver", async () => {
+      const made = await call(base, "POST", "/v1/projects", {
+        body: { workspaceId: a.workspaceId, name: "Named Queue", template: "kanban" },
+        headers: bearer(a.session)
+      })
+      const { id, refPrefix } = made.body.project as { id: string; refPrefix: string }
+      const byPrefix = await ok("create_card", {
+        projectId: refPrefix.toLowerCase(),
+        column: "To Do",
+        title: "By prefix"
+      })
+      expect(byPrefix.data.card.projectId).toBe(id)
+      const byName = await ok("show_board", { projectId: "  named   queue " })
+      expect(byName.data.project.id).toBe(id)
+      const claimed = await ok("claim_next_card", { projectId: refPrefix, column: "To Do" })
+      expect(claimed.data.card.title).toBe("By prefix")
+      await ok("release_card", { sessionId: claimed.data.session.id, status: "complete" })
+      // a card ref within a project named by its prefix
+      expect((await ok("show_card", { card: byPrefix.data.card.ref, projectId: refPrefix })).data.card.id).toBe(
+        byPrefix.data.card.id
+      )
+      expect(await refused("show_board", { projectId: "No Such Project" })).toMatch(/no project "No Such Project"/)
+      // a name two projects share says which, with their ids
+      for (let i = 0; i < 2; i++) {
+        await call(base, "POST", "/v1/projects", {
+          body: { workspaceId: a.workspaceId, name: "Twin", template: "kanban" },
+          headers: bearer(a.session)
+        })
+      }
+      expect(await refused("list_events", { projectId: "twin" })).toMatch(/ambiguous.*use the project id/)
+      // another user's project is not found by its name either
+      expect(await refused("show_board", { projectId: "Named Queue" }, other)).toMatch(/no project/)
+    })
+  })
+
   describe("prompts", () => {
     it("lists the three variants, each taking the card, and the work queue's loop", async () => {
       const { prompts } = await mcp.listPrompts()

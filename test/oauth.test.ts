@@ -47,7 +47,8 @@ describe.each(backends)("OAuth on %s", (backend) => {
         authorization_response_iss_parameter_supported: true
       })
       expect(m.token_endpoint_auth_methods_supported).toContain("none")
-      expect(m.client_id_metadata_document_supported).toBeUndefined()
+      // issue 33: a client_id may be the https URL of its metadata (test/oauth-metadata-document.test.ts)
+      expect(m.client_id_metadata_document_supported).toBe(true)
       expect(Object.values(m).some((v) => Array.isArray(v) && v.length === 0)).toBe(false)
     })
 

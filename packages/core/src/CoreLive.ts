@@ -8,6 +8,7 @@ import { CredentialCache } from "./auth/CredentialCache.ts"
 import { CredentialWatch } from "./auth/CredentialWatch.ts"
 import { WebSessions } from "./auth/WebSessions.ts"
 import { Oidc } from "./auth/Oidc.ts"
+import { McpSessionStore } from "./mcp/McpSessionStore.ts"
 import { Access } from "./board/Access.ts"
 import { EventFeed } from "./events/EventFeed.ts"
 import { EventLog } from "./events/EventLog.ts"
@@ -90,7 +91,9 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         Layer.provideMerge(
           Layer.mergeAll(ProjectLinks.layer, Cards.layer, CardLinks.layer, Lookups.layer, CredentialWatch.layer)
         ),
-        Layer.provideMerge(Layer.mergeAll(Access.layer, OAuth.layer, EventLog.layer, WebSessions.layer)),
+        Layer.provideMerge(
+          Layer.mergeAll(Access.layer, OAuth.layer, EventLog.layer, WebSessions.layer, McpSessionStore.layer)
+        ),
         // signup and login count against budgets too (Accounts' per-account login limit)
         Layer.provideMerge(Layer.mergeAll(CredentialCache.layer, RateBudgetLive))
       )

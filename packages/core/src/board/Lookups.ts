@@ -1,7 +1,7 @@
 /**
  * The one resolver: what a caller names, turned into ids. A card by its id or its ref (`WEB-12`,
  * case-insensitively), a card by its title, a column or a label by its name, a project by its
- * id, the projects a principal can see, the refs starting with a prefix. REST (a card by ref),
+ * id (or, for agents, its ref prefix or name: `projectNamed`), the projects a principal can see, the refs starting with a prefix. REST (a card by ref),
  * the natural-language commands and the MCP tools all resolve through here.
  *
  * Every lookup a principal makes goes through the one access rule (`Access`, or its SQL form
@@ -85,6 +85,12 @@ export class Lookups extends Context.Service<
     readonly visibleProjects: (principal: Principal) => Effect.Effect<ReadonlyArray<ProjectRef>>
     /** A project the principal may act on (NotFound / WorkspaceNotGranted otherwise). */
     readonly project: (principal: Principal, id: string) => Effect.Effect<ProjectRef, NotFound | WorkspaceNotGranted>
+    /**
+     * A project named as agents name it (issue 33): its id, its ref prefix (WEB, as in WEB-12)
+     * or its name, case-insensitively, among the projects the principal can see; a prefix or
+     * name several of them share is an InvalidInput naming them, as an ambiguous card ref is.
+     */
+    readonly projectNamed: (principal: Principal, name: string) => Effect.Effect<ProjectRef, Failure>
     /** The project of a card the principal may act on. */
     readonly projectOfCard: (
       principal: Principal,
@@ -148,6 +154,38 @@ export class Lookups extends Context.Service<
         return toProject(row)
       })
 
+      const projectNamed = Effect.fnUntraced(function* (
+        principal: Principal,
+        name: string
+      ): Effect.fn.Return<ProjectRef, Failure> {
+        const trimmed = name.trim()
+        if (isUuid(trimmed)) return yield* project(principal, trimmed)
+        const rows = yield* sql
+          .unsafe<ProjectRow & { ref_prefix: string }>(
+            `SELECT p.id, p.name, p.workspace_id, p.ref_prefix FROM projects p
+             WHERE (upper(p.ref_prefix) = upper($3) OR lower(regexp_replace(btrim(p.name), '[[:space:]]+', ' ', 'g')) = $4)
+               AND ${visibleTo("p.workspace_id", "$1::uuid", "$2")}
+             ORDER BY p.created_at, p.id
+             LIMIT 20`,
+            [principal.userId, grantsOf(principal), trimmed, normalizeName(trimmed)]
+          )
+          .pipe(Effect.orDie)
+        // a ref prefix is the sharper name: it wins over a project merely called that
+        const byPrefix = rows.filter((r) => r.ref_prefix.toUpperCase() === trimmed.toUpperCase())
+        const hits = byPrefix.length > 0 ? byPrefix : rows
+        if (hits.length === 1) return toProject(hits[0]!)
+        if (hits.length === 0) {
+          return yield* new NotFound({
+            message: `no project ${quote(trimmed)} (an id, a ref prefix such as WEB, or a name) among the projects you can see`
+          })
+        }
+        return yield* new InvalidInput({
+          message: `project ${quote(trimmed)} is ambiguous: ${hits.length} of your projects answer to it (${listOf(
+            hits.map((h) => `${quote(h.name)} ${h.id}`)
+          )}); use the project id`
+        })
+      })
+
       const projectOfCard = (principal: Principal, cardId: CardId) =>
         Effect.map(access.resolve(principal, "card", cardId), (r) => r.projectId! as ProjectId)
 
@@ -176,7 +214,8 @@ export class Lookups extends Context.Service<
         options: CardRefOptions = {}
       ): Effect.fn.Return<CardHit, Failure> {
         const name = ref.trim().toUpperCase()
-        const inProject = options.projectId === undefined ? undefined : yield* project(principal, options.projectId)
+        const inProject =
+          options.projectId === undefined ? undefined : yield* projectNamed(principal, options.projectId)
         const n = refNumber(name)
         const all = n === undefined ? [] : yield* memberCardsByRef(principal, name, n, inProject?.id)
         const hits = all.filter((h) => grantCovers(principal, h.project.workspaceId))
@@ -289,6 +328,7 @@ export class Lookups extends Context.Service<
       return Lookups.of({
         visibleProjects,
         project,
+        projectNamed,
         projectOfCard,
         cardByRef,
         cardId,

@@ -12,6 +12,8 @@ import type { Principal } from "../domain/Principal.ts"
 import { digestToken, isWellFormed, mintToken } from "../auth/secretTokens.ts"
 import { iso } from "../board/rows.ts"
 import { validateRegistration } from "./clientMetadata.ts"
+import { isClientIdUrl, makeDocumentClient } from "./clientIdDocument.ts"
+import { WebhookResolver } from "../webhooks/urlPolicy.ts"
 import {
   ACCESS_TOKEN_SECONDS,
   CLIENT_ID,
@@ -47,6 +49,12 @@ export class OAuth extends Context.Service<
   {
     readonly register: (body: unknown) => Effect.Effect<RegisteredClient, OAuthError>
     readonly client: (clientId: string) => Effect.Effect<ClientRow | undefined>
+    /**
+     * The client of `clientId`: a registered one, or the one its Client ID Metadata Document
+     * (an https URL) describes, fetched when not cached; an OAuthError says why a document
+     * cannot be used.
+     */
+    readonly resolveClient: (clientId: string) => Effect.Effect<ClientRow | undefined, OAuthError>
     readonly issueCode: (input: IssueCodeInput) => Effect.Effect<string>
     readonly exchangeCode: (input: {
       code: string
@@ -103,21 +111,32 @@ export class OAuth extends Context.Service<
         }
       })
 
-      // only an id of the shape register mints is looked up: anything else (a NUL among it,
-      // which PostgreSQL's text cannot hold) is simply no client
+      const resolver = yield* WebhookResolver
+
+      const documentClient = makeDocumentClient(sql, { allowPrivate: config.webhookAllowPrivate }, resolver)
+
+      // only an id of the shape register mints, or a metadata document's URL, is looked up:
+      // anything else (a NUL among it, which PostgreSQL's text cannot hold) is simply no client
+      const resolveClient = (clientId: string): Effect.Effect<ClientRow | undefined, OAuthError> =>
+        isClientIdUrl(clientId)
+          ? documentClient(clientId)
+          : !CLIENT_ID.test(clientId)
+            ? Effect.succeed(undefined)
+            : sql<ClientRow>`SELECT id, client_name, redirect_uris, token_endpoint_auth_method, secret_digest, scope FROM oauth_clients WHERE id = ${clientId}`.pipe(
+                Effect.orDie,
+                Effect.map((rows) => rows[0])
+              )
+
       const client = (clientId: string) =>
-        !CLIENT_ID.test(clientId)
-          ? Effect.succeed(undefined)
-          : sql<ClientRow>`SELECT id, client_name, redirect_uris, token_endpoint_auth_method, secret_digest, scope FROM oauth_clients WHERE id = ${clientId}`.pipe(
-              Effect.orDie,
-              Effect.map((rows) => rows[0])
-            )
+        resolveClient(clientId).pipe(
+          Effect.catchTag("OAuthError", (e) => Effect.as(Effect.logWarning(`oauth: ${e.description}`), undefined))
+        )
 
       /** RFC 6749 §2.3: a confidential client proves its secret; a public one sends only its id. */
       const authenticateClient = (clientId: string | undefined, secret: string | undefined) =>
         Effect.gen(function* () {
           if (clientId === undefined) return yield* fail("invalid_request", "client_id is required")
-          const c = yield* client(clientId)
+          const c = yield* resolveClient(clientId)
           if (c === undefined) return yield* fail("invalid_client", "unknown client_id", 401)
           if (c.secret_digest !== null) {
             const given = secret === undefined ? "" : digestToken(secret)
@@ -364,6 +383,7 @@ export class OAuth extends Context.Service<
         hasGrant,
         register,
         client,
+        resolveClient,
         issueCode,
         exchangeCode,
         refresh,

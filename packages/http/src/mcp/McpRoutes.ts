@@ -19,10 +19,13 @@ import { BoardToolkit } from "./tools.ts"
 
 export { MCP_PATH }
 
+/** How long a 2026-07-28 client may keep the tool and prompt lists (and discovery) before asking again. */
+const LIST_CACHE = { ttl: "5 minutes", cacheScope: "private" } as const
+
 const instructions = [
   "Board Service: kanban boards of workspaces and projects.",
   "Find your way with list_workspaces, then list_projects, then show_board.",
-  'Cards are named by id or by ref (WEB-12); columns by id or by name ("In Progress"); labels by name.',
+  'Cards are named by id or by ref (WEB-12); projects by id, ref prefix (WEB) or name; columns by id or by name ("In Progress"); labels by name.',
   "A ref that exists in several of your projects needs projectId. Nothing can be deleted here."
 ].join(" ")
 
@@ -56,7 +59,19 @@ export const McpRoutes = Layer.unwrap(
       version: "0.1.0",
       instructions,
       path: MCP_PATH,
-      protocols: [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26],
+      // 2026-07-28: stateless, any instance answers any request; the older ones keep sessions,
+      // which any instance serves too (McpAuth.ts, core/mcp/McpSessionStore.ts)
+      protocols: [McpProtocol.v2026_07_28, McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26],
+      // the tool and prompt lists are the same on every instance and for every caller (built
+      // from the code, in a fixed order), so 2026-07-28 clients may keep them for a while
+      cacheHints: {
+        discover: LIST_CACHE,
+        tools: LIST_CACHE,
+        prompts: LIST_CACHE
+      },
+      // nothing changes the lists while a server runs, and a change notification from one
+      // instance would reach no client of another: no subscriptions/listen streams
+      allowSubscriptions: false,
       // browsers may call only from the configured origins; Origin-less clients (agents, SDKs) always may
       allowedOrigins: config.corsOrigins,
       allowSessionTermination: true,

@@ -1,59 +1,43 @@
 import { describe, expect, it } from "vitest"
-import { makeMcpSessions } from "./McpSessions.ts"
+import { type LocalSession, makeLocalSessions } from "./McpSessions.ts"
 
-describe("MCP session table", () => {
-  it("knows a session only for the user who opened it", () => {
-    const s = makeMcpSessions({ idleMs: 1000, perUser: 5, total: 100 })
-    expect(s.open("s1", "ada", 0)).toEqual([])
-    expect(s.use("s1", "ada", 10)).toBe(true)
-    expect(s.use("s1", "bob", 10)).toBe(false)
-    expect(s.use("nope", "ada", 10)).toBe(false)
-    s.close("s1")
-    expect(s.use("s1", "ada", 20)).toBe(false)
+const copy = (local: string, userId: string): LocalSession => ({ local, userId, release: () => undefined })
+
+describe("this instance's copies of MCP sessions", () => {
+  it("finds a copy only for the user whose session it is", () => {
+    const s = makeLocalSessions({ idleMs: 1000, total: 100 })
+    expect(s.add("s1", copy("l1", "ada"), 0)).toEqual([])
+    expect(s.get("s1", "ada", 10)?.local).toBe("l1")
+    expect(s.get("s1", "bob", 10)).toBeUndefined()
+    expect(s.get("nope", "ada", 10)).toBeUndefined()
+    expect(s.remove("s1")?.local).toBe("l1")
+    expect(s.get("s1", "ada", 20)).toBeUndefined()
     expect(s.size()).toBe(0)
   })
 
-  it("ends a user's least recently used session beyond their limit, and no one else's", () => {
-    const s = makeMcpSessions({ idleMs: 10_000, perUser: 2, total: 100 })
-    s.open("a1", "ada", 0)
-    s.open("b1", "bob", 1)
-    s.open("a2", "ada", 2)
-    s.use("a1", "ada", 3) // a2 is now ada's least recently used
-    expect(s.open("a3", "ada", 4)).toEqual(["a2"])
-    expect(s.use("a2", "ada", 5)).toBe(false)
-    expect(s.use("a1", "ada", 5)).toBe(true)
-    expect(s.use("a3", "ada", 5)).toBe(true)
-    expect(s.use("b1", "bob", 5)).toBe(true)
+  it("ends the least recently used copy beyond the total", () => {
+    const s = makeLocalSessions({ idleMs: 10_000, total: 2 })
+    s.add("a", copy("la", "ada"), 0)
+    s.add("b", copy("lb", "bob"), 1)
+    s.get("a", "ada", 2) // b is now the least recently used
+    expect(s.add("c", copy("lc", "ada"), 3).map((e) => e.local)).toEqual(["lb"])
+    expect(s.get("b", "bob", 4)).toBeUndefined()
+    expect(s.size()).toBe(2)
   })
 
-  it("ends the least recently used session overall beyond the total", () => {
-    const s = makeMcpSessions({ idleMs: 10_000, perUser: 10, total: 3 })
-    s.open("a1", "ada", 0)
-    s.open("b1", "bob", 1)
-    s.open("c1", "cy", 2)
-    s.use("a1", "ada", 3)
-    expect(s.open("d1", "dee", 4)).toEqual(["b1"])
-    expect(s.size()).toBe(3)
+  it("ends copies idle for longer than the limit, and only those", () => {
+    const s = makeLocalSessions({ idleMs: 100, total: 10 })
+    s.add("old", copy("lo", "ada"), 0)
+    s.add("used", copy("lu", "ada"), 0)
+    s.get("used", "ada", 90)
+    expect(s.expire(150).map((e) => e.local)).toEqual(["lo"])
+    expect(s.get("used", "ada", 160)?.local).toBe("lu")
   })
 
-  it("expires sessions idle for longer than the limit, and keeps those in use", () => {
-    const s = makeMcpSessions({ idleMs: 1000, perUser: 10, total: 100 })
-    s.open("old", "ada", 0)
-    s.open("busy", "ada", 0)
-    s.open("new", "bob", 900)
-    expect(s.use("busy", "ada", 950)).toBe(true)
-    expect(s.expire(1000)).toEqual([])
-    expect(s.expire(1001)).toEqual(["old"])
-    // an idle session is refused even before a sweep has ended it
-    expect(s.use("new", "bob", 1950)).toBe(false)
-    expect(s.expire(1950)).toEqual(["new"])
-    expect(s.use("busy", "ada", 1950)).toBe(true)
-    expect(s.size()).toBe(1)
-  })
-
-  it("ends idle sessions when a new one opens", () => {
-    const s = makeMcpSessions({ idleMs: 1000, perUser: 10, total: 100 })
-    s.open("old", "ada", 0)
-    expect(s.open("next", "bob", 5000)).toEqual(["old"])
+  it("a rebuilt copy replaces the one it supersedes, which the caller ends", () => {
+    const s = makeLocalSessions({ idleMs: 100, total: 10 })
+    s.add("s", copy("l1", "ada"), 0)
+    expect(s.add("s", copy("l2", "ada"), 1).map((e) => e.local)).toEqual(["l1"])
+    expect(s.get("s", "ada", 2)?.local).toBe("l2")
   })
 })

@@ -1,49 +1,55 @@
 /**
- * Which user opened each MCP session, and when it was last used. Effect's MCP server keeps a
- * session until a client ends it with DELETE, and most clients never do, so without a bound
- * every `initialize` (a few KiB of server state) would stay for the life of the process. This
- * table decides which sessions to end: the ones idle for longer than `idleMs`, a user's least
- * recently used beyond `perUser`, and the least recently used overall beyond `total`. It only
- * decides; the caller ends the sessions it is told to (so the MCP server frees them) and a
- * request naming an ended session is answered 404, on which MCP clients open a new session.
+ * This instance's copies of MCP sessions. A session of the revisions before 2026-07-28 lives in
+ * the database (core/mcp/McpSessionStore.ts), which decides whether it is live; Effect's MCP
+ * server, though, keeps its own session state in memory, under an id of its own. So each
+ * instance keeps, for the sessions it has served, the id of its MCP server's copy (`local`),
+ * made when the session opened here or rebuilt from the stored initialize when a request of a
+ * session opened elsewhere first came here.
+ *
+ * It is a cache: it decides only which copies to end so memory follows the live clients (idle
+ * for longer than `idleMs`, the least recently used beyond `total`); the caller ends them in
+ * the MCP server. A copy ended here is rebuilt on the session's next request if the database
+ * still says the session is live.
  */
 export interface SessionLimits {
   readonly idleMs: number
-  readonly perUser: number
   readonly total: number
 }
 
-export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 60 * 60_000, perUser: 32, total: 10_000 }
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 60 * 60_000, total: 10_000 }
 
-interface Entry {
+export interface LocalSession {
+  /** The session's id in this instance's MCP server. */
+  readonly local: string
   readonly userId: string
+  /** Releases the session's hold on the credential that opened it (CredentialWatch). */
+  readonly release: () => void
+}
+
+interface Entry extends LocalSession {
   lastUsed: number
 }
 
-export interface McpSessions {
-  /** Records a session `userId` just opened; answers the sessions to end to stay within limits. */
-  readonly open: (sessionId: string, userId: string, now: number) => ReadonlyArray<string>
-  /** Whether `sessionId` is a live session of `userId`; when it is, it counts as used now. */
-  readonly use: (sessionId: string, userId: string, now: number) => boolean
-  /** Forgets a session its client ended. */
-  readonly close: (sessionId: string) => void
-  /** The sessions idle for longer than the limit, forgotten here: the caller ends them. */
-  readonly expire: (now: number) => ReadonlyArray<string>
+export interface LocalSessions {
+  /** The copy of `sessionId` for `userId`, counted as used now. */
+  readonly get: (sessionId: string, userId: string, now: number) => LocalSession | undefined
+  /** Records a copy; answers the copies to end to stay within `total`. */
+  readonly add: (sessionId: string, session: LocalSession, now: number) => ReadonlyArray<LocalSession>
+  /** Forgets a copy (its session ended); answers it, for the caller to end. */
+  readonly remove: (sessionId: string) => LocalSession | undefined
+  /** The copies idle for longer than the limit, forgotten here: the caller ends them. */
+  readonly expire: (now: number) => ReadonlyArray<LocalSession>
   readonly size: () => number
 }
 
-export const makeMcpSessions = (limits: SessionLimits = DEFAULT_SESSION_LIMITS): McpSessions => {
-  // both maps iterate least recently used first: a use moves the session to the end
+export const makeLocalSessions = (limits: SessionLimits = DEFAULT_SESSION_LIMITS): LocalSessions => {
+  // iterates least recently used first: a use moves the session to the end
   const sessions = new Map<string, Entry>()
-  const byUser = new Map<string, Set<string>>()
 
-  const close = (sessionId: string) => {
+  const remove = (sessionId: string) => {
     const entry = sessions.get(sessionId)
-    if (entry === undefined) return
-    sessions.delete(sessionId)
-    const own = byUser.get(entry.userId)
-    own?.delete(sessionId)
-    if (own?.size === 0) byUser.delete(entry.userId)
+    if (entry !== undefined) sessions.delete(sessionId)
+    return entry
   }
 
   const expire = (now: number) => {
@@ -52,41 +58,26 @@ export const makeMcpSessions = (limits: SessionLimits = DEFAULT_SESSION_LIMITS):
       if (now - entry.lastUsed <= limits.idleMs) break
       ended.push(sessionId)
     }
-    ended.forEach(close)
+    return ended.map((id) => remove(id)!)
+  }
+
+  const add = (sessionId: string, session: LocalSession, now: number) => {
+    const ended: Array<LocalSession> = []
+    const previous = remove(sessionId)
+    if (previous !== undefined && previous.local !== session.local) ended.push(previous)
+    sessions.set(sessionId, { ...session, lastUsed: now })
+    while (sessions.size > limits.total) ended.push(remove(sessions.keys().next().value!)!)
     return ended
   }
 
-  const open = (sessionId: string, userId: string, now: number) => {
-    const ended = [...expire(now)]
-    sessions.set(sessionId, { userId, lastUsed: now })
-    const own = byUser.get(userId) ?? new Set<string>()
-    own.add(sessionId)
-    byUser.set(userId, own)
-    while (own.size > limits.perUser) {
-      const oldest = own.values().next().value!
-      close(oldest)
-      ended.push(oldest)
-    }
-    while (sessions.size > limits.total) {
-      const oldest = sessions.keys().next().value!
-      close(oldest)
-      ended.push(oldest)
-    }
-    return ended
-  }
-
-  const use = (sessionId: string, userId: string, now: number) => {
+  const get = (sessionId: string, userId: string, now: number) => {
     const entry = sessions.get(sessionId)
-    if (entry === undefined || entry.userId !== userId) return false
-    if (now - entry.lastUsed > limits.idleMs) return false
+    if (entry === undefined || entry.userId !== userId) return undefined
     entry.lastUsed = now
     sessions.delete(sessionId)
     sessions.set(sessionId, entry)
-    const own = byUser.get(userId)!
-    own.delete(sessionId)
-    own.add(sessionId)
-    return true
+    return entry
   }
 
-  return { open, use, close, expire, size: () => sessions.size }
+  return { get, add, remove, expire, size: () => sessions.size }
 }

@@ -18,7 +18,6 @@ import {
   ReleaseInput
 } from "@board/core"
 import { Effect, Schema } from "effect"
-import { checkProjectId } from "./arguments.ts"
 import { cardText, columnName, sessionLine } from "./format.ts"
 import type { ToolHandlers } from "./handlers.ts"
 import { McpPrincipal } from "./McpAuth.ts"
@@ -32,7 +31,7 @@ type AgentTool = "claim_card" | "claim_next_card" | "heartbeat" | "report" | "re
 export const makeAgentHandlers = Effect.gen(function* () {
   const sessions = yield* AgentSessions
   const lookups = yield* Lookups
-  const { cardId, resolveColumn, sessionReply } = yield* toolHelpers
+  const { cardId, projectOf, resolveColumn, sessionReply } = yield* toolHelpers
 
   const handlers: Pick<ToolHandlers, AgentTool> = {
     claim_card: ({ card, ttlSeconds }) =>
@@ -50,7 +49,7 @@ export const makeAgentHandlers = Effect.gen(function* () {
     claim_next_card: ({ assignee, column, labels: names, projectId, ttlSeconds }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const project = yield* checkProjectId(projectId)
+        const project = yield* projectOf(projectId)
         const columnId = column === undefined ? undefined : yield* resolveColumn(project, column)
         const labelIds: Array<LabelId> = []
         for (const name of names ?? []) {

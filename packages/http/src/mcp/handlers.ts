@@ -51,7 +51,6 @@ import {
   submittedText,
   workspacesText
 } from "./format.ts"
-import { checkProjectId } from "./arguments.ts"
 import { McpPrincipal } from "./McpAuth.ts"
 import type { BoardTools } from "./tools.ts"
 import { makeAgentHandlers } from "./agentHandlers.ts"
@@ -90,7 +89,7 @@ export const makeHandlers = Effect.gen(function* () {
   const comments = yield* Comments
   const history = yield* History
 
-  const { cardId, resolveColumn, cardReply } = yield* toolHelpers
+  const { cardId, projectOf, resolveColumn, cardReply } = yield* toolHelpers
   const agent = yield* makeAgentHandlers
 
   const handlers: ToolHandlers = {
@@ -108,7 +107,7 @@ export const makeHandlers = Effect.gen(function* () {
 
     show_board: ({ projectId }) =>
       Effect.gen(function* () {
-        const board = yield* boards.get(yield* McpPrincipal, projectId.trim())
+        const board = yield* boards.get(yield* McpPrincipal, yield* projectOf(projectId))
         return { text: boardText(board), data: board as unknown as Reply["data"] }
       }),
 
@@ -116,7 +115,11 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const found = yield* search.cards(
           yield* McpPrincipal,
-          yield* decodeInput(SearchInput)({ q: query, limit, projectId: projectId?.trim() })
+          yield* decodeInput(SearchInput)({
+            q: query,
+            limit,
+            projectId: projectId === undefined ? undefined : yield* projectOf(projectId)
+          })
         )
         return { text: cardsText(found, quote(query)), data: { cards: found } }
       }),
@@ -140,7 +143,7 @@ export const makeHandlers = Effect.gen(function* () {
     create_card: ({ column, description, priority, projectId, title }) =>
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
-        const project = projectId.trim()
+        const project = yield* projectOf(projectId)
         const columnId = yield* resolveColumn(project, column)
         const card = yield* cards.create(
           principal,
@@ -257,7 +260,7 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const result = yield* projectLinks.submit(
           yield* McpPrincipal,
-          yield* checkProjectId(projectId),
+          yield* projectOf(projectId),
           yield* decodeInput(ProjectLinkSubmit)({ url, title, note, tags })
         )
         return { text: submittedText(result.created, result.link), data: result }
@@ -265,7 +268,7 @@ export const makeHandlers = Effect.gen(function* () {
 
     list_links: ({ limit, offset, projectId, relevance }) =>
       Effect.gen(function* () {
-        const page = yield* projectLinks.list(yield* McpPrincipal, yield* checkProjectId(projectId), {
+        const page = yield* projectLinks.list(yield* McpPrincipal, yield* projectOf(projectId), {
           relevance,
           limit,
           offset
@@ -292,7 +295,7 @@ export const makeHandlers = Effect.gen(function* () {
 
     list_events: ({ after, limit, projectId, types }) =>
       Effect.gen(function* () {
-        const project = yield* checkProjectId(projectId)
+        const project = yield* projectOf(projectId)
         const page = yield* history.project(yield* McpPrincipal, project, { after, limit: limit ?? 50, types })
         return { text: eventsText(page, "on this board"), data: page as unknown as Reply["data"] }
       }),
@@ -311,7 +314,7 @@ export const makeHandlers = Effect.gen(function* () {
       Effect.gen(function* () {
         const principal = yield* McpPrincipal
         // the MCP endpoint has no delete tool, so a command may not delete either
-        const project = projectId === undefined ? undefined : yield* checkProjectId(projectId)
+        const project = projectId === undefined ? undefined : yield* projectOf(projectId)
         const result = yield* commands.run(principal, { command, projectId: project, allowDelete: false })
         return { text: commandText(result), data: result as unknown as Reply["data"] }
       })

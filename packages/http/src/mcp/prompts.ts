@@ -49,7 +49,7 @@ const workQueue = McpServer.prompt({
   title: "Work the queue",
   description: "Take the next card from a column, work it, report, and move it to Done; then the next.",
   parameters: {
-    projectId: Schema.String.annotate({ description: "The project id (a UUID)" }),
+    projectId: Schema.String.annotate({ description: "The project: its id, its ref prefix (WEB) or its name" }),
     column: Schema.optionalKey(
       Schema.String.annotate({ description: 'The column to take cards from (default "To Do")' })
     ),

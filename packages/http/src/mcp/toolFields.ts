@@ -34,7 +34,9 @@ export const ProjectHint = Schema.optionalKey(
     description: "The project id; only when the card ref is in several of your projects"
   })
 )
-export const ProjectId = Schema.String.annotate({ description: "The project id (see list_projects)" })
+export const ProjectId = Schema.String.annotate({
+  description: "The project: its id, its ref prefix (WEB, as in WEB-12) or its name (see list_projects)"
+})
 export const Column = Schema.String.annotate({
   description: 'The column: its id (a UUID) or its name, such as "In Progress" (case-insensitive)'
 })

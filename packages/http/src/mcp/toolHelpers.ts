@@ -6,7 +6,7 @@ import { Cards, Lookups } from "@board/core"
 import type { AgentSession } from "@board/core/contract"
 import { Effect, Schema } from "effect"
 import { checkedId, ColumnId } from "@board/core"
-import { checkProjectId, resolveCard } from "./arguments.ts"
+import { resolveCard, resolveProject } from "./arguments.ts"
 import { cardText, columnName, sessionLine } from "./format.ts"
 import type { Reply } from "./handlers.ts"
 import { McpPrincipal } from "./McpAuth.ts"
@@ -20,11 +20,14 @@ export const toolHelpers = Effect.gen(function* () {
   const cardId = (card: string, projectId: string | undefined, field?: string, prefer?: string) =>
     resolveCard(lookups, card, projectId, field, prefer)
 
+  /** The id of the project a `projectId` argument names (id, ref prefix or name). */
+  const projectOf = (projectId: string) => resolveProject(lookups, projectId)
+
   /** The column named by `column` in the project: an id as it is (the service checks it), else by name. */
   const resolveColumn = Effect.fnUntraced(function* (projectId: string, column: string) {
     const name = column.trim()
     if (isColumnId(name)) return name
-    const project = yield* lookups.project(yield* McpPrincipal, yield* checkProjectId(projectId))
+    const project = yield* lookups.project(yield* McpPrincipal, projectId)
     return (yield* lookups.column(project, name)).id
   })
 
@@ -46,5 +49,5 @@ export const toolHelpers = Effect.gen(function* () {
     } satisfies Reply
   })
 
-  return { cardId, resolveColumn, cardReply, sessionReply }
+  return { cardId, projectOf, resolveColumn, cardReply, sessionReply }
 })

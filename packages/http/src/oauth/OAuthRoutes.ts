@@ -58,6 +58,8 @@ export const OAuthRoutes = Layer.effectDiscard(
       grant_types_supported: ["authorization_code", "refresh_token"],
       token_endpoint_auth_methods_supported: ["none", "client_secret_basic", "client_secret_post"],
       code_challenge_methods_supported: ["S256"],
+      // a client_id may be the https URL of the client's metadata (clientIdDocument.ts)
+      client_id_metadata_document_supported: true,
       scopes_supported: ["mcp"],
       authorization_response_iss_parameter_supported: true,
       service_documentation: `${issuer}/api/v1/docs`
@@ -168,7 +170,10 @@ export const OAuthRoutes = Layer.effectDiscard(
         const param = (k: string) => (post ? first(form, k) : (query.get(k) ?? undefined))
         const q: Record<string, string | undefined> = {}
         for (const k of AUTHORIZE_PARAMS) q[k] = param(k)
-        const client = q.client_id === undefined ? undefined : yield* oauth.client(q.client_id)
+        const resolved = q.client_id === undefined ? undefined : yield* Effect.result(oauth.resolveClient(q.client_id))
+        // a metadata document that cannot be used: why, for the client's developer (never redirected)
+        if (resolved?._tag === "Failure") return page(400, renderErrorPage(`${resolved.failure.description}.`))
+        const client = resolved?.success
         // the whole request is judged before anyone is asked for a password
         const check = checkAuthorizeRequest(q, client, oauth.resource)
         if (check.kind === "page") return page(400, renderErrorPage(check.message))
