@@ -41,6 +41,9 @@ interface Fixture {
   readonly delivery: string
   /** A's agent session (through A's API key) on the target card. */
   readonly session: string
+  /** An agent member of W1 (issue 30), made by A, and one of its keys. */
+  readonly agent: string
+  readonly agentKey: string
 }
 
 interface Req {
@@ -145,6 +148,31 @@ const ROWS: Record<string, Row> = {
     scope: "workspace",
     noOAuth: true,
     req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/members", body: { email: "{D.email}" } })
+  },
+  // issue 30: agents as members (CONTRACT.md "Agents as members"; list and delete beyond it)
+  "POST /v1/workspaces/{id}/agents": {
+    scope: "workspace",
+    req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/agents", body: { name: "Intruder bot" } })
+  },
+  "GET /v1/workspaces/{id}/agents": {
+    scope: "workspace",
+    req: () => ({ method: "GET", path: "/v1/workspaces/{W1}/agents" })
+  },
+  "DELETE /v1/agents/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "DELETE", path: `/v1/agents/${f.agent}` })
+  },
+  "POST /v1/agents/{id}/api-keys": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/agents/${f.agent}/api-keys`, body: { name: "stolen" } })
+  },
+  "GET /v1/agents/{id}/api-keys": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/agents/${f.agent}/api-keys` })
+  },
+  "DELETE /v1/agents/{id}/api-keys/{keyId}": {
+    scope: "workspace",
+    req: (f) => ({ method: "DELETE", path: `/v1/agents/${f.agent}/api-keys/${f.agentKey}` })
   },
   "POST /v1/projects": {
     scope: "workspace",
@@ -474,7 +502,15 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
     // queued while disabled: it waits and is never sent
     const delivery = await must(A, { method: "POST", path: `/v1/webhooks/${webhook.id}/ping` }, 202)
     const session = await must(A, { method: "POST", path: `/v1/cards/${target}/claim`, body: {} }, 201)
+    const agent = (
+      await must(A, { method: "POST", path: `/v1/workspaces/${A.workspaceId}/agents`, body: { name: "Bot" } }, 201)
+    ).id
+    const agentKey = (
+      await must(A, { method: "POST", path: `/v1/agents/${agent}/api-keys`, body: { name: "bot key" } }, 201)
+    ).id
     return {
+      agent,
+      agentKey,
       comment,
       session: session.id,
       word,
@@ -539,7 +575,9 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         UNION ALL SELECT 'wd' || t::text FROM webhook_deliveries t WHERE webhook_id IN (SELECT id FROM webhooks WHERE workspace_id IN (${ws}))
         UNION ALL SELECT 'as' || t::text FROM agent_sessions t WHERE card_id IN (${cards})
         UNION ALL SELECT 'aa' || t::text FROM agent_activities t WHERE session_id IN (SELECT id FROM agent_sessions WHERE card_id IN (${cards}))
-        UNION ALL SELECT 'ak' || id::text || coalesce(revoked_at::text, '') FROM api_keys WHERE user_id = '${A.userId}'
+        UNION ALL SELECT 'ag' || t::text FROM agents t WHERE workspace_id IN (${ws})
+        UNION ALL SELECT 'ak' || id::text || coalesce(revoked_at::text, '') FROM api_keys
+          WHERE user_id = '${A.userId}' OR user_id IN (SELECT user_id FROM agents WHERE workspace_id IN (${ws}))
         UNION ALL SELECT 'g' || id::text || workspaces::text || coalesce(revoked_at::text, '') FROM oauth_grants WHERE user_id = '${A.userId}'
       ) rows`)
     return rows[0]!
