@@ -364,7 +364,9 @@ const ROWS: Record<string, Row> = {
   },
   "POST /v1/cards/{id}/claim": {
     scope: "workspace",
-    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/claim`, body: { ttlSeconds: 60 } })
+    // the longest lease: the owner's claim of this row must not expire (and be swept stale)
+    // while a later test compares digests of A's data
+    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/claim`, body: { ttlSeconds: 3600 } })
   },
   "POST /v1/projects/{projectId}/claim-next": {
     scope: "workspace",

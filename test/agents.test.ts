@@ -89,7 +89,7 @@ describe.each(backends)("agents as members on %s", (backend) => {
     expect(r.status).toBe(200)
     const byId = new Map(r.body.map((x: any) => [x.userId, x]))
     expect(byId.get(agent.id)).toMatchObject({ kind: "agent", role: "member", fullName: "Claude", email: "" })
-    expect(byId.get(a.userId)).toMatchObject({ kind: "person", role: "owner", email: a.email })
+    expect(byId.get(a.userId)).toMatchObject({ kind: "person", role: "owner", email: a.email.toLowerCase() })
     expect(byId.get(m.userId)).toMatchObject({ kind: "person", role: "member" })
   })
 

@@ -1,6 +1,6 @@
 import type { BoardEvent } from "../types.ts"
 import { describe, expect, it } from "vitest"
-import { actorText, actorView } from "./actors.ts"
+import { actorText, actorView, agentMemberIds } from "./actors.ts"
 import { describeEvent } from "./history.ts"
 
 const ADA = "00000000-0000-4000-8000-00000000000a"
@@ -17,6 +17,17 @@ describe("actors as the pages show them (issue 28)", () => {
     expect(
       actorText(actor({ type: "agent", userId: "00000000-0000-4000-8000-0000000000ff", name: "Bot" }), members)
     ).toBe("Bot (agent for a former member)")
+  })
+
+  it("an agent member acts for its creator (onBehalfOf), not for itself", () => {
+    const BOT = "00000000-0000-4000-8000-0000000000b0"
+    const withBot = new Map([...members, [BOT, "Claude"]])
+    const claude = actor({ type: "agent", userId: BOT, name: "Claude", onBehalfOf: ADA })
+    expect(actorView(claude, withBot)).toEqual({ name: "Claude", agent: true, forPerson: "Ada Lovelace" })
+    expect(actorText(claude, withBot)).toBe("Claude (agent for Ada Lovelace)")
+    expect(agentMemberIds([{ userId: BOT, kind: "agent" }, { userId: ADA, kind: "person" }] as any)).toEqual(
+      new Set([BOT])
+    )
   })
 
   it("a person, intake and the service read as before", () => {

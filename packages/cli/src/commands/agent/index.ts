@@ -2,6 +2,7 @@ import type { Command } from "commander"
 import type { App } from "../../support/app.ts"
 import { examples } from "../../support/format.ts"
 import { registerAgentHeartbeat } from "./heartbeat.ts"
+import { registerAgentMembers } from "./members.ts"
 import { registerAgentNext } from "./next.ts"
 import { registerAgentRelease } from "./release.ts"
 import { registerAgentReport } from "./report.ts"
@@ -10,7 +11,9 @@ import { registerAgentSessions } from "./sessions.ts"
 export const registerAgent = (program: Command, app: App) => {
   const agent = program
     .command("agent")
-    .description("work the board as an agent: claim the next card, report, heartbeat, release")
+    .description(
+      "agent members (create, list, keys) and working the board as an agent: claim the next card, report, heartbeat, release"
+    )
     .addHelpText(
       "after",
       examples(
@@ -18,7 +21,8 @@ export const registerAgent = (program: Command, app: App) => {
         'board agent report SESSION --type thought "Reading the code"',
         "board agent heartbeat SESSION",
         "board agent release SESSION --move-to Done --status complete",
-        "board agent sessions --status active"
+        "board agent sessions --status active",
+        "board agent create Claude && board agent key create Claude"
       )
     )
   registerAgentNext(agent, app)
@@ -26,5 +30,6 @@ export const registerAgent = (program: Command, app: App) => {
   registerAgentHeartbeat(agent, app)
   registerAgentRelease(agent, app)
   registerAgentSessions(agent, app)
+  registerAgentMembers(agent, app)
   return agent
 }
