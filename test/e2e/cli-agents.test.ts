@@ -26,7 +26,19 @@ beforeAll(async () => {
   home = tempConfigHome()
   env = { XDG_CONFIG_HOME: home, BOARD_API_URL: server.baseUrl }
   await ok(
-    ["auth", "signup", "--email", email, "--full-name", "Ada", "--workspace", "Acme", "--project", "Website", "--password-stdin"],
+    [
+      "auth",
+      "signup",
+      "--email",
+      email,
+      "--full-name",
+      "Ada",
+      "--workspace",
+      "Acme",
+      "--project",
+      "Website",
+      "--password-stdin"
+    ],
     {},
     "correct horse battery\n"
   )
@@ -47,7 +59,9 @@ describe("board agent create, list and key create", { timeout: 180_000 }, () => 
     expect(listed.stdout).toContain("Claude [agent]")
     expect(listed.stdout).toContain("Ada")
     const listedJson = JSON.parse((await ok(["agent", "list", "--json"])).stdout)
-    expect(listedJson).toEqual([expect.objectContaining({ id: agentId, name: "Claude", description: "Writes the code" })])
+    expect(listedJson).toEqual([
+      expect.objectContaining({ id: agentId, name: "Claude", description: "Writes the code" })
+    ])
 
     const keyRun = await ok(["agent", "key", "create", "claude", "--scope", "read,write", "--quiet"])
     const rawKey = keyRun.stdout.trim()

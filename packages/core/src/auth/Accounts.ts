@@ -248,7 +248,8 @@ export class Accounts extends Context.Service<
           // an agent's keys are made for it by an admin or its creator (POST /v1/agents/{id}/api-keys)
           if (principal.agent === true) {
             return yield* new Forbidden({
-              message: "an agent cannot create its own keys; an admin or its creator makes them with POST /v1/agents/{id}/api-keys"
+              message:
+                "an agent cannot create its own keys; an admin or its creator makes them with POST /v1/agents/{id}/api-keys"
             })
           }
           const trimmed = name.trim()

@@ -123,7 +123,8 @@ export class AgentMembers extends Context.Service<
         Effect.gen(function* () {
           if (principal.agent === true || principal.via === "oauth" || principal.via === "intake") {
             return yield* new Forbidden({
-              message: "an agent's keys are managed by a person (an admin or its creator) with an API key or the web app"
+              message:
+                "an agent's keys are managed by a person (an admin or its creator) with an API key or the web app"
             })
           }
           if (principal.userId !== agent.created_by) {
@@ -141,7 +142,8 @@ export class AgentMembers extends Context.Service<
         const now = yield* sqlNow
         const id = crypto.randomUUID()
         const name = input.name.trim()
-        const description = input.description === undefined || input.description.trim() === "" ? null : input.description
+        const description =
+          input.description === undefined || input.description.trim() === "" ? null : input.description
         return yield* sql
           .withTransaction(
             Effect.gen(function* () {

@@ -31,7 +31,7 @@ export class AgentMembersGroup extends HttpApiGroup.make("agentMembers")
     }).annotateMerge(
       doc(
         "Create an agent",
-        "Admins: makes an agent member of the workspace (role `member`, kind `agent` in the members list), assignable to cards, never a seat. It cannot sign in; give it keys with POST /v1/agents/{id}/api-keys. What its keys do is recorded with actor `{type: \"agent\", userId: <agent id>, name, onBehalfOf: <createdBy>}`."
+        'Admins: makes an agent member of the workspace (role `member`, kind `agent` in the members list), assignable to cards, never a seat. It cannot sign in; give it keys with POST /v1/agents/{id}/api-keys. What its keys do is recorded with actor `{type: "agent", userId: <agent id>, name, onBehalfOf: <createdBy>}`.'
       )
     )
   )

@@ -131,11 +131,18 @@ export const registerAgentMembers = (agent: Command, app: App) => {
     .description("create a key that acts as the agent (admins or its creator); prints the key, shown once")
     .argument("<agent>", "the agent's name or id")
     .option("--name <name>", "what the key is for (default: the agent's name)")
-    .option("--scope <scopes>", "read, write, delete or admin; repeat or separate with commas (default: all)", collectScope)
+    .option(
+      "--scope <scopes>",
+      "read, write, delete or admin; repeat or separate with commas (default: all)",
+      collectScope
+    )
     .option(...workspaceFlag)
     .addHelpText(
       "after",
-      examples("board agent key create Claude", "export BOARD_API_KEY=$(board agent key create Claude --scope read,write --quiet)")
+      examples(
+        "board agent key create Claude",
+        "export BOARD_API_KEY=$(board agent key create Claude --scope read,write --quiet)"
+      )
     )
     .action((spec: string, flags: Omit<AgentKeyCreateOptions, "agent">, cmd: Command) =>
       app.run(cmd, { agent: spec, ...flags }, runAgentKeyCreate)

@@ -22,9 +22,9 @@ export const runCardHistory = Effect.fn("card.history")(function* (options: Card
   const members = out.json
     ? undefined
     : new Map(
-        (yield* client.workspaces.members({ params: { id: (yield* lookup.board(card.projectId)).project.workspaceId } })).map(
-          (m) => [m.userId as string, m.fullName || m.email] as const
-        )
+        (yield* client.workspaces.members({
+          params: { id: (yield* lookup.board(card.projectId)).project.workspaceId }
+        })).map((m) => [m.userId as string, m.fullName || m.email] as const)
       )
   let after: string | undefined
   for (;;) {
