@@ -152,6 +152,7 @@ const ROWS: Record<string, Row> = {
   // issue 30: agents as members (CONTRACT.md "Agents as members"; list and delete beyond it)
   "POST /v1/workspaces/{id}/agents": {
     scope: "workspace",
+    noOAuth: true,
     req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/agents", body: { name: "Intruder bot" } })
   },
   "GET /v1/workspaces/{id}/agents": {
@@ -160,18 +161,22 @@ const ROWS: Record<string, Row> = {
   },
   "DELETE /v1/agents/{id}": {
     scope: "workspace",
+    noOAuth: true,
     req: (f) => ({ method: "DELETE", path: `/v1/agents/${f.agent}` })
   },
   "POST /v1/agents/{id}/api-keys": {
     scope: "workspace",
+    noOAuth: true,
     req: (f) => ({ method: "POST", path: `/v1/agents/${f.agent}/api-keys`, body: { name: "stolen" } })
   },
   "GET /v1/agents/{id}/api-keys": {
     scope: "workspace",
+    noOAuth: true,
     req: (f) => ({ method: "GET", path: `/v1/agents/${f.agent}/api-keys` })
   },
   "DELETE /v1/agents/{id}/api-keys/{keyId}": {
     scope: "workspace",
+    noOAuth: true,
     req: (f) => ({ method: "DELETE", path: `/v1/agents/${f.agent}/api-keys/${f.agentKey}` })
   },
   "POST /v1/projects": {

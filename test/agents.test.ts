@@ -38,7 +38,7 @@ describe.each(backends)("agents as members on %s", (backend) => {
   const history = async (cardId: string, headers = key(a.apiKey)) => {
     const r = await call(base, "GET", `/v1/cards/${cardId}/history`, { headers })
     expect(r.status, r.text).toBe(200)
-    return r.body.events as Array<{ type: string; actor: Record<string, unknown> }>
+    return r.body.events as Array<{ type: string; actor: Record<string, unknown>; data: any }>
   }
 
   it("an admin creates an agent: 201 with its shape; a member gets 403 naming the role; bad input 400", async () => {
@@ -269,6 +269,8 @@ describe.each(backends)("agents as members on %s", (backend) => {
       headers: h
     })
     expect(card.status, card.text).toBe(201)
+    const claim = await call(base, "POST", `/v1/cards/${card.body.id}/claim`, { body: {}, headers: h })
+    expect(claim.status, claim.text).toBe(201)
 
     // an open stream of the agent's key
     const abort = new AbortController()
@@ -307,8 +309,14 @@ describe.each(backends)("agents as members on %s", (backend) => {
     expect(members.body.map((x: any) => x.userId)).not.toContain(id)
     const after = await call(base, "GET", `/v1/cards/${card.body.id}`, { headers: key(a.apiKey) })
     expect(after.body.assigneeIds).toEqual([])
-    // history still names it
+    // its claim ends now, not at the lease's end
+    expect(after.body.claim).toBeNull()
+    // history still names it; the release is the deleting admin's
     const events = await history(card.body.id)
     expect(events[0]!.actor).toEqual({ type: "agent", userId: id, name: "Doomed", onBehalfOf: a.userId })
+    const released = events.filter((e) => e.type === "agent_session.updated").at(-1) as any
+    expect(released.actor).toEqual({ type: "user", userId: a.userId, name: "Ada" })
+    expect(released.data.object.status).toBe("released")
+    expect(released.data.previous).toEqual({ status: "active" })
   })
 })

@@ -28,7 +28,10 @@ import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../
 import type { UserId, WorkspaceId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
+import { EventLog } from "../events/EventLog.ts"
 import { Access, isUuid, requireRole, type Role } from "./Access.ts"
+import { LIVE } from "./claimSql.ts"
+import { SESSION_COLUMNS, type SessionRow, toAgentSession } from "./sessionSql.ts"
 import { iso } from "./rows.ts"
 
 /** No hash: the password check finds no match, so an agent's account never signs in. */
@@ -104,6 +107,7 @@ export class AgentMembers extends Context.Service<
       const sql = yield* SqlClient.SqlClient
       const access = yield* Access
       const cache = yield* CredentialCache
+      const events = yield* EventLog
 
       /** A live agent the caller can see, and the caller's role in its workspace. */
       const find = Effect.fnUntraced(function* (principal: Principal, agentId: string) {
@@ -182,8 +186,8 @@ export class AgentMembers extends Context.Service<
         const { agent, role } = yield* find(principal, agentId)
         yield* requireRole(role, "admin", "delete agents")
         const now = yield* sqlNow
-        const revoked = yield* sql
-          .withTransaction(
+        const revoked = yield* events
+          .withEvents(
             Effect.gen(function* () {
               yield* sql`UPDATE agents SET deleted_at = ${now}::timestamptz WHERE user_id = ${agentId}`
               // the revocation triggers tell every instance (migrations/0016): keys answer 401,
@@ -196,6 +200,26 @@ export class AgentMembers extends Context.Service<
                 WHERE ca.user_id = ${agentId} AND c.id = ca.card_id AND p.id = c.project_id
                   AND p.workspace_id = ${agent.workspace_id}`
               yield* sql`DELETE FROM workspace_members WHERE workspace_id = ${agent.workspace_id} AND user_id = ${agentId}`
+              // its claims end now, not at their leases' end: released, with their events
+              const released = yield* sql.unsafe<SessionRow & { readonly previous_status: string }>(
+                `WITH old AS (
+                   SELECT id, status FROM agent_sessions WHERE user_id = $1::uuid AND status IN ${LIVE} FOR UPDATE
+                 )
+                 UPDATE agent_sessions s SET status = 'released', updated_at = $2::timestamptz
+                 FROM old WHERE s.id = old.id RETURNING ${SESSION_COLUMNS}, old.status AS previous_status`,
+                [agentId, now]
+              )
+              yield* events.record(
+                principal,
+                released.map((r) => ({
+                  type: "agent_session.updated" as const,
+                  workspaceId: agent.workspace_id,
+                  projectId: r.project_id,
+                  cardId: r.card_id,
+                  object: toAgentSession(r),
+                  previous: { status: r.previous_status }
+                }))
+              )
               return keys
             })
           )
