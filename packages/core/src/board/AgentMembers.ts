@@ -24,7 +24,7 @@ import {
   type ApiKeyScope,
   apiKeyScopes
 } from "../domain/agent.ts"
-import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { Forbidden, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { UserId, WorkspaceId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
@@ -96,7 +96,7 @@ export class AgentMembers extends Context.Service<
       principal: Principal,
       agentId: string,
       input: AgentKeyCreate
-    ) => Effect.Effect<AgentKeyCreated, AgentErrors | InvalidInput>
+    ) => Effect.Effect<AgentKeyCreated, AgentErrors>
     readonly keys: (principal: Principal, agentId: string) => Effect.Effect<ReadonlyArray<AgentKey>, AgentErrors>
     readonly revokeKey: (principal: Principal, agentId: string, keyId: string) => Effect.Effect<void, AgentErrors>
   }
@@ -234,11 +234,6 @@ export class AgentMembers extends Context.Service<
       ) {
         const { agent, role } = yield* find(principal, agentId)
         yield* keyManager(principal, agent, role)
-        if (input.scopes !== undefined && input.scopes.length === 0) {
-          return yield* new InvalidInput({
-            message: `scopes: name at least one of ${apiKeyScopes.join(", ")}, or leave it out for all of them`
-          })
-        }
         // stored in the list's order, each once
         const scopes = input.scopes === undefined ? null : apiKeyScopes.filter((s) => input.scopes!.includes(s))
         const rawKey = mintToken("apiKey")

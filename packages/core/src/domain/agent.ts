@@ -43,7 +43,12 @@ export const AgentKeyCreate = Schema.Struct({
   name: Name,
   /** A subset of read, write, delete, admin; all of them when left out. */
   scopes: Schema.optionalKey(
-    Schema.Array(ApiKeyScope).check(Schema.isMaxLength(apiKeyScopes.length, { message: "at most 4 scopes" }))
+    Schema.Array(ApiKeyScope).check(
+      Schema.isMinLength(1, {
+        message: `name at least one of ${apiKeyScopes.join(", ")}, or leave scopes out for all of them`
+      }),
+      Schema.isMaxLength(apiKeyScopes.length, { message: "at most 4 scopes" })
+    )
   )
 }).annotate({ identifier: "AgentKeyCreate" })
 export type AgentKeyCreate = typeof AgentKeyCreate.Type
