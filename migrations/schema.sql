@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0024_mcp_sessions.sql (20 files).
+-- Migrations: 0001_init.sql .. 0024_mcp_sessions.sql (21 files).
 
 SET check_function_bodies = false;
 
@@ -170,9 +170,20 @@ CREATE TABLE agent_sessions (
   lease_expires_at timestamp with time zone NOT NULL,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   updated_at timestamp with time zone DEFAULT now() NOT NULL,
+  actor_on_behalf_of uuid,
   CONSTRAINT agent_sessions_pkey PRIMARY KEY (id),
   CONSTRAINT agent_sessions_status_check CHECK ((status = ANY (ARRAY['active'::text, 'awaitingInput'::text, 'error'::text, 'complete'::text, 'released'::text, 'stale'::text]))),
   CONSTRAINT agent_sessions_ttl_seconds_check CHECK (((ttl_seconds >= 30) AND (ttl_seconds <= 3600)))
+);
+
+CREATE TABLE agents (
+  user_id uuid NOT NULL,
+  workspace_id uuid NOT NULL,
+  description text,
+  created_by uuid,
+  created_at timestamp with time zone NOT NULL,
+  deleted_at timestamp with time zone,
+  CONSTRAINT agents_pkey PRIMARY KEY (user_id)
 );
 
 CREATE TABLE api_keys (
@@ -183,6 +194,7 @@ CREATE TABLE api_keys (
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   updated_at timestamp with time zone DEFAULT now() NOT NULL,
   revoked_at timestamp with time zone,
+  scopes text[],
   CONSTRAINT api_keys_digest_key UNIQUE (digest),
   CONSTRAINT api_keys_pkey PRIMARY KEY (id)
 );
@@ -500,7 +512,9 @@ CREATE TABLE users (
   password_hash text NOT NULL,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   updated_at timestamp with time zone DEFAULT now() NOT NULL,
+  kind text DEFAULT 'person'::text NOT NULL,
   CONSTRAINT users_email_key UNIQUE (email),
+  CONSTRAINT users_kind_check CHECK ((kind = ANY (ARRAY['person'::text, 'agent'::text]))),
   CONSTRAINT users_pkey PRIMARY KEY (id)
 );
 
@@ -579,6 +593,12 @@ ALTER TABLE agent_activities ADD CONSTRAINT agent_activities_session_id_fkey FOR
 ALTER TABLE agent_sessions ADD CONSTRAINT agent_sessions_card_id_fkey FOREIGN KEY (card_id) REFERENCES cards(id) ON DELETE CASCADE;
 
 ALTER TABLE agent_sessions ADD CONSTRAINT agent_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE agents ADD CONSTRAINT agents_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
+
+ALTER TABLE agents ADD CONSTRAINT agents_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE agents ADD CONSTRAINT agents_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
 
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
 
@@ -667,6 +687,8 @@ CREATE INDEX agent_sessions_by_project ON public.agent_sessions USING btree (pro
 CREATE UNIQUE INDEX agent_sessions_live_card ON public.agent_sessions USING btree (card_id) WHERE (status = ANY (ARRAY['active'::text, 'awaitingInput'::text, 'error'::text]));
 
 CREATE INDEX agent_sessions_live_lease ON public.agent_sessions USING btree (lease_expires_at) WHERE (status = ANY (ARRAY['active'::text, 'awaitingInput'::text, 'error'::text]));
+
+CREATE INDEX agents_workspace ON public.agents USING btree (workspace_id, created_at);
 
 CREATE INDEX api_keys_user ON public.api_keys USING btree (user_id);
 

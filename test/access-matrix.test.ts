@@ -43,6 +43,9 @@ interface Fixture {
   readonly session: string
   /** A workspace of A's (its owner) for the row that deletes one. */
   readonly spareWorkspace: string
+  /** An agent member of W1 (issue 30), made by A, and one of its keys. */
+  readonly agent: string
+  readonly agentKey: string
 }
 
 interface Req {
@@ -177,6 +180,36 @@ const ROWS: Record<string, Row> = {
     scope: "workspace",
     noOAuth: true,
     req: (f) => ({ method: "DELETE", path: `/v1/projects/${f.projectId}` })
+  },
+  // issue 30: agents as members (CONTRACT.md "Agents as members"; list and delete beyond it)
+  "POST /v1/workspaces/{id}/agents": {
+    scope: "workspace",
+    noOAuth: true,
+    req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/agents", body: { name: "Intruder bot" } })
+  },
+  "GET /v1/workspaces/{id}/agents": {
+    scope: "workspace",
+    req: () => ({ method: "GET", path: "/v1/workspaces/{W1}/agents" })
+  },
+  "DELETE /v1/agents/{id}": {
+    scope: "workspace",
+    noOAuth: true,
+    req: (f) => ({ method: "DELETE", path: `/v1/agents/${f.agent}` })
+  },
+  "POST /v1/agents/{id}/api-keys": {
+    scope: "workspace",
+    noOAuth: true,
+    req: (f) => ({ method: "POST", path: `/v1/agents/${f.agent}/api-keys`, body: { name: "stolen" } })
+  },
+  "GET /v1/agents/{id}/api-keys": {
+    scope: "workspace",
+    noOAuth: true,
+    req: (f) => ({ method: "GET", path: `/v1/agents/${f.agent}/api-keys` })
+  },
+  "DELETE /v1/agents/{id}/api-keys/{keyId}": {
+    scope: "workspace",
+    noOAuth: true,
+    req: (f) => ({ method: "DELETE", path: `/v1/agents/${f.agent}/api-keys/${f.agentKey}` })
   },
   "POST /v1/projects": {
     scope: "workspace",
@@ -368,7 +401,9 @@ const ROWS: Record<string, Row> = {
   },
   "POST /v1/cards/{id}/claim": {
     scope: "workspace",
-    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/claim`, body: { ttlSeconds: 60 } })
+    // the longest lease: the owner's claim of this row must not expire (and be swept stale)
+    // while a later test compares digests of A's data
+    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/claim`, body: { ttlSeconds: 3600 } })
   },
   "POST /v1/projects/{projectId}/claim-next": {
     scope: "workspace",
@@ -507,8 +542,16 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
     const delivery = await must(A, { method: "POST", path: `/v1/webhooks/${webhook.id}/ping` }, 202)
     const session = await must(A, { method: "POST", path: `/v1/cards/${target}/claim`, body: {} }, 201)
     const spareWs = await must(A, { method: "POST", path: "/v1/workspaces", body: { name: `Spare ${word}` } }, 201)
+    const agent = (
+      await must(A, { method: "POST", path: `/v1/workspaces/${A.workspaceId}/agents`, body: { name: "Bot" } }, 201)
+    ).id
+    const agentKey = (
+      await must(A, { method: "POST", path: `/v1/agents/${agent}/api-keys`, body: { name: "bot key" } }, 201)
+    ).id
     return {
       spareWorkspace: spareWs.workspace.id,
+      agent,
+      agentKey,
       comment,
       session: session.id,
       word,
@@ -573,7 +616,9 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         UNION ALL SELECT 'wd' || t::text FROM webhook_deliveries t WHERE webhook_id IN (SELECT id FROM webhooks WHERE workspace_id IN (${ws}))
         UNION ALL SELECT 'as' || t::text FROM agent_sessions t WHERE card_id IN (${cards})
         UNION ALL SELECT 'aa' || t::text FROM agent_activities t WHERE session_id IN (SELECT id FROM agent_sessions WHERE card_id IN (${cards}))
-        UNION ALL SELECT 'ak' || id::text || coalesce(revoked_at::text, '') FROM api_keys WHERE user_id = '${A.userId}'
+        UNION ALL SELECT 'ag' || t::text FROM agents t WHERE workspace_id IN (${ws})
+        UNION ALL SELECT 'ak' || id::text || coalesce(revoked_at::text, '') FROM api_keys
+          WHERE user_id = '${A.userId}' OR user_id IN (SELECT user_id FROM agents WHERE workspace_id IN (${ws}))
         UNION ALL SELECT 'g' || id::text || workspaces::text || coalesce(revoked_at::text, '') FROM oauth_grants WHERE user_id = '${A.userId}'
       ) rows`)
     return rows[0]!

@@ -105,7 +105,12 @@ describe.each(backends)("claims and agent sessions on %s", (backend) => {
     const other = await newCard("For the agent")
     const agent = await claim(other.id, bearer(tokens.access_token))
     expect(agent.status).toBe(201)
-    expect(agent.body.actor).toEqual({ type: "agent", userId: A.userId, name: client.client_name })
+    expect(agent.body.actor).toEqual({
+      type: "agent",
+      userId: A.userId,
+      name: client.client_name,
+      onBehalfOf: A.userId
+    })
   })
 
   it("refuses a lease outside 30 to 3,600 seconds, and a card that is not there", async () => {

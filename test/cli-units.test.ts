@@ -7,7 +7,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { renderColumns, renderStacked, wrap } from "../packages/cli/src/support/boardView.ts"
 import { configPath, readConfig, writeConfig } from "../packages/cli/src/support/config.ts"
-import { actorLabel, eventLine } from "../packages/cli/src/support/events.ts"
+import { actorLabel, eventLine, memberLabel } from "../packages/cli/src/support/events.ts"
 import { describeFailure } from "../packages/cli/src/support/failure.ts"
 import { expiryOf } from "../packages/cli/src/commands/intake-token/create.ts"
 import { colors, noColors, useColor, visibleLength } from "../packages/cli/src/support/output.ts"
@@ -236,6 +236,17 @@ describe("actors on the terminal (issue 28)", () => {
       "alice [agent for Ada]"
     )
     expect(actorLabel({ type: "agent", userId: ada } as any)).toBe("an agent [agent]")
+    // an agent member (issue 30): its own id, acting for its creator
+    const bot = "00000000-0000-4000-8000-0000000000b0"
+    const both = new Map([
+      [ada, "Ada"],
+      [bot, "Claude"]
+    ])
+    expect(actorLabel({ type: "agent", userId: bot, name: "Claude", onBehalfOf: ada } as any, both)).toBe(
+      "Claude [agent for Ada]"
+    )
+    expect(memberLabel({ fullName: "Claude", email: "", kind: "agent" })).toBe("Claude [agent]")
+    expect(memberLabel({ fullName: "Ada", email: "ada@example.com", kind: "person" })).toBe("Ada")
     expect(actorLabel({ type: "user", userId: ada, name: "alice" } as any)).toBe("alice")
     const line = eventLine(
       {

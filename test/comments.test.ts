@@ -86,7 +86,7 @@ describe.each(backends)("comments on %s", (backend) => {
     const card = await newCard()
     const r = await comment(card.id, "on it", bearer(agent))
     expect(r.status, r.text).toBe(201)
-    expect(r.body.author).toEqual({ type: "agent", userId: a.userId, name: "Test Agent" })
+    expect(r.body.author).toEqual({ type: "agent", userId: a.userId, name: "Test Agent", onBehalfOf: a.userId })
   })
 
   it("refuses bodies that are empty, blank, too long or hold NUL, and a card it cannot find", async () => {
@@ -152,7 +152,7 @@ describe.each(backends)("comments on %s", (backend) => {
     ])
     expect(events[1]!.data).toEqual({ object: edited.body, previous: { body: "first draft" } })
     expect(events[2]!.data).toEqual({ object: byAgent.body, previous: { body: "second draft" } })
-    expect(events[2]!.actor).toEqual({ type: "agent", userId: a.userId, name: "Test Agent" })
+    expect(events[2]!.actor).toEqual({ type: "agent", userId: a.userId, name: "Test Agent", onBehalfOf: a.userId })
     expect(events[3]!.data).toEqual({ object: byAgent.body })
   })
 

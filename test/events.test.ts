@@ -304,7 +304,7 @@ describe.each(backends)("events written by changes on %s", (backend) => {
         }
         expect(r.isError ?? false).toBe(false)
         const e = await theOne("card.updated")
-        expect(e.actor).toEqual({ type: "agent", userId: a.userId, name: "Test Agent" })
+        expect(e.actor).toEqual({ type: "agent", userId: a.userId, name: "Test Agent", onBehalfOf: a.userId })
         expect(e.data.object).toEqual(await getCard(card.id))
         expect(e.data.previous).toEqual({ title: "Agent's" })
 
@@ -314,7 +314,7 @@ describe.each(backends)("events written by changes on %s", (backend) => {
         }
         expect(s.isError ?? false).toBe(false)
         const c = await theOne("subtask.created")
-        expect(c.actor).toEqual({ type: "agent", userId: a.userId, name: "Test Agent" })
+        expect(c.actor).toEqual({ type: "agent", userId: a.userId, name: "Test Agent", onBehalfOf: a.userId })
         expect(c.data.object).toEqual((await getCard(card.id)).subtasks[0])
       } finally {
         await mcp.close()

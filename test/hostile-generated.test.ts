@@ -533,6 +533,36 @@ describe.each(backends)("generated requests on %s", (backend) => {
         }
       },
       "GET /v1/workspaces/{id}/projects": { pools: { id: ref("workspace") } },
+      // issue 30: agents as members (a fresh agent to delete, a fresh key to revoke)
+      "POST /v1/workspaces/{id}/agents": {
+        pools: { id: ref("workspace") },
+        check: async (r) =>
+          expect(await must("GET", `/v1/workspaces/${ids.workspace}/agents`, undefined, 200)).toContainEqual(r.body)
+      },
+      "GET /v1/workspaces/{id}/agents": { pools: { id: ref("workspace") } },
+      "DELETE /v1/agents/{id}": {
+        setup: async () => ({
+          freshAgent: (await must("POST", `/v1/workspaces/${ids.workspace}/agents`, { name: "to be deleted" }, 201)).id
+        }),
+        pools: { id: ref("freshAgent") },
+        check: async (_r, req) =>
+          expect((await call(base, "DELETE", `/v1/agents/${req.params.id}`, { headers: h() })).status).toBe(404)
+      },
+      "POST /v1/agents/{id}/api-keys": {
+        pools: { id: ref("agent") },
+        check: async (r) =>
+          expect((await call(base, "GET", "/v1/me", { headers: key(r.body.rawKey) })).body.id).toBe(ids.agent)
+      },
+      "GET /v1/agents/{id}/api-keys": { pools: { id: ref("agent") } },
+      "DELETE /v1/agents/{id}/api-keys/{keyId}": {
+        setup: async () => {
+          const fresh = await must("POST", `/v1/agents/${ids.agent}/api-keys`, { name: "to be revoked" }, 201)
+          return { freshAgentKey: fresh.id, freshAgentRaw: fresh.rawKey }
+        },
+        pools: { id: ref("agent"), keyId: ref("freshAgentKey") },
+        check: async (_r, _req, runIds) =>
+          expect((await call(base, "GET", "/v1/me", { headers: key(runIds.freshAgentRaw!) })).status).toBe(401)
+      },
       "GET /v1/workspaces/{id}/members": { pools: { id: ref("workspace") } },
       "POST /v1/workspaces/{id}/members": {
         pools: { id: ref("workspace"), email: fc.constantFrom(B.email, B.email.toUpperCase()) },
@@ -1010,6 +1040,7 @@ describe.each(backends)("generated requests on %s", (backend) => {
     ids.delivery = (await must("POST", `/v1/webhooks/${ids.webhook}/ping`, undefined, 202)).id
     const minted = await must("POST", "/v1/intake-tokens", { columnId: ids.col0 }, 201)
     ids.intakeTokenId = minted.id
+    ids.agent = (await must("POST", `/v1/workspaces/${A.workspaceId}/agents`, { name: "Claude" }, 201)).id
     intakeToken = minted.token
     oauthToken = (await fullFlow(base, A, [A.workspaceId])).tokens.access_token
     // one desktop release, published in process, for the manifest, the download and the feed

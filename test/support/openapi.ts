@@ -221,7 +221,14 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "POST /v1/agent-sessions/{id}/release": [200, 404, 409],
   "GET /v1/agent-sessions/{id}": [200, 404],
   "GET /v1/cards/{id}/agent-sessions": [200, 404],
-  "GET /v1/projects/{projectId}/agent-sessions": [200, 404]
+  "GET /v1/projects/{projectId}/agent-sessions": [200, 404],
+  // CONTRACT.md's agents as members (issue 30; listing and deleting go beyond it)
+  "POST /v1/workspaces/{id}/agents": [201, 403, 404],
+  "GET /v1/workspaces/{id}/agents": [200, 404],
+  "DELETE /v1/agents/{id}": [204, 403, 404],
+  "POST /v1/agents/{id}/api-keys": [201, 403, 404],
+  "GET /v1/agents/{id}/api-keys": [200, 403, 404],
+  "DELETE /v1/agents/{id}/api-keys/{keyId}": [204, 403, 404]
 }
 
 const PUBLIC = new Set([

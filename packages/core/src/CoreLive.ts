@@ -26,6 +26,7 @@ import { Subtasks } from "./board/Subtasks.ts"
 import { Workspaces } from "./board/Workspaces.ts"
 import { WorkspaceAdmin } from "./board/WorkspaceAdmin.ts"
 import { Projects } from "./board/Projects.ts"
+import { AgentMembers } from "./board/AgentMembers.ts"
 import { ProjectLinks } from "./links/ProjectLinks.ts"
 import { Commands } from "./nlu/Commands.ts"
 import { Prompts } from "./prompt/Prompts.ts"
@@ -72,6 +73,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         Workspaces.layer,
         WorkspaceAdmin.layer,
         Projects.layer,
+        AgentMembers.layer,
         Columns.layer,
         Labels.layer,
         Subtasks.layer,

@@ -5,6 +5,7 @@
  * API description (`@board/http/Api`) imports this rather than the whole core, so the CLI's
  * client commands never load the core's services or the database driver.
  */
+export * from "./domain/agent.ts"
 export * from "./domain/agentSession.ts"
 export * from "./domain/board.ts"
 export * from "./domain/card.ts"

@@ -9,6 +9,7 @@ import { GrantsGroup } from "./groups/Grants.ts"
 import { IntakeGroup } from "./groups/Intake.ts"
 import { LinksGroup } from "./groups/Links.ts"
 import { AgentsGroup } from "./groups/Agents.ts"
+import { AgentMembersGroup } from "./groups/AgentMembers.ts"
 import { SystemGroup } from "./groups/System.ts"
 import { WebhooksGroup } from "./groups/Webhooks.ts"
 import { WorkspacesGroup } from "./groups/Workspaces.ts"
@@ -21,6 +22,7 @@ export class Api extends HttpApi.make("board")
   .add(BoardGroup)
   .add(LinksGroup)
   .add(AgentsGroup)
+  .add(AgentMembersGroup)
   .add(CommandsGroup)
   .add(IntakeGroup)
   .add(GrantsGroup)

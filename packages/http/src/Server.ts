@@ -20,6 +20,7 @@ import { GrantsHandlers } from "./handlers/Grants.ts"
 import { IntakeHandlers } from "./handlers/Intake.ts"
 import { LinksHandlers } from "./handlers/Links.ts"
 import { AgentsHandlers } from "./handlers/Agents.ts"
+import { AgentMembersHandlers } from "./handlers/AgentMembers.ts"
 import { SystemHandlers } from "./handlers/System.ts"
 import { WebhooksHandlers } from "./handlers/Webhooks.ts"
 import { WorkspacesHandlers } from "./handlers/Workspaces.ts"
@@ -63,6 +64,7 @@ export const routesLayer = (
         BoardHandlers,
         LinksHandlers,
         AgentsHandlers,
+        AgentMembersHandlers,
         CommandsHandlers,
         IntakeHandlers,
         GrantsHandlers,

@@ -12,15 +12,21 @@ import type { Style } from "./output.ts"
 export const actorLabel = (actor: BoardEvent["actor"], members?: ReadonlyMap<string, string>): string => {
   const name = actor.name !== undefined && actor.name.trim() !== "" ? actor.name : undefined
   if (actor.type !== "agent") return name ?? actor.type
-  // with the workspace's members at hand: whom the agent acts for (the actor's userId)
-  const person = actor.userId === undefined ? undefined : members?.get(actor.userId)
+  // with the workspace's members at hand: whom the agent acts for (`onBehalfOf`: an agent
+  // member's creator, an OAuth client's grantor; older events name the grantor as `userId`)
+  const forId = actor.onBehalfOf ?? actor.userId
+  const person = forId === undefined ? undefined : members?.get(forId)
   return `${name ?? "an agent"} [agent${person === undefined ? "" : ` for ${person}`}]`
 }
 
+/** A member as the terminal names them: an agent member with its mark (`Claude [agent]`). */
+export const memberLabel = (m: { readonly fullName: string; readonly email: string; readonly kind: string }) =>
+  m.kind === "agent" ? `${m.fullName} [agent]` : m.fullName || m.email
+
 /** `2026-11-24 04:07:53  card.moved  Ada Lovelace  WEB-12 Fix login` */
-export const eventLine = (e: BoardEvent, style: Style): string => {
+export const eventLine = (e: BoardEvent, style: Style, members?: ReadonlyMap<string, string>): string => {
   const time = e.createdAt.replace("T", " ").replace(/\.\d+Z$|Z$/, "")
-  const actor = actorLabel(e.actor)
+  const actor = actorLabel(e.actor, members)
   const object = (e.data.object ?? {}) as Record<string, unknown>
   const ref = typeof object.ref === "string" ? `${object.ref} ` : ""
   const name =

@@ -1,7 +1,8 @@
 /** Human text for the API's resources; --json prints the resources themselves instead. */
 import { priorityTag } from "./boardView.ts"
 import { type Style, table } from "./output.ts"
-import type { BoardView, Card, CardLink, CommandResult, ProjectLink } from "./types.ts"
+import { actorLabel, memberLabel } from "./events.ts"
+import type { BoardView, Card, CardLink, CommandResult, Member, ProjectLink } from "./types.ts"
 
 export const examples = (...lines: ReadonlyArray<string>) => `\nExamples:\n${lines.map((l) => `  ${l}`).join("\n")}\n`
 
@@ -34,8 +35,11 @@ export const cardDetails = (
   card: Card,
   board: BoardView | undefined,
   links: ReadonlyArray<CardLink>,
-  style: Style
+  style: Style,
+  members: ReadonlyArray<Member> = []
 ): string => {
+  const names = new Map(members.map((m) => [m.userId as string, m.fullName || m.email] as const))
+  const byId = new Map(members.map((m) => [m.userId as string, m] as const))
   const out = [
     `${style.bold(style.cyan(card.ref))}  ${style.bold(card.title)}`,
     `${style.dim("column")}    ${columnName(board, card.columnId)} (position ${card.position})`,
@@ -45,8 +49,16 @@ export const cardDetails = (
   if (card.labels.length > 0)
     out.push(`${style.dim("labels")}    ${card.labels.map((l) => style.magenta(l.name)).join(", ")}`)
   if (card.dueAt !== null) out.push(`${style.dim("due")}       ${card.dueAt}`)
-  // user ids: `card show --json` and the workspace's members say who they are
-  if (card.assigneeIds.length > 0) out.push(`${style.dim("assignees")} ${card.assigneeIds.join(", ")}`)
+  // by name, an agent member with its mark; an id no member has (a former member) as the id
+  if (card.assigneeIds.length > 0) {
+    const named = card.assigneeIds.map((id) => {
+      const m = byId.get(id)
+      return m === undefined ? id : memberLabel(m)
+    })
+    out.push(`${style.dim("assignees")} ${named.join(", ")}`)
+  }
+  if (card.claim !== null)
+    out.push(`${style.dim("claimed")}   by ${actorLabel(card.claim.actor, names)} until ${card.claim.leaseExpiresAt}`)
   if (card.source !== "api" && card.source !== "") out.push(`${style.dim("source")}    ${card.source}`)
   out.push(`${style.dim("id")}        ${card.id}`)
   if (card.description !== null && card.description !== "") out.push("", card.description)

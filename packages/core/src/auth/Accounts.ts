@@ -245,6 +245,13 @@ export class Accounts extends Context.Service<
 
         const createApiKey = Effect.fn("Accounts.createApiKey")(function* (principal: Principal, name: string) {
           yield* keyManager(principal, "created")
+          // an agent's keys are made for it by an admin or its creator (POST /v1/agents/{id}/api-keys)
+          if (principal.agent === true) {
+            return yield* new Forbidden({
+              message:
+                "an agent cannot create its own keys; an admin or its creator makes them with POST /v1/agents/{id}/api-keys"
+            })
+          }
           const trimmed = name.trim()
           if (trimmed === "" || charCount(trimmed) > 200) {
             return yield* new InvalidInput({ message: "name: must be 1 to 200 characters and not blank" })

@@ -97,8 +97,9 @@ export class Credentials extends Context.Service<
         const digest = digestToken(key)
         const principal = yield* cache.resolve(
           digest,
-          sql<{ id: string; user_id: string }>`
-          SELECT id, user_id FROM api_keys WHERE digest = ${digest} AND revoked_at IS NULL`.pipe(
+          sql<{ id: string; user_id: string; kind: string }>`
+          SELECT k.id, k.user_id, u.kind FROM api_keys k JOIN users u ON u.id = k.user_id
+          WHERE k.digest = ${digest} AND k.revoked_at IS NULL`.pipe(
             Effect.orDie,
             Effect.map(([row]) =>
               row === undefined
@@ -108,7 +109,8 @@ export class Credentials extends Context.Service<
                       userId: row.user_id,
                       via: "apiKey",
                       workspaces: "all",
-                      credentialId: row.id
+                      credentialId: row.id,
+                      ...(row.kind === "agent" ? { agent: true } : {})
                     } satisfies Principal,
                     credentialId: row.id
                   }

@@ -63,6 +63,9 @@ export class Workspaces extends Context.Service<
         if (principal.via === "oauth" || principal.via === "intake") {
           return yield* new Forbidden({ message: "workspaces are created with a session token or an API key" })
         }
+        if (principal.agent === true) {
+          return yield* new Forbidden({ message: "an agent cannot create workspaces; a person creates them" })
+        }
         const now = yield* sqlNow
         return yield* sql
           .withTransaction(
@@ -117,8 +120,9 @@ export class Workspaces extends Context.Service<
           full_name: string
           role: WorkspaceRole
           joined_at: Date
+          kind: string
         }>`
-          SELECT m.user_id, u.email, u.full_name, m.role, m.joined_at
+          SELECT m.user_id, u.email, u.full_name, m.role, m.joined_at, u.kind
           FROM workspace_members m JOIN users u ON u.id = m.user_id
           WHERE m.workspace_id = ${workspaceId} ORDER BY m.joined_at, u.email`.pipe(Effect.orDie)
         return rows.map(toMember)

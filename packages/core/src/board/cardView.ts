@@ -135,5 +135,15 @@ export const toSubtask = (s: {
 })
 
 /** An actor from a session's columns, in the Actor schema's key order. */
-export const sessionActor = (type: string, userId: string, name: string | null): Actor =>
-  (name === null ? { type, userId } : { type, userId, name }) as Actor
+export const sessionActor = (
+  type: string,
+  userId: string,
+  name: string | null,
+  onBehalfOf: string | null = null
+): Actor =>
+  ({
+    type,
+    userId,
+    ...(name === null ? {} : { name }),
+    ...(onBehalfOf === null ? {} : { onBehalfOf })
+  }) as Actor

@@ -14,9 +14,10 @@ export const LIVE = `(${liveStatuses.map((s) => `'${s}'`).join(", ")})`
 export const holdingSession = (card: string, now: string): string =>
   `agent_sessions s WHERE s.card_id = ${card} AND s.status IN ${LIVE} AND s.lease_expires_at > ${now}::timestamptz`
 
-/** Session `s`'s actor as the Actor schema encodes it: type, userId, then name when it has one. */
+/** Session `s`'s actor as the Actor schema encodes it: type, userId, then name and onBehalfOf when it has them. */
 export const actorJsonText = `concat('{"type":', to_json(s.actor_type)::text, ',"userId":"', s.user_id, '"',
-  CASE WHEN s.actor_name IS NOT NULL THEN ',"name":' || to_json(s.actor_name)::text END, '}')`
+  CASE WHEN s.actor_name IS NOT NULL THEN ',"name":' || to_json(s.actor_name)::text END,
+  CASE WHEN s.actor_on_behalf_of IS NOT NULL THEN ',"onBehalfOf":"' || s.actor_on_behalf_of || '"' END, '}')`
 
 /** Session `s` as a card's `claim`, JSON text byte-identical to the CardClaim schema's encoding. */
 export const claimJsonText = `concat('{"sessionId":"', s.id, '","actor":', ${actorJsonText},

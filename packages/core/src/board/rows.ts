@@ -108,12 +108,16 @@ export const toMember = (r: {
   full_name: string
   role: WorkspaceRole
   joined_at: Date
+  /** users.kind (migrations/0022); a query that leaves it out lists people only. */
+  kind?: string
 }): MemberView => ({
   id: r.user_id as UserId,
   userId: r.user_id as UserId,
-  email: r.email,
+  // an agent's account has no address ('agent:<id>'): none is shown
+  email: r.kind === "agent" ? "" : r.email,
   fullName: r.full_name,
   role: r.role,
+  kind: r.kind === "agent" ? "agent" : "person",
   joinedAt: iso(r.joined_at),
   // a membership does not change once made
   createdAt: iso(r.joined_at),

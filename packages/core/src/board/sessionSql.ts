@@ -35,6 +35,7 @@ export interface SessionRow {
   readonly credential_id: string | null
   readonly actor_type: string
   readonly actor_name: string | null
+  readonly actor_on_behalf_of: string | null
   readonly status: AgentSessionStatus
   readonly ttl_seconds: number
   readonly lease_expires_at: Date | string
@@ -53,13 +54,13 @@ export interface ActivityRow {
 }
 
 export const SESSION_COLUMNS = `s.id, s.card_id, s.project_id, s.user_id, s.credential_kind, s.credential_id, s.actor_type,
-  s.actor_name, s.status, s.ttl_seconds, s.lease_expires_at, s.created_at, s.updated_at`
+  s.actor_name, s.actor_on_behalf_of, s.status, s.ttl_seconds, s.lease_expires_at, s.created_at, s.updated_at`
 
 export const toAgentSession = (r: SessionRow): AgentSession => ({
   id: r.id as AgentSessionId,
   cardId: r.card_id as CardId,
   projectId: r.project_id as ProjectId,
-  actor: sessionActor(r.actor_type, r.user_id, r.actor_name),
+  actor: sessionActor(r.actor_type, r.user_id, r.actor_name, r.actor_on_behalf_of),
   status: r.status,
   leaseExpiresAt: iso(r.lease_expires_at),
   createdAt: iso(r.created_at),
@@ -95,8 +96,9 @@ export const leaseTimes = (ttlSeconds: number) =>
 // $8 project. Nothing is written when a live session holds the card (the unique index's guard).
 const openSql = `
   INSERT INTO agent_sessions (card_id, project_id, user_id, credential_kind, credential_id, actor_type, actor_name,
-    status, ttl_seconds, lease_expires_at, created_at, updated_at)
-  SELECT $1::uuid, $8::uuid, $2::uuid, $3, $4::uuid, a.j->>'type', a.j->>'name', 'active', $5, $7::timestamptz,
+    actor_on_behalf_of, status, ttl_seconds, lease_expires_at, created_at, updated_at)
+  SELECT $1::uuid, $8::uuid, $2::uuid, $3, $4::uuid, a.j->>'type', a.j->>'name',
+    (a.j->>'onBehalfOf')::uuid, 'active', $5, $7::timestamptz,
     $6::timestamptz, $6::timestamptz
   FROM (SELECT ${actorSql("$3::text", "$2", "$4")} AS j) a
   ON CONFLICT (card_id) WHERE status IN ${LIVE} DO NOTHING

@@ -16,4 +16,6 @@ export interface Principal {
    * what it opened (an event stream) ends then too (auth/CredentialWatch.ts).
    */
   readonly expiresAt?: number
+  /** The account is an agent member (migrations/0022): it acts through its own keys only. */
+  readonly agent?: boolean
 }

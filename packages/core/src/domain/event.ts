@@ -45,14 +45,22 @@ export const eventTypes = [
 export const EventType = Schema.Literals(eventTypes)
 export type EventType = typeof EventType.Type
 
-/** Who made a change: a person (API key or session), an agent (OAuth client), intake, or the service. */
+/**
+ * Who made a change: a person (API key or session), an agent (an OAuth client, or an agent member's
+ * key), intake, or the service.
+ */
 export const actorTypes = ["user", "agent", "intake", "system"] as const
 export const Actor = Schema.Struct({
   type: Schema.Literals(actorTypes),
-  /** The account acting (a person, or the person an agent acts for). */
+  /**
+   * The account acting: a person; an agent member (its own account); for an OAuth client, the
+   * person who granted it.
+   */
   userId: Schema.optionalKey(UserId),
-  /** The person's full name, the agent's registered client name, or the intake token's name. */
-  name: Schema.optionalKey(Schema.String)
+  /** The person's full name, the agent's name (an OAuth client's registered name), or the intake token's name. */
+  name: Schema.optionalKey(Schema.String),
+  /** An agent's only: the person it acts for (an agent member's creator, an OAuth client's grantor). */
+  onBehalfOf: Schema.optionalKey(UserId)
 }).annotate({
   identifier: "Actor",
   description: "Who made a change: a person, an agent, an intake token, or the service."

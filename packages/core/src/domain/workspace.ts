@@ -47,6 +47,8 @@ export const Member = Schema.Struct({
   email: Schema.String,
   fullName: Schema.String,
   role: WorkspaceRole,
+  /** `agent`: an agent member (issue 30), never a seat; `person` otherwise. */
+  kind: Schema.Literals(["person", "agent"]),
   joinedAt: Timestamp,
   createdAt: Timestamp,
   updatedAt: Timestamp

@@ -48,15 +48,23 @@ export const actorParams = (actor: EventActor): [string, string | null, string |
 
 /**
  * The actor's JSON, named at the time of the change: an OAuth grant is an agent named after its
- * registered client, an intake token is intake named after the token (never its secret), anything
- * else is the person. `kind`, `user` and `credential` are SQL expressions (parameters).
+ * registered client, acting for (`onBehalfOf`) the person who granted it; an account of kind
+ * `agent` (an agent member's key, migrations/0022) is an agent named after itself, acting for its
+ * creator; an intake token is intake named after the token (never its secret); anything else is
+ * the person. `kind`, `user` and `credential` are SQL expressions (parameters). The one place an
+ * actor is built.
  */
 export const actorSql = (kind: string, user: string, credential: string): string => `json_strip_nulls(CASE ${kind}
     WHEN 'oauth' THEN json_build_object('type', 'agent', 'userId', ${user}::uuid, 'name',
-      (SELECT oc.client_name FROM oauth_grants og JOIN oauth_clients oc ON oc.id = og.client_id WHERE og.id = ${credential}::uuid))
+      (SELECT oc.client_name FROM oauth_grants og JOIN oauth_clients oc ON oc.id = og.client_id WHERE og.id = ${credential}::uuid),
+      'onBehalfOf', ${user}::uuid)
     WHEN 'intake' THEN json_build_object('type', 'intake', 'name', (SELECT it.name FROM intake_tokens it WHERE it.id = ${credential}::uuid))
     WHEN 'system' THEN json_build_object('type', 'system')
-    ELSE json_build_object('type', 'user', 'userId', ${user}::uuid, 'name', (SELECT u.full_name FROM users u WHERE u.id = ${user}::uuid))
+    ELSE COALESCE((SELECT CASE WHEN u.kind = 'agent'
+        THEN json_build_object('type', 'agent', 'userId', u.id, 'name', u.full_name, 'onBehalfOf',
+          (SELECT a.created_by FROM agents a WHERE a.user_id = u.id))
+        ELSE json_build_object('type', 'user', 'userId', u.id, 'name', u.full_name) END
+      FROM users u WHERE u.id = ${user}::uuid), json_build_object('type', 'user', 'userId', ${user}::uuid))
   END)`
 
 /**

@@ -45,6 +45,8 @@ interface Props {
   readonly card: Card
   readonly sessionStatus: SessionStatus | undefined
   readonly memberNames: ReadonlyMap<string, string>
+  /** The agent members' ids: their avatars carry the agent mark. */
+  readonly agentIds?: ReadonlySet<string> | undefined
   /** The kind of the card's column: a card in a `done` column is never shown overdue. */
   readonly columnKind: ColumnKind
   readonly actions: CardActions
@@ -56,6 +58,7 @@ export const BoardCard = memo(function BoardCard({
   card,
   sessionStatus,
   memberNames,
+  agentIds,
   columnKind,
   actions,
   dropHint
@@ -101,7 +104,13 @@ export const BoardCard = memo(function BoardCard({
         aria-roledescription="card"
         aria-keyshortcuts="Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown"
       >
-        <CardFace card={card} sessionStatus={sessionStatus} memberNames={memberNames} columnKind={columnKind} />
+        <CardFace
+          card={card}
+          sessionStatus={sessionStatus}
+          memberNames={memberNames}
+          agentIds={agentIds}
+          columnKind={columnKind}
+        />
       </div>
       <CardMenu card={card} actions={actions} />
     </li>
@@ -113,11 +122,13 @@ export function CardFace({
   card,
   sessionStatus,
   memberNames,
+  agentIds,
   columnKind
 }: {
   card: Card
   sessionStatus: SessionStatus | undefined
   memberNames: ReadonlyMap<string, string>
+  agentIds?: ReadonlySet<string> | undefined
   /** The kind of the card's column: a card in a `done` column is never shown overdue. */
   columnKind?: ColumnKind | undefined
 }) {
@@ -167,8 +178,15 @@ export function CardFace({
           <span className="assignees">
             {card.assigneeIds.slice(0, 3).map((id) => {
               const name = memberNames.get(id) ?? "Member"
+              // an agent member is never shown as a person: its avatar is marked and says so
+              const agent = agentIds?.has(id) === true
               return (
-                <span key={id} className="avatar" title={name}>
+                <span
+                  key={id}
+                  className={agent ? "avatar agent-avatar" : "avatar"}
+                  title={agent ? `${name} (agent)` : name}
+                  data-agent={agent ? "" : undefined}
+                >
                   {initials(name)}
                 </span>
               )

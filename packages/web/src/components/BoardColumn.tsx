@@ -25,6 +25,7 @@ interface Props {
   readonly cards: Readonly<Record<string, Card>>
   readonly sessions: Readonly<Record<string, SessionStatus>>
   readonly memberNames: ReadonlyMap<string, string>
+  readonly agentIds?: ReadonlySet<string> | undefined
   readonly cardActions: CardActions
   readonly columnActions: ColumnActions
   /** The card of this column a dragged card is over, and on which side it will land. */
@@ -44,6 +45,7 @@ export const BoardColumn = memo(function BoardColumn({
   cards,
   sessions,
   memberNames,
+  agentIds,
   cardActions,
   columnActions,
   dropHint
@@ -125,6 +127,7 @@ export const BoardColumn = memo(function BoardColumn({
               card={card}
               sessionStatus={card.claim === null ? undefined : sessions[card.claim.sessionId]}
               memberNames={memberNames}
+              agentIds={agentIds}
               columnKind={column.kind}
               actions={cardActions}
               dropHint={dropHint?.cardId === id ? dropHint.side : undefined}

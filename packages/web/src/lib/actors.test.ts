@@ -1,6 +1,6 @@
 import type { BoardEvent } from "../types.ts"
 import { describe, expect, it } from "vitest"
-import { actorText, actorView } from "./actors.ts"
+import { actorText, actorView, agentMemberIds } from "./actors.ts"
 import { describeEvent } from "./history.ts"
 
 const ADA = "00000000-0000-4000-8000-00000000000a"
@@ -17,6 +17,20 @@ describe("actors as the pages show them (issue 28)", () => {
     expect(
       actorText(actor({ type: "agent", userId: "00000000-0000-4000-8000-0000000000ff", name: "Bot" }), members)
     ).toBe("Bot (agent for a former member)")
+  })
+
+  it("an agent member acts for its creator (onBehalfOf), not for itself", () => {
+    const BOT = "00000000-0000-4000-8000-0000000000b0"
+    const withBot = new Map([...members, [BOT, "Claude"]])
+    const claude = actor({ type: "agent", userId: BOT, name: "Claude", onBehalfOf: ADA })
+    expect(actorView(claude, withBot)).toEqual({ name: "Claude", agent: true, forPerson: "Ada Lovelace" })
+    expect(actorText(claude, withBot)).toBe("Claude (agent for Ada Lovelace)")
+    expect(
+      agentMemberIds([
+        { userId: BOT, kind: "agent" },
+        { userId: ADA, kind: "person" }
+      ] as any)
+    ).toEqual(new Set([BOT]))
   })
 
   it("a person, intake and the service read as before", () => {
@@ -44,5 +58,20 @@ describe("actors as the pages show them (issue 28)", () => {
       members
     }
     expect(describeEvent(event, names)).toBe("alice (agent for Ada Lovelace) moved WEB-3 from To Do to Doing")
+  })
+
+  it("an agent member assigned to a card reads as an agent in the history", () => {
+    const BOT = "00000000-0000-4000-8000-0000000000b0"
+    const event = {
+      id: "0".repeat(24),
+      type: "card.assigned",
+      createdAt: "2026-11-26T06:00:00.000Z",
+      workspaceId: "w",
+      projectId: "p",
+      actor: { type: "user", userId: ADA, name: "Ada Lovelace" },
+      data: { object: { ref: "WEB-3", assigneeIds: [BOT] }, previous: { assigneeIds: [] } }
+    } as unknown as BoardEvent
+    const names = { columns: new Map(), members: new Map([...members, [BOT, "Claude"]]), agents: new Set([BOT]) }
+    expect(describeEvent(event, names)).toBe("Ada Lovelace assigned Claude (agent) on WEB-3")
   })
 })

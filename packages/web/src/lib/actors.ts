@@ -1,9 +1,9 @@
 /**
  * Who did something, as the pages show it (issue 28): an agent is shown as an agent, with its
  * client or agent name, an agent mark and the person it acts for, never by a name alone, so a
- * client registered as `alice` cannot pass for the person alice. The actor carries the acting
- * account's id (`userId`: for an agent, the person who granted it); the person's name comes from
- * the workspace's members, which the pages already read.
+ * client registered as `alice` cannot pass for the person alice. An agent's actor names the
+ * person it acts for (`onBehalfOf`: an agent member's creator, an OAuth client's grantor); the
+ * person's name comes from the workspace's members, which the pages already read.
  */
 import type { BoardEvent, Member } from "../types.ts"
 
@@ -21,15 +21,23 @@ export interface ActorView {
 export const memberNames = (members: ReadonlyArray<Member>): ReadonlyMap<string, string> =>
   new Map(members.map((m) => [m.userId as string, m.fullName || m.email]))
 
+/** The agent members' ids (kind `agent`, issue 30): shown with the agent mark, never as people. */
+export const agentMemberIds = (members: ReadonlyArray<Member>): ReadonlySet<string> =>
+  new Set(members.filter((m) => m.kind === "agent").map((m) => m.userId as string))
+
 export const actorView = (actor: Actor, members: ReadonlyMap<string, string>): ActorView => {
   const named = actor.name !== undefined && actor.name.trim() !== "" ? actor.name : undefined
   switch (actor.type) {
-    case "agent":
+    case "agent": {
+      // whom it acts for: `onBehalfOf` (an agent member's creator, an OAuth client's grantor);
+      // events from before it name the grantor as `userId`
+      const forId = actor.onBehalfOf ?? actor.userId
       return {
         name: named ?? "An agent",
         agent: true,
-        forPerson: actor.userId === undefined ? undefined : (members.get(actor.userId) ?? "a former member")
+        forPerson: forId === undefined ? undefined : (members.get(forId) ?? "a former member")
       }
+    }
     case "intake":
       return { name: named ?? "Intake", agent: false, forPerson: undefined }
     case "system":

@@ -940,6 +940,94 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  "/v1/workspaces/{id}/agents": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List agents
+     * @description Any member: the workspace's agents, oldest first.
+     */
+    get: operations["agentMembers.list"]
+    put?: never
+    /**
+     * Create an agent
+     * @description Admins: makes an agent member of the workspace (role `member`, kind `agent` in the members list), assignable to cards, never a seat. It cannot sign in; give it keys with POST /v1/agents/{id}/api-keys. What its keys do is recorded with actor `{type: "agent", userId: <agent id>, name, onBehalfOf: <createdBy>}`.
+     */
+    post: operations["agentMembers.create"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/agents/{id}": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Delete an agent
+     * @description Admins: its keys answer 401 at once and what they opened (event streams, MCP sessions) ends within 1 second; its membership and assignments end; history and comments still name it.
+     */
+    delete: operations["agentMembers.remove"]
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/agents/{id}/api-keys": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List an agent's keys
+     * @description An admin or the agent's creator: its live keys, without secrets.
+     */
+    get: operations["agentMembers.keys"]
+    put?: never
+    /**
+     * Create an agent key
+     * @description An admin or the agent's creator: a key that acts as the agent (prefix `svc_`, sent as `X-API-Key`), shown in this answer only. `scopes` (some of read, write, delete, admin; all when left out) is stored with the key.
+     */
+    post: operations["agentMembers.createKey"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/agents/{id}/api-keys/{keyId}": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Revoke an agent's key
+     * @description An admin or the agent's creator: requests with the key answer 401 from then on, and what it opened ends within 1 second.
+     */
+    delete: operations["agentMembers.revokeKey"]
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   "/v1/nlu": {
     parameters: {
       query?: never
@@ -1398,6 +1486,8 @@ export interface components {
       /** Format: uuid */
       userId?: string
       name?: string
+      /** Format: uuid */
+      onBehalfOf?: string
     }
     /** @description One event sent to one webhook, with its attempts so far. */
     Delivery: {
@@ -1657,6 +1747,53 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
+    /** @description One of an agent's live keys, without its secret. */
+    AgentKey: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      agentId: string
+      name: string
+      scopes: ("read" | "write" | "delete" | "admin")[]
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    /** @description A new key of an agent, with its secret `rawKey`: shown this once only. */
+    AgentKeyCreated: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      agentId: string
+      name: string
+      scopes: ("read" | "write" | "delete" | "admin")[]
+      rawKey: string
+      /** Format: date-time */
+      createdAt: string
+      /** Format: date-time */
+      updatedAt: string
+    }
+    AgentKeyCreate: {
+      name: string & unknown
+      scopes?: ("read" | "write" | "delete" | "admin")[]
+    }
+    /** @description An agent member of a workspace: an account of its own, with keys of its own; never a seat. */
+    Agent: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      workspaceId: string
+      name: string
+      description: string | null
+      createdBy: string | null
+      /** Format: date-time */
+      createdAt: string
+    }
+    AgentCreate: {
+      name: string & unknown
+      description?: string
+    }
     /** @description An agent's session on a card: while live and its lease unexpired, the card is claimed. */
     AgentSession: {
       /** Format: uuid */
@@ -1820,6 +1957,8 @@ export interface components {
       fullName: string
       /** @enum {string} */
       role: "owner" | "admin" | "member" | "viewer"
+      /** @enum {string} */
+      kind: "person" | "agent"
       /** Format: date-time */
       joinedAt: string
       /** Format: date-time */
@@ -5889,6 +6028,413 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["AgentSession"][]
         }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "agentMembers.list": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Agent"][]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "agentMembers.create": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AgentCreate"]
+      }
+    }
+    responses: {
+      /** @description An agent member of a workspace: an account of its own, with keys of its own; never a seat. */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Agent"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "agentMembers.remove": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description <No Content> */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "agentMembers.keys": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["AgentKey"][]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "agentMembers.createKey": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["AgentKeyCreate"]
+      }
+    }
+    responses: {
+      /** @description A new key of an agent, with its secret `rawKey`: shown this once only. */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["AgentKeyCreated"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "agentMembers.revokeKey": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+        keyId: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description <No Content> */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
       }
       /** @description Malformed input: `error` names the field and the rule it broke. */
       400: {

@@ -9,6 +9,8 @@ import { actorText } from "./actors.ts"
 export interface HistoryNames {
   readonly columns: ReadonlyMap<string, string>
   readonly members: ReadonlyMap<string, string>
+  /** The agent members' ids (issue 30): an assigned agent reads "Claude (agent)". */
+  readonly agents?: ReadonlySet<string>
 }
 
 type Obj = Record<string, unknown>
@@ -57,7 +59,10 @@ export const describeEvent = (event: BoardEvent, names: HistoryNames): string =>
       const after = Array.isArray(object.assigneeIds) ? (object.assigneeIds as Array<string>) : []
       const added = after.filter((id) => !before.has(id))
       const removed = [...before].filter((id) => !after.includes(id))
-      const name = (id: string) => names.members.get(id) ?? "a former member"
+      const name = (id: string) => {
+        const n = names.members.get(id) ?? "a former member"
+        return names.agents?.has(id) === true ? `${n} (agent)` : n
+      }
       const parts: Array<string> = []
       if (added.length > 0) parts.push(`assigned ${added.map(name).join(", ")}`)
       if (removed.length > 0) parts.push(`unassigned ${removed.map(name).join(", ")}`)

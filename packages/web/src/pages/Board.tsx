@@ -15,7 +15,7 @@ import { CardPanel } from "../components/CardPanel.tsx"
 import { useBoardActions } from "../hooks/useBoardActions.ts"
 import { columnUnder, useBoardDrag } from "../hooks/useBoardDrag.ts"
 import { useLiveBoard } from "../hooks/useLiveBoard.ts"
-import { memberNames } from "../lib/actors.ts"
+import { agentMemberIds, memberNames } from "../lib/actors.ts"
 import { BoardContext, type BoardView } from "../lib/boardContext.ts"
 import type { LiveStatus } from "../lib/liveEvents.ts"
 import "../board.css"
@@ -38,6 +38,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
 
   const { state, stateRef, dispatch, live, loadError, members } = useLiveBoard(projectId, say)
   const names = useMemo(() => memberNames(members), [members])
+  const agentIds = useMemo(() => agentMemberIds(members), [members])
   const openCard = useCallback(
     (cardId: string) => navigate(`/p/${projectId}?card=${encodeURIComponent(cardId)}`),
     [navigate, projectId]
@@ -128,6 +129,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
               cards={state.cards}
               sessions={state.sessions}
               memberNames={names}
+              agentIds={agentIds}
               cardActions={cardActions}
               columnActions={columnActions}
               dropHint={drag.hint?.columnId === column.id ? drag.hint : undefined}
@@ -143,6 +145,7 @@ export function BoardPage({ projectId }: { projectId: string }) {
                   card={activeCard}
                   sessionStatus={activeCard.claim === null ? undefined : state.sessions[activeCard.claim.sessionId]}
                   memberNames={names}
+                  agentIds={agentIds}
                   columnKind={state.columns.find((c) => c.id === activeCard.columnId)?.kind}
                 />
               </div>

@@ -3,6 +3,7 @@ import type { App } from "../../support/app.ts"
 import { examples } from "../../support/format.ts"
 import { registerAgentAsk } from "./ask.ts"
 import { registerAgentHeartbeat } from "./heartbeat.ts"
+import { registerAgentMembers } from "./members.ts"
 import { registerAgentNext } from "./next.ts"
 import { registerAgentRelease } from "./release.ts"
 import { registerAgentReport } from "./report.ts"
@@ -12,7 +13,9 @@ import { registerAgentSessions } from "./sessions.ts"
 export const registerAgent = (program: Command, app: App) => {
   const agent = program
     .command("agent")
-    .description("work the board as an agent: claim the next card, report, heartbeat, release")
+    .description(
+      "agent members (create, list, keys) and working the board as an agent: claim the next card, report, heartbeat, release"
+    )
     .addHelpText(
       "after",
       examples(
@@ -21,7 +24,8 @@ export const registerAgent = (program: Command, app: App) => {
         "board agent heartbeat SESSION",
         "board agent release SESSION --move-to Done --status complete",
         "board agent sessions --status active",
-        "board agent run --repo . --preset claude --open-pr     # a runner: cards in, pull requests out"
+        "board agent run --repo . --preset claude --open-pr     # a runner: cards in, pull requests out",
+        "board agent create Claude && board agent key create Claude"
       )
     )
   registerAgentNext(agent, app)
@@ -31,5 +35,6 @@ export const registerAgent = (program: Command, app: App) => {
   registerAgentSessions(agent, app)
   registerAgentRun(agent, app)
   registerAgentAsk(agent, app)
+  registerAgentMembers(agent, app)
   return agent
 }

@@ -1,4 +1,7 @@
-/** `board card assign` and `board card unassign`: people by email (members of the card's workspace) or @me. */
+/**
+ * `board card assign` and `board card unassign`: people by email (members of the card's
+ * workspace), agent members by name (issue 30), or @me.
+ */
 import type { UserId } from "@board/core/contract"
 import { Effect } from "effect"
 import type { Command } from "commander"
@@ -9,7 +12,7 @@ import { examples } from "../../support/format.ts"
 import { listOf, Lookup } from "../../support/lookup.ts"
 import { Output } from "../../support/output.ts"
 import { Settings } from "../../support/settings.ts"
-import type { Card } from "../../support/types.ts"
+import type { Card, Member } from "../../support/types.ts"
 import { projectOption } from "../shared.ts"
 
 export interface CardAssignOptions {
@@ -18,6 +21,9 @@ export interface CardAssignOptions {
   readonly people: ReadonlyArray<string>
   readonly project?: string
 }
+
+/** How a member is named here: a person by email, an agent by its name and mark. */
+const nameOf = (m: Member) => (m.kind === "agent" ? `${m.fullName} [agent]` : m.email)
 
 /** The user ids of `people` among the members of the card's workspace. */
 const resolvePeople = Effect.fnUntraced(function* (card: Card, people: ReadonlyArray<string>) {
@@ -34,10 +40,14 @@ const resolvePeople = Effect.fnUntraced(function* (card: Card, people: ReadonlyA
     if (email === undefined) {
       return yield* usageError("@me needs the account `board login` saved; name yourself by email instead")
     }
-    const member = members.find((m) => m.email.toLowerCase() === email.trim().toLowerCase())
+    const wanted = email.trim().toLowerCase()
+    // a person by email; an agent member (no email) by its name
+    const member = members.find((m) =>
+      m.kind === "agent" ? m.fullName.toLowerCase() === wanted : m.email.toLowerCase() === wanted
+    )
     if (member === undefined) {
       return yield* failure(
-        `${email} is not a member of ${project.workspaceName} (members: ${listOf(members.map((m) => m.email))})`
+        `${email} is not a member of ${project.workspaceName} (members: ${listOf(members.map(nameOf))})`
       )
     }
     ids.push(member.userId)
@@ -59,7 +69,10 @@ const run = (mode: "assign" | "unassign") =>
         ? [...card.assigneeIds, ...ids.filter((id) => !card.assigneeIds.includes(id))]
         : card.assigneeIds.filter((id) => !named.has(id))
     const updated = yield* client.board.updateCard({ params: { id: card.id }, payload: { assigneeIds } })
-    const emails = updated.assigneeIds.map((id) => members.find((m) => m.userId === id)?.email ?? id)
+    const emails = updated.assigneeIds.map((id) => {
+      const m = members.find((x) => x.userId === id)
+      return m === undefined ? id : nameOf(m)
+    })
     yield* out.message(
       emails.length === 0 ? `${updated.ref} has no assignees.` : `${updated.ref} is assigned to ${listOf(emails)}.`
     )
@@ -74,7 +87,7 @@ export const registerCardAssign = (card: Command, app: App) => {
     .command("assign")
     .description("assign people (members of the card's workspace) to a card")
     .argument("<card>", "the card's ref (WEB-12), id or title")
-    .argument("<people...>", "@me or members' emails")
+    .argument("<people...>", "@me, members' emails, or agent members' names")
     .addOption(projectOption())
     .addHelpText("after", examples("board card assign WEB-12 @me", "board card assign WEB-12 ada@example.com @me"))
     .action((spec: string, people: Array<string>, flags: { project?: string }, cmd: Command) =>

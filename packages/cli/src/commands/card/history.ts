@@ -18,13 +18,21 @@ export const runCardHistory = Effect.fn("card.history")(function* (options: Card
   const lookup = yield* Lookup
   const out = yield* Output
   const card = yield* lookup.card(options.card, options.project)
+  // the members name whom an agent acts for ("Claude [agent for Ada]")
+  const members = out.json
+    ? undefined
+    : new Map(
+        (yield* client.workspaces.members({
+          params: { id: (yield* lookup.board(card.projectId)).project.workspaceId }
+        })).map((m) => [m.userId as string, m.fullName || m.email] as const)
+      )
   let after: string | undefined
   for (;;) {
     const page = yield* client.events.cardHistory({
       params: { id: card.id },
       query: { limit: 500, ...(after !== undefined ? { after } : {}) }
     })
-    for (const e of page.events) yield* out.data(out.json ? JSON.stringify(e) : eventLine(e, out.style))
+    for (const e of page.events) yield* out.data(out.json ? JSON.stringify(e) : eventLine(e, out.style, members))
     if (page.next === null) return
     after = page.next
   }

@@ -19,7 +19,9 @@ export const runCardShow = Effect.fn("card.show")(function* (options: CardShowOp
   const card = yield* lookup.card(options.card, options.project)
   const board = yield* lookup.board(card.projectId)
   const links = yield* client.board.listCardLinks({ params: { id: card.id } })
-  yield* out.result({ ...card, links }, () => cardDetails(card, board, links, out.style))
+  // assignees and the claim by name, an agent with its mark
+  const members = out.json ? [] : yield* client.workspaces.members({ params: { id: board.project.workspaceId } })
+  yield* out.result({ ...card, links }, () => cardDetails(card, board, links, out.style, members))
 })
 
 export const registerCardShow = (card: Command, app: App) =>

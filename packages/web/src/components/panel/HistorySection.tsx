@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useState } from "react"
 import { api } from "../../api.ts"
-import { memberNames } from "../../lib/actors.ts"
+import { agentMemberIds, memberNames } from "../../lib/actors.ts"
 import { describeEvent } from "../../lib/history.ts"
 import type { BoardEvent } from "../../types.ts"
 import { ErrorLine, errorText, formatTime, type SectionProps } from "./shared.tsx"
@@ -16,7 +16,8 @@ export function HistorySection({ card, columns, members, version }: SectionProps
   const names = useMemo(
     () => ({
       columns: new Map(columns.map((c) => [c.id, c.name])),
-      members: memberNames(members)
+      members: memberNames(members),
+      agents: agentMemberIds(members)
     }),
     [columns, members]
   )

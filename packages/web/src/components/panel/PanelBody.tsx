@@ -212,6 +212,14 @@ function Details({ card, members, changed }: SectionProps) {
               onChange={(on) => toggleAssignee(m.userId, on)}
             />
             {m.fullName || m.email}
+            {m.kind === "agent" && (
+              <>
+                {" "}
+                <span className="agent-mark" title="An agent member, not a person">
+                  agent
+                </span>
+              </>
+            )}
           </label>
         ))}
       </fieldset>
