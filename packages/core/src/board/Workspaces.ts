@@ -6,7 +6,7 @@ import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../
 import type { Principal } from "../domain/Principal.ts"
 import { projectTemplates } from "../domain/projectTemplates.ts"
 import { sqlNow } from "../infra/clock.ts"
-import { Access, grantCovers } from "./Access.ts"
+import { Access, grantCovers, type WriteError } from "./Access.ts"
 import { refPrefixFor } from "./refPrefix.ts"
 import {
   type ColumnRow,
@@ -46,7 +46,7 @@ export class Workspaces extends Context.Service<
       input: { workspaceId: string; name: string; template?: string | undefined }
     ) => Effect.Effect<
       { project: ProjectView; columns: ReadonlyArray<ColumnView> },
-      InvalidInput | NotFound | WorkspaceNotGranted
+      InvalidInput | WriteError
     >
   }
 >()("board/core/Workspaces") {
@@ -164,7 +164,7 @@ export class Workspaces extends Context.Service<
             message: `template: unknown template ${JSON.stringify(input.template)}; use one of: ${Object.keys(projectTemplates).join(", ")}, or omit it for a blank board`
           })
         }
-        yield* access.resolve(principal, "workspace", input.workspaceId)
+        yield* access.write(principal, "workspace", input.workspaceId, { action: "create projects" })
         const name = input.name.trim()
         const now = yield* sqlNow
         return yield* sql
