@@ -27,7 +27,8 @@ import {
   Subtasks,
   type LabelId,
   type WorkspaceId,
-  Workspaces
+  Workspaces,
+  Members
 } from "@board/core"
 import { Effect } from "effect"
 import * as crypto from "node:crypto"
@@ -1065,10 +1066,10 @@ describe.each(backends)("board access matrix on %s", (backend) => {
           })
       ],
       [
-        "Workspaces.members",
+        "Members.list",
         (p, f) =>
           Effect.gen(function* () {
-            return yield* (yield* Workspaces).members(p, f.workspaceId)
+            return yield* (yield* Members).list(p, f.workspaceId)
           })
       ],
       ...(["workspace", "project", "column", "card", "label", "subtask", "link"] as const).map(

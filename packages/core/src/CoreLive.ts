@@ -22,6 +22,7 @@ import { Lookups } from "./board/Lookups.ts"
 import { Search } from "./board/Search.ts"
 import { Subtasks } from "./board/Subtasks.ts"
 import { Workspaces } from "./board/Workspaces.ts"
+import { Members } from "./board/Members.ts"
 import { ProjectLinks } from "./links/ProjectLinks.ts"
 import { Commands } from "./nlu/Commands.ts"
 import { Prompts } from "./prompt/Prompts.ts"
@@ -65,6 +66,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
         Credentials.layer,
         Workspaces.layer,
+        Members.layer,
         Columns.layer,
         Labels.layer,
         Subtasks.layer,

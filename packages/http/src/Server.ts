@@ -23,6 +23,7 @@ import { AgentsHandlers } from "./handlers/Agents.ts"
 import { SystemHandlers } from "./handlers/System.ts"
 import { WebhooksHandlers } from "./handlers/Webhooks.ts"
 import { WorkspacesHandlers } from "./handlers/Workspaces.ts"
+import { MembersHandlers } from "./handlers/Members.ts"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
 import { errorBodies } from "./middleware/ErrorBodies.ts"
 import { makeRequestLogger, type RequestLogger } from "./middleware/RequestLog.ts"
@@ -59,6 +60,7 @@ export const routesLayer = (
         SystemHandlers,
         AccountsHandlers,
         WorkspacesHandlers,
+        MembersHandlers,
         BoardHandlers,
         LinksHandlers,
         AgentsHandlers,

@@ -92,7 +92,12 @@ export const WRITER_ROLES_SQL = "('owner', 'admin', 'member')"
  * naming it) and then the project's state (409 saying how to restore it).
  */
 export const checkWrite = (
-  at: { readonly role: Role; readonly archived: boolean; readonly projectId?: string | undefined; readonly projectName?: string | undefined },
+  at: {
+    readonly role: Role
+    readonly archived: boolean
+    readonly projectId?: string | undefined
+    readonly projectName?: string | undefined
+  },
   needs: WriteNeeds & { readonly action: string }
 ): Effect.Effect<void, Forbidden | Conflict> =>
   Effect.andThen(requireRole(at.role, needs.needed ?? "member", needs.action), () =>
@@ -142,8 +147,7 @@ export const checkRow = (
   )
 
 /** The columns `checkRow` reads of a project `p`: whether it is archived, and its name. */
-export const projectStateColumns = (p = "p") =>
-  `${p}.archived_at IS NOT NULL AS archived, ${p}.name AS project_name`
+export const projectStateColumns = (p = "p") => `${p}.archived_at IS NOT NULL AS archived, ${p}.name AS project_name`
 
 /** Whether the principal's credential reaches the workspace (an OAuth grant names its workspaces). */
 export const grantCovers = (principal: Principal, workspaceId: string): boolean =>
@@ -265,10 +269,7 @@ export class Access extends Context.Service<
               role: Role | null
               archived: boolean
               project_name: string
-            }>(resolveSql(kind), [
-              id,
-              principal.userId
-            ])
+            }>(resolveSql(kind), [id, principal.userId])
             .pipe(Effect.orDie)
           const row = rows[0]
           const role = yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)

@@ -34,7 +34,13 @@ import {
   type AgentSessionId,
   agentLimits
 } from "../domain/agentSession.ts"
-import { Conflict, type Forbidden, type InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import {
+  Conflict,
+  type Forbidden,
+  type InvalidInput,
+  type NotFound,
+  type WorkspaceNotGranted
+} from "../domain/errors.ts"
 import type { CardId, ProjectId } from "../domain/ids.ts"
 import type { ActivityInput, ClaimInput, QueueFilter, ReleaseInput } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"

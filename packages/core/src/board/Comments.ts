@@ -63,11 +63,7 @@ export class Comments extends Context.Service<
       cardId: CardId,
       query?: CommentQuery
     ) => Effect.Effect<CommentPage, InvalidInput | AccessError>
-    readonly update: (
-      principal: Principal,
-      id: CommentId,
-      input: CommentInput
-    ) => Effect.Effect<Comment, WriteError>
+    readonly update: (principal: Principal, id: CommentId, input: CommentInput) => Effect.Effect<Comment, WriteError>
     readonly remove: (principal: Principal, id: CommentId) => Effect.Effect<void, WriteError>
     /** The card's latest `count` comments, oldest first, and how many it has. No access check: callers check. */
     readonly latest: (

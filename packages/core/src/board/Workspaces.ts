@@ -1,8 +1,7 @@
-/** Workspaces, their members and their projects. */
+/** Workspaces and their projects (their members: Members.ts). */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { isEmailAddress, normalizeEmail } from "../auth/Accounts.ts"
-import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { Forbidden, InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { projectTemplates } from "../domain/projectTemplates.ts"
 import { sqlNow } from "../infra/clock.ts"
@@ -12,11 +11,9 @@ import {
   type ColumnRow,
   type ColumnView,
   columnRowColumns,
-  type MemberView,
   type ProjectRow,
   type ProjectView,
   toColumn,
-  toMember,
   toProject,
   toWorkspace,
   type WorkspaceView
@@ -32,22 +29,10 @@ export class Workspaces extends Context.Service<
       principal: Principal,
       workspaceId: string
     ) => Effect.Effect<ReadonlyArray<ProjectView>, NotFound | WorkspaceNotGranted>
-    readonly members: (
-      principal: Principal,
-      workspaceId: string
-    ) => Effect.Effect<ReadonlyArray<MemberView>, NotFound | WorkspaceNotGranted>
-    readonly addMember: (
-      principal: Principal,
-      workspaceId: string,
-      email: string
-    ) => Effect.Effect<MemberView, InvalidInput | NotFound | WorkspaceNotGranted>
     readonly createProject: (
       principal: Principal,
       input: { workspaceId: string; name: string; template?: string | undefined }
-    ) => Effect.Effect<
-      { project: ProjectView; columns: ReadonlyArray<ColumnView> },
-      InvalidInput | WriteError
-    >
+    ) => Effect.Effect<{ project: ProjectView; columns: ReadonlyArray<ColumnView> }, InvalidInput | WriteError>
   }
 >()("board/core/Workspaces") {
   static readonly layer = Layer.effect(
@@ -100,54 +85,6 @@ export class Workspaces extends Context.Service<
         return rows.map(toProject)
       })
 
-      const members = Effect.fn("Workspaces.members")(function* (principal: Principal, workspaceId: string) {
-        yield* access.resolve(principal, "workspace", workspaceId)
-        const rows = yield* sql<{
-          user_id: string
-          email: string
-          full_name: string
-          role: WorkspaceRole
-          joined_at: Date
-        }>`
-          SELECT m.user_id, u.email, u.full_name, m.role, m.joined_at
-          FROM workspace_members m JOIN users u ON u.id = m.user_id
-          WHERE m.workspace_id = ${workspaceId} ORDER BY m.joined_at, u.email`.pipe(Effect.orDie)
-        return rows.map(toMember)
-      })
-
-      const addMember = Effect.fn("Workspaces.addMember")(function* (
-        principal: Principal,
-        workspaceId: string,
-        email: string
-      ) {
-        yield* access.resolve(principal, "workspace", workspaceId)
-        // a malformed address is a malformed request (400), not an account that does not exist
-        if (!isEmailAddress(normalizeEmail(email))) {
-          return yield* new InvalidInput({ message: "email: expected an email address such as ada@example.com" })
-        }
-        const [user] = yield* sql<{ id: string }>`SELECT id FROM users WHERE email = ${normalizeEmail(email)}`.pipe(
-          Effect.orDie
-        )
-        if (user === undefined)
-          return yield* new NotFound({ message: "no account with this email; they must sign up first" })
-        const now = yield* sqlNow
-        yield* sql`
-          INSERT INTO workspace_members (workspace_id, user_id, role, joined_at)
-          VALUES (${workspaceId}, ${user.id}, 'member', ${now}::timestamptz)
-          ON CONFLICT (workspace_id, user_id) DO NOTHING`.pipe(Effect.orDie)
-        const [row] = yield* sql<{
-          user_id: string
-          email: string
-          full_name: string
-          role: WorkspaceRole
-          joined_at: Date
-        }>`
-          SELECT m.user_id, u.email, u.full_name, m.role, m.joined_at
-          FROM workspace_members m JOIN users u ON u.id = m.user_id
-          WHERE m.workspace_id = ${workspaceId} AND m.user_id = ${user.id}`.pipe(Effect.orDie)
-        return toMember(row!)
-      })
-
       const createProject = Effect.fn("Workspaces.createProject")(function* (
         principal: Principal,
         input: { workspaceId: string; name: string; template?: string | undefined }
@@ -188,7 +125,7 @@ export class Workspaces extends Context.Service<
           .pipe(Effect.orDie)
       })
 
-      return Workspaces.of({ create, list, projects, members, addMember, createProject })
+      return Workspaces.of({ create, list, projects, createProject })
     })
   )
 }

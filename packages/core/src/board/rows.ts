@@ -5,7 +5,7 @@
 import type { Column } from "../domain/board.ts"
 import type { ColumnKind, WorkspaceRole } from "../domain/enums.ts"
 import type { ColumnId, ProjectId, UserId, WorkspaceId } from "../domain/ids.ts"
-import type { Member, Project, Workspace } from "../domain/workspace.ts"
+import type { Member, MemberKind, Project, Workspace } from "../domain/workspace.ts"
 
 export const iso = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString()
 
@@ -79,6 +79,7 @@ export const toMember = (r: {
   email: string
   full_name: string
   role: WorkspaceRole
+  kind: MemberKind
   joined_at: Date
 }): MemberView => ({
   id: r.user_id as UserId,
@@ -86,8 +87,9 @@ export const toMember = (r: {
   email: r.email,
   fullName: r.full_name,
   role: r.role,
+  kind: r.kind,
   joinedAt: iso(r.joined_at),
-  // a membership does not change once made
+  // the membership's own times (a role change keeps no time of its own)
   createdAt: iso(r.joined_at),
   updatedAt: iso(r.joined_at)
 })

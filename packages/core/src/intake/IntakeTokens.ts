@@ -106,7 +106,10 @@ export class IntakeTokens extends Context.Service<
           Effect.orDie
         )
         if (row === undefined) return yield* new NotFound({ message: `intake token ${id} not found` })
-        yield* access.write(principal, "project", row.project_id, { what: `intake token ${id}`, action: "manage intake tokens" })
+        yield* access.write(principal, "project", row.project_id, {
+          what: `intake token ${id}`,
+          action: "manage intake tokens"
+        })
         const now = yield* sqlNow
         yield* sql`
           UPDATE intake_tokens SET revoked_at = COALESCE(revoked_at, ${now}::timestamptz), updated_at = ${now}::timestamptz

@@ -8,7 +8,13 @@ import type { Labels } from "../board/Labels.ts"
 import type { CardHit, LabelHit, Lookups, ProjectRef } from "../board/Lookups.ts"
 import { cardLabel, listOf, quote } from "../board/names.ts"
 import { decodeInput } from "../domain/decode.ts"
-import { type Conflict, type Forbidden, InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import {
+  type Conflict,
+  type Forbidden,
+  InvalidInput,
+  type NotFound,
+  type WorkspaceNotGranted
+} from "../domain/errors.ts"
 import type { ProjectId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Name } from "../domain/text.ts"

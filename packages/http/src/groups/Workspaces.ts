@@ -1,14 +1,4 @@
-import {
-  Column,
-  checkedId,
-  Email,
-  Member,
-  Name,
-  Project,
-  projectTemplates,
-  Workspace,
-  WorkspaceId
-} from "@board/core/contract"
+import { Column, checkedId, Name, Project, projectTemplates, Workspace, WorkspaceId } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { doc } from "../schemas.ts"
@@ -53,30 +43,6 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
       .middleware(UserAuth)
   )
   .add(
-    HttpApiEndpoint.get("members", "/v1/workspaces/:id/members", {
-      params: idParams,
-      success: Schema.Array(Member),
-      error: [Forbidden, NotFound]
-    })
-      .annotateMerge(doc("List a workspace's members", "The members of a workspace, with their roles."))
-      .middleware(UserAuth)
-  )
-  .add(
-    HttpApiEndpoint.post("addMember", "/v1/workspaces/:id/members", {
-      params: idParams,
-      payload: Schema.Struct({ email: Email }),
-      success: Member.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, NotFound]
-    })
-      .annotateMerge(
-        doc(
-          "Add a member",
-          "Adds the account with this email to the workspace as a member. 404 when no account has the email."
-        )
-      )
-      .middleware(BootstrapAuth)
-  )
-  .add(
     HttpApiEndpoint.post("createProject", "/v1/projects", {
       payload: Schema.Struct({
         workspaceId,
@@ -101,6 +67,6 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
   .annotateMerge(
     OpenApi.annotations({
       title: "Workspaces and projects",
-      description: "Workspaces, their members and their projects (one board each)."
+      description: "Workspaces and their projects (one board each); their members are under Members."
     })
   ) {}

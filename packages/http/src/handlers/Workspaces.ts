@@ -13,10 +13,6 @@ export const WorkspacesHandlers = HttpApiBuilder.group(Api, "workspaces", (handl
       )
       .handle("list", () => asPrincipal((p) => workspaces.list(p)))
       .handle("projects", ({ params }) => asPrincipal((p) => workspaces.projects(p, params.id)))
-      .handle("members", ({ params }) => asPrincipal((p) => workspaces.members(p, params.id)))
-      .handle("addMember", ({ params, payload }) =>
-        asPrincipal((p) => workspaces.addMember(p, params.id, payload.email))
-      )
       .handle("createProject", ({ payload }) => asPrincipal((p) => workspaces.createProject(p, payload)))
   })
 )
