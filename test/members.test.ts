@@ -16,7 +16,7 @@ describe.each(backends)("members and roles on %s", (backend) => {
   let owner: Account
   const as = (a: Account, method: string, path: string, body?: unknown) =>
     call(base, method, path, { ...(body !== undefined ? { body } : {}), headers: key(a.apiKey) })
-  const membersPath = `/v1/workspaces/${owner.workspaceId}/members`
+  let membersPath: string
   const join = async (label: string, role: string) => {
     const who = await bootstrap(base, label)
     const r = await as(owner, "POST", membersPath, { email: who.email, role })
@@ -28,6 +28,7 @@ describe.each(backends)("members and roles on %s", (backend) => {
     server = await startServer(backend)
     base = server.baseUrl
     owner = await bootstrap(base, "owner")
+    membersPath = `/v1/workspaces/${owner.workspaceId}/members`
   })
   afterAll(() => server?.stop())
 
