@@ -23,7 +23,7 @@ import { type Account, bearer, call, key, type Reply } from "./support/client.ts
 import { fullFlow } from "./support/oauthFlow.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 
-export const expectError = (r: Reply, label: string) => {
+const expectError = (r: Reply, label: string) => {
   expect(r.body, `${label}: ${r.text.slice(0, 200)}`).toEqual({ error: expect.any(String) })
   expect(r.body.error.length).toBeGreaterThan(0)
 }

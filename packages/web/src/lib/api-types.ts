@@ -212,30 +212,6 @@ export interface paths {
     patch?: never
     trace?: never
   }
-  "/v1/workspaces/{id}/members": {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /**
-     * List a workspace's members
-     * @description The members of a workspace, with their roles.
-     */
-    get: operations["workspaces.members"]
-    put?: never
-    /**
-     * Add a member
-     * @description Adds the account with this email to the workspace as a member. 404 when no account has the email.
-     */
-    post: operations["workspaces.addMember"]
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
   "/v1/projects": {
     parameters: {
       query?: never
@@ -254,6 +230,54 @@ export interface paths {
     options?: never
     head?: never
     patch?: never
+    trace?: never
+  }
+  "/v1/workspaces/{id}/members": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List a workspace's members
+     * @description The members of a workspace, with their roles and kind (person or agent).
+     */
+    get: operations["members.list"]
+    put?: never
+    /**
+     * Add a member
+     * @description An admin adds the account with this email, as `role` (default `member`; only an owner adds an owner). 404 when no account has the email, 409 when it is already a member.
+     */
+    post: operations["members.add"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/workspaces/{id}/members/{userId}": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Remove a member, or leave
+     * @description An admin removes a member (an owner, an owner); any member removes themself (leaves). 409 when it would leave the workspace without an owner. Their card assignments in the workspace end; their cards, comments and history stay; what they have open there (event streams, MCP) ends within a second.
+     */
+    delete: operations["members.remove"]
+    options?: never
+    head?: never
+    /**
+     * Change a member's role
+     * @description An admin changes a member's role; making or unmaking an owner takes an owner. 409 when it would leave the workspace without an owner. Takes effect on the member's next request.
+     */
+    patch: operations["members.setRole"]
     trace?: never
   }
   "/v1/board/{projectId}": {
@@ -1721,12 +1745,7 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
-    /** @description A new project and the columns its template made. */
-    ProjectCreated: {
-      project: components["schemas"]["Project"]
-      columns: components["schemas"]["Column"][]
-    }
-    /** @description A member of a workspace. */
+    /** @description A member of a workspace (CONTRACT.md's WorkspaceMember): who, their role, and whether a person or an agent. */
     Member: {
       /** Format: uuid */
       id: string
@@ -1736,12 +1755,19 @@ export interface components {
       fullName: string
       /** @enum {string} */
       role: "owner" | "admin" | "member" | "viewer"
+      /** @enum {string} */
+      kind: "person" | "agent"
       /** Format: date-time */
       joinedAt: string
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+    }
+    /** @description A new project and the columns its template made. */
+    ProjectCreated: {
+      project: components["schemas"]["Project"]
+      columns: components["schemas"]["Column"][]
     }
     /** @description A workspace the caller belongs to, with the caller's role in it. */
     Workspace: {
@@ -2507,7 +2533,82 @@ export interface operations {
       }
     }
   }
-  "workspaces.members": {
+  "workspaces.createProject": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: uuid */
+          workspaceId: string
+          name: string & unknown
+          /** @enum {string} */
+          template?: "kanban"
+        }
+      }
+    }
+    responses: {
+      /** @description A new project and the columns its template made. */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["ProjectCreated"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "members.list": {
     parameters: {
       query?: never
       header?: never
@@ -2574,7 +2675,7 @@ export interface operations {
       }
     }
   }
-  "workspaces.addMember": {
+  "members.add": {
     parameters: {
       query?: never
       header?: never
@@ -2587,11 +2688,13 @@ export interface operations {
       content: {
         "application/json": {
           email: string & unknown
+          /** @enum {string} */
+          role?: "owner" | "admin" | "member" | "viewer"
         }
       }
     }
     responses: {
-      /** @description A member of a workspace. */
+      /** @description A member of a workspace (CONTRACT.md's WorkspaceMember): who, their role, and whether a person or an agent. */
       201: {
         headers: {
           [name: string]: unknown
@@ -2636,6 +2739,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -2647,32 +2759,107 @@ export interface operations {
       }
     }
   }
-  "workspaces.createProject": {
+  "members.remove": {
     parameters: {
       query?: never
       header?: never
-      path?: never
+      path: {
+        id: string
+        userId: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description <No Content> */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "members.setRole": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+        userId: string
+      }
       cookie?: never
     }
     requestBody: {
       content: {
         "application/json": {
-          /** Format: uuid */
-          workspaceId: string
-          name: string & unknown
           /** @enum {string} */
-          template?: "kanban"
+          role: "owner" | "admin" | "member" | "viewer"
         }
       }
     }
     responses: {
-      /** @description A new project and the columns its template made. */
-      201: {
+      /** @description A member of a workspace (CONTRACT.md's WorkspaceMember): who, their role, and whether a person or an agent. */
+      200: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          "application/json": components["schemas"]["ProjectCreated"]
+          "application/json": components["schemas"]["Member"]
         }
       }
       /** @description Malformed input: `error` names the field and the rule it broke. */
@@ -2704,6 +2891,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -2860,6 +3056,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -2993,6 +3198,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -3071,6 +3285,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -3139,6 +3362,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -3276,6 +3508,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -3426,6 +3667,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -3590,6 +3840,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -3649,6 +3908,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -3730,6 +3998,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -3797,6 +4074,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -3855,6 +4141,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4005,6 +4300,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -4063,6 +4367,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4213,6 +4526,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -4271,6 +4593,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4344,6 +4675,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4520,6 +4860,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -4584,6 +4933,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4672,6 +5030,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -4735,6 +5102,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4987,6 +5363,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -5509,6 +5894,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -5667,6 +6061,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -5792,6 +6195,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -6338,6 +6750,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
