@@ -675,6 +675,7 @@ describe.each(backends)("board access matrix on %s", (backend) => {
             email: A.email,
             fullName: "owner",
             role: "owner",
+            kind: "person",
             joinedAt: expect.stringMatching(ISO),
             createdAt: expect.stringMatching(ISO),
             updatedAt: expect.stringMatching(ISO)
@@ -685,6 +686,7 @@ describe.each(backends)("board access matrix on %s", (backend) => {
             email: C.email,
             fullName: "member",
             role: "member",
+            kind: "person",
             joinedAt: expect.stringMatching(ISO),
             createdAt: expect.stringMatching(ISO),
             updatedAt: expect.stringMatching(ISO)
@@ -1091,7 +1093,9 @@ describe.each(backends)("board access matrix on %s", (backend) => {
                 expect(resolved).toEqual({
                   workspaceId: f.workspaceId,
                   projectId: kind === "workspace" ? undefined : f.projectId,
-                  role: "owner"
+                  role: "owner",
+                  archived: false,
+                  projectName: kind === "workspace" ? undefined : expect.any(String)
                 })
                 return resolved
               })
