@@ -27,7 +27,8 @@ import {
   Subtasks,
   type LabelId,
   type WorkspaceId,
-  Workspaces
+  Workspaces,
+  Members
 } from "@board/core"
 import { Effect } from "effect"
 import * as crypto from "node:crypto"
@@ -676,6 +677,7 @@ describe.each(backends)("board access matrix on %s", (backend) => {
             email: A.email,
             fullName: "owner",
             role: "owner",
+            kind: "person",
             joinedAt: expect.stringMatching(ISO),
             createdAt: expect.stringMatching(ISO),
             updatedAt: expect.stringMatching(ISO)
@@ -686,6 +688,7 @@ describe.each(backends)("board access matrix on %s", (backend) => {
             email: C.email,
             fullName: "member",
             role: "member",
+            kind: "person",
             joinedAt: expect.stringMatching(ISO),
             createdAt: expect.stringMatching(ISO),
             updatedAt: expect.stringMatching(ISO)
@@ -1067,10 +1070,10 @@ describe.each(backends)("board access matrix on %s", (backend) => {
           })
       ],
       [
-        "Workspaces.members",
+        "Members.list",
         (p, f) =>
           Effect.gen(function* () {
-            return yield* (yield* Workspaces).members(p, f.workspaceId)
+            return yield* (yield* Members).list(p, f.workspaceId)
           })
       ],
       ...(["workspace", "project", "column", "card", "label", "subtask", "link"] as const).map(
@@ -1092,7 +1095,9 @@ describe.each(backends)("board access matrix on %s", (backend) => {
                 expect(resolved).toEqual({
                   workspaceId: f.workspaceId,
                   projectId: kind === "workspace" ? undefined : f.projectId,
-                  role: "owner"
+                  role: "owner",
+                  archived: false,
+                  projectName: kind === "workspace" ? undefined : expect.any(String)
                 })
                 return resolved
               })

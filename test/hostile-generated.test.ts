@@ -107,6 +107,18 @@ describe.each(backends)("generated requests on %s", (backend) => {
   let cardRef = ""
 
   const h = () => key(A.apiKey)
+  /** B (the peer) a plain member of A's workspace again, or not a member at all, before a members run. */
+  const peerIsMember = async (member: boolean) =>
+    member
+      ? server.query(
+          `INSERT INTO workspace_members (workspace_id, user_id, role) VALUES ($1, $2, 'member')
+           ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = 'member'`,
+          [A.workspaceId, B.userId]
+        )
+      : server.query(`DELETE FROM workspace_members WHERE workspace_id = $1 AND user_id = $2`, [
+          A.workspaceId,
+          B.userId
+        ])
   const must = async (method: string, p: string, body: unknown, status: number, headers = h()) => {
     const r = await call(base, method, p, { ...(body !== undefined ? { body } : {}), headers })
     if (r.status !== status)
@@ -566,6 +578,11 @@ describe.each(backends)("generated requests on %s", (backend) => {
       "GET /v1/workspaces/{id}/members": { pools: { id: ref("workspace") } },
       "POST /v1/workspaces/{id}/members": {
         pools: { id: ref("workspace"), email: fc.constantFrom(B.email, B.email.toUpperCase()) },
+        // B is not a member before each run (a second add of a member is 409)
+        setup: async () => {
+          await peerIsMember(false)
+          return {}
+        },
         check: async (r) => {
           expect(r.body.userId).toBe(B.userId)
           expect(await must("GET", `/v1/workspaces/${ids.workspace}/members`, undefined, 200)).toContainEqual(r.body)
@@ -605,6 +622,28 @@ describe.each(backends)("generated requests on %s", (backend) => {
         check: async (_r, req) => {
           expect((await call(base, "GET", `/v1/projects/${req.params.id}`, { headers: h() })).status).toBe(404)
           expect((await call(base, "GET", `/v1/board/${req.params.id}`, { headers: h() })).status).toBe(404)
+        }
+      },
+      "PATCH /v1/workspaces/{id}/members/{userId}": {
+        pools: { id: ref("workspace"), userId: ref("peer") },
+        setup: async () => {
+          await peerIsMember(true)
+          return { peer: B.userId }
+        },
+        check: async (r, req) => {
+          expect(r.body.userId).toBe(B.userId)
+          expect(r.body.role).toBe(req.body.kind === "json" ? (req.body.value as { role?: string }).role : undefined)
+        }
+      },
+      "DELETE /v1/workspaces/{id}/members/{userId}": {
+        pools: { id: ref("workspace"), userId: ref("peer") },
+        setup: async () => {
+          await peerIsMember(true)
+          return { peer: B.userId }
+        },
+        check: async () => {
+          const left = await must("GET", `/v1/workspaces/${ids.workspace}/members`, undefined, 200)
+          expect(left.map((m: { userId: string }) => m.userId)).not.toContain(B.userId)
         }
       },
       "POST /v1/projects": {

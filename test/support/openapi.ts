@@ -182,7 +182,9 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "POST /v1/intake-tokens": [201],
   "GET /v1/projects/{projectId}/intake-tokens": [200],
   "DELETE /v1/intake-tokens/{id}": [204],
-  "POST /v1/workspaces/{id}/members": [201, 404],
+  "POST /v1/workspaces/{id}/members": [201, 404, 409],
+  "PATCH /v1/workspaces/{id}/members/{userId}": [200, 404, 409],
+  "DELETE /v1/workspaces/{id}/members/{userId}": [204, 404, 409],
   // CONTRACT.md "Teams": workspaces and projects (issue 30); 403 names the role a caller lacks
   "PATCH /v1/workspaces/{id}": [200, 403, 404],
   "DELETE /v1/workspaces/{id}": [204, 403, 404],

@@ -24,6 +24,7 @@ import { registerSearch } from "./commands/search.ts"
 import { registerComment } from "./commands/comment/index.ts"
 import { registerSubtask } from "./commands/subtask/index.ts"
 import { registerWorkspace } from "./commands/workspace/index.ts"
+import { registerMember } from "./commands/member/index.ts"
 import { registerDesktopPublish } from "./commands/desktop/publish.ts"
 import { registerServe } from "./commands/serve.ts"
 import { examples } from "./support/format.ts"
@@ -73,6 +74,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerAuthSignup(program, app)
   registerAuthLogin(program, app)
   registerWorkspace(program, app)
+  registerMember(program, app)
   registerProject(program, app)
   registerBoard(program, app)
   registerCard(program, app)

@@ -27,6 +27,7 @@ import { Workspaces } from "./board/Workspaces.ts"
 import { WorkspaceAdmin } from "./board/WorkspaceAdmin.ts"
 import { Projects } from "./board/Projects.ts"
 import { AgentMembers } from "./board/AgentMembers.ts"
+import { Members } from "./board/Members.ts"
 import { ProjectLinks } from "./links/ProjectLinks.ts"
 import { Commands } from "./nlu/Commands.ts"
 import { Prompts } from "./prompt/Prompts.ts"
@@ -74,6 +75,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         WorkspaceAdmin.layer,
         Projects.layer,
         AgentMembers.layer,
+        Members.layer,
         Columns.layer,
         Labels.layer,
         Subtasks.layer,

@@ -13,12 +13,14 @@ import { AgentMembersGroup } from "./groups/AgentMembers.ts"
 import { SystemGroup } from "./groups/System.ts"
 import { WebhooksGroup } from "./groups/Webhooks.ts"
 import { WorkspacesGroup } from "./groups/Workspaces.ts"
+import { MembersGroup } from "./groups/Members.ts"
 import { RequestErrors } from "./middleware/RequestErrors.ts"
 
 export class Api extends HttpApi.make("board")
   .add(SystemGroup)
   .add(AccountsGroup)
   .add(WorkspacesGroup)
+  .add(MembersGroup)
   .add(BoardGroup)
   .add(LinksGroup)
   .add(AgentsGroup)

@@ -24,6 +24,7 @@ import { AgentMembersHandlers } from "./handlers/AgentMembers.ts"
 import { SystemHandlers } from "./handlers/System.ts"
 import { WebhooksHandlers } from "./handlers/Webhooks.ts"
 import { WorkspacesHandlers } from "./handlers/Workspaces.ts"
+import { MembersHandlers } from "./handlers/Members.ts"
 import { AuthenticationLive } from "./middleware/AuthenticationLive.ts"
 import { errorBodies } from "./middleware/ErrorBodies.ts"
 import { makeRequestLogger, type RequestLogger } from "./middleware/RequestLog.ts"
@@ -61,6 +62,7 @@ export const routesLayer = (
         SystemHandlers,
         AccountsHandlers,
         WorkspacesHandlers,
+        MembersHandlers,
         BoardHandlers,
         LinksHandlers,
         AgentsHandlers,

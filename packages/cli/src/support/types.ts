@@ -11,7 +11,7 @@ type Ok<F extends (...args: never) => unknown> = Exclude<
 
 export type Workspace = Ok<BoardClient["workspaces"]["list"]>[number]
 export type Project = Ok<BoardClient["workspaces"]["projects"]>[number]
-export type Member = Ok<BoardClient["workspaces"]["members"]>[number]
+export type Member = Ok<BoardClient["members"]["list"]>[number]
 export type BoardView = Ok<BoardClient["board"]["board"]>
 export type Column = BoardView["columns"][number]
 export type Card = Ok<BoardClient["board"]["getCard"]>

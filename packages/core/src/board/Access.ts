@@ -1,11 +1,15 @@
 /**
  * The one access rule: every resource resolves to its workspace; a user who is not a member
  * gets NotFound (missing and not-yours look the same), a member whose credential's grant does
- * not cover the workspace gets WorkspaceNotGranted. Every operation goes through `resolve`.
+ * not cover the workspace gets WorkspaceNotGranted. Every read goes through `resolve`, every
+ * write through `write`, which also asks the caller's role (a viewer changes nothing: Forbidden,
+ * 403, naming the role) and the project's state (an archived project changes nothing: Conflict,
+ * 409, saying how to restore it). The one-statement writes fold the same rule into their SQL
+ * (`writableBy`) and, when they wrote nothing, ask `write` which of the reasons it was.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { Forbidden, NotFound, WorkspaceNotGranted } from "../domain/errors.ts"
+import { Conflict, Forbidden, NotFound, WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { isUuid } from "../domain/ids.ts"
 import type { WorkspaceRole } from "../domain/enums.ts"
@@ -19,6 +23,37 @@ export interface Resolved {
   /** The project of the resource (undefined for a workspace). */
   readonly projectId: string | undefined
   readonly role: Role
+  /** Whether the resource's project is archived (never for a workspace). */
+  readonly archived: boolean
+  /** The project's name (undefined for a workspace), for the archived project's message. */
+  readonly projectName: string | undefined
+}
+
+/** What a write can be refused with: not found, outside the grant, the role, an archived project. */
+export type WriteError = NotFound | WorkspaceNotGranted | Forbidden | Conflict
+
+/** How a write names itself: the least role it needs (member unless said) and what it does, in words. */
+export interface WriteNeeds {
+  /** What is attempted, for the 403's words ("change cards"); the kind's default otherwise. */
+  readonly action?: string
+  /** The least role (member: works the boards). */
+  readonly needed?: Role
+  /** The resource's name in a 404 ("intake token …"). */
+  readonly what?: string
+  /** An operation that works on an archived project (restoring it): no 409. */
+  readonly evenArchived?: boolean
+}
+
+/** What a write on each kind of resource does, for the 403's words. */
+const defaultAction: Record<ResourceKind, string> = {
+  workspace: "change this workspace",
+  project: "change this project's board",
+  column: "change columns",
+  card: "change cards",
+  label: "change labels",
+  subtask: "change subtasks",
+  link: "change card links",
+  comment: "change comments"
 }
 
 export { isUuid }
@@ -52,6 +87,68 @@ const article = (role: Role) => (role === "admin" || role === "owner" ? "an" : "
 /** The SQL form of "the caller may work the boards": `m.role` from `membershipOf` reaches member. */
 export const WRITER_ROLES_SQL = "('owner', 'admin', 'member')"
 
+/**
+ * The write half of the rule, once the caller is known to reach the workspace: the role (403
+ * naming it) and then the project's state (409 saying how to restore it).
+ */
+export const checkWrite = (
+  at: {
+    readonly role: Role
+    readonly archived: boolean
+    readonly projectId?: string | undefined
+    readonly projectName?: string | undefined
+  },
+  needs: WriteNeeds & { readonly action: string }
+): Effect.Effect<void, Forbidden | Conflict> =>
+  Effect.andThen(requireRole(at.role, needs.needed ?? "member", needs.action), () =>
+    at.archived && needs.evenArchived !== true
+      ? Effect.fail(
+          new Conflict({
+            message: `project ${at.projectName === undefined ? at.projectId : JSON.stringify(at.projectName)} is archived: it still reads, but nothing in it changes; an admin restores it with PATCH /v1/projects/${at.projectId} {"archived": false}`
+          })
+        )
+      : Effect.void
+  )
+
+/**
+ * The whole rule for a statement that read the caller's role and the project's state itself
+ * (alongside its own work, as `membershipOf` and `projectStateColumns` give them): 404, 403 of
+ * the grant, then, for a write (`needs`), the role's 403 and the archive's 409.
+ */
+export const checkRow = (
+  principal: Principal,
+  row:
+    | {
+        readonly workspace_id: string
+        readonly role: Role | null
+        readonly project_id?: string | null
+        readonly archived?: boolean | null
+        readonly project_name?: string | null
+      }
+    | undefined,
+  what: string,
+  needs?: WriteNeeds & { readonly action: string }
+): Effect.Effect<Role, WriteError> =>
+  Effect.flatMap(checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what), (role) =>
+    needs === undefined
+      ? Effect.succeed(role)
+      : Effect.as(
+          checkWrite(
+            {
+              role,
+              archived: row?.archived === true,
+              projectId: row?.project_id ?? undefined,
+              projectName: row?.project_name ?? undefined
+            },
+            needs
+          ),
+          role
+        )
+  )
+
+/** The columns `checkRow` reads of a project `p`: whether it is archived, and its name. */
+export const projectStateColumns = (p = "p") => `${p}.archived_at IS NOT NULL AS archived, ${p}.name AS project_name`
+
 /** Whether the principal's credential reaches the workspace (an OAuth grant names its workspaces). */
 export const grantCovers = (principal: Principal, workspaceId: string): boolean =>
   principal.workspaces === "all" || principal.workspaces.has(workspaceId)
@@ -81,6 +178,16 @@ export const visibleTo = (workspace: string, user: string, grants: string) =>
   `EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = ${workspace} AND m.user_id = ${user})
    AND (${grants}::uuid[] IS NULL OR ${workspace} = ANY(${grants}::uuid[]))`
 
+/**
+ * `$n` of the caller's write access, for the one-statement writes: `visibleTo`, with a role that
+ * works the boards, on a project `project` that is not archived. A statement that finds nothing
+ * asks `Access.write` why (404, 403 or 409).
+ */
+export const writableBy = (workspace: string, user: string, grants: string, project = "p") =>
+  `${project}.archived_at IS NULL
+   AND EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = ${workspace} AND m.user_id = ${user} AND m.role IN ${WRITER_ROLES_SQL})
+   AND (${grants}::uuid[] IS NULL OR ${workspace} = ANY(${grants}::uuid[]))`
+
 /** The value of `visibleTo`'s `grants` slot: NULL for a credential that reaches all the user's workspaces. */
 export const grantsOf = (principal: Principal): Array<string> | null =>
   principal.workspaces === "all" ? null : [...principal.workspaces].filter(isUuid)
@@ -104,7 +211,7 @@ const projectOf: Record<Exclude<ResourceKind, "workspace">, string> = {
 }
 
 const resolveSql = (kind: Exclude<ResourceKind, "workspace">) => `
-  SELECT p.workspace_id, p.id AS project_id, m.role
+  SELECT p.workspace_id, p.id AS project_id, m.role, ${projectStateColumns()}
   FROM (${projectOf[kind]}) r
   JOIN projects p ON p.id = r.project_id
   ${membershipOf("p.workspace_id", "$2")}`
@@ -119,6 +226,17 @@ export class Access extends Context.Service<
       id: string,
       what?: string
     ) => Effect.Effect<Resolved, NotFound | WorkspaceNotGranted>
+    /**
+     * `resolve` for a write: also the caller's role (member unless `needs.needed` says more;
+     * Forbidden naming it) and, below a workspace, the project's state (an archived project:
+     * Conflict, unless `needs.evenArchived`).
+     */
+    readonly write: (
+      principal: Principal,
+      kind: ResourceKind,
+      id: string,
+      needs?: WriteNeeds
+    ) => Effect.Effect<Resolved, WriteError>
     /**
      * Which of these (user, workspace) pairs are still memberships, in one statement: how what
      * stays open (an event stream) re-checks the rule (auth/CredentialWatch.ts). Answers
@@ -142,18 +260,31 @@ export class Access extends Context.Service<
               Effect.orDie
             )
             const role = yield* checkGrant(principal, id, rows[0]?.role, what)
-            return { workspaceId: id, projectId: undefined, role }
+            return { workspaceId: id, projectId: undefined, role, archived: false, projectName: undefined }
           }
           const rows = yield* sql
-            .unsafe<{ workspace_id: string; project_id: string; role: Role | null }>(resolveSql(kind), [
-              id,
-              principal.userId
-            ])
+            .unsafe<{
+              workspace_id: string
+              project_id: string
+              role: Role | null
+              archived: boolean
+              project_name: string
+            }>(resolveSql(kind), [id, principal.userId])
             .pipe(Effect.orDie)
           const row = rows[0]
           const role = yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)
-          return { workspaceId: row!.workspace_id, projectId: row!.project_id, role }
+          return {
+            workspaceId: row!.workspace_id,
+            projectId: row!.project_id,
+            role,
+            archived: row!.archived,
+            projectName: row!.project_name
+          }
         })
+      const write = (principal: Principal, kind: ResourceKind, id: string, needs: WriteNeeds = {}) =>
+        Effect.tap(resolve(principal, kind, id, needs.what), (at) =>
+          checkWrite(at, { ...needs, action: needs.action ?? defaultAction[kind] })
+        )
       const members = (pairs: ReadonlyArray<{ readonly userId: string; readonly workspaceId: string }>) =>
         pairs.length === 0
           ? Effect.succeed(new Set<string>())
@@ -168,7 +299,7 @@ export class Access extends Context.Service<
                 Effect.orDie,
                 Effect.map((rows) => new Set(rows.map((r) => `${r.user_id}/${r.workspace_id}`)))
               )
-      return Access.of({ resolve, members })
+      return Access.of({ resolve, write, members })
     })
   )
 }

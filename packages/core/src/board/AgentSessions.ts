@@ -34,12 +34,18 @@ import {
   type AgentSessionId,
   agentLimits
 } from "../domain/agentSession.ts"
-import { Conflict, type InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import {
+  Conflict,
+  type Forbidden,
+  type InvalidInput,
+  type NotFound,
+  type WorkspaceNotGranted
+} from "../domain/errors.ts"
 import type { CardId, ProjectId } from "../domain/ids.ts"
 import type { ActivityInput, ClaimInput, QueueFilter, ReleaseInput } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { actorParams, EventLog, type EventInput } from "../events/EventLog.ts"
-import { Access, checkGrant, membershipOf, type Role } from "./Access.ts"
+import { Access, checkRow, membershipOf, projectStateColumns, type Role } from "./Access.ts"
 import { claimNextCard } from "./agentQueue.ts"
 import { Cards } from "./Cards.ts"
 import type { CardView } from "./cardView.ts"
@@ -63,6 +69,8 @@ export type { ActivityPage }
 export { toAgentSession }
 
 type AccessError = NotFound | WorkspaceNotGranted
+/** A write also answers the role (403) and an archived project (409, a Conflict). */
+type WriteError = AccessError | Forbidden
 
 export class AgentSessions extends Context.Service<
   AgentSessions,
@@ -74,7 +82,7 @@ export class AgentSessions extends Context.Service<
       input: ClaimInput
     ) => Effect.Effect<
       { readonly created: boolean; readonly session: AgentSession },
-      InvalidInput | Conflict | AccessError
+      InvalidInput | Conflict | WriteError
     >
     /** Claims the best unclaimed card of a project; undefined when none matches. */
     readonly claimNext: (
@@ -83,22 +91,22 @@ export class AgentSessions extends Context.Service<
       filter: QueueFilter
     ) => Effect.Effect<
       { readonly session: AgentSession; readonly card: CardView } | undefined,
-      InvalidInput | AccessError
+      InvalidInput | Conflict | WriteError
     >
     readonly heartbeat: (
       principal: Principal,
       sessionId: AgentSessionId
-    ) => Effect.Effect<AgentSession, Conflict | AccessError>
+    ) => Effect.Effect<AgentSession, Conflict | WriteError>
     readonly report: (
       principal: Principal,
       sessionId: AgentSessionId,
       activity: ActivityInput
-    ) => Effect.Effect<Activity, Conflict | AccessError>
+    ) => Effect.Effect<Activity, Conflict | WriteError>
     readonly release: (
       principal: Principal,
       sessionId: AgentSessionId,
       input: ReleaseInput
-    ) => Effect.Effect<AgentSession, InvalidInput | Conflict | AccessError>
+    ) => Effect.Effect<AgentSession, InvalidInput | Conflict | WriteError>
     readonly get: (
       principal: Principal,
       sessionId: AgentSessionId,
@@ -148,14 +156,22 @@ export class AgentSessions extends Context.Service<
           Effect.gen(function* () {
             // the card's row lock orders claims of one card: the second sees the first's session
             const [card] = yield* sql
-              .unsafe<{ id: string; ref: string; project_id: string; workspace_id: string; role: Role | null }>(
-                `SELECT c.id, c.ref, c.project_id, p.workspace_id, m.role FROM cards c
+              .unsafe<{
+                id: string
+                ref: string
+                project_id: string
+                workspace_id: string
+                role: Role | null
+                archived: boolean
+                project_name: string
+              }>(
+                `SELECT c.id, c.ref, c.project_id, p.workspace_id, m.role, ${projectStateColumns()} FROM cards c
                  JOIN projects p ON p.id = c.project_id ${membershipOf("p.workspace_id", "$2")}
                  WHERE c.id = $1 FOR NO KEY UPDATE OF c`,
                 [cardId, principal.userId]
               )
               .pipe(Effect.orDie)
-            yield* checkGrant(principal, card?.workspace_id ?? "", card?.role ?? undefined, what)
+            yield* checkRow(principal, card, what, { action: "claim cards" })
             const { now } = yield* leaseTimes(agentLimits.ttlDefault)
             yield* expireCard(card!.id, now, card!.workspace_id)
             const [live] = yield* sql

@@ -1,7 +1,7 @@
 /** Typed links between cards of one workspace, listed from either end. */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient, type Statement } from "effect/sql"
-import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { type Conflict, type Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { type LinkType, linkTypes } from "../domain/enums.ts"
 import type { CardLink } from "../domain/cardLink.ts"
 import type { CardId, CardLinkId } from "../domain/ids.ts"
@@ -12,6 +12,7 @@ import { Access, type Resolved } from "./Access.ts"
 import { iso } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
+type WriteError = AccessError | Forbidden | Conflict
 
 /** A link as clients see it: the type of the domain's schema (`domain/cardLink.ts`). */
 export type CardLinkView = CardLink
@@ -47,8 +48,8 @@ export class CardLinks extends Context.Service<
       principal: Principal,
       cardId: string,
       input: { targetId: string; linkType: LinkType }
-    ) => Effect.Effect<CardLinkView, InvalidInput | AccessError>
-    readonly remove: (principal: Principal, linkId: string) => Effect.Effect<void, AccessError>
+    ) => Effect.Effect<CardLinkView, InvalidInput | WriteError>
+    readonly remove: (principal: Principal, linkId: string) => Effect.Effect<void, WriteError>
   }
 >()("board/core/CardLinks") {
   static readonly layer = Layer.effect(
@@ -96,7 +97,7 @@ export class CardLinks extends Context.Service<
         if (!(linkTypes as ReadonlyArray<string>).includes(input.linkType)) {
           return yield* new InvalidInput({ message: `linkType: must be one of ${linkTypes.join(", ")}` })
         }
-        const source = yield* access.resolve(principal, "card", cardId)
+        const source = yield* access.write(principal, "card", cardId, { action: "link cards" })
         if (input.targetId === cardId)
           return yield* new InvalidInput({ message: "targetId: a card cannot link to itself" })
         const target = yield* access.resolve(principal, "card", input.targetId)
@@ -135,7 +136,7 @@ export class CardLinks extends Context.Service<
       })
 
       const remove = Effect.fn("CardLinks.remove")(function* (principal: Principal, linkId: string) {
-        const source = yield* access.resolve(principal, "link", linkId)
+        const source = yield* access.write(principal, "link", linkId)
         yield* events
           .withEvents(
             Effect.gen(function* () {

@@ -14,7 +14,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"
 import { findAll } from "../infra/statement.ts"
-import { Access, checkGrant, grantsOf, type Resolved } from "./Access.ts"
+import { Access, checkGrant, grantsOf, type Resolved, type WriteError } from "./Access.ts"
 import { checkMembers, nonMembers, notMembers, replaceAssignees } from "./assignees.ts"
 import { CardRow, type CardView } from "./cardView.ts"
 import { GetRow, getSql, loadSql } from "./cardReads.ts"
@@ -58,7 +58,7 @@ export interface Filing {
   readonly idempotencyKey?: string | undefined
 }
 
-type AccessError = NotFound | WorkspaceNotGranted
+type AccessError = WriteError
 
 /** The card fields a PATCH sets, by their column, as the REST card names and shows them (card.updated's `previous`). */
 const fieldOfColumn = (column: string): "title" | "description" | "priority" | "dueAt" =>
@@ -83,7 +83,7 @@ export class Cards extends Context.Service<
   Cards,
   {
     readonly create: (principal: Principal, input: CardCreate) => Effect.Effect<CardView, InvalidInput | AccessError>
-    readonly get: (principal: Principal, id: CardId) => Effect.Effect<CardView, AccessError>
+    readonly get: (principal: Principal, id: CardId) => Effect.Effect<CardView, NotFound | WorkspaceNotGranted>
     readonly update: (
       principal: Principal,
       id: CardId,
@@ -202,7 +202,7 @@ export class Cards extends Context.Service<
       /** The column must be visible (else 404) and belong to the project (else 400). */
       const columnOfProject = (principal: Principal, columnId: string, projectId: string) =>
         Effect.gen(function* () {
-          const column = yield* access.resolve(principal, "column", columnId)
+          const column = yield* access.write(principal, "column", columnId, { action: "change cards" })
           if (column.projectId !== projectId) {
             return yield* new InvalidInput({ message: `columnId: column ${columnId} belongs to another project` })
           }
@@ -233,7 +233,7 @@ export class Cards extends Context.Service<
           )
           if (row !== undefined) return row.card
           // nothing written: say why, in the order a person would look
-          const project = yield* access.resolve(principal, "project", input.projectId)
+          const project = yield* access.write(principal, "project", input.projectId, { action: "change cards" })
           yield* columnOfProject(principal, input.columnId, input.projectId)
           const missing = yield* nonMembers(sql, project.workspaceId, assignees)
           if (missing.length > 0) return yield* notMembers(missing)
@@ -295,7 +295,7 @@ export class Cards extends Context.Service<
       })
 
       const update = Effect.fn("Cards.update")(function* (principal: Principal, id: CardId, patch: CardPatch) {
-        const card = yield* access.resolve(principal, "card", id)
+        const card = yield* access.write(principal, "card", id)
         // assignees are checked before anything is written, so a refused PATCH changes nothing
         if (patch.assigneeIds !== undefined) yield* checkMembers(sql, card.workspaceId, patch.assigneeIds)
         const set: Record<string, unknown> = {}
@@ -362,7 +362,7 @@ export class Cards extends Context.Service<
           events.committed(deleted[0].project_id)
           return counts.touched(deleted[0].column_id)
         }
-        yield* access.resolve(principal, "card", id)
+        yield* access.write(principal, "card", id)
         return yield* new NotFound({ message: `card ${id} not found` })
       })
 
@@ -373,7 +373,7 @@ export class Cards extends Context.Service<
         for (let attempt = 0; ; attempt++) {
           const row = yield* write(writes.move({ card: id, to: to.columnId, position, now, ...actorOf(principal) }))
           if (row !== undefined) return row.card
-          const card = yield* access.resolve(principal, "card", id)
+          const card = yield* access.write(principal, "card", id)
           yield* columnOfProject(principal, to.columnId, card.projectId!)
           if (attempt >= 2) return yield* new NotFound({ message: `card ${id} not found` })
         }

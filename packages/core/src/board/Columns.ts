@@ -1,7 +1,7 @@
 /** Columns of a board: dense positions per project, and no silent loss of cards on delete. */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { Conflict, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { Conflict, type Forbidden, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { ColumnKind } from "../domain/enums.ts"
 import type { ColumnId } from "../domain/ids.ts"
 import type { ColumnCreate, ColumnPatch } from "../domain/inputs.ts"
@@ -14,14 +14,15 @@ import { clampPosition } from "./positions.ts"
 import { type ColumnRow, type ColumnView, columnRowColumns, toColumn } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
+type WriteError = AccessError | Forbidden | Conflict
 
 export class Columns extends Context.Service<
   Columns,
   {
     /** `input` was decoded with `ColumnCreate` (its rules are the contract's), as every caller does. */
-    readonly create: (principal: Principal, input: ColumnCreate) => Effect.Effect<ColumnView, AccessError>
-    readonly update: (principal: Principal, id: ColumnId, patch: ColumnPatch) => Effect.Effect<ColumnView, AccessError>
-    readonly remove: (principal: Principal, id: ColumnId) => Effect.Effect<void, Conflict | AccessError>
+    readonly create: (principal: Principal, input: ColumnCreate) => Effect.Effect<ColumnView, WriteError>
+    readonly update: (principal: Principal, id: ColumnId, patch: ColumnPatch) => Effect.Effect<ColumnView, WriteError>
+    readonly remove: (principal: Principal, id: ColumnId) => Effect.Effect<void, WriteError>
   }
 >()("board/core/Columns") {
   static readonly layer = Layer.effect(
@@ -55,7 +56,7 @@ export class Columns extends Context.Service<
       const lockProject = (projectId: string) => sql`SELECT id FROM projects WHERE id = ${projectId} FOR NO KEY UPDATE`
 
       const create = Effect.fn("Columns.create")(function* (principal: Principal, input: ColumnCreate) {
-        const project = yield* access.resolve(principal, "project", input.projectId)
+        const project = yield* access.write(principal, "project", input.projectId, { action: "change columns" })
         const now = yield* sqlNow
         const row = yield* events
           .withEvents(
@@ -82,7 +83,7 @@ export class Columns extends Context.Service<
       })
 
       const update = Effect.fn("Columns.update")(function* (principal: Principal, id: ColumnId, patch: ColumnPatch) {
-        const column = yield* access.resolve(principal, "column", id)
+        const column = yield* access.write(principal, "column", id)
         const now = yield* sqlNow
         const row = yield* events
           .withEvents(
@@ -133,7 +134,7 @@ export class Columns extends Context.Service<
       })
 
       const remove = Effect.fn("Columns.remove")(function* (principal: Principal, id: ColumnId) {
-        const column = yield* access.resolve(principal, "column", id)
+        const column = yield* access.write(principal, "column", id)
         const outcome = yield* events
           .withEvents(
             Effect.gen(function* () {

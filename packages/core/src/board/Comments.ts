@@ -11,7 +11,7 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Comment, CommentPage } from "../domain/comment.ts"
-import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { type Conflict, Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Actor } from "../domain/event.ts"
 import type { CardId, CommentId } from "../domain/ids.ts"
 import type { CommentInput } from "../domain/inputs.ts"
@@ -24,6 +24,7 @@ import { AgentSessions } from "./AgentSessions.ts"
 import { iso } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
+type WriteError = AccessError | Forbidden | Conflict
 
 interface CommentRow {
   readonly id: string
@@ -55,19 +56,15 @@ export class Comments extends Context.Service<
   Comments,
   {
     /** `input` was decoded with `CommentInput`, as every caller does. */
-    readonly create: (principal: Principal, cardId: CardId, input: CommentInput) => Effect.Effect<Comment, AccessError>
+    readonly create: (principal: Principal, cardId: CardId, input: CommentInput) => Effect.Effect<Comment, WriteError>
     /** A page of a card's comments, oldest first. */
     readonly list: (
       principal: Principal,
       cardId: CardId,
       query?: CommentQuery
     ) => Effect.Effect<CommentPage, InvalidInput | AccessError>
-    readonly update: (
-      principal: Principal,
-      id: CommentId,
-      input: CommentInput
-    ) => Effect.Effect<Comment, AccessError | Forbidden>
-    readonly remove: (principal: Principal, id: CommentId) => Effect.Effect<void, AccessError | Forbidden>
+    readonly update: (principal: Principal, id: CommentId, input: CommentInput) => Effect.Effect<Comment, WriteError>
+    readonly remove: (principal: Principal, id: CommentId) => Effect.Effect<void, WriteError>
     /** The card's latest `count` comments, oldest first, and how many it has. No access check: callers check. */
     readonly latest: (
       cardId: string,
@@ -96,7 +93,7 @@ export class Comments extends Context.Service<
         cardId: CardId,
         { body }: CommentInput
       ) {
-        const card = yield* access.resolve(principal, "card", cardId)
+        const card = yield* access.write(principal, "card", cardId, { action: "comment on cards" })
         return yield* changing(
           Effect.gen(function* () {
             const now = yield* sqlNow
@@ -151,7 +148,7 @@ export class Comments extends Context.Service<
       /** The comment, if the caller may see it (else 404/403) and wrote it (else 403). */
       const authored = (principal: Principal, id: string) =>
         Effect.gen(function* () {
-          const card = yield* access.resolve(principal, "comment", id)
+          const card = yield* access.write(principal, "comment", id)
           const [row] = yield* sql<CommentRow>`SELECT ${sql.literal(COLUMNS)} FROM comments WHERE id = ${id}`.pipe(
             Effect.orDie
           )

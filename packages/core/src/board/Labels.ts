@@ -1,7 +1,7 @@
 /** Labels of a project (names unique per project, case-insensitively) and their attachment to cards. */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { Conflict, type Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { findAll, statement } from "../infra/statement.ts"
@@ -12,6 +12,7 @@ import { EventLog } from "../events/EventLog.ts"
 import { cardColumn, CardRow, type CardView, type LabelView, toLabel } from "./cardView.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
+type WriteError = AccessError | Forbidden | Conflict
 
 /** The card after a label change, read in the change's transaction (the event's object). */
 const cardAfterSql = statement<{ card: string; now: string }>(
@@ -45,13 +46,13 @@ export class Labels extends Context.Service<
   Labels,
   {
     /** `input` was decoded with `LabelCreate`, as every caller does. */
-    readonly create: (principal: Principal, input: LabelCreate) => Effect.Effect<LabelView, Conflict | AccessError>
+    readonly create: (principal: Principal, input: LabelCreate) => Effect.Effect<LabelView, WriteError>
     readonly attach: (
       principal: Principal,
       cardId: CardId,
       labelId: LabelId
-    ) => Effect.Effect<void, InvalidInput | AccessError>
-    readonly detach: (principal: Principal, cardId: CardId, labelId: LabelId) => Effect.Effect<void, AccessError>
+    ) => Effect.Effect<void, InvalidInput | WriteError>
+    readonly detach: (principal: Principal, cardId: CardId, labelId: LabelId) => Effect.Effect<void, WriteError>
     /**
      * The project's label of this name (names compare case-insensitively), created when it does
      * not exist yet (`created` says which), so "add label bug" works on a board without one.
@@ -59,7 +60,7 @@ export class Labels extends Context.Service<
     readonly ensure: (
       principal: Principal,
       input: LabelEnsure
-    ) => Effect.Effect<{ readonly label: EnsuredLabel; readonly created: boolean }, InvalidInput | AccessError>
+    ) => Effect.Effect<{ readonly label: EnsuredLabel; readonly created: boolean }, InvalidInput | WriteError>
   }
 >()("board/core/Labels") {
   static readonly layer = Layer.effect(
@@ -99,7 +100,7 @@ export class Labels extends Context.Service<
         })
 
       const create = Effect.fn("Labels.create")(function* (principal: Principal, input: LabelCreate) {
-        const project = yield* access.resolve(principal, "project", input.projectId)
+        const project = yield* access.write(principal, "project", input.projectId, { action: "change labels" })
         const name = input.name.trim()
         const now = yield* sqlNow
         const row = yield* events
@@ -144,7 +145,7 @@ export class Labels extends Context.Service<
       })
 
       const attach = Effect.fn("Labels.attach")(function* (principal: Principal, cardId: CardId, labelId: LabelId) {
-        const card = yield* access.resolve(principal, "card", cardId)
+        const card = yield* access.write(principal, "card", cardId)
         const label = yield* access.resolve(principal, "label", labelId)
         if (label.projectId !== card.projectId) {
           return yield* new InvalidInput({
@@ -180,7 +181,7 @@ export class Labels extends Context.Service<
       })
 
       const detach = Effect.fn("Labels.detach")(function* (principal: Principal, cardId: CardId, labelId: LabelId) {
-        const card = yield* access.resolve(principal, "card", cardId)
+        const card = yield* access.write(principal, "card", cardId)
         const now = yield* sqlNow
         const removed = yield* events
           .withEvents(
@@ -209,7 +210,7 @@ export class Labels extends Context.Service<
         )
 
       const ensure = Effect.fn("Labels.ensure")(function* (principal: Principal, input: LabelEnsure) {
-        yield* access.resolve(principal, "project", input.projectId)
+        yield* access.write(principal, "project", input.projectId, { action: "change labels" })
         const existing = yield* byName(input.projectId, input.name)
         if (existing !== undefined) return { label: existing, created: false }
         const created = yield* create(principal, input).pipe(

@@ -1,6 +1,7 @@
 /** Subtasks of a card, ordered by a dense position, each completed or not. */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
+import type { Conflict, Forbidden } from "../domain/errors.ts"
 import { NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { SubtaskId } from "../domain/ids.ts"
 import type { SubtaskCreate } from "../domain/inputs.ts"
@@ -13,6 +14,7 @@ import { type SubtaskView, toSubtask } from "./cardView.ts"
 import { clampPosition } from "./positions.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
+type WriteError = AccessError | Forbidden | Conflict
 type Row = {
   id: string
   card_id: string
@@ -37,15 +39,15 @@ export class Subtasks extends Context.Service<
   Subtasks,
   {
     /** `input` was decoded with `SubtaskCreate`, as every caller does. */
-    readonly create: (principal: Principal, input: SubtaskCreate) => Effect.Effect<SubtaskView, AccessError>
-    readonly toggle: (principal: Principal, id: SubtaskId) => Effect.Effect<SubtaskView, AccessError>
+    readonly create: (principal: Principal, input: SubtaskCreate) => Effect.Effect<SubtaskView, WriteError>
+    readonly toggle: (principal: Principal, id: SubtaskId) => Effect.Effect<SubtaskView, WriteError>
     /** Sets the state explicitly (natural-language "complete" and "reopen"). */
     readonly setCompleted: (
       principal: Principal,
       id: SubtaskId,
       completed: boolean
-    ) => Effect.Effect<SubtaskView, AccessError>
-    readonly remove: (principal: Principal, id: SubtaskId) => Effect.Effect<void, AccessError>
+    ) => Effect.Effect<SubtaskView, WriteError>
+    readonly remove: (principal: Principal, id: SubtaskId) => Effect.Effect<void, WriteError>
   }
 >()("board/core/Subtasks") {
   static readonly layer = Layer.effect(
@@ -73,7 +75,7 @@ export class Subtasks extends Context.Service<
         })
 
       const create = Effect.fn("Subtasks.create")(function* (principal: Principal, input: SubtaskCreate) {
-        const at = yield* access.resolve(principal, "card", input.cardId)
+        const at = yield* access.write(principal, "card", input.cardId, { action: "change subtasks" })
         const now = yield* sqlNow
         const row = yield* events
           .withEvents(
@@ -138,7 +140,7 @@ export class Subtasks extends Context.Service<
         )
 
       const toggle = Effect.fn("Subtasks.toggle")(function* (principal: Principal, id: SubtaskId) {
-        const at = yield* access.resolve(principal, "subtask", id)
+        const at = yield* access.write(principal, "subtask", id)
         return yield* write(principal, at, id, "flip")
       })
 
@@ -147,12 +149,12 @@ export class Subtasks extends Context.Service<
         id: SubtaskId,
         completed: boolean
       ) {
-        const at = yield* access.resolve(principal, "subtask", id)
+        const at = yield* access.write(principal, "subtask", id)
         return yield* write(principal, at, id, completed)
       })
 
       const remove = Effect.fn("Subtasks.remove")(function* (principal: Principal, id: SubtaskId) {
-        const at = yield* access.resolve(principal, "subtask", id)
+        const at = yield* access.write(principal, "subtask", id)
         const now = yield* sqlNow
         yield* events
           .withEvents(

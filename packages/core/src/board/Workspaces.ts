@@ -1,23 +1,20 @@
-/** Workspaces, their members and their projects. */
+/** Workspaces and their projects (their members: Members.ts). */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { isEmailAddress, normalizeEmail } from "../auth/Accounts.ts"
-import { Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { Forbidden, InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { projectTemplates } from "../domain/projectTemplates.ts"
 import { sqlNow } from "../infra/clock.ts"
-import { Access, grantCovers } from "./Access.ts"
+import { Access, grantCovers, type WriteError } from "./Access.ts"
 import { refPrefixFor } from "./refPrefix.ts"
 import {
   type ColumnRow,
   type ColumnView,
   columnRowColumns,
-  type MemberView,
   type ProjectRow,
   projectRowColumns,
   type ProjectView,
   toColumn,
-  toMember,
   toProject,
   toWorkspace,
   type WorkspaceView
@@ -35,22 +32,10 @@ export class Workspaces extends Context.Service<
       workspaceId: string,
       options?: { readonly archived?: boolean | undefined }
     ) => Effect.Effect<ReadonlyArray<ProjectView>, NotFound | WorkspaceNotGranted>
-    readonly members: (
-      principal: Principal,
-      workspaceId: string
-    ) => Effect.Effect<ReadonlyArray<MemberView>, NotFound | WorkspaceNotGranted>
-    readonly addMember: (
-      principal: Principal,
-      workspaceId: string,
-      email: string
-    ) => Effect.Effect<MemberView, InvalidInput | NotFound | WorkspaceNotGranted>
     readonly createProject: (
       principal: Principal,
       input: { workspaceId: string; name: string; template?: string | undefined }
-    ) => Effect.Effect<
-      { project: ProjectView; columns: ReadonlyArray<ColumnView> },
-      InvalidInput | NotFound | WorkspaceNotGranted
-    >
+    ) => Effect.Effect<{ project: ProjectView; columns: ReadonlyArray<ColumnView> }, InvalidInput | WriteError>
   }
 >()("board/core/Workspaces") {
   static readonly layer = Layer.effect(
@@ -112,55 +97,6 @@ export class Workspaces extends Context.Service<
         return rows.map(toProject)
       })
 
-      const members = Effect.fn("Workspaces.members")(function* (principal: Principal, workspaceId: string) {
-        yield* access.resolve(principal, "workspace", workspaceId)
-        const rows = yield* sql<{
-          user_id: string
-          email: string
-          full_name: string
-          role: WorkspaceRole
-          joined_at: Date
-          kind: string
-        }>`
-          SELECT m.user_id, u.email, u.full_name, m.role, m.joined_at, u.kind
-          FROM workspace_members m JOIN users u ON u.id = m.user_id
-          WHERE m.workspace_id = ${workspaceId} ORDER BY m.joined_at, u.email`.pipe(Effect.orDie)
-        return rows.map(toMember)
-      })
-
-      const addMember = Effect.fn("Workspaces.addMember")(function* (
-        principal: Principal,
-        workspaceId: string,
-        email: string
-      ) {
-        yield* access.resolve(principal, "workspace", workspaceId)
-        // a malformed address is a malformed request (400), not an account that does not exist
-        if (!isEmailAddress(normalizeEmail(email))) {
-          return yield* new InvalidInput({ message: "email: expected an email address such as ada@example.com" })
-        }
-        const [user] = yield* sql<{ id: string }>`SELECT id FROM users WHERE email = ${normalizeEmail(email)}`.pipe(
-          Effect.orDie
-        )
-        if (user === undefined)
-          return yield* new NotFound({ message: "no account with this email; they must sign up first" })
-        const now = yield* sqlNow
-        yield* sql`
-          INSERT INTO workspace_members (workspace_id, user_id, role, joined_at)
-          VALUES (${workspaceId}, ${user.id}, 'member', ${now}::timestamptz)
-          ON CONFLICT (workspace_id, user_id) DO NOTHING`.pipe(Effect.orDie)
-        const [row] = yield* sql<{
-          user_id: string
-          email: string
-          full_name: string
-          role: WorkspaceRole
-          joined_at: Date
-        }>`
-          SELECT m.user_id, u.email, u.full_name, m.role, m.joined_at
-          FROM workspace_members m JOIN users u ON u.id = m.user_id
-          WHERE m.workspace_id = ${workspaceId} AND m.user_id = ${user.id}`.pipe(Effect.orDie)
-        return toMember(row!)
-      })
-
       const createProject = Effect.fn("Workspaces.createProject")(function* (
         principal: Principal,
         input: { workspaceId: string; name: string; template?: string | undefined }
@@ -177,7 +113,7 @@ export class Workspaces extends Context.Service<
             message: `template: unknown template ${JSON.stringify(input.template)}; use one of: ${Object.keys(projectTemplates).join(", ")}, or omit it for a blank board`
           })
         }
-        yield* access.resolve(principal, "workspace", input.workspaceId)
+        yield* access.write(principal, "workspace", input.workspaceId, { action: "create projects" })
         const name = input.name.trim()
         const now = yield* sqlNow
         return yield* sql
@@ -201,7 +137,7 @@ export class Workspaces extends Context.Service<
           .pipe(Effect.orDie)
       })
 
-      return Workspaces.of({ create, list, projects, members, addMember, createProject })
+      return Workspaces.of({ create, list, projects, createProject })
     })
   )
 }

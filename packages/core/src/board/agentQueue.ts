@@ -67,7 +67,7 @@ export const claimNextCard = (deps: {
     projectId: ProjectId,
     filter: QueueFilter
   ) {
-    const project = yield* access.resolve(principal, "project", projectId)
+    const project = yield* access.write(principal, "project", projectId, { action: "claim cards" })
     if (filter.columnId !== undefined) {
       const column = yield* access.resolve(principal, "column", filter.columnId)
       if (column.projectId !== project.projectId) {

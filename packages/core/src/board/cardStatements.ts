@@ -4,6 +4,8 @@
  * statement's own snapshot, and the card answered in its REST shape from what was written, as
  * the JSON text that also goes into its event (cardView.ts's `cardJsonOf`: one description of
  * the card, from its schema). Parameters are named (infra/statement.ts).
+ * The access rule is Access.ts's `writableBy` (a role that works the boards, a project not
+ * archived); a filing, too, lands only in a project that is not archived.
  * A statement that wrote nothing answers one row with `card` NULL and `found` telling whether
  * its target was there (then its snapshot was stale: run it again) or not (then say why).
  */
@@ -12,7 +14,7 @@ import { Card } from "../domain/card.ts"
 import type { Priority } from "../domain/enums.ts"
 import { actorSql, eventInsertSql } from "../events/EventLog.ts"
 import { type Statement, statement } from "../infra/statement.ts"
-import { visibleTo } from "./Access.ts"
+import { writableBy } from "./Access.ts"
 import {
   bucketsBefore,
   bucketSize,
@@ -147,8 +149,8 @@ const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false
     FROM board_columns col JOIN projects p ON p.id = col.project_id
     WHERE col.id = ${p.column}::uuid AND ${
       mode === "member"
-        ? `col.project_id = ${p.project}::uuid AND ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants)}`
-        : `col.project_id = (SELECT project_id FROM intake_tokens WHERE id = ${p.intakeToken}::uuid)`
+        ? `col.project_id = ${p.project}::uuid AND ${writableBy("p.workspace_id", `${p.user}::uuid`, p.grants)}`
+        : `col.project_id = (SELECT project_id FROM intake_tokens WHERE id = ${p.intakeToken}::uuid) AND p.archived_at IS NULL`
     }${
       withExtras
         ? ` AND NOT EXISTS (SELECT 1 FROM unnest(${p.assignees}::uuid[]) u(id) WHERE NOT EXISTS (
@@ -205,7 +207,7 @@ export const moveSql = statement<MoveParams>(
   (p) => `
   WITH card AS (
     SELECT c.id, c.project_id, p.workspace_id FROM cards c JOIN projects p ON p.id = c.project_id
-    WHERE c.id = ${p.card}::uuid AND ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants)}
+    WHERE c.id = ${p.card}::uuid AND ${writableBy("p.workspace_id", `${p.user}::uuid`, p.grants)}
   ), target AS (
     SELECT col.id, col.order_epoch FROM board_columns col JOIN card ON card.project_id = col.project_id
     WHERE col.id = ${p.to}::uuid
@@ -235,7 +237,7 @@ export const deleteSql = statement<DeleteParams>(
   (p) => `
   WITH gone AS (
     DELETE FROM cards c USING projects p
-    WHERE c.id = ${p.card}::uuid AND p.id = c.project_id AND ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants)}
+    WHERE c.id = ${p.card}::uuid AND p.id = c.project_id AND ${writableBy("p.workspace_id", `${p.user}::uuid`, p.grants)}
     RETURNING c.*, p.workspace_id, ${ordinalOf("c")} AS position
   ), ${eventInsertSql({
     name: "logged",

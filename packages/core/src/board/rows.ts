@@ -5,7 +5,7 @@
 import type { Column } from "../domain/board.ts"
 import type { ColumnKind, WorkspaceRole } from "../domain/enums.ts"
 import type { ColumnId, ProjectId, UserId, WorkspaceId } from "../domain/ids.ts"
-import type { Member, Project, ProjectAutomation, Workspace } from "../domain/workspace.ts"
+import type { Member, MemberKind, Project, ProjectAutomation, Workspace } from "../domain/workspace.ts"
 
 export const iso = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString()
 
@@ -107,9 +107,9 @@ export const toMember = (r: {
   email: string
   full_name: string
   role: WorkspaceRole
+  /** users.kind (migrations/0022, `memberKindSql` in Members.ts). */
+  kind: MemberKind | string
   joined_at: Date
-  /** users.kind (migrations/0022); a query that leaves it out lists people only. */
-  kind?: string
 }): MemberView => ({
   id: r.user_id as UserId,
   userId: r.user_id as UserId,
@@ -119,7 +119,7 @@ export const toMember = (r: {
   role: r.role,
   kind: r.kind === "agent" ? "agent" : "person",
   joinedAt: iso(r.joined_at),
-  // a membership does not change once made
+  // the membership's own times (a role change keeps no time of its own)
   createdAt: iso(r.joined_at),
   updatedAt: iso(r.joined_at)
 })

@@ -21,7 +21,7 @@ import type { CardId, ProjectId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { actorParams, actorSql, type EventInput, type EventLog } from "../events/EventLog.ts"
 import { timestampOf } from "../infra/clock.ts"
-import { checkGrant, membershipOf, type Role } from "./Access.ts"
+import { checkRow, membershipOf, projectStateColumns, type Role } from "./Access.ts"
 import { sessionActor } from "./cardView.ts"
 import { LIVE } from "./claimSql.ts"
 import { iso } from "./rows.ts"
@@ -164,14 +164,14 @@ export const sessionStatements = (sql: SqlClient.SqlClient, events: EventLog["Se
         Effect.orDie
       )
       const [row] = yield* sql
-        .unsafe<Scoped & { role: Role | null }>(
-          `SELECT ${SESSION_COLUMNS}, p.workspace_id, m.role FROM agent_sessions s
+        .unsafe<Scoped & { role: Role | null; archived: boolean; project_name: string }>(
+          `SELECT ${SESSION_COLUMNS}, p.workspace_id, m.role, ${projectStateColumns()} FROM agent_sessions s
            JOIN projects p ON p.id = s.project_id ${membershipOf("p.workspace_id", "$2")}
            WHERE s.id = $1 FOR NO KEY UPDATE OF s`,
           [sessionId, principal.userId]
         )
         .pipe(Effect.orDie)
-      yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)
+      yield* checkRow(principal, row, what, { action: "work agent sessions" })
       if (!ownedBy(row!, principal)) return yield* new NotFound({ message: `${what} not found` })
       return row!
     })

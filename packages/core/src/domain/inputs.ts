@@ -8,10 +8,10 @@
  */
 import { Schema } from "effect"
 import { ActivityBody, ActivityType, ReleaseStatus, TtlSeconds } from "./agentSession.ts"
-import { ColumnKind, LinkType, Priority, Relevance } from "./enums.ts"
+import { ColumnKind, LinkType, Priority, Relevance, WorkspaceRole } from "./enums.ts"
 import { AssigneeFilter, CardId, ColumnId, checkedId, LabelId, ProjectId, UserId } from "./ids.ts"
 import { limits } from "./limits.ts"
-import { CommentBody, DateTimeInput, Description, MaxString, Name, NonBlank, Position, Title } from "./text.ts"
+import { CommentBody, DateTimeInput, Description, Email, MaxString, Name, NonBlank, Position, Title } from "./text.ts"
 
 // ids as clients send them: checked UUIDs, branded by what they name
 const projectId = checkedId(ProjectId)
@@ -202,3 +202,11 @@ export const ReleaseInput = Schema.Struct({
   moveTo: Schema.optionalKey(columnId)
 })
 export type ReleaseInput = typeof ReleaseInput.Type
+
+/** POST /v1/workspaces/{id}/members: an existing account by email, with a role (default member). */
+export const MemberAdd = Schema.Struct({ email: Email, role: Schema.optionalKey(WorkspaceRole) })
+export type MemberAdd = typeof MemberAdd.Type
+
+/** PATCH /v1/workspaces/{id}/members/{userId}: the member's new role. */
+export const MemberRolePatch = Schema.Struct({ role: WorkspaceRole })
+export type MemberRolePatch = typeof MemberRolePatch.Type

@@ -40,6 +40,10 @@ export const Project = Schema.Struct({
 }).annotate({ identifier: "Project", description: "A project of a workspace: one board." })
 export type Project = typeof Project.Type
 
+/** What a member is: a person, or an agent (an account made by an admin, never a seat). */
+export const MemberKind = Schema.Literals(["person", "agent"])
+export type MemberKind = typeof MemberKind.Type
+
 export const Member = Schema.Struct({
   /** A membership is named by its user: one per user and workspace. */
   id: UserId,
@@ -47,10 +51,13 @@ export const Member = Schema.Struct({
   email: Schema.String,
   fullName: Schema.String,
   role: WorkspaceRole,
-  /** `agent`: an agent member (issue 30), never a seat; `person` otherwise. */
-  kind: Schema.Literals(["person", "agent"]),
+  kind: MemberKind,
   joinedAt: Timestamp,
   createdAt: Timestamp,
   updatedAt: Timestamp
-}).annotate({ identifier: "Member", description: "A member of a workspace." })
+}).annotate({
+  identifier: "Member",
+  description:
+    "A member of a workspace (CONTRACT.md's WorkspaceMember): who, their role, and whether a person or an agent."
+})
 export type Member = typeof Member.Type

@@ -5,7 +5,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { digestToken, mintToken } from "../auth/secretTokens.ts"
-import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { type Conflict, type Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { IntakeTokenMint } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Access } from "../board/Access.ts"
@@ -14,6 +14,7 @@ import { CredentialCache } from "../auth/CredentialCache.ts"
 import { sqlNow } from "../infra/clock.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
+type WriteError = AccessError | Forbidden | Conflict
 
 export interface IntakeTokenView {
   readonly id: string
@@ -54,12 +55,12 @@ export class IntakeTokens extends Context.Service<
       principal: Principal,
       /** Decoded with `IntakeTokenMint`, as the contract does. */
       input: IntakeTokenMint
-    ) => Effect.Effect<IntakeTokenView & { token: string }, InvalidInput | AccessError>
+    ) => Effect.Effect<IntakeTokenView & { token: string }, InvalidInput | WriteError>
     readonly list: (
       principal: Principal,
       projectId: string
     ) => Effect.Effect<ReadonlyArray<IntakeTokenView>, AccessError>
-    readonly revoke: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
+    readonly revoke: (principal: Principal, id: string) => Effect.Effect<void, WriteError>
   }
 >()("board/core/IntakeTokens") {
   static readonly layer = Layer.effect(
@@ -81,7 +82,7 @@ export class IntakeTokens extends Context.Service<
           if (expiresAt.getTime() <= (yield* Clock.currentTimeMillis))
             return yield* new InvalidInput({ message: "expiresAt: must be in the future" })
         }
-        const column = yield* access.resolve(principal, "column", input.columnId)
+        const column = yield* access.write(principal, "column", input.columnId, { action: "manage intake tokens" })
         const token = mintToken("intake")
         const now = yield* sqlNow
         const [row] = yield* sql<Row>`
@@ -105,7 +106,10 @@ export class IntakeTokens extends Context.Service<
           Effect.orDie
         )
         if (row === undefined) return yield* new NotFound({ message: `intake token ${id} not found` })
-        yield* access.resolve(principal, "project", row.project_id, `intake token ${id}`)
+        yield* access.write(principal, "project", row.project_id, {
+          what: `intake token ${id}`,
+          action: "manage intake tokens"
+        })
         const now = yield* sqlNow
         yield* sql`
           UPDATE intake_tokens SET revoked_at = COALESCE(revoked_at, ${now}::timestamptz), updated_at = ${now}::timestamptz

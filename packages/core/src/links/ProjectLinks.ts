@@ -7,7 +7,7 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { type Conflict, type Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { ProjectLinkReview, ProjectLinkSubmit } from "../domain/inputs.ts"
 import type { RelevanceFilter } from "../domain/enums.ts"
 import type { ProjectId, ProjectLinkId } from "../domain/ids.ts"
@@ -22,6 +22,7 @@ import { type BoardIndex, withOtherLinks } from "./boardIndex.ts"
 import { evaluateRelevance, prepareBoardIndex } from "./relevance.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
+type WriteError = AccessError | Forbidden | Conflict
 
 const linkNotFound = (projectId: string, linkId: string) =>
   new NotFound({ message: `link ${linkId} not found in project ${projectId}` })
@@ -49,7 +50,7 @@ export class ProjectLinks extends Context.Service<
       principal: Principal,
       projectId: ProjectId,
       input: ProjectLinkSubmit
-    ) => Effect.Effect<{ created: boolean; link: ProjectLinkView }, InvalidInput | AccessError>
+    ) => Effect.Effect<{ created: boolean; link: ProjectLinkView }, InvalidInput | WriteError>
     readonly list: (
       principal: Principal,
       projectId: ProjectId,
@@ -60,17 +61,17 @@ export class ProjectLinks extends Context.Service<
       projectId: ProjectId,
       linkId: ProjectLinkId,
       review: LinkReview
-    ) => Effect.Effect<ProjectLinkView, InvalidInput | AccessError>
+    ) => Effect.Effect<ProjectLinkView, InvalidInput | WriteError>
     readonly evaluate: (
       principal: Principal,
       projectId: ProjectId,
       linkId: ProjectLinkId
-    ) => Effect.Effect<ProjectLinkView, AccessError>
+    ) => Effect.Effect<ProjectLinkView, WriteError>
     readonly remove: (
       principal: Principal,
       projectId: ProjectId,
       linkId: ProjectLinkId
-    ) => Effect.Effect<void, AccessError>
+    ) => Effect.Effect<void, WriteError>
     /** The project's links rated high, oldest first (agent prompt references). */
     readonly references: (projectId: string) => Effect.Effect<ReadonlyArray<ProjectLinkView>>
   }
@@ -167,7 +168,7 @@ export class ProjectLinks extends Context.Service<
       ) {
         const normalized = normalizeUrl(input.url)
         if (!normalized.ok) return yield* new InvalidInput({ message: `url: ${normalized.error}` })
-        const project = yield* access.resolve(principal, "project", projectId)
+        const project = yield* access.write(principal, "project", projectId, { action: "change project links" })
         const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter((t) => t !== ""))]
         const index = yield* boardIndex(projectId, null)
         const rating = evaluateRelevance(
@@ -251,7 +252,7 @@ export class ProjectLinks extends Context.Service<
             message: "reason: give a relevance with the reason (a reason explains a human rating)"
           })
         }
-        const project = yield* access.resolve(principal, "project", projectId)
+        const project = yield* access.write(principal, "project", projectId, { action: "change project links" })
         const set: Record<string, unknown> = {}
         if (input.title !== undefined) set.title = input.title
         if (input.note !== undefined) set.note = input.note
@@ -285,7 +286,7 @@ export class ProjectLinks extends Context.Service<
         projectId: ProjectId,
         linkId: ProjectLinkId
       ) {
-        const project = yield* access.resolve(principal, "project", projectId)
+        const project = yield* access.write(principal, "project", projectId, { action: "change project links" })
         const link = yield* linkOf(projectId, linkId)
         const index = yield* boardIndex(projectId, linkId)
         const rating = evaluateRelevance(
@@ -326,7 +327,7 @@ export class ProjectLinks extends Context.Service<
         projectId: ProjectId,
         linkId: ProjectLinkId
       ) {
-        const project = yield* access.resolve(principal, "project", projectId)
+        const project = yield* access.write(principal, "project", projectId, { action: "change project links" })
         const deleted = yield* events
           .withEvents(
             Effect.gen(function* () {

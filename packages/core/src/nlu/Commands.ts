@@ -28,7 +28,7 @@ import { Lookups } from "../board/Lookups.ts"
 import { Search } from "../board/Search.ts"
 import { Subtasks } from "../board/Subtasks.ts"
 import type { CommandResult } from "../domain/command.ts"
-import type { InvalidInput, WorkspaceNotGranted } from "../domain/errors.ts"
+import type { Conflict, Forbidden, InvalidInput, WorkspaceNotGranted } from "../domain/errors.ts"
 import type { ProjectId } from "../domain/ids.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
@@ -56,7 +56,7 @@ export class Commands extends Context.Service<
     readonly run: (
       principal: Principal,
       input: CommandInput
-    ) => Effect.Effect<CommandResult, InvalidInput | WorkspaceNotGranted>
+    ) => Effect.Effect<CommandResult, InvalidInput | WorkspaceNotGranted | Forbidden | Conflict>
   }
 >()("board/core/Commands") {
   static readonly layer = Layer.effect(

@@ -8,14 +8,21 @@ import type { Labels } from "../board/Labels.ts"
 import type { CardHit, LabelHit, Lookups, ProjectRef } from "../board/Lookups.ts"
 import { cardLabel, listOf, quote } from "../board/names.ts"
 import { decodeInput } from "../domain/decode.ts"
-import { InvalidInput, type NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import {
+  type Conflict,
+  type Forbidden,
+  InvalidInput,
+  type NotFound,
+  type WorkspaceNotGranted
+} from "../domain/errors.ts"
 import type { ProjectId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { Name } from "../domain/text.ts"
 import type { CommandAction } from "./intents.ts"
 import type { CardRefOrTitle } from "./parseCommand.ts"
 
-export type Failure = InvalidInput | NotFound | WorkspaceNotGranted
+/** What a command can fail with: a name it cannot resolve (400), the access rule (403 grant or role, 409 archived). */
+export type Failure = InvalidInput | NotFound | WorkspaceNotGranted | Forbidden | Conflict
 
 export const invalid = (message: string) => new InvalidInput({ message })
 

@@ -21,9 +21,9 @@ import { SqlClient } from "effect/sql"
 import * as crypto from "node:crypto"
 import * as net from "node:net"
 import { AppConfig } from "../Config.ts"
-import { Access, grantsOf, visibleTo } from "../board/Access.ts"
+import { Access, grantsOf, visibleTo, type WriteNeeds } from "../board/Access.ts"
 import { iso } from "../board/rows.ts"
-import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { type Conflict, type Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { isUuid } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { textFailure } from "../domain/text.ts"
@@ -55,6 +55,10 @@ import { addressFailure, hostOf, urlShapeFailure, WebhookResolver } from "./urlP
 export { deliveryView, webhookView }
 
 type AccessError = NotFound | WorkspaceNotGranted
+type WriteError = AccessError | Forbidden | Conflict
+
+/** What a webhook's changes need: a member's role (a viewer reads them). */
+const manageHooks: WriteNeeds = { action: "manage webhooks" }
 
 export interface WebhookInput {
   readonly url: string
@@ -77,7 +81,7 @@ export class Webhooks extends Context.Service<
     readonly create: (
       principal: Principal,
       input: WebhookInput
-    ) => Effect.Effect<WebhookWithSecret, InvalidInput | AccessError>
+    ) => Effect.Effect<WebhookWithSecret, InvalidInput | WriteError>
     readonly list: (
       principal: Principal,
       scope: { readonly workspaceId?: string | undefined; readonly projectId?: string | undefined }
@@ -87,16 +91,16 @@ export class Webhooks extends Context.Service<
       principal: Principal,
       id: string,
       patch: WebhookPatch
-    ) => Effect.Effect<Webhook, InvalidInput | AccessError>
-    readonly remove: (principal: Principal, id: string) => Effect.Effect<void, AccessError>
+    ) => Effect.Effect<Webhook, InvalidInput | WriteError>
+    readonly remove: (principal: Principal, id: string) => Effect.Effect<void, WriteError>
     readonly deliveries: (
       principal: Principal,
       id: string,
       page: { readonly limit?: number | undefined; readonly offset?: number | undefined }
     ) => Effect.Effect<DeliveryPage, AccessError>
-    readonly retry: (principal: Principal, id: string, deliveryId: string) => Effect.Effect<Delivery, AccessError>
+    readonly retry: (principal: Principal, id: string, deliveryId: string) => Effect.Effect<Delivery, WriteError>
     /** Queues a `ping` delivery (not an event of the log). */
-    readonly ping: (principal: Principal, id: string) => Effect.Effect<Delivery, AccessError>
+    readonly ping: (principal: Principal, id: string) => Effect.Effect<Delivery, WriteError>
     /** Registers a listener told when a webhook is created or enabled, or a delivery queued by hand (retry, ping); returns its removal. */
     readonly onQueued: (listener: () => void) => () => void
   }
@@ -151,16 +155,20 @@ export class Webhooks extends Context.Service<
         return bad === undefined ? Effect.void : Effect.fail(new InvalidInput({ message: bad }))
       }
 
-      /** The webhook's row, after the access rule on its workspace. */
-      const owned = (principal: Principal, id: string) =>
+      /** The webhook's row, after `check` (the access rule on its workspace, to read or to change). */
+      const find = <E>(id: string, check: (workspaceId: string, what: string) => Effect.Effect<unknown, E>) =>
         Effect.gen(function* () {
           const what = `webhook ${id}`
           if (!isUuid(id)) return yield* new NotFound({ message: `${what} not found` })
           const [row] = yield* sql.unsafe<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE id = $1`, [id]).pipe(Effect.orDie)
           if (row === undefined) return yield* new NotFound({ message: `${what} not found` })
-          yield* access.resolve(principal, "workspace", row.workspace_id, what)
+          yield* check(row.workspace_id, what)
           return row
         })
+      const owned = (principal: Principal, id: string) =>
+        find(id, (workspaceId, what) => access.resolve(principal, "workspace", workspaceId, what))
+      const ownedToChange = (principal: Principal, id: string) =>
+        find(id, (workspaceId, what) => access.write(principal, "workspace", workspaceId, { ...manageHooks, what }))
 
       const create = Effect.fn("Webhooks.create")(function* (principal: Principal, input: WebhookInput) {
         if ((input.workspaceId === undefined) === (input.projectId === undefined))
@@ -171,8 +179,8 @@ export class Webhooks extends Context.Service<
         yield* checkDescription(input.description)
         const scope =
           input.projectId !== undefined
-            ? yield* access.resolve(principal, "project", input.projectId)
-            : yield* access.resolve(principal, "workspace", input.workspaceId!)
+            ? yield* access.write(principal, "project", input.projectId, manageHooks)
+            : yield* access.write(principal, "workspace", input.workspaceId!, manageHooks)
         yield* checkUrl(input.url)
         const id = crypto.randomUUID()
         const secret = mintWebhookSecret()
@@ -226,7 +234,7 @@ export class Webhooks extends Context.Service<
       })
 
       const update = Effect.fn("Webhooks.update")(function* (principal: Principal, id: string, patch: WebhookPatch) {
-        const row = yield* owned(principal, id)
+        const row = yield* ownedToChange(principal, id)
         if (patch.events !== undefined) yield* checkEvents(patch.events)
         yield* checkDescription(patch.description)
         if (patch.url !== undefined) yield* checkUrl(patch.url)
@@ -268,7 +276,7 @@ export class Webhooks extends Context.Service<
       })
 
       const remove = Effect.fn("Webhooks.remove")(function* (principal: Principal, id: string) {
-        const row = yield* owned(principal, id)
+        const row = yield* ownedToChange(principal, id)
         yield* sql`DELETE FROM webhooks WHERE id = ${row.id}`.pipe(Effect.orDie)
       })
 
@@ -293,7 +301,7 @@ export class Webhooks extends Context.Service<
       })
 
       const retry = Effect.fn("Webhooks.retry")(function* (principal: Principal, id: string, deliveryId: string) {
-        const row = yield* owned(principal, id)
+        const row = yield* ownedToChange(principal, id)
         if (!isUuid(deliveryId)) return yield* new NotFound({ message: `delivery ${deliveryId} not found` })
         const now = yield* sqlNow
         // a new streak: a retry by hand does not count the old failures toward disabling
@@ -311,7 +319,7 @@ export class Webhooks extends Context.Service<
       })
 
       const ping = Effect.fn("Webhooks.ping")(function* (principal: Principal, id: string) {
-        const row = yield* owned(principal, id)
+        const row = yield* ownedToChange(principal, id)
         const now = yield* sqlNow
         const [kind, user, credential] = actorParams(principal)
         const [actor] = yield* sql

@@ -47,7 +47,7 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
         Schema.Struct({ session: AgentSession, card: Card }).pipe(HttpApiSchema.status(201)),
         HttpApiSchema.NoContent
       ],
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Claim the next card",

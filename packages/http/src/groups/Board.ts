@@ -86,7 +86,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
     HttpApiEndpoint.post("createCard", "/v1/cards", {
       payload: CardCreate,
       success: Card.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc("Create a card", "Creates a card at the end of a column. It gets the next ref of its project (`WEB-12`).")
     )
@@ -110,7 +110,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
       params: { id: cardId },
       payload: CardPatch,
       success: Card,
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Update a card",
@@ -122,7 +122,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
     HttpApiEndpoint.delete("deleteCard", "/v1/cards/:id", {
       params: { id: cardId },
       success: HttpApiSchema.NoContent,
-      error: [Forbidden, NotFound]
+      error: [Forbidden, NotFound, Conflict]
     }).annotateMerge(doc("Delete a card", "Deletes a card with its subtasks, label attachments, links and comments."))
   )
   .add(
@@ -130,7 +130,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
       params: { id: cardId },
       payload: CardMove,
       success: Card,
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Move a card",
@@ -161,7 +161,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
     HttpApiEndpoint.post("createColumn", "/v1/columns", {
       payload: ColumnCreate,
       success: Column.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Create a column",
@@ -174,7 +174,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
       params: { id: columnId },
       payload: ColumnPatch,
       success: Column,
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Update a column",
@@ -206,7 +206,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
       params: { id: cardId },
       payload: LabelAttach,
       success: Card,
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Attach a label to a card",
@@ -218,21 +218,21 @@ export class BoardGroup extends HttpApiGroup.make("board")
     HttpApiEndpoint.delete("detachLabel", "/v1/cards/:id/labels/:labelId", {
       params: { id: cardId, labelId },
       success: HttpApiSchema.NoContent,
-      error: [Forbidden, NotFound]
+      error: [Forbidden, NotFound, Conflict]
     }).annotateMerge(doc("Detach a label from a card", "Removes a label from a card."))
   )
   .add(
     HttpApiEndpoint.post("createSubtask", "/v1/subtasks", {
       payload: SubtaskCreate,
       success: Subtask.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(doc("Create a subtask", "Adds a checklist item to a card, at `position` or at the end."))
   )
   .add(
     HttpApiEndpoint.post("toggleSubtask", "/v1/subtasks/:id/toggle", {
       params: { id: checkedId(SubtaskId) },
       success: Subtask,
-      error: [Forbidden, NotFound]
+      error: [Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc("Toggle a subtask", "Flips a subtask between done and not done and answers it with its new state.")
     )
@@ -241,7 +241,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
     HttpApiEndpoint.delete("deleteSubtask", "/v1/subtasks/:id", {
       params: { id: checkedId(SubtaskId) },
       success: HttpApiSchema.NoContent,
-      error: [Forbidden, NotFound]
+      error: [Forbidden, NotFound, Conflict]
     }).annotateMerge(doc("Delete a subtask", "Deletes a subtask; the others close ranks."))
   )
   .add(
@@ -261,7 +261,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
       params: { id: cardId },
       payload: CardLinkCreate,
       success: CardLink.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Link two cards",
@@ -273,7 +273,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
     HttpApiEndpoint.delete("deleteCardLink", "/v1/links/:id", {
       params: { id: checkedId(CardLinkId) },
       success: HttpApiSchema.NoContent,
-      error: [Forbidden, NotFound]
+      error: [Forbidden, NotFound, Conflict]
     }).annotateMerge(doc("Delete a card link", "Deletes a link between two cards."))
   )
   .add(
@@ -281,7 +281,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
       params: { id: cardId },
       payload: CommentInput,
       success: Comment.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Comment on a card",
@@ -310,14 +310,14 @@ export class BoardGroup extends HttpApiGroup.make("board")
       params: { id: commentId },
       payload: CommentInput,
       success: Comment,
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(doc("Edit a comment", "Replaces a comment's body; only its author may (403 otherwise)."))
   )
   .add(
     HttpApiEndpoint.delete("deleteComment", "/v1/comments/:id", {
       params: { id: commentId },
       success: HttpApiSchema.NoContent,
-      error: [Forbidden, NotFound]
+      error: [Forbidden, NotFound, Conflict]
     }).annotateMerge(doc("Delete a comment", "Deletes a comment; only its author may (403 otherwise)."))
   )
   .middleware(UserAuth)

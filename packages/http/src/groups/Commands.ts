@@ -3,7 +3,7 @@ import { CommandResult, checkedId, limits, ProjectId } from "@board/core/contrac
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { doc } from "../schemas.ts"
-import { BadRequest, Forbidden } from "../errors.ts"
+import { BadRequest, Forbidden, Conflict } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
 
 export class CommandsGroup extends HttpApiGroup.make("commands")
@@ -13,7 +13,7 @@ export class CommandsGroup extends HttpApiGroup.make("commands")
       // the document states them
       payload: Schema.Struct({ command: Schema.String, projectId: Schema.optionalKey(checkedId(ProjectId)) }),
       success: CommandResult,
-      error: [BadRequest, Forbidden]
+      error: [BadRequest, Forbidden, Conflict]
     })
       .annotateMerge(
         doc(

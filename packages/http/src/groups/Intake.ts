@@ -3,7 +3,7 @@ import { headerCharCount, Id, IntakeFiling, IntakeTokenMint, limits, Timestamp, 
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { doc } from "../schemas.ts"
-import { BadRequest, Forbidden, NotFound } from "../errors.ts"
+import { BadRequest, Forbidden, NotFound, Conflict } from "../errors.ts"
 import { AnyUserAuth, IntakeAuth } from "../middleware/Authentication.ts"
 
 export const IntakeToken = Schema.Struct({
@@ -53,7 +53,7 @@ export class IntakeGroup extends HttpApiGroup.make("intake")
       // expiresAt is checked by the core: an ISO 8601 date-time in the future
       payload: IntakeTokenMint,
       success: Schema.Struct({ ...IntakeToken.fields, token: Schema.String }).pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     })
       .annotateMerge(
         doc(
@@ -76,7 +76,7 @@ export class IntakeGroup extends HttpApiGroup.make("intake")
     HttpApiEndpoint.delete("revokeToken", "/v1/intake-tokens/:id", {
       params: { id: Uuid },
       success: HttpApiSchema.NoContent,
-      error: [Forbidden, NotFound]
+      error: [Forbidden, NotFound, Conflict]
     })
       .annotateMerge(doc("Revoke an intake token", "Revokes an intake token; it answers 401 from then on."))
       .middleware(AnyUserAuth)

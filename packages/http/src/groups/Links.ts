@@ -12,7 +12,7 @@ import {
 } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BadRequest, Forbidden, NotFound } from "../errors.ts"
+import { BadRequest, Forbidden, NotFound, Conflict } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
 import { documentParameters, integerSchema, QueryInt, doc } from "../schemas.ts"
 
@@ -56,7 +56,7 @@ export class LinksGroup extends HttpApiGroup.make("links")
         Schema.Struct({ created: Schema.Literal(true), link: ProjectLink }).pipe(HttpApiSchema.status(201)),
         Schema.Struct({ created: Schema.Literal(false), link: ProjectLink })
       ],
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Submit a link",
@@ -69,7 +69,7 @@ export class LinksGroup extends HttpApiGroup.make("links")
       params,
       payload: ProjectLinkReview,
       success: Schema.Struct({ link: ProjectLink }),
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
       // SPEC.md: `reason` requires `relevance` (the core refuses it alone with 400)
     })
       .annotateMerge(
@@ -87,14 +87,14 @@ export class LinksGroup extends HttpApiGroup.make("links")
     HttpApiEndpoint.delete("remove", "/v1/projects/:projectId/links/:linkId", {
       params,
       success: Schema.Struct({ success: Schema.Literal(true) }),
-      error: [Forbidden, NotFound]
+      error: [Forbidden, NotFound, Conflict]
     }).annotateMerge(doc("Delete a link", "Deletes a stored link."))
   )
   .add(
     HttpApiEndpoint.post("evaluate", "/v1/projects/:projectId/links/:linkId/evaluate", {
       params,
       success: Schema.Struct({ link: ProjectLink }),
-      error: [Forbidden, NotFound]
+      error: [Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Re-rate a link",

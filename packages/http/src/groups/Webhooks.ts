@@ -15,7 +15,7 @@ import {
 } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BadRequest, Forbidden, NotFound } from "../errors.ts"
+import { BadRequest, Forbidden, NotFound, Conflict } from "../errors.ts"
 import { AnyUserAuth } from "../middleware/Authentication.ts"
 import { documentParameters, integerSchema, QueryInt, doc } from "../schemas.ts"
 
@@ -40,7 +40,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.post("create", "/v1/webhooks", {
       payload: CreateWebhook,
       success: WebhookWithSecret.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     })
       .annotateMerge(
         doc(

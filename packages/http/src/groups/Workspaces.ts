@@ -1,8 +1,6 @@
 import {
   Column,
   checkedId,
-  Email,
-  Member,
   Name,
   Project,
   ProjectId,
@@ -127,30 +125,6 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
       .middleware(BootstrapAuth)
   )
   .add(
-    HttpApiEndpoint.get("members", "/v1/workspaces/:id/members", {
-      params: idParams,
-      success: Schema.Array(Member),
-      error: [Forbidden, NotFound]
-    })
-      .annotateMerge(doc("List a workspace's members", "The members of a workspace, with their roles."))
-      .middleware(UserAuth)
-  )
-  .add(
-    HttpApiEndpoint.post("addMember", "/v1/workspaces/:id/members", {
-      params: idParams,
-      payload: Schema.Struct({ email: Email }),
-      success: Member.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, NotFound]
-    })
-      .annotateMerge(
-        doc(
-          "Add a member",
-          "Adds the account with this email to the workspace as a member. 404 when no account has the email."
-        )
-      )
-      .middleware(BootstrapAuth)
-  )
-  .add(
     HttpApiEndpoint.post("createProject", "/v1/projects", {
       payload: Schema.Struct({
         workspaceId,
@@ -175,6 +149,6 @@ export class WorkspacesGroup extends HttpApiGroup.make("workspaces")
   .annotateMerge(
     OpenApi.annotations({
       title: "Workspaces and projects",
-      description: "Workspaces, their members and their projects (one board each)."
+      description: "Workspaces and their projects (one board each); their members are under Members."
     })
   ) {}

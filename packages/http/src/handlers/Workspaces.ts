@@ -22,10 +22,6 @@ export const WorkspacesHandlers = HttpApiBuilder.group(Api, "workspaces", (handl
       .handle("project", ({ params }) => asPrincipal((p) => projects.get(p, params.id)))
       .handle("updateProject", ({ params, payload }) => asPrincipal((p) => projects.update(p, params.id, payload)))
       .handle("deleteProject", ({ params }) => asPrincipal((p) => projects.remove(p, params.id)))
-      .handle("members", ({ params }) => asPrincipal((p) => workspaces.members(p, params.id)))
-      .handle("addMember", ({ params, payload }) =>
-        asPrincipal((p) => workspaces.addMember(p, params.id, payload.email))
-      )
       .handle("createProject", ({ payload }) => asPrincipal((p) => workspaces.createProject(p, payload)))
   })
 )

@@ -284,30 +284,6 @@ export interface paths {
     patch: operations["workspaces.updateProject"]
     trace?: never
   }
-  "/v1/workspaces/{id}/members": {
-    parameters: {
-      query?: never
-      header?: never
-      path?: never
-      cookie?: never
-    }
-    /**
-     * List a workspace's members
-     * @description The members of a workspace, with their roles.
-     */
-    get: operations["workspaces.members"]
-    put?: never
-    /**
-     * Add a member
-     * @description Adds the account with this email to the workspace as a member. 404 when no account has the email.
-     */
-    post: operations["workspaces.addMember"]
-    delete?: never
-    options?: never
-    head?: never
-    patch?: never
-    trace?: never
-  }
   "/v1/projects": {
     parameters: {
       query?: never
@@ -326,6 +302,54 @@ export interface paths {
     options?: never
     head?: never
     patch?: never
+    trace?: never
+  }
+  "/v1/workspaces/{id}/members": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List a workspace's members
+     * @description The members of a workspace, with their roles and kind (person or agent).
+     */
+    get: operations["members.list"]
+    put?: never
+    /**
+     * Add a member
+     * @description An admin adds the account with this email, as `role` (default `member`; only an owner adds an owner). 404 when no account has the email, 409 when it is already a member.
+     */
+    post: operations["members.add"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/workspaces/{id}/members/{userId}": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Remove a member, or leave
+     * @description An admin removes a member (an owner, an owner); any member removes themself (leaves). 409 when it would leave the workspace without an owner. Their card assignments in the workspace end; their cards, comments and history stay; what they have open there (event streams, MCP) ends within a second.
+     */
+    delete: operations["members.remove"]
+    options?: never
+    head?: never
+    /**
+     * Change a member's role
+     * @description An admin changes a member's role; making or unmaking an owner takes an owner. 409 when it would leave the workspace without an owner. Takes effect on the member's next request.
+     */
+    patch: operations["members.setRole"]
     trace?: never
   }
   "/v1/board/{projectId}": {
@@ -1942,12 +1966,7 @@ export interface components {
       pullRequestOpened: boolean
       pullRequestMerged: boolean
     }
-    /** @description A new project and the columns its template made. */
-    ProjectCreated: {
-      project: components["schemas"]["Project"]
-      columns: components["schemas"]["Column"][]
-    }
-    /** @description A member of a workspace. */
+    /** @description A member of a workspace (CONTRACT.md's WorkspaceMember): who, their role, and whether a person or an agent. */
     Member: {
       /** Format: uuid */
       id: string
@@ -1965,6 +1984,11 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+    }
+    /** @description A new project and the columns its template made. */
+    ProjectCreated: {
+      project: components["schemas"]["Project"]
+      columns: components["schemas"]["Column"][]
     }
     /** @description A workspace the caller belongs to, with the caller's role in it. */
     Workspace: {
@@ -3127,7 +3151,82 @@ export interface operations {
       }
     }
   }
-  "workspaces.members": {
+  "workspaces.createProject": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: uuid */
+          workspaceId: string
+          name: string & unknown
+          /** @enum {string} */
+          template?: "kanban"
+        }
+      }
+    }
+    responses: {
+      /** @description A new project and the columns its template made. */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["ProjectCreated"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "members.list": {
     parameters: {
       query?: never
       header?: never
@@ -3194,7 +3293,7 @@ export interface operations {
       }
     }
   }
-  "workspaces.addMember": {
+  "members.add": {
     parameters: {
       query?: never
       header?: never
@@ -3207,11 +3306,13 @@ export interface operations {
       content: {
         "application/json": {
           email: string & unknown
+          /** @enum {string} */
+          role?: "owner" | "admin" | "member" | "viewer"
         }
       }
     }
     responses: {
-      /** @description A member of a workspace. */
+      /** @description A member of a workspace (CONTRACT.md's WorkspaceMember): who, their role, and whether a person or an agent. */
       201: {
         headers: {
           [name: string]: unknown
@@ -3256,6 +3357,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -3267,32 +3377,107 @@ export interface operations {
       }
     }
   }
-  "workspaces.createProject": {
+  "members.remove": {
     parameters: {
       query?: never
       header?: never
-      path?: never
+      path: {
+        id: string
+        userId: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description <No Content> */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "members.setRole": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+        userId: string
+      }
       cookie?: never
     }
     requestBody: {
       content: {
         "application/json": {
-          /** Format: uuid */
-          workspaceId: string
-          name: string & unknown
           /** @enum {string} */
-          template?: "kanban"
+          role: "owner" | "admin" | "member" | "viewer"
         }
       }
     }
     responses: {
-      /** @description A new project and the columns its template made. */
-      201: {
+      /** @description A member of a workspace (CONTRACT.md's WorkspaceMember): who, their role, and whether a person or an agent. */
+      200: {
         headers: {
           [name: string]: unknown
         }
         content: {
-          "application/json": components["schemas"]["ProjectCreated"]
+          "application/json": components["schemas"]["Member"]
         }
       }
       /** @description Malformed input: `error` names the field and the rule it broke. */
@@ -3324,6 +3509,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -3480,6 +3674,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -3613,6 +3816,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -3691,6 +3903,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -3759,6 +3980,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -3896,6 +4126,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4046,6 +4285,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4210,6 +4458,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -4269,6 +4526,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4350,6 +4616,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -4417,6 +4692,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -4475,6 +4759,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4625,6 +4918,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -4683,6 +4985,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4833,6 +5144,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -4891,6 +5211,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -4964,6 +5293,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -5140,6 +5478,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -5204,6 +5551,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -5292,6 +5648,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -5355,6 +5720,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -5607,6 +5981,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -6536,6 +6919,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -6694,6 +7086,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -6819,6 +7220,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }
@@ -7365,6 +7775,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }

@@ -51,7 +51,7 @@ export const runAgentList = Effect.fn("agent.list")(function* (options: AgentLis
   if (agents.length === 0 && !out.json)
     return yield* out.message(`"${workspace.name}" has no agents yet: board agent create NAME`)
   const members = new Map(
-    (yield* client.workspaces.members({ params: { id: workspace.id } })).map(
+    (yield* client.members.list({ params: { id: workspace.id } })).map(
       (m) => [m.userId as string, m.fullName || m.email] as const
     )
   )

@@ -27,7 +27,7 @@ export const runAgentSessions = Effect.fn("agent.sessions")(function* (options: 
   const board = yield* lookup.board(project.id)
   const refOf = (cardId: string) => board.cards.find((c) => c.id === cardId)?.ref
   const members = new Map(
-    (yield* client.workspaces.members({ params: { id: project.workspaceId } })).map(
+    (yield* client.members.list({ params: { id: project.workspaceId } })).map(
       (m) => [m.userId as string, m.fullName || m.email] as const
     )
   )

@@ -32,7 +32,7 @@ const resolvePeople = Effect.fnUntraced(function* (card: Card, people: ReadonlyA
   const settings = yield* Settings
   const project = (yield* lookup.projects()).find((p) => p.id === card.projectId)
   if (project === undefined) return yield* failure(`cannot find the project of ${card.ref}`)
-  const members = yield* client.workspaces.members({ params: { id: project.workspaceId } })
+  const members = yield* client.members.list({ params: { id: project.workspaceId } })
   const ids: Array<UserId> = []
   for (const person of people) {
     // the API has no "who am I": @me is the account `board login` saved

@@ -22,7 +22,7 @@ export const runCardHistory = Effect.fn("card.history")(function* (options: Card
   const members = out.json
     ? undefined
     : new Map(
-        (yield* client.workspaces.members({
+        (yield* client.members.list({
           params: { id: (yield* lookup.board(card.projectId)).project.workspaceId }
         })).map((m) => [m.userId as string, m.fullName || m.email] as const)
       )

@@ -20,7 +20,7 @@ export const runCardShow = Effect.fn("card.show")(function* (options: CardShowOp
   const board = yield* lookup.board(card.projectId)
   const links = yield* client.board.listCardLinks({ params: { id: card.id } })
   // assignees and the claim by name, an agent with its mark
-  const members = out.json ? [] : yield* client.workspaces.members({ params: { id: board.project.workspaceId } })
+  const members = out.json ? [] : yield* client.members.list({ params: { id: board.project.workspaceId } })
   yield* out.result({ ...card, links }, () => cardDetails(card, board, links, out.style, members))
 })
 
