@@ -7,6 +7,7 @@ import { DesktopGroup } from "./groups/Desktop.ts"
 import { EventsGroup } from "./groups/Events.ts"
 import { GrantsGroup } from "./groups/Grants.ts"
 import { IntakeGroup } from "./groups/Intake.ts"
+import { InvitationsGroup } from "./groups/Invitations.ts"
 import { LinksGroup } from "./groups/Links.ts"
 import { AgentsGroup } from "./groups/Agents.ts"
 import { SystemGroup } from "./groups/System.ts"
@@ -18,6 +19,7 @@ export class Api extends HttpApi.make("board")
   .add(SystemGroup)
   .add(AccountsGroup)
   .add(WorkspacesGroup)
+  .add(InvitationsGroup)
   .add(BoardGroup)
   .add(LinksGroup)
   .add(AgentsGroup)

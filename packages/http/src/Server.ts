@@ -18,6 +18,7 @@ import { makeServerClosing } from "./events/ServerClosing.ts"
 import { FileRoutes } from "./files/FileRoutes.ts"
 import { GrantsHandlers } from "./handlers/Grants.ts"
 import { IntakeHandlers } from "./handlers/Intake.ts"
+import { InvitationsHandlers } from "./handlers/Invitations.ts"
 import { LinksHandlers } from "./handlers/Links.ts"
 import { AgentsHandlers } from "./handlers/Agents.ts"
 import { SystemHandlers } from "./handlers/System.ts"
@@ -59,6 +60,7 @@ export const routesLayer = (
         SystemHandlers,
         AccountsHandlers,
         WorkspacesHandlers,
+        InvitationsHandlers,
         BoardHandlers,
         LinksHandlers,
         AgentsHandlers,

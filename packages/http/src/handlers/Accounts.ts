@@ -1,4 +1,4 @@
-import { Accounts, AppConfig, type AuthSession, WebSessions } from "@board/core"
+import { Accounts, AppConfig, type AuthSession, PasswordResets, WebSessions } from "@board/core"
 import { Effect } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -12,6 +12,7 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
   Effect.gen(function* () {
     const accounts = yield* Accounts
     const webSessions = yield* WebSessions
+    const resets = yield* PasswordResets
     const cookies = webCookiesFor((yield* AppConfig).publicUrl)
 
     // signing in from the web app itself also opens a web session (the cookies); the answer's
@@ -34,6 +35,16 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
           return yield* withWebSession(accounts.login({ ...payload, address }))
         }).pipe(orHttpError)
       )
+      .handle("passwordReset", ({ payload }) =>
+        resets.request(payload.email).pipe(
+          Effect.as({
+            message:
+              "if this email has an account, a link to choose a new password was mailed to it (valid 1 hour); no mail? ask the server's operator for a link (board admin reset-password EMAIL)"
+          })
+        )
+      )
+      // the account's web sessions all end; one from the app opens anew, as after a login
+      .handle("passwordResetConfirm", ({ payload }) => withWebSession(resets.confirm(payload)).pipe(orHttpError))
       .handle("createApiKey", ({ payload }) => asPrincipal((p) => accounts.createApiKey(p, payload.name)))
       .handle("listApiKeys", () => asPrincipal((p) => accounts.apiKeys(p)))
       .handle("revokeApiKey", ({ params }) => asPrincipal((p) => accounts.revokeApiKey(p, params.id)))
