@@ -24,6 +24,9 @@ import { registerSearch } from "./commands/search.ts"
 import { registerComment } from "./commands/comment/index.ts"
 import { registerSubtask } from "./commands/subtask/index.ts"
 import { registerWorkspace } from "./commands/workspace/index.ts"
+import { registerMember } from "./commands/member/index.ts"
+import { registerInvite } from "./commands/invite/index.ts"
+import { registerAdmin } from "./commands/admin/index.ts"
 import { registerDesktopPublish } from "./commands/desktop/publish.ts"
 import { registerServe } from "./commands/serve.ts"
 import { examples } from "./support/format.ts"
@@ -73,6 +76,8 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerAuthSignup(program, app)
   registerAuthLogin(program, app)
   registerWorkspace(program, app)
+  registerMember(program, app)
+  registerInvite(program, app)
   registerProject(program, app)
   registerBoard(program, app)
   registerCard(program, app)
@@ -93,6 +98,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerServe(program)
   registerMigrate(program)
   registerBackup(program)
+  registerAdmin(program)
   registerDesktopPublish(program)
   return program
 }
