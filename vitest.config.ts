@@ -52,7 +52,8 @@ const e2e = [
   "test/durability.test.ts",
   "test/openapi-client.test.ts",
   "test/operators.test.ts",
-  "test/scaleout.test.ts"
+  "test/scaleout.test.ts",
+  "test/team-cli.test.ts"
 ]
 
 /** Chromium (playwright-core) against a real server. */
