@@ -41,6 +41,8 @@ interface Fixture {
   readonly delivery: string
   /** A's agent session (through A's API key) on the target card. */
   readonly session: string
+  /** A pending invitation to A's W1. */
+  readonly invitation: string
 }
 
 interface Req {
@@ -78,6 +80,25 @@ const ROWS: Record<string, Row> = {
   "GET /v1/health": { scope: "public", req: () => ({ method: "GET", path: "/v1/health" }) },
   "POST /v1/auth/signup": { scope: "public", req: () => ({ method: "POST", path: "/v1/auth/signup", body: {} }) },
   "POST /v1/auth/login": { scope: "public", req: () => ({ method: "POST", path: "/v1/auth/login", body: {} }) },
+  "POST /v1/auth/password-reset": {
+    scope: "public",
+    req: () => ({ method: "POST", path: "/v1/auth/password-reset", body: {} })
+  },
+  "POST /v1/auth/password-reset/confirm": {
+    scope: "public",
+    req: () => ({ method: "POST", path: "/v1/auth/password-reset/confirm", body: {} })
+  },
+  // an invitation's link: whoever holds the token reads it (invitations.test.ts)
+  // `{id}` is the token here (OpenAPI names one parameter per position; DELETE's is the id)
+  "GET /v1/invitations/{id}": {
+    scope: "public",
+    req: () => ({ method: "GET", path: "/v1/invitations/svc_inv_unknown" })
+  },
+  // joins the caller by a token it holds: acts on the caller's own memberships (invitations.test.ts)
+  "POST /v1/invitations/{token}/accept": {
+    scope: "account",
+    req: () => ({ method: "POST", path: "/v1/invitations/svc_inv_unknown/accept" })
+  },
   // ends the web app's session making the request (400 for any other credential)
   "POST /v1/auth/logout": { scope: "account", req: () => ({ method: "POST", path: "/v1/auth/logout" }) },
   "POST /v1/intake": {
@@ -145,6 +166,21 @@ const ROWS: Record<string, Row> = {
     scope: "workspace",
     noOAuth: true,
     req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/members", body: { email: "{D.email}" } })
+  },
+  "POST /v1/workspaces/{id}/invitations": {
+    scope: "workspace",
+    noOAuth: true,
+    req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/invitations", body: { role: "member" } })
+  },
+  "GET /v1/workspaces/{id}/invitations": {
+    scope: "workspace",
+    noOAuth: true,
+    req: () => ({ method: "GET", path: "/v1/workspaces/{W1}/invitations" })
+  },
+  "DELETE /v1/invitations/{id}": {
+    scope: "workspace",
+    noOAuth: true,
+    req: (f) => ({ method: "DELETE", path: `/v1/invitations/${f.invitation}` })
   },
   "POST /v1/projects": {
     scope: "workspace",
@@ -474,7 +510,13 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
     // queued while disabled: it waits and is never sent
     const delivery = await must(A, { method: "POST", path: `/v1/webhooks/${webhook.id}/ping` }, 202)
     const session = await must(A, { method: "POST", path: `/v1/cards/${target}/claim`, body: {} }, 201)
+    const invitation = await must(
+      A,
+      { method: "POST", path: `/v1/workspaces/${A.workspaceId}/invitations`, body: { role: "viewer" } },
+      201
+    )
     return {
+      invitation: invitation.id,
       comment,
       session: session.id,
       word,
@@ -524,6 +566,7 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         SELECT 'w' || t::text AS x FROM workspaces t WHERE id IN (${ws})
         UNION ALL SELECT 'm' || t::text FROM workspace_members t WHERE workspace_id IN (${ws})
         UNION ALL SELECT 'p' || t::text FROM projects t WHERE workspace_id IN (${ws})
+        UNION ALL SELECT 'inv' || t::text FROM invitations t WHERE workspace_id IN (${ws})
         UNION ALL SELECT 'c' || t::text FROM board_columns t WHERE project_id IN (${projects})
         UNION ALL SELECT 'k' || t::text FROM cards t WHERE project_id IN (${projects})
         UNION ALL SELECT 'l' || t::text FROM labels t WHERE project_id IN (${projects})
@@ -851,6 +894,7 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       webhook: id(),
       delivery: id(),
       session: id(),
+      invitation: id(),
       columns: f.columns.map(() => id())
     }
     const before = await digest()

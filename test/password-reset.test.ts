@@ -42,8 +42,7 @@ describe("password reset by mail", () => {
     expect(r.status, r.text).toBe(200)
     return sessionCookie(r.headers)
   }
-  const me = (cookie: string) =>
-    call(base, "GET", "/v1/me", { headers: { cookie, "sec-fetch-site": "same-origin" } })
+  const me = (cookie: string) => call(base, "GET", "/v1/me", { headers: { cookie, "sec-fetch-site": "same-origin" } })
   const mailedToken = async (email: string) => {
     const mail = await smtp.next(email)
     expect(mail.parsed.subject).toBe("Reset your Board password")

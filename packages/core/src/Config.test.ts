@@ -101,9 +101,9 @@ describe("parseConfig", () => {
 
   it("mail is off unless SMTP_URL is set, and SMTP_URL and MAIL_FROM go together", () => {
     expect(parseConfig({}).mail).toBeUndefined()
-    expect(parseConfig({ SMTP_URL: "smtps://u:p@mail.example:465", MAIL_FROM: "Board <board@example.com>" }).mail).toEqual(
-      { smtpUrl: "smtps://u:p@mail.example:465", from: "Board <board@example.com>" }
-    )
+    expect(
+      parseConfig({ SMTP_URL: "smtps://u:p@mail.example:465", MAIL_FROM: "Board <board@example.com>" }).mail
+    ).toEqual({ smtpUrl: "smtps://u:p@mail.example:465", from: "Board <board@example.com>" })
     for (const [env, variable] of [
       [{ SMTP_URL: "smtp://mail.example:25" }, "MAIL_FROM"],
       [{ MAIL_FROM: "board@example.com" }, "MAIL_FROM"],

@@ -120,7 +120,9 @@ const AdminOperationsLive = Layer.effect(
           Effect.provideService(SqlClient.SqlClient, sql),
           Effect.provideService(AppConfig, config),
           Effect.flatMap((link) =>
-            link === undefined ? Effect.fail(new NotFound({ message: "no account has this email" })) : Effect.succeed(link)
+            link === undefined
+              ? Effect.fail(new NotFound({ message: "no account has this email" }))
+              : Effect.succeed(link)
           )
         ),
       migrate: () =>

@@ -92,19 +92,18 @@ export class PasswordResets extends Context.Service<
         const mailer = yield* Mailer
         const budget = yield* RateBudget
         const cache = yield* CredentialCache
-        const context = Layer.mergeAll(
-          Layer.succeed(SqlClient.SqlClient, sql),
-          Layer.succeed(AppConfig, config)
-        )
+        const context = Layer.mergeAll(Layer.succeed(SqlClient.SqlClient, sql), Layer.succeed(AppConfig, config))
 
         const request = Effect.fn("PasswordResets.request")(function* (email: string) {
           const normalized = normalizeEmail(email)
           // keyed by a digest: no address is written to the rate store (Redis)
           const key = crypto.createHash("sha256").update(`reset:${normalized}`).digest("base64url").slice(0, 24)
-          const allowed = yield* budget.charge(`reset:${key}`, { limit: MAILS_PER_HOUR, windowMs: PASSWORD_RESET_TTL_MS }).pipe(
-            Effect.as(true),
-            Effect.catch(() => Effect.succeed(false))
-          )
+          const allowed = yield* budget
+            .charge(`reset:${key}`, { limit: MAILS_PER_HOUR, windowMs: PASSWORD_RESET_TTL_MS })
+            .pipe(
+              Effect.as(true),
+              Effect.catch(() => Effect.succeed(false))
+            )
           // without mail nobody could receive the link: nothing is made (the operator's command makes one)
           if (!allowed || !mailer.configured) return
           const link = yield* issuePasswordReset(normalized).pipe(Effect.provide(context))
@@ -119,7 +118,8 @@ export class PasswordResets extends Context.Service<
           if (length < 8 || length > 128) {
             return yield* new InvalidInput({ message: `password: must be 8 to 128 characters long (got ${length})` })
           }
-          if (yield* isCommonPassword(input.password)) return yield* new InvalidInput({ message: COMMON_PASSWORD_MESSAGE })
+          if (yield* isCommonPassword(input.password))
+            return yield* new InvalidInput({ message: COMMON_PASSWORD_MESSAGE })
           if (!isWellFormed("passwordReset", input.token)) return yield* new NotFound({ message: RESET_GONE })
           const passwordHash = yield* hasher.hash(input.password)
           const now = yield* sqlNow

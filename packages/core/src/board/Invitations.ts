@@ -18,12 +18,7 @@ import { AppConfig } from "../Config.ts"
 import type { WorkspaceRole } from "../domain/enums.ts"
 import { Conflict, Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { InvitationId, UserId, WorkspaceId } from "../domain/ids.ts"
-import type {
-  Invitation,
-  InvitationCreate,
-  InvitationCreated,
-  InvitationPreview
-} from "../domain/invitation.ts"
+import type { Invitation, InvitationCreate, InvitationCreated, InvitationPreview } from "../domain/invitation.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { Mailer } from "../mail/Mailer.ts"

@@ -19,7 +19,10 @@ import { doc } from "../schemas.ts"
 
 const workspaceParams = { id: checkedId(WorkspaceId) }
 // any text: a link that is not one answers the same 404 as a used or expired one
-const tokenParams = { token: MaxString(200) }
+const token = MaxString(200).annotate({
+  description: "the invitation's token (`svc_inv_…`), the last part of its link"
+})
+const tokenParams = { token }
 
 export const InvitationAccepted = Schema.Struct({ workspace: Workspace, member: Member }).annotate({
   identifier: "InvitationAccepted",
@@ -71,15 +74,17 @@ export class InvitationsGroup extends HttpApiGroup.make("invitations")
       .middleware(BootstrapAuth)
   )
   .add(
-    HttpApiEndpoint.get("preview", "/v1/invitations/:token", {
-      params: tokenParams,
+    // `{id}` in the document: OpenAPI allows one name per position, and DELETE's is the id; the
+    // value here is the token, as CONTRACT.md's GET /v1/invitations/{token} says
+    HttpApiEndpoint.get("preview", "/v1/invitations/:id", {
+      params: { id: token },
       success: InvitationPreview,
       error: [BadRequest, NotFound]
     })
       .annotateMerge(
         doc(
           "Read an invitation",
-          "No credential: what the link offers (the workspace's name, who invites, the role, the email it is for, when it expires), for the page that accepts it. 404 with one message for an unknown, used, withdrawn or expired link. Limited per client address."
+          "No credential. `{id}` is the invitation's token (`svc_inv_…`, the last part of its link), not its id. What the link offers (the workspace's name, who invites, the role, the email it is for, when it expires), for the page that accepts it. 404 with one message for an unknown, used, withdrawn or expired link. Limited per client address."
         )
       )
       .middleware(ClientLimit)

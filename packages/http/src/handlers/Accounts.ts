@@ -26,31 +26,33 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
         return session
       })
 
-    return handlers
-      .handle("signup", ({ payload }) => withWebSession(accounts.signup(payload)).pipe(orHttpError))
-      .handle("login", ({ payload }) =>
-        Effect.gen(function* () {
-          // the address lets one that has signed in to this account before past its lock (Accounts.login)
-          const address = clientAddress(yield* HttpServerRequest.HttpServerRequest)
-          return yield* withWebSession(accounts.login({ ...payload, address }))
-        }).pipe(orHttpError)
-      )
-      .handle("passwordReset", ({ payload }) =>
-        resets.request(payload.email).pipe(
-          Effect.as({
-            message:
-              "if this email has an account, a link to choose a new password was mailed to it (valid 1 hour); no mail? ask the server's operator for a link (board admin reset-password EMAIL)"
-          })
+    return (
+      handlers
+        .handle("signup", ({ payload }) => withWebSession(accounts.signup(payload)).pipe(orHttpError))
+        .handle("login", ({ payload }) =>
+          Effect.gen(function* () {
+            // the address lets one that has signed in to this account before past its lock (Accounts.login)
+            const address = clientAddress(yield* HttpServerRequest.HttpServerRequest)
+            return yield* withWebSession(accounts.login({ ...payload, address }))
+          }).pipe(orHttpError)
         )
-      )
-      // the account's web sessions all end; one from the app opens anew, as after a login
-      .handle("passwordResetConfirm", ({ payload }) => withWebSession(resets.confirm(payload)).pipe(orHttpError))
-      .handle("createApiKey", ({ payload }) => asPrincipal((p) => accounts.createApiKey(p, payload.name)))
-      .handle("listApiKeys", () => asPrincipal((p) => accounts.apiKeys(p)))
-      .handle("revokeApiKey", ({ params }) => asPrincipal((p) => accounts.revokeApiKey(p, params.id)))
-      .handle("me", () => asPrincipal((p) => accounts.me(p)))
-      .handle("logout", () =>
-        asPrincipal((p) => webSessions.revoke(p)).pipe(Effect.andThen(clearSessionCookies(cookies)))
-      )
+        .handle("passwordReset", ({ payload }) =>
+          resets.request(payload.email).pipe(
+            Effect.as({
+              message:
+                "if this email has an account, a link to choose a new password was mailed to it (valid 1 hour); no mail? ask the server's operator for a link (board admin reset-password EMAIL)"
+            })
+          )
+        )
+        // the account's web sessions all end; one from the app opens anew, as after a login
+        .handle("passwordResetConfirm", ({ payload }) => withWebSession(resets.confirm(payload)).pipe(orHttpError))
+        .handle("createApiKey", ({ payload }) => asPrincipal((p) => accounts.createApiKey(p, payload.name)))
+        .handle("listApiKeys", () => asPrincipal((p) => accounts.apiKeys(p)))
+        .handle("revokeApiKey", ({ params }) => asPrincipal((p) => accounts.revokeApiKey(p, params.id)))
+        .handle("me", () => asPrincipal((p) => accounts.me(p)))
+        .handle("logout", () =>
+          asPrincipal((p) => webSessions.revoke(p)).pipe(Effect.andThen(clearSessionCookies(cookies)))
+        )
+    )
   })
 )

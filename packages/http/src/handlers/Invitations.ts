@@ -12,7 +12,7 @@ export const InvitationsHandlers = HttpApiBuilder.group(Api, "invitations", (han
       .handle("create", ({ params, payload }) => asPrincipal((p) => invitations.create(p, params.id, payload)))
       .handle("list", ({ params }) => asPrincipal((p) => invitations.list(p, params.id)))
       .handle("revoke", ({ params }) => asPrincipal((p) => invitations.revoke(p, params.id)))
-      .handle("preview", ({ params }) => invitations.preview(params.token).pipe(orHttpError))
+      .handle("preview", ({ params }) => invitations.preview(params.id).pipe(orHttpError))
       .handle("accept", ({ params }) => asPrincipal((p) => invitations.accept(p, params.token)))
   })
 )

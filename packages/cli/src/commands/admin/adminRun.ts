@@ -23,7 +23,9 @@ export const runResetPassword = async (email: string): Promise<void> => {
           config,
           issuePasswordReset(email).pipe(
             Effect.flatMap((made) =>
-              made === undefined ? Effect.fail(new NotFound({ message: "no account has this email" })) : Effect.succeed(made)
+              made === undefined
+                ? Effect.fail(new NotFound({ message: "no account has this email" }))
+                : Effect.succeed(made)
             ),
             Effect.provide(Layer.mergeAll(layerOwner(config), Layer.succeed(AppConfig, config))),
             Effect.scoped
