@@ -173,7 +173,8 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "GET /v1/desktop/updates/{platform}/latest-mac.yml": [302, 401, 404, 429],
   "GET /v1/desktop/updates/{platform}/{version}/{artifact}": [302, 401, 404, 429],
   // SPEC.md gives these bodies but no success status: 201 is README.md's
-  "POST /v1/auth/signup": [201, 403, 409, 429],
+  // 404 and 403: an invitation that does not work, or names another email (CONTRACT.md "Teams")
+  "POST /v1/auth/signup": [201, 403, 404, 409, 429],
   "POST /v1/workspaces": [201],
   "POST /v1/projects": [201],
   "POST /v1/api-keys": [201],
@@ -214,10 +215,26 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "POST /v1/agent-sessions/{id}/release": [200, 404, 409],
   "GET /v1/agent-sessions/{id}": [200, 404],
   "GET /v1/cards/{id}/agent-sessions": [200, 404],
-  "GET /v1/projects/{projectId}/agent-sessions": [200, 404]
+  "GET /v1/projects/{projectId}/agent-sessions": [200, 404],
+  // CONTRACT.md "Teams": invitations (`GET /v1/invitations/{id}` takes the token) and password reset
+  "POST /v1/workspaces/{id}/invitations": [201, 403, 404],
+  "GET /v1/workspaces/{id}/invitations": [200, 403, 404],
+  "DELETE /v1/invitations/{id}": [204, 403, 404],
+  "GET /v1/invitations/{id}": [200, 404, 429],
+  "POST /v1/invitations/{token}/accept": [200, 403, 404, 409],
+  "POST /v1/auth/password-reset": [202, 429],
+  "POST /v1/auth/password-reset/confirm": [200, 404, 429]
 }
 
-const PUBLIC = new Set(["GET /v1", "GET /v1/health", "POST /v1/auth/signup", "POST /v1/auth/login"])
+const PUBLIC = new Set([
+  "GET /v1",
+  "GET /v1/health",
+  "POST /v1/auth/signup",
+  "POST /v1/auth/login",
+  "POST /v1/auth/password-reset",
+  "POST /v1/auth/password-reset/confirm",
+  "GET /v1/invitations/{id}"
+])
 
 const namesResource = (op: Operation): boolean => {
   const uuid = (s: JsonSchema | undefined) => s?.format === "uuid"

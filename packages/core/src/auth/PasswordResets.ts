@@ -20,7 +20,7 @@ import { RateBudget } from "../infra/RateBudget.ts"
 import { ServerSecret } from "../infra/Secret.ts"
 import { Mailer } from "../mail/Mailer.ts"
 import { passwordResetMail } from "../mail/messages.ts"
-import { type AuthSession, normalizeEmail } from "./Accounts.ts"
+import { type AuthSession, isEmailAddress, normalizeEmail } from "./Accounts.ts"
 import { CredentialCache } from "./CredentialCache.ts"
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./credentialRules.ts"
 import { makePasswordHasher, type PasswordHasher, passwordLength } from "./passwords.ts"
@@ -73,7 +73,7 @@ export class PasswordResets extends Context.Service<
   PasswordResets,
   {
     /** Mails a link when the email has an account and mail is configured; says nothing either way. */
-    readonly request: (email: string) => Effect.Effect<void>
+    readonly request: (email: string) => Effect.Effect<void, InvalidInput>
     readonly confirm: (input: {
       readonly token: string
       readonly password: string
@@ -96,6 +96,10 @@ export class PasswordResets extends Context.Service<
 
         const request = Effect.fn("PasswordResets.request")(function* (email: string) {
           const normalized = normalizeEmail(email)
+          // the shape alone: it tells nothing about accounts
+          if (!isEmailAddress(normalized)) {
+            return yield* new InvalidInput({ message: "email: expected an email address such as ada@example.com" })
+          }
           // keyed by a digest: no address is written to the rate store (Redis)
           const key = crypto.createHash("sha256").update(`reset:${normalized}`).digest("base64url").slice(0, 24)
           const allowed = yield* budget

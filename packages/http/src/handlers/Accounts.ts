@@ -41,7 +41,8 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
             Effect.as({
               message:
                 "if this email has an account, a link to choose a new password was mailed to it (valid 1 hour); no mail? ask the server's operator for a link (board admin reset-password EMAIL)"
-            })
+            }),
+            orHttpError
           )
         )
         // the account's web sessions all end; one from the app opens anew, as after a login
