@@ -7,6 +7,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Account, bearer, bootstrap, call, key, SUITE_PASSWORD, uniqueEmail } from "./support/client.ts"
+import { dialectBackends } from "./support/backends.ts"
 import { startServer, type TestServer, testHasher } from "./support/server.ts"
 import { makeShiftedClock } from "./support/shiftedClock.ts"
 import { linkIn, startSmtp, type TestSmtp } from "./support/smtp.ts"
@@ -22,7 +23,7 @@ const keyOf = async (base: string, signup: { body: any }) =>
 
 const DEAD = /^invitation not found: the link is unknown, already used, withdrawn or expired/
 
-describe("invitations, with mail", () => {
+describe.each(dialectBackends)("invitations, with mail, on %s", (backend) => {
   let server: TestServer
   let base: string
   let smtp: TestSmtp
@@ -36,6 +37,7 @@ describe("invitations, with mail", () => {
   beforeAll(async () => {
     smtp = await startSmtp()
     server = await startServer({
+      backend,
       env: { SMTP_URL: smtp.url, MAIL_FROM: "Board <board@example.com>" },
       clock: clock.clock
     })
@@ -141,6 +143,18 @@ describe("invitations, with mail", () => {
     expect(dup.status).toBe(409)
     expect(dup.body.error).toBe("you are already a member of this workspace")
     expect((await call(base, "GET", `/v1/invitations/${second.body.token}`)).status).toBe(200)
+  })
+
+  it("two accepts of one link at once: exactly one joins, the other is 404", async () => {
+    const r = await invite(a)
+    const [x, y] = await Promise.all([bootstrap(base, "Race1"), bootstrap(base, "Race2")])
+    const answers = await Promise.all(
+      [x, y].map((who) => call(base, "POST", `/v1/invitations/${r.body.token}/accept`, { headers: key(who.apiKey) }))
+    )
+    expect(answers.map((x) => x.status).sort()).toEqual([200, 404])
+    const members = await call(base, "GET", `/v1/workspaces/${a.workspaceId}/members`, { headers: key(a.apiKey) })
+    const joined = members.body.filter((m: any) => m.userId === x.userId || m.userId === y.userId)
+    expect(joined).toHaveLength(1)
   })
 
   it("an invitation for another email is refused with 403 (accept and signup) and stays usable", async () => {
