@@ -30,6 +30,7 @@ const dialect = [
   "test/events-history.test.ts",
   "test/events-stream.test.ts",
   "test/intake.test.ts",
+  "test/invitations.test.ts",
   "test/limits.test.ts",
   "test/links.test.ts",
   "test/manage.test.ts",
@@ -55,7 +56,8 @@ const e2e = [
   "test/oauth-metadata-document.test.ts",
   "test/openapi-client.test.ts",
   "test/operators.test.ts",
-  "test/scaleout.test.ts"
+  "test/scaleout.test.ts",
+  "test/team-cli.test.ts"
 ]
 
 /** Chromium (playwright-core) against a real server. */

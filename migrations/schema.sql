@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0024_mcp_sessions.sql (21 files).
+-- Migrations: 0001_init.sql .. 0024_mcp_sessions.sql (22 files).
 
 SET check_function_bodies = false;
 
@@ -362,6 +362,22 @@ CREATE TABLE intake_tokens (
   CONSTRAINT intake_tokens_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE invitations (
+  id uuid DEFAULT gen_random_uuid() NOT NULL,
+  workspace_id uuid NOT NULL,
+  invited_by uuid NOT NULL,
+  email text,
+  role text NOT NULL,
+  digest text NOT NULL,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  accepted_at timestamp with time zone,
+  accepted_by uuid,
+  CONSTRAINT invitations_digest_key UNIQUE (digest),
+  CONSTRAINT invitations_pkey PRIMARY KEY (id),
+  CONSTRAINT invitations_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text, 'viewer'::text])))
+);
+
 CREATE TABLE labels (
   id uuid DEFAULT gen_random_uuid() NOT NULL,
   project_id uuid NOT NULL,
@@ -448,6 +464,17 @@ CREATE TABLE oidc_identities (
   created_at timestamp with time zone NOT NULL,
   last_used_at timestamp with time zone NOT NULL,
   CONSTRAINT oidc_identities_pkey PRIMARY KEY (issuer, subject)
+);
+
+CREATE TABLE password_resets (
+  id uuid DEFAULT gen_random_uuid() NOT NULL,
+  user_id uuid NOT NULL,
+  digest text NOT NULL,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  used_at timestamp with time zone,
+  CONSTRAINT password_resets_digest_key UNIQUE (digest),
+  CONSTRAINT password_resets_pkey PRIMARY KEY (id)
 );
 
 CREATE TABLE project_links (
@@ -634,6 +661,12 @@ ALTER TABLE intake_tokens ADD CONSTRAINT intake_tokens_created_by_fkey FOREIGN K
 
 ALTER TABLE intake_tokens ADD CONSTRAINT intake_tokens_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE;
 
+ALTER TABLE invitations ADD CONSTRAINT invitations_accepted_by_fkey FOREIGN KEY (accepted_by) REFERENCES users(id) ON DELETE SET NULL;
+
+ALTER TABLE invitations ADD CONSTRAINT invitations_invited_by_fkey FOREIGN KEY (invited_by) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE invitations ADD CONSTRAINT invitations_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
+
 ALTER TABLE labels ADD CONSTRAINT labels_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE;
 
 ALTER TABLE mcp_sessions ADD CONSTRAINT mcp_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
@@ -651,6 +684,8 @@ ALTER TABLE oauth_grants ADD CONSTRAINT oauth_grants_user_id_fkey FOREIGN KEY (u
 ALTER TABLE oauth_tokens ADD CONSTRAINT oauth_tokens_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES oauth_grants(id) ON DELETE CASCADE;
 
 ALTER TABLE oidc_identities ADD CONSTRAINT oidc_identities_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE password_resets ADD CONSTRAINT password_resets_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
 
 ALTER TABLE project_links ADD CONSTRAINT project_links_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
 
@@ -730,6 +765,8 @@ CREATE INDEX intake_claims_age ON public.intake_claims USING btree (created_at);
 
 CREATE INDEX intake_tokens_project ON public.intake_tokens USING btree (project_id, created_at);
 
+CREATE INDEX invitations_workspace ON public.invitations USING btree (workspace_id);
+
 CREATE UNIQUE INDEX labels_project_name ON public.labels USING btree (project_id, lower(name));
 
 CREATE INDEX mcp_sessions_used ON public.mcp_sessions USING btree (last_used_at);
@@ -741,6 +778,8 @@ CREATE INDEX oauth_grants_user ON public.oauth_grants USING btree (user_id, crea
 CREATE INDEX oauth_tokens_grant ON public.oauth_tokens USING btree (grant_id);
 
 CREATE INDEX oidc_identities_user ON public.oidc_identities USING btree (user_id);
+
+CREATE INDEX password_resets_user ON public.password_resets USING btree (user_id);
 
 CREATE INDEX project_links_list ON public.project_links USING btree (project_id, created_at DESC, id DESC);
 

@@ -347,6 +347,10 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       webhook: id(),
       delivery: id(),
       session: id(),
+      invitation: id(),
+      spareWorkspace: id(),
+      agent: id(),
+      agentKey: id(),
       columns: f.columns.map(() => id())
     }
     const before = await digest()

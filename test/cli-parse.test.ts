@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import type { App, Needs } from "../packages/cli/src/support/app.ts"
 import { buildProgram, main } from "../packages/cli/src/main.ts"
 import { resolveSettings } from "../packages/cli/src/support/settings.ts"
+import { invitationToken } from "../packages/cli/src/commands/invite/index.ts"
 
 // commander is the CLI package's dependency, not the root's: its types come through buildProgram
 type Command = ReturnType<typeof buildProgram>
@@ -488,6 +489,25 @@ describe("global options", () => {
       apiKeySource: "none"
     })
     fs.rmSync(home, { recursive: true })
+  })
+})
+
+describe("team commands (issue 30)", () => {
+  it("member invite takes an optional email, --role and --workspace; invite accept takes a link or a token", async () => {
+    const invite = await parse(["member", "invite", "ada@example.com", "--role", "admin", "-w", "Acme"])
+    expect(invite.path).toBe("member invite")
+    expect(invite.options).toEqual({ email: "ada@example.com", role: "admin", workspace: "Acme" })
+    expect((await parse(["member", "invite", "--role", "viewer"])).options).toEqual({ role: "viewer" })
+    const accept = await parse(["invite", "accept", "https://b.example/invite/svc_inv_x"])
+    expect(accept.path).toBe("invite accept")
+    expect(accept.options).toEqual({ token: "https://b.example/invite/svc_inv_x" })
+    expect((await refused(["invite", "accept"])).code).toBe("commander.missingArgument")
+  })
+
+  it("invitationToken reads the token out of a link or takes the token as it is", () => {
+    expect(invitationToken("https://b.example/invite/svc_inv_abc")).toBe("svc_inv_abc")
+    expect(invitationToken("https://b.example/invite/svc_inv_abc?x=1")).toBe("svc_inv_abc")
+    expect(invitationToken(" svc_inv_abc ")).toBe("svc_inv_abc")
   })
 })
 

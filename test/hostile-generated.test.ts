@@ -19,7 +19,7 @@
  * HOSTILE_SEED (default 7) and HOSTILE_RUNS (runs per operation and kind, default 10) make longer
  * local runs: `HOSTILE_RUNS=200 vitest run test/hostile-generated.test.ts`.
  */
-import { Blobs, type Principal, Workspaces } from "@board/core"
+import { Blobs, issuePasswordReset, type Principal, Workspaces } from "@board/core"
 import { Effect } from "effect"
 import fc from "fast-check"
 import * as fs from "node:fs"
@@ -499,8 +499,15 @@ describe.each(backends)("generated requests on %s", (backend) => {
       "GET /v1": {},
       "GET /v1/health": {},
       "POST /v1/auth/signup": {
-        // a fresh address each run: a second signup for one email within 5 minutes is SPEC's 429
-        pools: { email: fc.emailAddress().map((e) => `gen${++emailCounter}.${e}`) },
+        // a fresh address each run: a second signup for one email within 5 minutes is SPEC's 429;
+        // a fresh invitation (to A's workspace, for any email) when the run sends one
+        setup: async () => ({
+          freshInvitation: (await must("POST", `/v1/workspaces/${ids.workspace}/invitations`, {}, 201)).token
+        }),
+        pools: {
+          email: fc.emailAddress().map((e) => `gen${++emailCounter}.${e}`),
+          invitation: ref("freshInvitation")
+        },
         check: async (r, req) => {
           const body = req.body.kind === "json" ? (req.body.value as { email: string; password: string }) : undefined
           const login = await call(base, "POST", "/v1/auth/login", {
@@ -644,6 +651,67 @@ describe.each(backends)("generated requests on %s", (backend) => {
         check: async () => {
           const left = await must("GET", `/v1/workspaces/${ids.workspace}/members`, undefined, 200)
           expect(left.map((m: { userId: string }) => m.userId)).not.toContain(B.userId)
+        }
+      },
+      // issue 30: invitations and password reset
+      "POST /v1/workspaces/{id}/invitations": {
+        pools: { id: ref("workspace"), email: fc.emailAddress().map((e) => `inv${++emailCounter}.${e}`) },
+        check: async (r) => {
+          const { url, token, ...listed } = r.body
+          expect(url).toBe(`${server.config.publicUrl}/invite/${token}`)
+          expect(await must("GET", `/v1/workspaces/${ids.workspace}/invitations`, undefined, 200)).toContainEqual(
+            listed
+          )
+        }
+      },
+      "GET /v1/workspaces/{id}/invitations": { pools: { id: ref("workspace") } },
+      "DELETE /v1/invitations/{id}": {
+        setup: async () => {
+          const i = await must("POST", `/v1/workspaces/${ids.workspace}/invitations`, {}, 201)
+          return { fresh: i.id, freshToken: i.token }
+        },
+        pools: { id: ref("fresh") },
+        check: async () => expect((await call(base, "GET", `/v1/invitations/${runIds.freshToken}`)).status).toBe(404)
+      },
+      // the path's `{id}` is the invitation's token
+      "GET /v1/invitations/{id}": {
+        setup: async () => ({
+          freshToken: (await must("POST", `/v1/workspaces/${ids.workspace}/invitations`, { role: "viewer" }, 201)).token
+        }),
+        pools: { id: ref("freshToken") },
+        check: async (r) => expect(r.body).toMatchObject({ workspaceName: "generated's workspace", role: "viewer" })
+      },
+      // A joins a fresh workspace of B's by B's link
+      "POST /v1/invitations/{token}/accept": {
+        setup: async () => {
+          const ws = await must("POST", "/v1/workspaces", { name: "peer's team" }, 201, key(B.apiKey))
+          const i = await must("POST", `/v1/workspaces/${ws.workspace.id}/invitations`, {}, 201, key(B.apiKey))
+          return { freshWorkspace: ws.workspace.id, freshToken: i.token }
+        },
+        pools: { token: ref("freshToken") },
+        check: async (r) => {
+          expect(r.body.workspace.id).toBe(runIds.freshWorkspace)
+          expect(r.body.member.userId).toBe(A.userId)
+          expect((await call(base, "GET", `/v1/invitations/${runIds.freshToken}`)).status).toBe(404)
+        }
+      },
+      "POST /v1/auth/password-reset": {
+        pools: { email: fc.constantFrom(A.email, "nobody@example.com") }
+      },
+      // a fresh account each run, its link made as the operator's command makes one
+      "POST /v1/auth/password-reset/confirm": {
+        setup: async () => {
+          const email = `reset${++emailCounter}@example.com`
+          await must("POST", "/v1/auth/signup", { email, password: SUITE_PASSWORD, full_name: "R" }, 201)
+          const link = await server.run(issuePasswordReset(email))
+          return { freshEmail: email, freshToken: link!.url.split("/reset-password/")[1]! }
+        },
+        pools: { token: ref("freshToken") },
+        check: async (r, req) => {
+          const password = (req.body as { value: { password: string } }).value.password
+          expect(r.body.user.email).toBe(runIds.freshEmail)
+          const login = await call(base, "POST", "/v1/auth/login", { body: { email: runIds.freshEmail, password } })
+          expect(login.status, login.text).toBe(200)
         }
       },
       "POST /v1/projects": {

@@ -29,6 +29,8 @@ export interface Fixture {
   /** An agent member of W1 (issue 30), made by A, and one of its keys. */
   readonly agent: string
   readonly agentKey: string
+  /** A pending invitation to A's W1. */
+  readonly invitation: string
 }
 
 export interface Req {
@@ -85,6 +87,25 @@ export const ROWS: Record<string, Row> = {
   "POST /v1/auth/signup": { scope: "public", req: () => ({ method: "POST", path: "/v1/auth/signup", body: {} }) },
   "POST /v1/auth/login": { scope: "public", req: () => ({ method: "POST", path: "/v1/auth/login", body: {} }) },
   "GET /v1/auth/providers": { scope: "public", req: () => ({ method: "GET", path: "/v1/auth/providers" }) },
+  "POST /v1/auth/password-reset": {
+    scope: "public",
+    req: () => ({ method: "POST", path: "/v1/auth/password-reset", body: {} })
+  },
+  "POST /v1/auth/password-reset/confirm": {
+    scope: "public",
+    req: () => ({ method: "POST", path: "/v1/auth/password-reset/confirm", body: {} })
+  },
+  // an invitation's link: whoever holds the token reads it (invitations.test.ts)
+  // `{id}` is the token here (OpenAPI names one parameter per position; DELETE's is the id)
+  "GET /v1/invitations/{id}": {
+    scope: "public",
+    req: () => ({ method: "GET", path: "/v1/invitations/svc_inv_unknown" })
+  },
+  // joins the caller by a token it holds: acts on the caller's own memberships (invitations.test.ts)
+  "POST /v1/invitations/{token}/accept": {
+    scope: "account",
+    req: () => ({ method: "POST", path: "/v1/invitations/svc_inv_unknown/accept" })
+  },
   // ends the web app's session making the request (400 for any other credential)
   "POST /v1/auth/logout": { scope: "account", req: () => ({ method: "POST", path: "/v1/auth/logout" }) },
   "POST /v1/intake": {
@@ -166,6 +187,24 @@ export const ROWS: Record<string, Row> = {
     noOAuth: true,
     roles: { member: 403 },
     req: () => ({ method: "DELETE", path: "/v1/workspaces/{W1}/members/{E}" })
+  },
+  "POST /v1/workspaces/{id}/invitations": {
+    scope: "workspace",
+    noOAuth: true,
+    roles: { member: 403 },
+    req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/invitations", body: { role: "member" } })
+  },
+  "GET /v1/workspaces/{id}/invitations": {
+    scope: "workspace",
+    noOAuth: true,
+    roles: { viewer: 403, member: 403 },
+    req: () => ({ method: "GET", path: "/v1/workspaces/{W1}/invitations" })
+  },
+  "DELETE /v1/invitations/{id}": {
+    scope: "workspace",
+    noOAuth: true,
+    roles: { member: 403 },
+    req: (f) => ({ method: "DELETE", path: `/v1/invitations/${f.invitation}` })
   },
   "PATCH /v1/workspaces/{id}": {
     scope: "workspace",

@@ -118,7 +118,13 @@ export const accessWorld = async (server: TestServer): Promise<AccessWorld> => {
     const agentKey = (
       await must(A, { method: "POST", path: `/v1/agents/${agent}/api-keys`, body: { name: "bot key" } }, 201)
     ).id
+    const invitation = await must(
+      A,
+      { method: "POST", path: `/v1/workspaces/${A.workspaceId}/invitations`, body: { role: "viewer" } },
+      201
+    )
     return {
+      invitation: invitation.id,
       spareWorkspace: spareWs.workspace.id,
       agent,
       agentKey,
@@ -187,6 +193,7 @@ export const accessWorld = async (server: TestServer): Promise<AccessWorld> => {
       UNION ALL SELECT 'as' || t::text FROM agent_sessions t WHERE card_id IN (${cards})
       UNION ALL SELECT 'aa' || t::text FROM agent_activities t WHERE session_id IN (SELECT id FROM agent_sessions WHERE card_id IN (${cards}))
       UNION ALL SELECT 'ag' || t::text FROM agents t WHERE workspace_id IN (${ws})
+      UNION ALL SELECT 'inv' || t::text FROM invitations t WHERE workspace_id IN (${ws})
       UNION ALL SELECT 'ak' || id::text || coalesce(revoked_at::text, '') FROM api_keys
         WHERE user_id = '${A.userId}' OR user_id IN (SELECT user_id FROM agents WHERE workspace_id IN (${ws}))
       UNION ALL SELECT 'g' || id::text || workspaces::text || coalesce(revoked_at::text, '') FROM oauth_grants WHERE user_id = '${A.userId}'

@@ -8,7 +8,7 @@
 import { isWellFormed, tokenKindOf } from "@board/core"
 import { SUITE_PASSWORD } from "./client.ts"
 
-const TOKEN = /svc_(?:at_|rt_|in_|ac_|ws_)?[0-9A-Za-z]{36}(?![0-9A-Za-z])/g
+const TOKEN = /svc_(?:at_|rt_|in_|ac_|ws_|inv_|pr_)?[0-9A-Za-z]{36}(?![0-9A-Za-z])/g
 const JWT = /eyJ[0-9A-Za-z_-]{8,}\.eyJ[0-9A-Za-z_-]{8,}\.[0-9A-Za-z_-]{20,}/g
 
 export const findSecrets = (text: string): Array<string> => {

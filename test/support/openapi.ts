@@ -173,7 +173,8 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "GET /v1/desktop/updates/{platform}/latest-mac.yml": [302, 401, 404, 429],
   "GET /v1/desktop/updates/{platform}/{version}/{artifact}": [302, 401, 404, 429],
   // SPEC.md gives these bodies but no success status: 201 is README.md's
-  "POST /v1/auth/signup": [201, 403, 409, 429],
+  // 404 and 403: an invitation that does not work, or names another email (CONTRACT.md "Teams")
+  "POST /v1/auth/signup": [201, 403, 404, 409, 429],
   "POST /v1/workspaces": [201],
   "POST /v1/projects": [201],
   "POST /v1/api-keys": [201],
@@ -230,7 +231,15 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "DELETE /v1/agents/{id}": [204, 403, 404],
   "POST /v1/agents/{id}/api-keys": [201, 403, 404],
   "GET /v1/agents/{id}/api-keys": [200, 403, 404],
-  "DELETE /v1/agents/{id}/api-keys/{keyId}": [204, 403, 404]
+  "DELETE /v1/agents/{id}/api-keys/{keyId}": [204, 403, 404],
+  // CONTRACT.md "Teams": invitations (`GET /v1/invitations/{id}` takes the token) and password reset
+  "POST /v1/workspaces/{id}/invitations": [201, 403, 404],
+  "GET /v1/workspaces/{id}/invitations": [200, 403, 404],
+  "DELETE /v1/invitations/{id}": [204, 403, 404],
+  "GET /v1/invitations/{id}": [200, 404, 429],
+  "POST /v1/invitations/{token}/accept": [200, 403, 404, 409],
+  "POST /v1/auth/password-reset": [202, 429],
+  "POST /v1/auth/password-reset/confirm": [200, 404, 429]
 }
 
 const PUBLIC = new Set([
@@ -238,7 +247,10 @@ const PUBLIC = new Set([
   "GET /v1/health",
   "POST /v1/auth/signup",
   "POST /v1/auth/login",
-  "GET /v1/auth/providers"
+  "GET /v1/auth/providers",
+  "POST /v1/auth/password-reset",
+  "POST /v1/auth/password-reset/confirm",
+  "GET /v1/invitations/{id}"
 ])
 
 const namesResource = (op: Operation): boolean => {

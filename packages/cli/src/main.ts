@@ -25,6 +25,8 @@ import { registerComment } from "./commands/comment/index.ts"
 import { registerSubtask } from "./commands/subtask/index.ts"
 import { registerWorkspace } from "./commands/workspace/index.ts"
 import { registerMember } from "./commands/member/index.ts"
+import { registerInvite } from "./commands/invite/index.ts"
+import { registerAdmin } from "./commands/admin/index.ts"
 import { registerDesktopPublish } from "./commands/desktop/publish.ts"
 import { registerServe } from "./commands/serve.ts"
 import { examples } from "./support/format.ts"
@@ -75,6 +77,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerAuthLogin(program, app)
   registerWorkspace(program, app)
   registerMember(program, app)
+  registerInvite(program, app)
   registerProject(program, app)
   registerBoard(program, app)
   registerCard(program, app)
@@ -95,6 +98,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerServe(program)
   registerMigrate(program)
   registerBackup(program)
+  registerAdmin(program)
   registerDesktopPublish(program)
   return program
 }

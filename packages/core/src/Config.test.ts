@@ -99,6 +99,31 @@ describe("parseConfig", () => {
     ).toMatchObject({ metricsToken: "0123456789abcdef", otelEndpoint: "http://collector:4318" })
   })
 
+  it("mail is off unless SMTP_URL is set, and SMTP_URL and MAIL_FROM go together", () => {
+    expect(parseConfig({}).mail).toBeUndefined()
+    expect(
+      parseConfig({ SMTP_URL: "smtps://u:p@mail.example:465", MAIL_FROM: "Board <board@example.com>" }).mail
+    ).toEqual({ smtpUrl: "smtps://u:p@mail.example:465", from: "Board <board@example.com>" })
+    for (const [env, variable] of [
+      [{ SMTP_URL: "smtp://mail.example:25" }, "MAIL_FROM"],
+      [{ MAIL_FROM: "board@example.com" }, "MAIL_FROM"],
+      [{ SMTP_URL: "http://mail.example", MAIL_FROM: "board@example.com" }, "SMTP_URL"],
+      [{ SMTP_URL: "smtp://u:hunter2@mail.example/x", MAIL_FROM: "board@example.com" }, "SMTP_URL"],
+      [{ SMTP_URL: "smtp://mail.example", MAIL_FROM: "not an address" }, "MAIL_FROM"],
+      [{ SMTP_URL: "smtp://mail.example", MAIL_FROM: "Board <board@example>" }, "MAIL_FROM"]
+    ] as const) {
+      let error: unknown
+      try {
+        parseConfig(env)
+      } catch (e) {
+        error = e
+      }
+      expect(error, JSON.stringify(env)).toBeInstanceOf(ConfigInvalid)
+      expect((error as ConfigInvalid).variable).toBe(variable)
+      expect((error as Error).message).not.toContain("hunter2")
+    }
+  })
+
   it("never quotes a password from a URL it refuses", () => {
     for (const [variable, value] of [
       ["DATABASE_URL", "mysql://admin:hunter2@db/x"],

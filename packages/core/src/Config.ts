@@ -34,6 +34,14 @@ export interface OidcSettings {
   readonly name: string
 }
 
+/** Outgoing mail (SMTP_URL, MAIL_FROM): invitations and password resets are mailed only when set. */
+export interface MailSettings {
+  /** `smtp://user:pass@host:port` or `smtps://…`, as nodemailer takes it. */
+  readonly smtpUrl: string
+  /** The sender: `board@example.com` or `Board <board@example.com>`. */
+  readonly from: string
+}
+
 export interface AppConfigValues {
   readonly host: string
   readonly port: number
@@ -82,6 +90,8 @@ export interface AppConfigValues {
   readonly eventStreamBuffer: number
   /** Single sign-on, when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set. */
   readonly oidc: OidcSettings | undefined
+  /** Outgoing mail; undefined: links are only answered by the API (and printed by the CLI). */
+  readonly mail: MailSettings | undefined
 }
 
 export class ConfigInvalid extends Error {
@@ -159,6 +169,35 @@ export const logFormatFor = (
 ): "json" | "pretty" => {
   const text = env.LOG_FORMAT?.trim().toLowerCase()
   return text === "json" || text === "pretty" ? text : options.stdoutIsTty ? "pretty" : "json"
+}
+
+const MAIL_ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/
+
+/** SMTP_URL and MAIL_FROM go together: one without the other is refused, naming the missing one. */
+const parseMail = (smtpUrl: string | undefined, from: string | undefined): MailSettings | undefined => {
+  if (smtpUrl === undefined) {
+    if (from !== undefined)
+      throw new ConfigInvalid("MAIL_FROM", "is set but SMTP_URL is not: set SMTP_URL (smtp://user:pass@host:port) too")
+    return undefined
+  }
+  const url = new URL(parseUrl("SMTP_URL", smtpUrl, ["smtp:", "smtps:"]))
+  if (url.hostname === "" || url.pathname.replace(/\/+$/, "") !== "") {
+    throw new ConfigInvalid(
+      "SMTP_URL",
+      `expected smtp://user:pass@host:port or smtps://user:pass@host:port, got ${JSON.stringify(maskUrlPassword(smtpUrl))}`
+    )
+  }
+  if (from === undefined)
+    throw new ConfigInvalid("MAIL_FROM", "required when SMTP_URL is set: the sender, such as Board <board@example.com>")
+  const named = /^([^<>]*)<([^<>]+)>$/.exec(from)
+  const address = (named === null ? from : named[2]!).trim()
+  if (!MAIL_ADDRESS.test(address) || /[\r\n]/.test(from)) {
+    throw new ConfigInvalid(
+      "MAIL_FROM",
+      `expected an address such as board@example.com or Board <board@example.com>, got ${JSON.stringify(from)}`
+    )
+  }
+  return { smtpUrl, from }
 }
 
 /** Throws `ConfigInvalid` naming the first bad variable. */
@@ -358,9 +397,11 @@ export const parseConfig = (
     )
   }
   const oidc = parseOidc(get)
+  const mail = parseMail(get("SMTP_URL"), get("MAIL_FROM"))
   return {
     host,
     port,
+    mail,
     publicUrl,
     databaseUrl,
     dataDir: get("DATA_DIR") ?? "./.board-data",

@@ -9,6 +9,9 @@ import { CredentialWatch } from "./auth/CredentialWatch.ts"
 import { WebSessions } from "./auth/WebSessions.ts"
 import { Oidc } from "./auth/Oidc.ts"
 import { McpSessionStore } from "./mcp/McpSessionStore.ts"
+import { issuePasswordReset, PasswordResets } from "./auth/PasswordResets.ts"
+import { Invitations } from "./board/Invitations.ts"
+import { Mailer } from "./mail/Mailer.ts"
 import { Access } from "./board/Access.ts"
 import { EventFeed } from "./events/EventFeed.ts"
 import { EventLog } from "./events/EventLog.ts"
@@ -42,6 +45,7 @@ import { BlobsLive } from "./infra/BlobsLive.ts"
 import { RateBudgetLive } from "./infra/RateBudget.ts"
 import { Readiness } from "./infra/Readiness.ts"
 import { AppConfig, type AppConfigValues } from "./Config.ts"
+import { NotFound } from "./domain/errors.ts"
 import { dumpEmbedded, EmbeddedDatabase, layerOwner } from "./infra/Database.ts"
 import { recordFileStore } from "./infra/fileStoreRecord.ts"
 import { describeFiles } from "./infra/operatorTarget.ts"
@@ -69,6 +73,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
     Layer.provideMerge(
       Layer.mergeAll(
         hasher === undefined ? Accounts.layer : Accounts.layerWith(hasher),
+        hasher === undefined ? PasswordResets.layer : PasswordResets.layerWith(hasher),
         Credentials.layer,
         Oidc.layer,
         Workspaces.layer,
@@ -89,6 +94,8 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         EventFeed.layer,
         DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))
       ).pipe(
+        // signup joins a workspace by invitation (in the signup's transaction)
+        Layer.provideMerge(Invitations.layer),
         // a person's comment wakes an agent session waiting for input (in the comment's transaction)
         Layer.provideMerge(Comments.layer),
         Layer.provideMerge(AgentSessions.layer),
@@ -99,7 +106,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
           Layer.mergeAll(Access.layer, OAuth.layer, EventLog.layer, WebSessions.layer, McpSessionStore.layer)
         ),
         // signup and login count against budgets too (Accounts' per-account login limit)
-        Layer.provideMerge(Layer.mergeAll(CredentialCache.layer, RateBudgetLive))
+        Layer.provideMerge(Layer.mergeAll(CredentialCache.layer, RateBudgetLive, Mailer.layer))
       )
     )
   )
@@ -121,6 +128,16 @@ const AdminOperationsLive = Layer.effect(
               Effect.provideService(SqlClient.SqlClient, sql),
               Effect.provideService(EmbeddedDatabase, embedded.value)
             ),
+      resetPassword: (email) =>
+        issuePasswordReset(email).pipe(
+          Effect.provideService(SqlClient.SqlClient, sql),
+          Effect.provideService(AppConfig, config),
+          Effect.flatMap((link) =>
+            link === undefined
+              ? Effect.fail(new NotFound({ message: "no account has this email" }))
+              : Effect.succeed(link)
+          )
+        ),
       migrate: () =>
         runMigrations().pipe(Effect.provideService(SqlClient.SqlClient, sql), Effect.provide(NodeServices.layer)),
       publish: (input, onProgress) =>

@@ -7,6 +7,7 @@ import { DesktopGroup } from "./groups/Desktop.ts"
 import { EventsGroup } from "./groups/Events.ts"
 import { GrantsGroup } from "./groups/Grants.ts"
 import { IntakeGroup } from "./groups/Intake.ts"
+import { InvitationsGroup } from "./groups/Invitations.ts"
 import { LinksGroup } from "./groups/Links.ts"
 import { AgentsGroup } from "./groups/Agents.ts"
 import { AgentMembersGroup } from "./groups/AgentMembers.ts"
@@ -21,6 +22,7 @@ export class Api extends HttpApi.make("board")
   .add(AccountsGroup)
   .add(WorkspacesGroup)
   .add(MembersGroup)
+  .add(InvitationsGroup)
   .add(BoardGroup)
   .add(LinksGroup)
   .add(AgentsGroup)

@@ -18,6 +18,7 @@ import { makeServerClosing } from "./events/ServerClosing.ts"
 import { FileRoutes } from "./files/FileRoutes.ts"
 import { GrantsHandlers } from "./handlers/Grants.ts"
 import { IntakeHandlers } from "./handlers/Intake.ts"
+import { InvitationsHandlers } from "./handlers/Invitations.ts"
 import { LinksHandlers } from "./handlers/Links.ts"
 import { AgentsHandlers } from "./handlers/Agents.ts"
 import { AgentMembersHandlers } from "./handlers/AgentMembers.ts"
@@ -63,6 +64,7 @@ export const routesLayer = (
         AccountsHandlers,
         WorkspacesHandlers,
         MembersHandlers,
+        InvitationsHandlers,
         BoardHandlers,
         LinksHandlers,
         AgentsHandlers,

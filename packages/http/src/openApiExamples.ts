@@ -121,6 +121,16 @@ const projectLink = {
   updatedAt
 }
 
+const otherUserId = "6e7f8a9b-0c1d-4e2f-9a3b-4c5d6e7f8a9b"
+const invitation = {
+  id: "4d5e6f7a-8b9c-4d0e-9f1a-2b3c4d5e6f7a",
+  workspaceId,
+  email: "grace@example.org",
+  role: "member",
+  expiresAt: "2026-03-09T09:30:00.000Z",
+  createdAt
+}
+
 /** One example per named component schema, by component name. */
 export const componentExamples: Readonly<Record<string, unknown>> = {
   Error: { error: "title: must not be empty" },
@@ -255,7 +265,33 @@ export const componentExamples: Readonly<Record<string, unknown>> = {
     sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     sizeBytes: 104857600
   },
-  ProjectCreated: { project, columns: [column] }
+  ProjectCreated: { project, columns: [column] },
+  Invitation: invitation,
+  InvitationCreated: {
+    ...invitation,
+    url: "https://board.example.com/invite/svc_inv_7Kp2Qw9ZrT4mXc1VbN8sLd3FhJ6gYa0Ue5Ri",
+    token: "svc_inv_7Kp2Qw9ZrT4mXc1VbN8sLd3FhJ6gYa0Ue5Ri"
+  },
+  InvitationPreview: {
+    workspaceName: "Acme",
+    invitedBy: { userId, fullName: "Ada Lovelace" },
+    role: "member",
+    email: "grace@example.org",
+    expiresAt: "2026-03-09T09:30:00.000Z"
+  },
+  InvitationAccepted: {
+    workspace: { id: workspaceId, name: "Acme", role: "member", createdAt, updatedAt },
+    member: {
+      id: otherUserId,
+      userId: otherUserId,
+      email: "grace@example.org",
+      fullName: "Grace Hopper",
+      role: "member",
+      joinedAt: updatedAt,
+      createdAt: updatedAt,
+      updatedAt
+    }
+  }
 }
 
 /** A plausible error for each status, as the service words them. */

@@ -16,6 +16,7 @@ import { makePasswordHasher, type PasswordHasher, passwordLength } from "./passw
 import { digestToken, mintToken } from "./secretTokens.ts"
 import { SESSION_TTL_SECONDS, signSession } from "./sessionJwt.ts"
 import { CredentialCache } from "./CredentialCache.ts"
+import { Invitations } from "../board/Invitations.ts"
 
 export interface AuthSession {
   readonly session: {
@@ -83,11 +84,13 @@ const accountKey = (email: string) =>
 export class Accounts extends Context.Service<
   Accounts,
   {
+    /** With `invitation` (a token), the account joins that workspace at once, even with signups closed. */
     readonly signup: (input: {
       email: string
       password: string
       full_name: string
-    }) => Effect.Effect<AuthSession, InvalidInput | Conflict | Forbidden | TooManyRequests>
+      invitation?: string | undefined
+    }) => Effect.Effect<AuthSession, InvalidInput | Conflict | Forbidden | NotFound | TooManyRequests>
     /** `address`: the client's address, for the per-account limit's known addresses. */
     readonly login: (input: {
       email: string
@@ -117,6 +120,7 @@ export class Accounts extends Context.Service<
         const config = yield* AppConfig
         const keys = yield* ServerSecret
         const budget = yield* RateBudget
+        const invitations = yield* Invitations
 
         const issue = Effect.fnUntraced(function* (user: { id: string; email: string; full_name: string }) {
           const now = yield* Clock.currentTimeMillis
@@ -136,8 +140,14 @@ export class Accounts extends Context.Service<
           email: string
           password: string
           full_name: string
+          invitation?: string | undefined
         }) {
-          if (!config.signupsOpen) return yield* new Forbidden({ message: "signups are closed on this server" })
+          // an invitation opens the door that SIGNUPS_OPEN=false closes
+          if (!config.signupsOpen && input.invitation === undefined) {
+            return yield* new Forbidden({
+              message: "signups are closed on this server; ask a member of a workspace for an invitation link"
+            })
+          }
           const email = normalizeEmail(input.email)
           const invisible = emailCharacterProblem(email)
           if (invisible !== undefined) return yield* new InvalidInput({ message: invisible })
@@ -154,6 +164,8 @@ export class Accounts extends Context.Service<
           if (fullName === "" || charCount(fullName) > 200) {
             return yield* new InvalidInput({ message: "full_name: must be 1 to 200 characters and not blank" })
           }
+          // a dead link or one for another address costs no signup attempt
+          if (input.invitation !== undefined) yield* invitations.check(input.invitation, email)
           // The interval is claimed in the database so it holds across every instance.
           const now = yield* sqlNow
           const claimed = yield* sql<{ email: string }>`
@@ -176,14 +188,24 @@ export class Accounts extends Context.Service<
           if (existing.length > 0)
             return yield* new Conflict({ message: "an account with this email already exists; log in instead" })
           const passwordHash = yield* hasher.hash(input.password)
-          const rows = yield* sql<{ id: string; email: string; full_name: string }>`
-            INSERT INTO users (email, full_name, password_hash, created_at, updated_at)
-            VALUES (${email}, ${fullName}, ${passwordHash}, ${now}::timestamptz, ${now}::timestamptz)
-            ON CONFLICT (email) DO NOTHING
-            RETURNING id, email, full_name`.pipe(Effect.orDie)
-          if (rows.length === 0)
-            return yield* new Conflict({ message: "an account with this email already exists; log in instead" })
-          return yield* issue(rows[0]!)
+          const invitation = input.invitation
+          // the account and its membership are made together: a link used up meanwhile makes neither
+          const user = yield* sql
+            .withTransaction(
+              Effect.gen(function* () {
+                const rows = yield* sql<{ id: string; email: string; full_name: string }>`
+                  INSERT INTO users (email, full_name, password_hash, created_at, updated_at)
+                  VALUES (${email}, ${fullName}, ${passwordHash}, ${now}::timestamptz, ${now}::timestamptz)
+                  ON CONFLICT (email) DO NOTHING
+                  RETURNING id, email, full_name`
+                if (rows.length === 0)
+                  return yield* new Conflict({ message: "an account with this email already exists; log in instead" })
+                if (invitation !== undefined) yield* invitations.join(invitation, rows[0]!)
+                return rows[0]!
+              })
+            )
+            .pipe(Effect.catchTag("SqlError", Effect.die))
+          return yield* issue(user)
         })
 
         const wrongCredentials = new Unauthenticated({ message: "wrong email or password", invalidToken: false })

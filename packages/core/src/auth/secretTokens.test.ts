@@ -3,7 +3,16 @@ import { digestToken, isWellFormed, mintToken, tokenKindOf } from "./secretToken
 
 describe("secret tokens", () => {
   it("mints tokens of each kind that verify and are told apart by shape", () => {
-    for (const kind of ["apiKey", "oauthAccess", "oauthRefresh", "intake", "authCode"] as const) {
+    for (const kind of [
+      "apiKey",
+      "oauthAccess",
+      "oauthRefresh",
+      "intake",
+      "authCode",
+      "webSession",
+      "invitation",
+      "passwordReset"
+    ] as const) {
       const token = mintToken(kind)
       expect(isWellFormed(kind, token)).toBe(true)
       expect(tokenKindOf(token)).toBe(kind)

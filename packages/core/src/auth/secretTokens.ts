@@ -7,7 +7,16 @@ import * as crypto from "node:crypto"
 import * as zlib from "node:zlib"
 
 /** `webSession`: the web board's session cookie (auth/WebSessions.ts), never sent as a header. */
-export type TokenKind = "apiKey" | "oauthAccess" | "oauthRefresh" | "intake" | "authCode" | "webSession"
+/** `invitation`: a workspace invitation's link; `passwordReset`: a password reset link (auth/PasswordResets.ts). */
+export type TokenKind =
+  | "apiKey"
+  | "oauthAccess"
+  | "oauthRefresh"
+  | "intake"
+  | "authCode"
+  | "webSession"
+  | "invitation"
+  | "passwordReset"
 
 export const tokenPrefixes: Record<TokenKind, string> = {
   apiKey: "svc_",
@@ -15,7 +24,9 @@ export const tokenPrefixes: Record<TokenKind, string> = {
   oauthRefresh: "svc_rt_",
   intake: "svc_in_",
   authCode: "svc_ac_",
-  webSession: "svc_ws_"
+  webSession: "svc_ws_",
+  invitation: "svc_inv_",
+  passwordReset: "svc_pr_"
 }
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -56,8 +67,22 @@ const shapes: Record<TokenKind, RegExp> = {
   oauthRefresh: /^svc_rt_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/,
   intake: /^svc_in_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/,
   authCode: /^svc_ac_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/,
-  webSession: /^svc_ws_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/
+  webSession: /^svc_ws_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/,
+  invitation: /^svc_inv_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/,
+  passwordReset: /^svc_pr_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/
 }
+
+/** Every kind, the prefixed ones before `svc_` alone. */
+const KINDS = [
+  "oauthAccess",
+  "oauthRefresh",
+  "intake",
+  "authCode",
+  "webSession",
+  "invitation",
+  "passwordReset",
+  "apiKey"
+] as const
 
 /** True when `token` has the kind's exact shape and a valid checksum. */
 export const isWellFormed = (kind: TokenKind, token: string): boolean => {
@@ -67,7 +92,7 @@ export const isWellFormed = (kind: TokenKind, token: string): boolean => {
 
 /** Which kind a token claims to be by its shape alone (checksum not checked). */
 export const tokenKindOf = (token: string): TokenKind | undefined => {
-  for (const kind of ["oauthAccess", "oauthRefresh", "intake", "authCode", "webSession", "apiKey"] as const) {
+  for (const kind of KINDS) {
     if (shapes[kind].test(token)) return kind
   }
   return undefined
@@ -75,7 +100,7 @@ export const tokenKindOf = (token: string): TokenKind | undefined => {
 
 /** The kind a token's prefix claims, well-formed or not (`svc_at_typo` claims an access token). */
 export const claimedKindOf = (token: string): TokenKind | undefined => {
-  for (const kind of ["oauthAccess", "oauthRefresh", "intake", "authCode", "webSession", "apiKey"] as const) {
+  for (const kind of KINDS) {
     if (token.startsWith(tokenPrefixes[kind])) return kind
   }
   return undefined

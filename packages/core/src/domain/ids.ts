@@ -47,6 +47,8 @@ export const CommentId = Id.pipe(Schema.brand("CommentId"))
 export type CommentId = typeof CommentId.Type
 export const IntakeTokenId = Id.pipe(Schema.brand("IntakeTokenId"))
 export type IntakeTokenId = typeof IntakeTokenId.Type
+export const InvitationId = Id.pipe(Schema.brand("InvitationId"))
+export type InvitationId = typeof InvitationId.Type
 
 // What ids and card refs look like as text, for code that reads a string a person or an agent
 // typed (the resolver, the CLI) and for the one path that takes either (GET /v1/cards/{id}).

@@ -11,6 +11,7 @@
 import { Context, Effect, Exit, Layer, Schema, Cause } from "effect"
 import * as fs from "node:fs"
 import * as net from "node:net"
+import type { PasswordResetLink } from "../auth/PasswordResets.ts"
 import type { PublishedRelease, PublishProgress } from "../desktop/publish.ts"
 import { adminSocketPath } from "./dataDirSockets.ts"
 
@@ -18,6 +19,8 @@ export const AdminRequest = Schema.Union([
   Schema.Struct({ op: Schema.Literal("migrate") }),
   /** Dump the database to `file` (an absolute path the server may write). */
   Schema.Struct({ op: Schema.Literal("backup"), file: Schema.String }),
+  /** A password reset link for the account with `email` (auth/PasswordResets.ts), printed instead of mailed. */
+  Schema.Struct({ op: Schema.Literal("reset-password"), email: Schema.String }),
   Schema.Struct({
     op: Schema.Literal("publish"),
     platform: Schema.String,
@@ -36,6 +39,7 @@ export interface AdminAnswers {
   readonly migrate: ReadonlyArray<readonly [number, string]>
   /** Bytes written. */
   readonly backup: number
+  readonly "reset-password": PasswordResetLink
   /** The release, and where the server stored its files. */
   readonly publish: { readonly release: PublishedRelease; readonly files: string }
 }
@@ -58,6 +62,7 @@ export class AdminOperations extends Context.Service<
   {
     readonly migrate: () => Effect.Effect<AdminAnswers["migrate"], unknown>
     readonly backup: (file: string) => Effect.Effect<AdminAnswers["backup"], unknown>
+    readonly resetPassword: (email: string) => Effect.Effect<AdminAnswers["reset-password"], unknown>
     readonly publish: (
       input: Extract<AdminRequest, { op: "publish" }>,
       progress: (p: PublishProgress) => void
@@ -123,7 +128,9 @@ export const layerAdminChannel = (dataDir: string) =>
             ? operations.migrate()
             : request.op === "backup"
               ? operations.backup(request.file)
-              : operations.publish(request, (progress) => write(`${JSON.stringify({ progress })}\n`))
+              : request.op === "reset-password"
+                ? operations.resetPassword(request.email)
+                : operations.publish(request, (progress) => write(`${JSON.stringify({ progress })}\n`))
         return runPromiseExit(operation).then((exit) =>
           Exit.isSuccess(exit) ? exit.value : Promise.reject(Cause.squash(exit.cause))
         )

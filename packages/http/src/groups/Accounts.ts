@@ -1,4 +1,4 @@
-import { Email, Id, limits, MaxString, Name, Timestamp, Uuid } from "@board/core/contract"
+import { Email, Id, limits, MaxString, Name, NewPassword, Timestamp, Uuid } from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../errors.ts"
@@ -34,15 +34,47 @@ const signup = HttpApiEndpoint.post("signup", "/v1/auth/signup", {
         message: `must be ${limits.passwordMin} to ${limits.passwordMax} characters long`
       })
     ),
-    full_name: Name
+    full_name: Name,
+    /** An invitation's token (`svc_inv_…`): the account joins its workspace at once. */
+    invitation: Schema.optionalKey(MaxString(200))
   }),
   success: AuthSession.pipe(HttpApiSchema.status(201)),
-  error: [BadRequest, Forbidden, Conflict, TooManyRequests]
+  error: [BadRequest, Forbidden, NotFound, Conflict, TooManyRequests]
 })
   .annotateMerge(
     doc(
       "Sign up",
-      "Creates an account and answers a short-lived session token for the bootstrap calls (create a workspace, a project, an API key). 400 for a commonly used password or an email with invisible or control characters; 409 when the email has an account; 429 after more than one signup per email every 5 minutes; 403 when signups are closed."
+      "Creates an account and answers a short-lived session token for the bootstrap calls (create a workspace, a project, an API key). With `invitation` (an invitation's token) the account joins that workspace at once, also while signups are closed; 404 for an unknown, used, withdrawn or expired invitation, 403 when it names another email. 400 for a commonly used password or an email with invisible or control characters; 409 when the email has an account; 429 after more than one signup per email every 5 minutes; 403 when signups are closed and no invitation is given."
+    )
+  )
+  .middleware(ClientLimit)
+
+const passwordReset = HttpApiEndpoint.post("passwordReset", "/v1/auth/password-reset", {
+  payload: Schema.Struct({ email: Email }),
+  success: Schema.Struct({ message: Schema.String }).pipe(HttpApiSchema.status(202)),
+  error: [BadRequest, TooManyRequests]
+})
+  .annotateMerge(
+    doc(
+      "Ask for a password reset",
+      "When the email has an account and the server has mail (SMTP_URL), mails it a one-time link to `PUBLIC_URL/reset-password/<token>`, valid 1 hour (at most 5 per hour). Answers 202 with the same body whether or not the account exists. Without mail, an operator prints a link with `board admin reset-password EMAIL`."
+    )
+  )
+  .middleware(ClientLimit)
+
+const passwordResetConfirm = HttpApiEndpoint.post("passwordResetConfirm", "/v1/auth/password-reset/confirm", {
+  payload: Schema.Struct({
+    /** The token of the link (`svc_pr_…`, the last part of `/reset-password/<token>`). */
+    token: MaxString(200),
+    password: NewPassword
+  }),
+  success: AuthSession,
+  error: [BadRequest, NotFound, TooManyRequests]
+})
+  .annotateMerge(
+    doc(
+      "Set a new password",
+      "Uses a reset link's token once: sets the password (signup's rules; 400 for a weak one), ends every web app session of the account on every server, and answers like login. 404 for an unknown, used or expired link."
     )
   )
   .middleware(ClientLimit)
@@ -161,6 +193,8 @@ const authProviders = HttpApiEndpoint.get("authProviders", "/v1/auth/providers",
 export class AccountsGroup extends HttpApiGroup.make("accounts")
   .add(signup)
   .add(login)
+  .add(passwordReset)
+  .add(passwordResetConfirm)
   .add(createApiKey)
   .add(listApiKeys)
   .add(revokeApiKey)
@@ -171,6 +205,6 @@ export class AccountsGroup extends HttpApiGroup.make("accounts")
     OpenApi.annotations({
       title: "Account bootstrap",
       description:
-        "Sign up, log in, sign out of the web app, and manage API keys: a session token only bootstraps (workspaces, projects, API keys); everything else takes an API key, an OAuth token or the web app's session cookie."
+        "Sign up (also by invitation), log in, reset a password, sign out of the web app, and manage API keys: a session token only bootstraps (workspaces, projects, API keys); everything else takes an API key, an OAuth token or the web app's session cookie."
     })
   ) {}

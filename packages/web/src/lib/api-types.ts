@@ -55,7 +55,7 @@ export interface paths {
     put?: never
     /**
      * Sign up
-     * @description Creates an account and answers a short-lived session token for the bootstrap calls (create a workspace, a project, an API key). 400 for a commonly used password or an email with invisible or control characters; 409 when the email has an account; 429 after more than one signup per email every 5 minutes; 403 when signups are closed.
+     * @description Creates an account and answers a short-lived session token for the bootstrap calls (create a workspace, a project, an API key). With `invitation` (an invitation's token) the account joins that workspace at once, also while signups are closed; 404 for an unknown, used, withdrawn or expired invitation, 403 when it names another email. 400 for a commonly used password or an email with invisible or control characters; 409 when the email has an account; 429 after more than one signup per email every 5 minutes; 403 when signups are closed and no invitation is given.
      */
     post: operations["accounts.signup"]
     delete?: never
@@ -78,6 +78,46 @@ export interface paths {
      * @description Trades an email and password for a new session token. 401 for a wrong password or an unknown email, alike. Limited per client address and per account: after 10 failures for one email within 15 minutes it answers 429 with Retry-After (at most 15 minutes) to every address that has not signed in to that account in the last 30 days.
      */
     post: operations["accounts.login"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/auth/password-reset": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Ask for a password reset
+     * @description When the email has an account and the server has mail (SMTP_URL), mails it a one-time link to `PUBLIC_URL/reset-password/<token>`, valid 1 hour (at most 5 per hour). Answers 202 with the same body whether or not the account exists. Without mail, an operator prints a link with `board admin reset-password EMAIL`.
+     */
+    post: operations["accounts.passwordReset"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/auth/password-reset/confirm": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Set a new password
+     * @description Uses a reset link's token once: sets the password (signup's rules; 400 for a weak one), ends every web app session of the account on every server, and answers like login. 404 for an unknown, used or expired link.
+     */
+    post: operations["accounts.passwordResetConfirm"]
     delete?: never
     options?: never
     head?: never
@@ -350,6 +390,74 @@ export interface paths {
      * @description An admin changes a member's role; making or unmaking an owner takes an owner. 409 when it would leave the workspace without an owner. Takes effect on the member's next request.
      */
     patch: operations["members.setRole"]
+    trace?: never
+  }
+  "/v1/workspaces/{id}/invitations": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List pending invitations
+     * @description Admins and owners: the invitations not yet used nor expired, oldest first, without their tokens or links.
+     */
+    get: operations["invitations.list"]
+    put?: never
+    /**
+     * Invite someone
+     * @description Admins and owners: makes a link (`url`, `PUBLIC_URL/invite/<token>`) that lets one person join the workspace with `role` (default `member`; `owner` only from an owner). The token (prefix `svc_inv_`) is shown in this answer only. Valid 7 days, used once. With `email`, only that address may accept it, and the link is also mailed to it when the server has mail (SMTP_URL); without mail, pass the link on yourself.
+     */
+    post: operations["invitations.create"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/invitations/{id}": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * Read an invitation
+     * @description No credential. `{id}` is the invitation's token (`svc_inv_…`, the last part of its link), not its id. What the link offers (the workspace's name, who invites, the role, the email it is for, when it expires), for the page that accepts it. 404 with one message for an unknown, used, withdrawn or expired link. Limited per client address.
+     */
+    get: operations["invitations.preview"]
+    put?: never
+    post?: never
+    /**
+     * Withdraw an invitation
+     * @description Admins and owners: the invitation's link answers 404 from then on. 404 for one already used.
+     */
+    delete: operations["invitations.revoke"]
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/invitations/{token}/accept": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Accept an invitation
+     * @description Joins the workspace as the caller, with the invitation's role, and uses the link up. 404 as for reading it; 409 when the caller is already a member (the link stays usable); 403 when the invitation names another email. A new account accepts one by signing up with `invitation`.
+     */
+    post: operations["invitations.accept"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
     trace?: never
   }
   "/v1/board/{projectId}": {
@@ -1966,6 +2074,11 @@ export interface components {
       pullRequestOpened: boolean
       pullRequestMerged: boolean
     }
+    /** @description The workspace joined (with the role the invitation gave) and the new membership. */
+    InvitationAccepted: {
+      workspace: components["schemas"]["Workspace"]
+      member: components["schemas"]["Member"]
+    }
     /** @description A member of a workspace (CONTRACT.md's WorkspaceMember): who, their role, and whether a person or an agent. */
     Member: {
       /** Format: uuid */
@@ -1985,11 +2098,6 @@ export interface components {
       /** Format: date-time */
       updatedAt: string
     }
-    /** @description A new project and the columns its template made. */
-    ProjectCreated: {
-      project: components["schemas"]["Project"]
-      columns: components["schemas"]["Column"][]
-    }
     /** @description A workspace the caller belongs to, with the caller's role in it. */
     Workspace: {
       /** Format: uuid */
@@ -2001,6 +2109,55 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+    }
+    /** @description Who invites you, to which workspace, with which role. */
+    InvitationPreview: {
+      workspaceName: string
+      invitedBy: {
+        /** Format: uuid */
+        userId: string
+        fullName: string
+      }
+      /** @enum {string} */
+      role: "owner" | "admin" | "member" | "viewer"
+      email: string | null
+      /** Format: date-time */
+      expiresAt: string
+    }
+    /** @description A pending invitation to a workspace, without its link. */
+    Invitation: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      workspaceId: string
+      email: string | null
+      /** @enum {string} */
+      role: "owner" | "admin" | "member" | "viewer"
+      /** Format: date-time */
+      expiresAt: string
+      /** Format: date-time */
+      createdAt: string
+    }
+    /** @description A new invitation with its link (`url`) and `token` (prefix `svc_inv_`): shown this once only. Valid 7 days, used once. */
+    InvitationCreated: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      workspaceId: string
+      email: string | null
+      /** @enum {string} */
+      role: "owner" | "admin" | "member" | "viewer"
+      /** Format: date-time */
+      expiresAt: string
+      /** Format: date-time */
+      createdAt: string
+      url: string
+      token: string
+    }
+    /** @description A new project and the columns its template made. */
+    ProjectCreated: {
+      project: components["schemas"]["Project"]
+      columns: components["schemas"]["Column"][]
     }
     /** @description The single sign-on providers the sign-in page offers beside the password (none unless configured). */
     SignInProviders: {
@@ -2162,6 +2319,7 @@ export interface operations {
           email: string & unknown
           password: string & (unknown & unknown)
           full_name: string & unknown
+          invitation?: string
         }
       }
     }
@@ -2186,6 +2344,15 @@ export interface operations {
       }
       /** @description The credential may not do this (its kind, its grant, or the caller's role). */
       403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
         headers: {
           [name: string]: unknown
         }
@@ -2249,6 +2416,106 @@ export interface operations {
       }
       /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
       401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "accounts.passwordReset": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string & unknown
+        }
+      }
+    }
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": {
+            message: string
+          }
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "accounts.passwordResetConfirm": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string
+          password: string & (unknown & unknown)
+        }
+      }
+    }
+    responses: {
+      /** @description A session token (for the account bootstrap calls) and its user. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["AuthSession"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
         headers: {
           [name: string]: unknown
         }
@@ -3478,6 +3745,338 @@ export interface operations {
         }
         content: {
           "application/json": components["schemas"]["Member"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "invitations.list": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Invitation"][]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "invitations.create": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": {
+          email?: string & unknown
+          /** @enum {string} */
+          role?: "owner" | "admin" | "member" | "viewer"
+        }
+      }
+    }
+    responses: {
+      /** @description A new invitation with its link (`url`) and `token` (prefix `svc_inv_`): shown this once only. Valid 7 days, used once. */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["InvitationCreated"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "invitations.preview": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Who invites you, to which workspace, with which role. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["InvitationPreview"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "invitations.revoke": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description <No Content> */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "invitations.accept": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        token: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description The workspace joined (with the role the invitation gave) and the new membership. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["InvitationAccepted"]
         }
       }
       /** @description Malformed input: `error` names the field and the rule it broke. */
