@@ -8,6 +8,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { ForgeProvider } from "../domain/forge.ts"
 import type { CardId, ColumnId } from "../domain/ids.ts"
 import type { CardCreate, CardMove, CardPatch } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
@@ -27,6 +28,7 @@ import {
   fileOnceSql,
   fileSql,
   moveSql,
+  systemMoveSql,
   WrittenRow
 } from "./cardStatements.ts"
 import { actorParams, EventLog } from "../events/EventLog.ts"
@@ -101,6 +103,12 @@ export class Cards extends Context.Service<
      * nothing about the card is answered).
      */
     readonly file: (input: Filing) => Effect.Effect<"filed" | "replayed", NotFound>
+    /**
+     * Moves a card to the end of a column as the service, for a forge (issue 31): an ordinary
+     * move (one `card.moved`, actor `{type: "system", name: forge}`), no member's access check.
+     * Undefined when the card or the column is gone.
+     */
+    readonly moveAsForge: (id: string, columnId: string, forge: ForgeProvider) => Effect.Effect<CardView | undefined>
     /** Reads cards by id, in the given order, with labels and subtasks. */
     readonly load: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CardView>>
   }
@@ -125,6 +133,7 @@ export class Cards extends Context.Service<
         file: findAll(sql, fileSql, WrittenRow),
         fileOnce: findAll(sql, fileOnceSql, WrittenRow),
         move: findAll(sql, moveSql, WrittenRow),
+        systemMove: findAll(sql, systemMoveSql, WrittenRow),
         remove: findAll(sql, deleteSql, DeletedRow)
       }
 
@@ -379,7 +388,17 @@ export class Cards extends Context.Service<
         }
       })
 
-      return Cards.of({ create, get, update, remove, move, file, load })
+      const moveAsForge = (id: string, columnId: string, forge: ForgeProvider) =>
+        Effect.gen(function* () {
+          const now = yield* sqlNow
+          const [kind] = actorParams({ forge })
+          const row = yield* write(
+            writes.systemMove({ card: id, to: columnId, position: null, now, user: "", grants: null, kind, credential: null })
+          )
+          return row?.card
+        })
+
+      return Cards.of({ create, get, update, remove, move, moveAsForge, file, load })
     })
   )
 }

@@ -200,12 +200,15 @@ const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false
   UNION ALL ${nothingWritten("target")}`
   )
 
-// The old position is counted in the statement's snapshot, which holds the card where it was.
-export const moveSql = statement<MoveParams>(
-  (p) => `
+// The old position is counted in the statement's snapshot, which holds the card where it was. A
+// member's move checks access in the statement; the service's own (a forge's automation, issue
+// 31) has no member: its actor is `kind` alone (`forge:github`), and it finds the card by id.
+const moveStatement = (mode: "member" | "system") =>
+  statement<MoveParams>(
+    (p) => `
   WITH card AS (
     SELECT c.id, c.project_id, p.workspace_id FROM cards c JOIN projects p ON p.id = c.project_id
-    WHERE c.id = ${p.card}::uuid AND ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants)}
+    WHERE c.id = ${p.card}::uuid${mode === "member" ? ` AND ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants)}` : ""}
   ), target AS (
     SELECT col.id, col.order_epoch FROM board_columns col JOIN card ON card.project_id = col.project_id
     WHERE col.id = ${p.to}::uuid
@@ -219,7 +222,7 @@ export const moveSql = statement<MoveParams>(
   ), ${cardEvent(
     "card.moved",
     "card",
-    actorSql(`${p.kind}::text`, p.user, p.credential),
+    mode === "member" ? actorSql(`${p.kind}::text`, p.user, p.credential) : actorSql(`${p.kind}::text`, "NULL", "NULL"),
     p.now,
     `json_strip_nulls(json_build_object(
       'columnId', CASE WHEN c.old_column_id <> c.column_id THEN c.old_column_id END,
@@ -227,7 +230,11 @@ export const moveSql = statement<MoveParams>(
   )}
   SELECT * FROM answer
   UNION ALL ${nothingWritten("target")}`
-)
+  )
+
+export const moveSql = moveStatement("member")
+/** The service's move (no member: `user`, `grants` and `credential` are unused). */
+export const systemMoveSql = moveStatement("system")
 
 // The event holds the card's last state, read in the statement's snapshot (which still has it,
 // its labels and subtasks); the answer is its column, whose counts the delete changed.
