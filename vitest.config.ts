@@ -29,6 +29,7 @@ const dialect = [
   "test/concurrent-order.test.ts",
   "test/events-history.test.ts",
   "test/events-stream.test.ts",
+  "test/forge.test.ts",
   "test/intake.test.ts",
   "test/limits.test.ts",
   "test/links.test.ts",

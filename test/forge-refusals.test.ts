@@ -70,6 +70,7 @@ describe.each(backends)("forge refusals on %s", (backend) => {
     expect(wrong.status).toBe(401)
     expect(wrong.body.error).toMatch(/wrong signature/)
     expect(await prs(cardA.id)).toEqual([])
+    expect(await server.query("SELECT * FROM forge_deliveries")).toEqual([])
     // the refused delivery id was not recorded: the genuine one with the same id is applied
     const genuine = await sendGithub(base, repo.id, repo.webhookSecret, "pull_request", payload, { delivery: "d-1" })
     expect(genuine.status).toBe(202)
@@ -124,7 +125,7 @@ describe.each(backends)("forge refusals on %s", (backend) => {
     }).catch((e) => e as Error)
     if (big instanceof Error) throw big
     expect(big.status).toBe(413)
-    expect((await big.json()).error).toMatch(/too large/)
+    expect(((await big.json()) as { error: string }).error).toMatch(/too large/)
     const { sign } = await import("@octokit/webhooks-methods")
     const raw = '{"action": "opened", "pull_request": '
     const r = await call(base, "POST", `/v1/forge-hooks/${repo.id}`, {

@@ -6,15 +6,40 @@
  * for changes and failed checks reach the agent's session as `feedback`, a merge with "Fixes"
  * moves it to Done by GitHub, and a deployment ships it. On each database.
  */
+import { execFileSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dialectBackends as backends } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
 import { githubExample, sendGithub } from "./support/forge.ts"
+import { runBoard, tempConfigHome } from "./support/cli.ts"
 import { startServer, type TestServer } from "./support/server.ts"
+import { tmpDirs } from "./support/tmp.ts"
 
 const REPO = "Codertocat/Hello-World" // the examples' repository
 const HEAD = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
-const MERGE = "1f0c8e1a7b2d3c4e5f60718293a4b5c6d7e8f901"
+const tmp = tmpDirs("forge-git-")
+
+/** A real git repository: a first commit (already deployed) and the pull request's merge commit. */
+const gitRepository = () => {
+  const dir = tmp()
+  const git = (...args: Array<string>) =>
+    execFileSync("git", ["-C", dir, ...args], {
+      encoding: "utf8",
+      env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.com" }
+    }).trim()
+  git("init", "-q", "-b", "main")
+  fs.writeFileSync(path.join(dir, "a.txt"), "one\n")
+  git("add", ".")
+  git("commit", "-q", "-m", "First")
+  const first = git("rev-parse", "HEAD")
+  fs.writeFileSync(path.join(dir, "a.txt"), "two\n")
+  git("commit", "-q", "-am", "Merge pull request #7")
+  return { dir, first, merge: git("rev-parse", "HEAD") }
+}
+const repoDir = gitRepository()
+const MERGE = repoDir.merge
 
 describe.each(backends)("forge flow on %s", (backend) => {
   let server: TestServer
@@ -73,7 +98,7 @@ describe.each(backends)("forge flow on %s", (backend) => {
     })
     expect(r.status, r.text).toBe(201)
     expect(r.body.webhookSecret).toMatch(/^whsec_/)
-    expect(r.body.webhookUrl).toBe(`${server.publicUrl ?? base.replace(/\/api$/, "")}/api/v1/forge-hooks/${r.body.id}`)
+    expect(r.body.webhookUrl).toBe(`${server.config.publicUrl}/api/v1/forge-hooks/${r.body.id}`)
     repo = r.body
     const list = await call(base, "GET", `/v1/projects/${A.projectId}/repositories`, { headers: h })
     expect(list.status).toBe(200)
@@ -197,15 +222,16 @@ describe.each(backends)("forge flow on %s", (backend) => {
     expect((await card(cards.login!.id)).columnId).toBe(column("done"))
   })
 
-  it("a deployment ships the cards linked to the merged pull request whose merge commit it lists", async () => {
-    const r = await call(base, "POST", `/v1/projects/${A.projectId}/deployments`, {
-      body: { environment: "production", commits: [MERGE, "abcdef1234567"] },
-      headers: h
-    })
-    expect(r.status, r.text).toBe(201)
-    expect(r.body.environment).toBe("production")
+  it("board ship, against a real git repository, ships the cards linked to the merged pull request", async () => {
+    const run = await runBoard(
+      ["ship", "--env", "production", "--range", `${repoDir.first}..HEAD`, "--dir", repoDir.dir, "--project", A.projectId, "--json"],
+      { env: { XDG_CONFIG_HOME: tempConfigHome(), BOARD_API_URL: base, BOARD_API_KEY: A.apiKey } }
+    )
+    expect(run.code, run.stderr).toBe(0)
+    const deployment = JSON.parse(run.stdout)
+    expect(deployment.environment).toBe("production")
     // every card the pull request names is linked to it, the bare mention too
-    expect([...r.body.shippedCardIds].sort()).toEqual([cards.login!.id, cards.docs!.id].sort())
+    expect([...deployment.shippedCardIds].sort()).toEqual([cards.login!.id, cards.docs!.id].sort())
     const shipped = await card(cards.login!.id)
     expect(shipped.shippedTo).toBe("production")
     expect(shipped.shippedAt).toEqual(expect.any(String))
