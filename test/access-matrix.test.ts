@@ -41,6 +41,8 @@ interface Fixture {
   readonly delivery: string
   /** A's agent session (through A's API key) on the target card. */
   readonly session: string
+  /** A forge repository connected to the project (issue 31). */
+  readonly repository: string
 }
 
 interface Req {
@@ -334,6 +336,34 @@ const ROWS: Record<string, Row> = {
     scope: "workspace",
     req: (f) => ({ method: "POST", path: `/v1/webhooks/${f.webhook}/ping` })
   },
+  "POST /v1/projects/{id}/repositories": {
+    scope: "workspace",
+    req: (f) => ({
+      method: "POST",
+      path: `/v1/projects/${f.projectId}/repositories`,
+      body: { provider: "github", name: `acme/${f.word}-intruder` }
+    })
+  },
+  "GET /v1/projects/{id}/repositories": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/repositories` })
+  },
+  "DELETE /v1/repositories/{id}": {
+    scope: "workspace",
+    req: (f) => ({ method: "DELETE", path: `/v1/repositories/${f.repository}` })
+  },
+  "GET /v1/cards/{id}/pull-requests": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/cards/${f.card}/pull-requests` })
+  },
+  "POST /v1/projects/{id}/deployments": {
+    scope: "workspace",
+    req: (f) => ({
+      method: "POST",
+      path: `/v1/projects/${f.projectId}/deployments`,
+      body: { environment: "production", commits: ["abcdef1"] }
+    })
+  },
   "POST /v1/cards/{id}/claim": {
     scope: "workspace",
     req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/claim`, body: { ttlSeconds: 60 } })
@@ -474,7 +504,13 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
     // queued while disabled: it waits and is never sent
     const delivery = await must(A, { method: "POST", path: `/v1/webhooks/${webhook.id}/ping` }, 202)
     const session = await must(A, { method: "POST", path: `/v1/cards/${target}/claim`, body: {} }, 201)
+    const repository = await must(
+      A,
+      { method: "POST", path: `/v1/projects/${projectId}/repositories`, body: { provider: "github", name: `acme/${word}` } },
+      201
+    )
     return {
+      repository: repository.id,
       comment,
       session: session.id,
       word,
@@ -538,6 +574,8 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         UNION ALL SELECT 'wh' || t::text FROM webhooks t WHERE workspace_id IN (${ws})
         UNION ALL SELECT 'wd' || t::text FROM webhook_deliveries t WHERE webhook_id IN (SELECT id FROM webhooks WHERE workspace_id IN (${ws}))
         UNION ALL SELECT 'as' || t::text FROM agent_sessions t WHERE card_id IN (${cards})
+        UNION ALL SELECT 'rp' || t::text FROM repositories t WHERE project_id IN (${projects})
+        UNION ALL SELECT 'dp' || t::text FROM deployments t WHERE project_id IN (${projects})
         UNION ALL SELECT 'aa' || t::text FROM agent_activities t WHERE session_id IN (SELECT id FROM agent_sessions WHERE card_id IN (${cards}))
         UNION ALL SELECT 'ak' || id::text || coalesce(revoked_at::text, '') FROM api_keys WHERE user_id = '${A.userId}'
         UNION ALL SELECT 'g' || id::text || workspaces::text || coalesce(revoked_at::text, '') FROM oauth_grants WHERE user_id = '${A.userId}'
