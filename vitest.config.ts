@@ -30,6 +30,7 @@ const dialect = [
   "test/events-history.test.ts",
   "test/events-stream.test.ts",
   "test/forge.test.ts",
+  "test/forge-concurrency.test.ts",
   "test/intake.test.ts",
   "test/limits.test.ts",
   "test/links.test.ts",

@@ -1,16 +1,18 @@
 /**
  * The forge delivery scenario (issue 31): GitHub's `pull_request` delivery, signed, naming a card
- * of the board project with close intent, each request with a fresh `X-GitHub-Delivery` (so each
- * is applied, not a replay): signature check, de-duplication insert, the pull request's upsert,
- * its links and their reads, in one transaction. Target: p99 under 50 ms.
+ * of the board project with close intent, each request another pull request with a fresh
+ * `X-GitHub-Delivery` (so each is applied, not a replay): signature check, de-duplication insert,
+ * the pull request's upsert, its link and their reads, in one transaction. (Deliveries of one
+ * pull request take its row lock in turn, as they should; many at once are many pull requests.)
+ * Target: p99 under 50 ms.
  */
 import * as crypto from "node:crypto"
 import type { Api } from "./api.ts"
 
 export interface ForgeTarget {
   readonly repositoryId: string
-  readonly body: string
-  readonly signature: string
+  /** The `n`th delivery: its body and headers. */
+  readonly delivery: (n: number) => { readonly body: string; readonly headers: Record<string, string> }
 }
 
 /** Connects a GitHub repository to the project and builds the delivery naming `cardId`'s ref. */
@@ -24,14 +26,14 @@ export const seedForge = async (api: Api, apiKey: string, projectId: string, car
     expect: [201]
   })
   // the fields GitHub's pull_request payload carries that the service reads, and some it does not
-  const body = JSON.stringify({
+  const bodyOf = (number: number) => JSON.stringify({
     action: "synchronize",
-    number: 42,
+    number,
     pull_request: {
-      number: 42,
+      number,
       title: `Fixes ${card.ref}: benchmark the forge`,
       body: `Fixes ${card.ref}\n\nA pull request as GitHub sends it, trimmed.`,
-      html_url: `https://github.com/${name}/pull/42`,
+      html_url: `https://github.com/${name}/pull/${number}`,
       state: "open",
       draft: false,
       merged: false,
@@ -43,6 +45,17 @@ export const seedForge = async (api: Api, apiKey: string, projectId: string, car
     repository: { full_name: name, private: false },
     sender: { login: "octocat" }
   })
-  const signature = `sha256=${crypto.createHmac("sha256", repo.webhookSecret).update(body).digest("hex")}`
-  return { repositoryId: repo.id, body, signature }
+  const delivery = (n: number) => {
+    const body = bodyOf(n)
+    return {
+      body,
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "pull_request",
+        "x-github-delivery": crypto.randomUUID(),
+        "x-hub-signature-256": `sha256=${crypto.createHmac("sha256", repo.webhookSecret).update(body).digest("hex")}`
+      }
+    }
+  }
+  return { repositoryId: repo.id, delivery }
 }

@@ -604,24 +604,21 @@ const scenarios = (
     },
     {
       id: "forge",
-      label: "POST /api/v1/forge-hooks/{id} (GitHub pull_request, signed, a fresh delivery id each)",
+      label: "POST /api/v1/forge-hooks/{id} (GitHub pull_request, signed, a new pull request each)",
       target: "server",
       connections,
       spec: {
         requests: () => {
-          const headers = () => ({
-            "content-type": "application/json",
-            "x-github-event": "pull_request",
-            "x-github-delivery": crypto.randomUUID(),
-            "x-hub-signature-256": s.forge.signature
-          })
+          // numbers unique across runs of the scenario, so every delivery is a new pull request
+          let n = Math.floor(Math.random() * 1_000_000) * 1_000
+          const first = s.forge.delivery(++n)
           return [
             {
               method: "POST",
               path: `/api/v1/forge-hooks/${s.forge.repositoryId}`,
-              headers: headers(),
-              body: s.forge.body,
-              setupRequest: (req) => ({ ...req, headers: headers() })
+              headers: first.headers,
+              body: first.body,
+              setupRequest: (req) => ({ ...req, ...s.forge.delivery(++n) })
             }
           ]
         }

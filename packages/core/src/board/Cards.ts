@@ -105,10 +105,15 @@ export class Cards extends Context.Service<
     readonly file: (input: Filing) => Effect.Effect<"filed" | "replayed", NotFound>
     /**
      * Moves a card to the end of a column as the service, for a forge (issue 31): an ordinary
-     * move (one `card.moved`, actor `{type: "system", name: forge}`), no member's access check.
-     * Undefined when the card or the column is gone.
+     * move (one `card.moved`, actor `{type: "system", name: forge}`), no member's access check,
+     * only while the card sits in a column of `fromKinds`. Undefined when it moved nothing.
      */
-    readonly moveAsForge: (id: string, columnId: string, forge: ForgeProvider) => Effect.Effect<CardView | undefined>
+    readonly moveAsForge: (
+      id: string,
+      columnId: string,
+      forge: ForgeProvider,
+      fromKinds: ReadonlyArray<string>
+    ) => Effect.Effect<CardView | undefined>
     /** Reads cards by id, in the given order, with labels and subtasks. */
     readonly load: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CardView>>
   }
@@ -388,12 +393,22 @@ export class Cards extends Context.Service<
         }
       })
 
-      const moveAsForge = (id: string, columnId: string, forge: ForgeProvider) =>
+      const moveAsForge = (id: string, columnId: string, forge: ForgeProvider, fromKinds: ReadonlyArray<string>) =>
         Effect.gen(function* () {
           const now = yield* sqlNow
           const [kind] = actorParams({ forge })
           const row = yield* write(
-            writes.systemMove({ card: id, to: columnId, position: null, now, user: "", grants: null, kind, credential: null })
+            writes.systemMove({
+              card: id,
+              to: columnId,
+              position: null,
+              now,
+              user: "",
+              grants: null,
+              kind,
+              credential: null,
+              fromKinds: [...fromKinds]
+            })
           )
           return row?.card
         })

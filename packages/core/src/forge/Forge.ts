@@ -265,7 +265,7 @@ export class Forge extends Context.Service<
         const automation = parseAutomation(repo.automation)
         // the delivery id, or the body's digest when a forge sends none, so a replay is still one
         const id = delivery ?? crypto.createHash("sha256").update(body).digest("hex")
-        return yield* events.changing(
+        const outcome = yield* events.changing(
           Effect.gen(function* () {
             const now = yield* sqlNow
             const fresh = yield* sql
@@ -275,11 +275,13 @@ export class Forge extends Context.Service<
                 [repo.id, id.slice(0, 200), event.slice(0, 100), now]
               )
               .pipe(Effect.orDie)
-            if (fresh.length === 0) return "replayed" as const
-            yield* sync.apply({ ...repo, automation }, change)
-            return "applied" as const
+            if (fresh.length === 0) return { replayed: true, moves: [] }
+            return { replayed: false, moves: yield* sync.apply({ ...repo, automation }, change) }
           })
         )
+        if (outcome.replayed) return "replayed" as const
+        for (const move of outcome.moves) yield* sync.advance(repo.provider, move.cardId, move.kind)
+        return "applied" as const
       })
 
       const pullRequests = Effect.fn("Forge.pullRequests")(function* (principal: Principal, cardId: CardId) {

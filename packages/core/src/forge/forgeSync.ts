@@ -53,8 +53,12 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
 
   const label = (repo: Connection, number: number) => `${repo.name}#${number}`
 
-  /** Moves a card forward to the project's first column of `kind`; never back, never out of done. */
-  const advance = (repo: Connection, cardId: string, kind: "in_progress" | "done") =>
+  /**
+   * Moves a card forward to the project's first column of `kind`; never back, never out of done.
+   * Run after the delivery's transaction commits: each move is its own statement (Cards' one-
+   * statement write, which retries its own races), checking the card's column kind again.
+   */
+  const advance = (provider: ForgeProvider, cardId: string, kind: "in_progress" | "done") =>
     Effect.gen(function* () {
       const [row] = yield* run<{ kind: string; target: string | null }>(
         `SELECT col.kind, (SELECT t.id FROM board_columns t WHERE t.project_id = c.project_id AND t.kind = $2
@@ -63,11 +67,16 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
         [cardId, kind]
       )
       if (row === undefined || row.target === null) return
-      if ((KIND_RANK[row.kind] ?? 0) >= KIND_RANK[kind]!) return
-      yield* cards.moveAsForge(cardId, row.target, repo.provider)
+      const rank = KIND_RANK[kind]!
+      if ((KIND_RANK[row.kind] ?? 0) >= rank) return
+      const below = Object.keys(KIND_RANK).filter((k) => KIND_RANK[k]! < rank)
+      yield* cards.moveAsForge(cardId, row.target, provider, below)
     })
 
-  const pullRequest = (repo: Connection, pr: PullRequestFacts, review: ReviewFacts | undefined) =>
+  /** The moves a delivery asks for, made once it committed (`advance`). */
+  type Move = { readonly cardId: string; readonly kind: "in_progress" | "done" }
+
+  const pullRequest = (repo: Connection, pr: PullRequestFacts, review: ReviewFacts | undefined, moves: Array<Move>) =>
     Effect.gen(function* () {
       const now = yield* sqlNow
       const [prev] = yield* run<{ id: string; state: PullRequestState; review: string | null; checks: string | null }>(
@@ -149,7 +158,7 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
         for (const link of links) {
           const named = inBranch.has(link.card_ref.toUpperCase()) || link.closes
           if (named && byRef.has(link.card_ref.toUpperCase()) && (becameOpen || fresh.has(link.card_id)))
-            yield* advance(repo, link.card_id, "in_progress")
+            moves.push({ cardId: link.card_id, kind: "in_progress" })
         }
       }
       if (repo.automation.pullRequestMerged && state === "merged" && prev?.state !== "merged") {
@@ -159,7 +168,7 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
              WHERE o.card_id = $1::uuid AND o.closes AND op.id <> $2::uuid AND op.state IN ('open', 'draft')`,
             [link.card_id, prId]
           )
-          if ((others?.n ?? 0) === 0) yield* advance(repo, link.card_id, "done")
+          if ((others?.n ?? 0) === 0) moves.push({ cardId: link.card_id, kind: "done" })
         }
       }
       if (review?.state === "changes_requested") {
@@ -239,11 +248,19 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
       )
     })
 
-  /** Applies one read change; a change of another repository is refused before (Forge.ts). */
-  const apply = (repo: Connection, change: ForgeChange): Effect.Effect<void> => {
+  /**
+   * Applies one read change (a change of another repository is refused before: Forge.ts), in the
+   * caller's transaction; answers the moves to make once it committed (`advance` them).
+   */
+  const apply = (repo: Connection, change: ForgeChange): Effect.Effect<ReadonlyArray<Move>> => {
+    const moves: Array<Move> = []
+    return applyChange(repo, change, moves).pipe(Effect.as(moves))
+  }
+
+  const applyChange = (repo: Connection, change: ForgeChange, moves: Array<Move>): Effect.Effect<void> => {
     switch (change.kind) {
       case "pull_request":
-        return pullRequest(repo, change.pr, change.review)
+        return pullRequest(repo, change.pr, change.review, moves)
       case "check":
         return check(repo, change)
       case "push":
@@ -257,5 +274,5 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
     }
   }
 
-  return { apply }
+  return { apply, advance }
 }

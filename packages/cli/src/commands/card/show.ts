@@ -19,13 +19,14 @@ export const runCardShow = Effect.fn("card.show")(function* (options: CardShowOp
   const card = yield* lookup.card(options.card, options.project)
   const board = yield* lookup.board(card.projectId)
   const links = yield* client.board.listCardLinks({ params: { id: card.id } })
-  yield* out.result({ ...card, links }, () => cardDetails(card, board, links, out.style))
+  const pullRequests = yield* client.forge.pullRequests({ params: { id: card.id } })
+  yield* out.result({ ...card, links, pullRequests }, () => cardDetails(card, board, links, out.style, pullRequests))
 })
 
 export const registerCardShow = (card: Command, app: App) =>
   card
     .command("show")
-    .description("show a card: column, priority, labels, description, subtasks and links")
+    .description("show a card: column, priority, labels, description, subtasks, links, pull requests and shipped state")
     .argument("<card>", "the card's ref (WEB-12), id or title")
     .addOption(projectOption())
     .addHelpText(
