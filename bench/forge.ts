@@ -26,25 +26,26 @@ export const seedForge = async (api: Api, apiKey: string, projectId: string, car
     expect: [201]
   })
   // the fields GitHub's pull_request payload carries that the service reads, and some it does not
-  const bodyOf = (number: number) => JSON.stringify({
-    action: "synchronize",
-    number,
-    pull_request: {
+  const bodyOf = (number: number) =>
+    JSON.stringify({
+      action: "synchronize",
       number,
-      title: `Fixes ${card.ref}: benchmark the forge`,
-      body: `Fixes ${card.ref}\n\nA pull request as GitHub sends it, trimmed.`,
-      html_url: `https://github.com/${name}/pull/${number}`,
-      state: "open",
-      draft: false,
-      merged: false,
-      head: { ref: `${card.ref.toLowerCase()}-bench`, sha: "0123456789abcdef0123456789abcdef01234567" },
-      base: { ref: "main" },
-      user: { login: "octocat", id: 1 },
-      labels: []
-    },
-    repository: { full_name: name, private: false },
-    sender: { login: "octocat" }
-  })
+      pull_request: {
+        number,
+        title: `Fixes ${card.ref}: benchmark the forge`,
+        body: `Fixes ${card.ref}\n\nA pull request as GitHub sends it, trimmed.`,
+        html_url: `https://github.com/${name}/pull/${number}`,
+        state: "open",
+        draft: false,
+        merged: false,
+        head: { ref: `${card.ref.toLowerCase()}-bench`, sha: "0123456789abcdef0123456789abcdef01234567" },
+        base: { ref: "main" },
+        user: { login: "octocat", id: 1 },
+        labels: []
+      },
+      repository: { full_name: name, private: false },
+      sender: { login: "octocat" }
+    })
   const delivery = (n: number) => {
     const body = bodyOf(n)
     return {

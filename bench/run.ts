@@ -412,8 +412,7 @@ const eventsOffScenarios = (w: WriteTargets): ReadonlyArray<HttpScenario> =>
     .map((sc) => ({ ...sc, id: `${sc.id}-events-off`, label: `${sc.label}, event rows dropped at insert` }))
 
 const scenarios = (
-  s: Seeded &
-    WriteTargets & { mcpSession: string; queue: { projectId: string; columnId: string }; forge: ForgeTarget }
+  s: Seeded & WriteTargets & { mcpSession: string; queue: { projectId: string; columnId: string }; forge: ForgeTarget }
 ): ReadonlyArray<Scenario> => {
   const key = { "x-api-key": s.apiKey }
   const json = { ...key, "content-type": "application/json" }

@@ -506,7 +506,11 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
     const session = await must(A, { method: "POST", path: `/v1/cards/${target}/claim`, body: {} }, 201)
     const repository = await must(
       A,
-      { method: "POST", path: `/v1/projects/${projectId}/repositories`, body: { provider: "github", name: `acme/${word}` } },
+      {
+        method: "POST",
+        path: `/v1/projects/${projectId}/repositories`,
+        body: { provider: "github", name: `acme/${word}` }
+      },
       201
     )
     return {

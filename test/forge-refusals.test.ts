@@ -145,7 +145,12 @@ describe.each(backends)("forge refusals on %s", (backend) => {
     await sendGithub(base, repo.id, repo.webhookSecret, "pull_request", opened(4, `Fixes ${gone.ref}`))
     expect((await call(base, "DELETE", `/v1/cards/${gone.id}`, { headers: h })).status).toBe(204)
     const merged = opened(4, `Fixes ${gone.ref}`)
-    Object.assign(merged.pull_request, { state: "closed", merged: true, merged_at: "2026-05-01T00:00:00Z", merge_commit_sha: "a".repeat(40) })
+    Object.assign(merged.pull_request, {
+      state: "closed",
+      merged: true,
+      merged_at: "2026-05-01T00:00:00Z",
+      merge_commit_sha: "a".repeat(40)
+    })
     merged.action = "closed"
     expect((await sendGithub(base, repo.id, repo.webhookSecret, "pull_request", merged)).status).toBe(202)
     const unknown = await sendGithub(base, "00000000-0000-4000-8000-000000000000", "x", "pull_request", merged)
@@ -244,11 +249,21 @@ describe.each(backends)("forge refusals on %s", (backend) => {
         repository: { full_name: `acme/${flavour}-app` }
       }
       expect((await sendGitea(base, tea.id, tea.webhookSecret, "status", status, flavour)).status).toBe(202)
-      const rejected = { ...payload, action: "reviewed", review: { type: "pull_request_review_rejected", content: "No." } }
+      const rejected = {
+        ...payload,
+        action: "reviewed",
+        review: { type: "pull_request_review_rejected", content: "No." }
+      }
       expect(
         (await sendGitea(base, tea.id, tea.webhookSecret, "pull_request_rejected", rejected, flavour)).status
       ).toBe(202)
       const [pr] = await prs(card.id)
-      expect(pr).toMatchObject({ provider: flavour, number: 5, closes: true, checks: "failure", review: "changes_requested" })
+      expect(pr).toMatchObject({
+        provider: flavour,
+        number: 5,
+        closes: true,
+        checks: "failure",
+        review: "changes_requested"
+      })
     })
 })

@@ -27,7 +27,13 @@ const gitRepository = () => {
   const git = (...args: Array<string>) =>
     execFileSync("git", ["-C", dir, ...args], {
       encoding: "utf8",
-      env: { ...process.env, GIT_AUTHOR_NAME: "T", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "T", GIT_COMMITTER_EMAIL: "t@example.com" }
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "T",
+        GIT_AUTHOR_EMAIL: "t@example.com",
+        GIT_COMMITTER_NAME: "T",
+        GIT_COMMITTER_EMAIL: "t@example.com"
+      }
     }).trim()
   git("init", "-q", "-b", "main")
   fs.writeFileSync(path.join(dir, "a.txt"), "one\n")
@@ -224,7 +230,18 @@ describe.each(backends)("forge flow on %s", (backend) => {
 
   it("board ship, against a real git repository, ships the cards linked to the merged pull request", async () => {
     const run = await runBoard(
-      ["ship", "--env", "production", "--range", `${repoDir.first}..HEAD`, "--dir", repoDir.dir, "--project", A.projectId, "--json"],
+      [
+        "ship",
+        "--env",
+        "production",
+        "--range",
+        `${repoDir.first}..HEAD`,
+        "--dir",
+        repoDir.dir,
+        "--project",
+        A.projectId,
+        "--json"
+      ],
       { env: { XDG_CONFIG_HOME: tempConfigHome(), BOARD_API_URL: base, BOARD_API_KEY: A.apiKey } }
     )
     expect(run.code, run.stderr).toBe(0)

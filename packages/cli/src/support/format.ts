@@ -49,7 +49,8 @@ export const cardDetails = (
   // user ids: `card show --json` and the workspace's members say who they are
   if (card.assigneeIds.length > 0) out.push(`${style.dim("assignees")} ${card.assigneeIds.join(", ")}`)
   if (card.source !== "api" && card.source !== "") out.push(`${style.dim("source")}    ${card.source}`)
-  if (card.shippedAt !== null) out.push(`${style.dim("shipped")}   ${style.green(`to ${card.shippedTo}`)} at ${card.shippedAt}`)
+  if (card.shippedAt !== null)
+    out.push(`${style.dim("shipped")}   ${style.green(`to ${card.shippedTo}`)} at ${card.shippedAt}`)
   out.push(`${style.dim("id")}        ${card.id}`)
   if (card.description !== null && card.description !== "") out.push("", card.description)
   if (card.subtasks.length > 0) {
@@ -71,8 +72,15 @@ export const cardDetails = (
 export const pullRequestLine = (pr: PullRequest, style: Style): string => {
   const state = pr.state === "merged" ? style.magenta(pr.state) : pr.state === "open" ? style.green(pr.state) : pr.state
   const checks =
-    pr.checks === null ? [] : [`checks ${pr.checks === "failure" ? style.red(pr.checks) : pr.checks === "success" ? style.green(pr.checks) : pr.checks}`]
-  const review = pr.review === null ? [] : [pr.review === "changes_requested" ? style.red("changes requested") : style.green("approved")]
+    pr.checks === null
+      ? []
+      : [
+          `checks ${pr.checks === "failure" ? style.red(pr.checks) : pr.checks === "success" ? style.green(pr.checks) : pr.checks}`
+        ]
+  const review =
+    pr.review === null
+      ? []
+      : [pr.review === "changes_requested" ? style.red("changes requested") : style.green("approved")]
   return `#${pr.number} ${pr.title}  ${[state, ...checks, ...review, ...(pr.closes ? ["closes"] : [])].join(" · ")}  ${style.dim(pr.url)}`
 }
 

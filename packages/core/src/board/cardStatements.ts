@@ -211,13 +211,12 @@ export interface SystemMoveParams extends MoveParams {
 // moves it only from a column of `fromKinds`, checked again on the row it updates (so of two
 // such moves at once, the second finds the card moved and writes nothing).
 const moveStatement = (mode: "member" | "system") =>
-  statement<SystemMoveParams>(
-    (p) => {
-      const fromKind = (alias: string) =>
-        mode === "system"
-          ? ` AND (SELECT k.kind FROM board_columns k WHERE k.id = ${alias}.column_id) = ANY(${p.fromKinds}::text[])`
-          : ""
-      return `
+  statement<SystemMoveParams>((p) => {
+    const fromKind = (alias: string) =>
+      mode === "system"
+        ? ` AND (SELECT k.kind FROM board_columns k WHERE k.id = ${alias}.column_id) = ANY(${p.fromKinds}::text[])`
+        : ""
+    return `
   WITH card AS (
     SELECT c.id, c.project_id, p.workspace_id FROM cards c JOIN projects p ON p.id = c.project_id
     WHERE c.id = ${p.card}::uuid${mode === "member" ? ` AND ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants)}` : fromKind("c")}
@@ -242,8 +241,7 @@ const moveStatement = (mode: "member" | "system") =>
   )}
   SELECT * FROM answer
   UNION ALL ${nothingWritten("target")}`
-    }
-  )
+  })
 
 export const moveSql = moveStatement("member") as Statement<MoveParams>
 /** The service's move (no member: `user`, `grants` and `credential` are unused). */

@@ -62,7 +62,10 @@ export class Forge extends Context.Service<
       projectId: string,
       input: RepositoryCreate
     ) => Effect.Effect<RepositoryWithSecret, Conflict | Forbidden | AccessError>
-    readonly repositories: (principal: Principal, projectId: string) => Effect.Effect<ReadonlyArray<Repository>, AccessError>
+    readonly repositories: (
+      principal: Principal,
+      projectId: string
+    ) => Effect.Effect<ReadonlyArray<Repository>, AccessError>
     readonly disconnect: (principal: Principal, id: string) => Effect.Effect<void, Forbidden | AccessError>
     /** A forge's webhook request: its repository, headers (lower-case names) and raw body. */
     readonly receive: (
@@ -70,7 +73,10 @@ export class Forge extends Context.Service<
       headers: Headers,
       body: Uint8Array
     ) => Effect.Effect<DeliveryOutcome, NotFound | Unauthenticated | InvalidInput>
-    readonly pullRequests: (principal: Principal, cardId: CardId) => Effect.Effect<ReadonlyArray<PullRequest>, AccessError>
+    readonly pullRequests: (
+      principal: Principal,
+      cardId: CardId
+    ) => Effect.Effect<ReadonlyArray<PullRequest>, AccessError>
     readonly deploy: (
       principal: Principal,
       projectId: string,
@@ -215,11 +221,7 @@ export class Forge extends Context.Service<
           ship(projectId, workspaceId, environment, commits, actor)
       })
 
-      const receive = Effect.fn("Forge.receive")(function* (
-        repositoryId: string,
-        headers: Headers,
-        body: Uint8Array
-      ) {
+      const receive = Effect.fn("Forge.receive")(function* (repositoryId: string, headers: Headers, body: Uint8Array) {
         const what = `repository ${repositoryId}`
         if (!isUuid(repositoryId)) return yield* new NotFound({ message: `${what} not found` })
         const [repo] = yield* sql
@@ -231,7 +233,8 @@ export class Forge extends Context.Service<
           .pipe(Effect.orDie)
         if (repo === undefined) return yield* new NotFound({ message: `${what} not found` })
         const secret = openSecret(keys.webhooks, repo.id, repo.secret_box)
-        const valid = secret !== undefined && (yield* Effect.promise(() => signatureValid(repo.provider, secret, headers, body)))
+        const valid =
+          secret !== undefined && (yield* Effect.promise(() => signatureValid(repo.provider, secret, headers, body)))
         if (!valid)
           return yield* new Unauthenticated({
             invalidToken: false,
@@ -241,10 +244,16 @@ export class Forge extends Context.Service<
           })
         const { event, delivery } = deliveryHeaders(repo.provider, headers)
         if (event === undefined || event === "")
-          return yield* new InvalidInput({ message: `missing event header: a ${repo.provider} webhook names its event` })
+          return yield* new InvalidInput({
+            message: `missing event header: a ${repo.provider} webhook names its event`
+          })
         let payload: unknown
         try {
-          payload = JSON.parse(Buffer.from(body).toString("utf8").replace(/^payload=/, ""))
+          payload = JSON.parse(
+            Buffer.from(body)
+              .toString("utf8")
+              .replace(/^payload=/, "")
+          )
         } catch {
           return yield* new InvalidInput({
             message: "malformed JSON body: set the webhook's content type to application/json"
@@ -287,9 +296,10 @@ export class Forge extends Context.Service<
       const pullRequests = Effect.fn("Forge.pullRequests")(function* (principal: Principal, cardId: CardId) {
         yield* access.resolve(principal, "card", cardId)
         const rows = yield* sql
-          .unsafe<PullRequestRow>(`${PULL_REQUEST_SELECT} WHERE cpr.card_id = $1::uuid ORDER BY cpr.created_at, pr.id`, [
-            cardId
-          ])
+          .unsafe<PullRequestRow>(
+            `${PULL_REQUEST_SELECT} WHERE cpr.card_id = $1::uuid ORDER BY cpr.created_at, pr.id`,
+            [cardId]
+          )
           .pipe(Effect.orDie)
         return rows.map(pullRequestView)
       })

@@ -266,9 +266,9 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
       case "push":
         return push(repo, change.commits)
       case "deployment":
-        return ship(repo.project_id, repo.workspace_id, change.environment, [change.sha], { forge: repo.provider }).pipe(
-          Effect.asVoid
-        )
+        return ship(repo.project_id, repo.workspace_id, change.environment, [change.sha], {
+          forge: repo.provider
+        }).pipe(Effect.asVoid)
       case "ignored":
         return Effect.void
     }

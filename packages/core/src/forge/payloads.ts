@@ -55,7 +55,12 @@ export type ForgeChange =
       readonly repository: string | undefined
       readonly commits: ReadonlyArray<{ readonly sha: string; readonly message: string }>
     }
-  | { readonly kind: "deployment"; readonly repository: string | undefined; readonly environment: string; readonly sha: string }
+  | {
+      readonly kind: "deployment"
+      readonly repository: string | undefined
+      readonly environment: string
+      readonly sha: string
+    }
   | { readonly kind: "ignored" }
 
 /** A payload that cannot be read: answered 400 with `message`. */
@@ -66,7 +71,11 @@ type Json = Record<string, unknown>
 const obj = (v: unknown): Json => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {})
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined)
 const num = (v: unknown): number | undefined =>
-  typeof v === "number" && Number.isSafeInteger(v) ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : undefined
+  typeof v === "number" && Number.isSafeInteger(v)
+    ? v
+    : typeof v === "string" && /^\d+$/.test(v)
+      ? Number(v)
+      : undefined
 const arr = (v: unknown): ReadonlyArray<unknown> => (Array.isArray(v) ? v : [])
 const isoOrNull = (v: unknown): string | null => {
   const s = str(v)
@@ -127,7 +136,15 @@ const githubLikePr = (pr: Json): PullRequestFacts => {
   const head = obj(pr.head)
   const merged = pr.merged === true || str(pr.merged_at) !== undefined
   const state: PullRequestState =
-    str(pr.state) === "closed" ? (merged ? "merged" : "closed") : merged ? "merged" : pr.draft === true ? "draft" : "open"
+    str(pr.state) === "closed"
+      ? merged
+        ? "merged"
+        : "closed"
+      : merged
+        ? "merged"
+        : pr.draft === true
+          ? "draft"
+          : "open"
   return {
     number: need(num(pr.number), "pull_request.number"),
     title: str(pr.title) ?? "",

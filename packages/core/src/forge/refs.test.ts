@@ -3,9 +3,23 @@ import { branchMentions, mentionsIn } from "./refs.ts"
 
 describe("card refs in forge text", () => {
   it("closes only after a closing word, any case, with or without a colon", () => {
-    for (const text of ["Closes WEB-12", "fixes web-12", "Resolved: WEB-12", "close WEB-12", "FIXED WEB-12", "fix:  web-12"])
+    for (const text of [
+      "Closes WEB-12",
+      "fixes web-12",
+      "Resolved: WEB-12",
+      "close WEB-12",
+      "FIXED WEB-12",
+      "fix:  web-12"
+    ])
       expect(mentionsIn("WEB", text)).toEqual([{ ref: "WEB-12", closes: true }])
-    for (const text of ["see WEB-12", "WEB-12", "prefix WEB-12", "closing WEB-12", "fixesWEB-12 nope", "Fixes #3 and WEB-12"])
+    for (const text of [
+      "see WEB-12",
+      "WEB-12",
+      "prefix WEB-12",
+      "closing WEB-12",
+      "fixesWEB-12 nope",
+      "Fixes #3 and WEB-12"
+    ])
       expect(mentionsIn("WEB", text).filter((m) => m.ref === "WEB-12")).toEqual(
         text === "fixesWEB-12 nope" ? [] : [{ ref: "WEB-12", closes: false }]
       )

@@ -8,7 +8,7 @@
 
 const CLOSING_WORDS = "close|closes|closed|fix|fixes|fixed|resolve|resolves|resolved"
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 export interface RefMention {
   /** The ref as the project writes it, upper case: `WEB-12`. */
@@ -19,7 +19,7 @@ export interface RefMention {
 // a word character is a letter, a digit or `_` (so `xWEB-12`, `WEB-123` and `WEB-12_` are not WEB-12)
 const mentionPattern = (prefix: string) =>
   new RegExp(
-    `(?<![\\p{L}\\p{N}_])(?:(${CLOSING_WORDS}):?\\s+)?(${escape(prefix)}-(\\d{1,9}))(?![\\p{L}\\p{N}_])`,
+    `(?<![\\p{L}\\p{N}_])(?:(${CLOSING_WORDS}):?\\s+)?(${escapeRegExp(prefix)}-(\\d{1,9}))(?![\\p{L}\\p{N}_])`,
     "giu"
   )
 

@@ -43,7 +43,9 @@ export class ForgeGroup extends HttpApiGroup.make("forge")
       params: { id: projectId },
       success: Schema.Array(Repository),
       error: [BadRequest, Forbidden, NotFound]
-    }).annotateMerge(doc("List a project's repositories", "The repositories connected to the project, without secrets."))
+    }).annotateMerge(
+      doc("List a project's repositories", "The repositories connected to the project, without secrets.")
+    )
   )
   .add(
     HttpApiEndpoint.delete("disconnect", "/v1/repositories/:id", {

@@ -76,7 +76,10 @@ export const registerRepo = (program: Command, app: App) => {
     .argument("<name>", "owner/repo, or a GitLab path (group/sub/project)")
     .addOption(new Option("--provider <forge>", "the forge").choices(forgeProviders).default("github"))
     .addOption(projectOption())
-    .addHelpText("after", examples("board repo connect acme/web", "board repo connect acme/platform/web --provider gitlab"))
+    .addHelpText(
+      "after",
+      examples("board repo connect acme/web", "board repo connect acme/platform/web --provider gitlab")
+    )
     .action((name: string, flags: Omit<RepoConnectOptions, "name">, cmd: Command) =>
       app.run(cmd, { ...flags, name }, runRepoConnect)
     )
