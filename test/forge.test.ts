@@ -252,6 +252,14 @@ describe.each(backends)("forge flow on %s", (backend) => {
     const shipped = await card(cards.login!.id)
     expect(shipped.shippedTo).toBe("production")
     expect(shipped.shippedAt).toEqual(expect.any(String))
+    // board card show lists the pull requests and the shipped state
+    const show = await runBoard(["card", "show", cards.login!.ref, "--project", A.projectId], {
+      env: { XDG_CONFIG_HOME: tempConfigHome(), BOARD_API_URL: base, BOARD_API_KEY: A.apiKey, NO_COLOR: "1" }
+    })
+    expect(show.code, show.stderr).toBe(0)
+    expect(show.stdout).toContain("Pull requests")
+    expect(show.stdout).toMatch(/#7 Handle empty passwords {2}merged · checks success · changes requested · closes/)
+    expect(show.stdout).toContain("to production")
     // shipped to the same environment again: nothing changes
     const again = await call(base, "POST", `/v1/projects/${A.projectId}/deployments`, {
       body: { environment: "production", commits: [MERGE] },
