@@ -29,6 +29,8 @@ const dialect = [
   "test/concurrent-order.test.ts",
   "test/events-history.test.ts",
   "test/events-stream.test.ts",
+  "test/forge.test.ts",
+  "test/forge-concurrency.test.ts",
   "test/intake.test.ts",
   "test/invitations.test.ts",
   "test/limits.test.ts",

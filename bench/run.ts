@@ -33,6 +33,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { makeApi } from "./api.ts"
+import { type ForgeTarget, seedForge } from "./forge.ts"
 import {
   EVENTS_OFF_SQL,
   EVENTS_ON_SQL,
@@ -120,7 +121,8 @@ const mainIds = [
   "mcp",
   "move",
   "move-1",
-  "claim-next"
+  "claim-next",
+  "forge"
 ] as const
 const scalingOnlyIds = ["search-10k-cards", "board-100-cards", "board-10000-cards", "search-1m-cards"] as const
 /**
@@ -410,7 +412,7 @@ const eventsOffScenarios = (w: WriteTargets): ReadonlyArray<HttpScenario> =>
     .map((sc) => ({ ...sc, id: `${sc.id}-events-off`, label: `${sc.label}, event rows dropped at insert` }))
 
 const scenarios = (
-  s: Seeded & WriteTargets & { mcpSession: string; queue: { projectId: string; columnId: string } }
+  s: Seeded & WriteTargets & { mcpSession: string; queue: { projectId: string; columnId: string }; forge: ForgeTarget }
 ): ReadonlyArray<Scenario> => {
   const key = { "x-api-key": s.apiKey }
   const json = { ...key, "content-type": "application/json" }
@@ -597,6 +599,28 @@ const scenarios = (
             body: JSON.stringify({ columnId: s.queue.columnId, ttlSeconds: 3600 })
           }
         ]
+      }
+    },
+    {
+      id: "forge",
+      label: "POST /api/v1/forge-hooks/{id} (GitHub pull_request, signed, a new pull request each)",
+      target: "server",
+      connections,
+      spec: {
+        requests: () => {
+          // numbers unique across runs of the scenario, so every delivery is a new pull request
+          let n = Math.floor(Math.random() * 1_000_000) * 1_000
+          const first = s.forge.delivery(++n)
+          return [
+            {
+              method: "POST",
+              path: `/api/v1/forge-hooks/${s.forge.repositoryId}`,
+              headers: first.headers,
+              body: first.body,
+              setupRequest: (req) => ({ ...req, ...s.forge.delivery(++n) })
+            }
+          ]
+        }
       }
     },
     // after the main scenarios: the other board sizes, then the corpus grown to its largest size
@@ -909,6 +933,7 @@ const main = async () => {
       .join(", ")})`
   )
   const intakeToken = await mintIntakeToken(makeApi(`${origin}/api`), seeded)
+  const forge = await seedForge(makeApi(`${origin}/api`), seeded.apiKey, seeded.boardProjectId, seeded.boardCardIds[0]!)
   // an MCP session for the tool-call scenario: initialize, then the initialized notification
   const mcpHeaders = {
     "x-api-key": seeded.apiKey,
@@ -943,7 +968,7 @@ const main = async () => {
   /** The selected scenarios among `ids`, in that order. */
   const phase = (ids: ReadonlyArray<string>) => {
     const targets = { ...seeded, ...movePool, intakeToken }
-    const all = [...scenarios({ ...targets, mcpSession, queue }), ...eventsOffScenarios(targets), ...floors]
+    const all = [...scenarios({ ...targets, mcpSession, queue, forge }), ...eventsOffScenarios(targets), ...floors]
     return ids.filter(selected).flatMap((id) => all.filter((sc) => sc.id === id))
   }
   const rows: Array<Row> = []

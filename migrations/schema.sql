@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0024_mcp_sessions.sql (22 files).
+-- Migrations: 0001_init.sql .. 0024_mcp_sessions.sql (23 files).
 
 SET check_function_bodies = false;
 
@@ -234,6 +234,15 @@ CREATE TABLE card_assignees (
   CONSTRAINT card_assignees_pkey PRIMARY KEY (card_id, user_id)
 );
 
+CREATE TABLE card_commits (
+  card_id uuid NOT NULL,
+  repository_id uuid NOT NULL,
+  sha text NOT NULL,
+  closes boolean NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT card_commits_pkey PRIMARY KEY (card_id, sha)
+);
+
 CREATE TABLE card_labels (
   card_id uuid NOT NULL,
   label_id uuid NOT NULL,
@@ -261,6 +270,14 @@ CREATE TABLE card_order_counts (
   delta integer NOT NULL
 );
 
+CREATE TABLE card_pull_requests (
+  card_id uuid NOT NULL,
+  pull_request_id uuid NOT NULL,
+  closes boolean NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT card_pull_requests_pkey PRIMARY KEY (card_id, pull_request_id)
+);
+
 CREATE TABLE cards (
   id uuid DEFAULT gen_random_uuid() NOT NULL,
   project_id uuid NOT NULL,
@@ -278,6 +295,8 @@ CREATE TABLE cards (
   sort_key numeric NOT NULL,
   due_at timestamp with time zone,
   claimed boolean DEFAULT false NOT NULL,
+  shipped_at timestamp with time zone,
+  shipped_to text,
   CONSTRAINT cards_order_unique UNIQUE (column_id, sort_key) DEFERRABLE,
   CONSTRAINT cards_pkey PRIMARY KEY (id),
   CONSTRAINT cards_priority_check CHECK ((priority = ANY (ARRAY['low'::text, 'medium'::text, 'high'::text, 'urgent'::text]))),
@@ -295,6 +314,17 @@ CREATE TABLE comments (
   created_at timestamp with time zone NOT NULL,
   updated_at timestamp with time zone NOT NULL,
   CONSTRAINT comments_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE deployments (
+  id uuid DEFAULT gen_random_uuid() NOT NULL,
+  project_id uuid NOT NULL,
+  environment text NOT NULL,
+  commits text[] NOT NULL,
+  shipped_card_ids uuid[] NOT NULL,
+  created_by uuid,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT deployments_pkey PRIMARY KEY (id)
 );
 
 CREATE TABLE desktop_releases (
@@ -337,6 +367,25 @@ CREATE TABLE file_store (
   recorded_at timestamp with time zone NOT NULL,
   CONSTRAINT file_store_one_check CHECK (one),
   CONSTRAINT file_store_pkey PRIMARY KEY (one)
+);
+
+CREATE TABLE forge_checks (
+  repository_id uuid NOT NULL,
+  sha text NOT NULL,
+  name text NOT NULL,
+  state text NOT NULL,
+  url text,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT forge_checks_pkey PRIMARY KEY (repository_id, sha, name),
+  CONSTRAINT forge_checks_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'success'::text, 'failure'::text])))
+);
+
+CREATE TABLE forge_deliveries (
+  repository_id uuid NOT NULL,
+  delivery_id text NOT NULL,
+  event text NOT NULL,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT forge_deliveries_pkey PRIMARY KEY (repository_id, delivery_id)
 );
 
 CREATE TABLE intake_claims (
@@ -514,6 +563,37 @@ CREATE TABLE projects (
   CONSTRAINT projects_pkey PRIMARY KEY (id)
 );
 
+CREATE TABLE pull_requests (
+  id uuid DEFAULT gen_random_uuid() NOT NULL,
+  repository_id uuid NOT NULL,
+  number integer NOT NULL,
+  title text NOT NULL,
+  url text NOT NULL,
+  branch text NOT NULL,
+  state text NOT NULL,
+  head_sha text,
+  review text,
+  merge_commit_sha text,
+  merged_at timestamp with time zone,
+  updated_at timestamp with time zone NOT NULL,
+  CONSTRAINT pull_requests_pkey PRIMARY KEY (id),
+  CONSTRAINT pull_requests_repository_id_number_key UNIQUE (repository_id, number),
+  CONSTRAINT pull_requests_review_check CHECK ((review = ANY (ARRAY['approved'::text, 'changes_requested'::text]))),
+  CONSTRAINT pull_requests_state_check CHECK ((state = ANY (ARRAY['open'::text, 'draft'::text, 'merged'::text, 'closed'::text])))
+);
+
+CREATE TABLE repositories (
+  id uuid DEFAULT gen_random_uuid() NOT NULL,
+  project_id uuid NOT NULL,
+  provider text NOT NULL,
+  name text NOT NULL,
+  secret_box text NOT NULL,
+  created_by uuid,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT repositories_pkey PRIMARY KEY (id),
+  CONSTRAINT repositories_provider_check CHECK ((provider = ANY (ARRAY['github'::text, 'gitlab'::text, 'gitea'::text, 'forgejo'::text])))
+);
+
 CREATE TABLE signup_attempts (
   email text NOT NULL,
   attempted_at timestamp with time zone NOT NULL,
@@ -635,6 +715,10 @@ ALTER TABLE card_assignees ADD CONSTRAINT card_assignees_card_id_fkey FOREIGN KE
 
 ALTER TABLE card_assignees ADD CONSTRAINT card_assignees_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
 
+ALTER TABLE card_commits ADD CONSTRAINT card_commits_card_id_fkey FOREIGN KEY (card_id) REFERENCES cards(id) ON DELETE CASCADE;
+
+ALTER TABLE card_commits ADD CONSTRAINT card_commits_repository_id_fkey FOREIGN KEY (repository_id) REFERENCES repositories(id) ON DELETE CASCADE;
+
 ALTER TABLE card_labels ADD CONSTRAINT card_labels_card_id_fkey FOREIGN KEY (card_id) REFERENCES cards(id) ON DELETE CASCADE;
 
 ALTER TABLE card_labels ADD CONSTRAINT card_labels_label_id_fkey FOREIGN KEY (label_id) REFERENCES labels(id) ON DELETE CASCADE;
@@ -645,6 +729,10 @@ ALTER TABLE card_links ADD CONSTRAINT card_links_source_id_fkey FOREIGN KEY (sou
 
 ALTER TABLE card_links ADD CONSTRAINT card_links_target_id_fkey FOREIGN KEY (target_id) REFERENCES cards(id) ON DELETE CASCADE;
 
+ALTER TABLE card_pull_requests ADD CONSTRAINT card_pull_requests_card_id_fkey FOREIGN KEY (card_id) REFERENCES cards(id) ON DELETE CASCADE;
+
+ALTER TABLE card_pull_requests ADD CONSTRAINT card_pull_requests_pull_request_id_fkey FOREIGN KEY (pull_request_id) REFERENCES pull_requests(id) ON DELETE CASCADE;
+
 ALTER TABLE cards ADD CONSTRAINT cards_column_id_fkey FOREIGN KEY (column_id) REFERENCES board_columns(id);
 
 ALTER TABLE cards ADD CONSTRAINT cards_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
@@ -654,6 +742,14 @@ ALTER TABLE cards ADD CONSTRAINT cards_project_id_fkey FOREIGN KEY (project_id) 
 ALTER TABLE comments ADD CONSTRAINT comments_author_id_fkey FOREIGN KEY (author_id) REFERENCES users(id) ON DELETE SET NULL;
 
 ALTER TABLE comments ADD CONSTRAINT comments_card_id_fkey FOREIGN KEY (card_id) REFERENCES cards(id) ON DELETE CASCADE;
+
+ALTER TABLE deployments ADD CONSTRAINT deployments_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
+
+ALTER TABLE deployments ADD CONSTRAINT deployments_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE;
+
+ALTER TABLE forge_checks ADD CONSTRAINT forge_checks_repository_id_fkey FOREIGN KEY (repository_id) REFERENCES repositories(id) ON DELETE CASCADE;
+
+ALTER TABLE forge_deliveries ADD CONSTRAINT forge_deliveries_repository_id_fkey FOREIGN KEY (repository_id) REFERENCES repositories(id) ON DELETE CASCADE;
 
 ALTER TABLE intake_claims ADD CONSTRAINT intake_claims_token_id_fkey FOREIGN KEY (token_id) REFERENCES intake_tokens(id) ON DELETE CASCADE;
 
@@ -695,6 +791,12 @@ ALTER TABLE project_links ADD CONSTRAINT project_links_reviewed_by_fkey FOREIGN 
 
 ALTER TABLE projects ADD CONSTRAINT projects_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE;
 
+ALTER TABLE pull_requests ADD CONSTRAINT pull_requests_repository_id_fkey FOREIGN KEY (repository_id) REFERENCES repositories(id) ON DELETE CASCADE;
+
+ALTER TABLE repositories ADD CONSTRAINT repositories_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
+
+ALTER TABLE repositories ADD CONSTRAINT repositories_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE CASCADE;
+
 ALTER TABLE subtasks ADD CONSTRAINT subtasks_card_id_fkey FOREIGN KEY (card_id) REFERENCES cards(id) ON DELETE CASCADE;
 
 ALTER TABLE web_sessions ADD CONSTRAINT web_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
@@ -729,11 +831,15 @@ CREATE INDEX api_keys_user ON public.api_keys USING btree (user_id);
 
 CREATE INDEX card_assignees_user ON public.card_assignees USING btree (user_id, card_id);
 
+CREATE INDEX card_commits_sha ON public.card_commits USING btree (sha);
+
 CREATE INDEX card_labels_label ON public.card_labels USING btree (label_id);
 
 CREATE INDEX card_links_target ON public.card_links USING btree (target_id);
 
 CREATE INDEX card_order_counts_bucket ON public.card_order_counts USING btree (column_id, bucket) INCLUDE (delta);
+
+CREATE INDEX card_pull_requests_pr ON public.card_pull_requests USING btree (pull_request_id);
 
 CREATE INDEX cards_intake_token ON public.cards USING btree (intake_token_id) WHERE (intake_token_id IS NOT NULL);
 
@@ -761,6 +867,8 @@ CREATE INDEX events_by_card ON public.events USING btree (card_id, tx, n) WHERE 
 
 CREATE INDEX events_by_project ON public.events USING btree (project_id, tx, n);
 
+CREATE INDEX forge_deliveries_created ON public.forge_deliveries USING btree (created_at);
+
 CREATE INDEX intake_claims_age ON public.intake_claims USING btree (created_at);
 
 CREATE INDEX intake_tokens_project ON public.intake_tokens USING btree (project_id, created_at);
@@ -786,6 +894,12 @@ CREATE INDEX project_links_list ON public.project_links USING btree (project_id,
 CREATE INDEX project_links_relevance ON public.project_links USING btree (project_id, relevance);
 
 CREATE INDEX projects_workspace ON public.projects USING btree (workspace_id);
+
+CREATE INDEX pull_requests_head ON public.pull_requests USING btree (repository_id, head_sha);
+
+CREATE INDEX pull_requests_merge_commit ON public.pull_requests USING btree (merge_commit_sha) WHERE (merge_commit_sha IS NOT NULL);
+
+CREATE UNIQUE INDEX repositories_project_name ON public.repositories USING btree (project_id, provider, lower(name));
 
 CREATE INDEX subtasks_card ON public.subtasks USING btree (card_id, "position");
 

@@ -348,6 +348,7 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
       delivery: id(),
       session: id(),
       invitation: id(),
+      repository: id(),
       spareWorkspace: id(),
       agent: id(),
       agentKey: id(),

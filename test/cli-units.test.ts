@@ -91,6 +91,8 @@ const card = (
   createdAt: ts,
   updatedAt: ts,
   claim: null,
+  shippedAt: null,
+  shippedTo: null,
   ...extra
 })
 // the wire form, decoded as the client decodes it (which brands the ids)

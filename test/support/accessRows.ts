@@ -31,6 +31,8 @@ export interface Fixture {
   readonly agentKey: string
   /** A pending invitation to A's W1. */
   readonly invitation: string
+  /** A forge repository connected to the project (issue 31). */
+  readonly repository: string
 }
 
 export interface Req {
@@ -274,6 +276,37 @@ export const ROWS: Record<string, Row> = {
     noOAuth: true,
     roles: { member: 403 },
     req: (f) => ({ method: "DELETE", path: `/v1/agents/${f.agent}/api-keys/${f.agentKey}` })
+  },
+  // issue 31: forge repositories, pull requests on cards, deployments
+  "POST /v1/projects/{id}/repositories": {
+    scope: "workspace",
+    roles: { member: 403 },
+    req: (f) => ({
+      method: "POST",
+      path: `/v1/projects/${f.projectId}/repositories`,
+      body: { provider: "github", name: `acme/${f.word}-intruder` }
+    })
+  },
+  "GET /v1/projects/{id}/repositories": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/repositories` })
+  },
+  "DELETE /v1/repositories/{id}": {
+    scope: "workspace",
+    roles: { member: 403 },
+    req: (f) => ({ method: "DELETE", path: `/v1/repositories/${f.repository}` })
+  },
+  "GET /v1/cards/{id}/pull-requests": {
+    scope: "workspace",
+    req: (f) => ({ method: "GET", path: `/v1/cards/${f.card}/pull-requests` })
+  },
+  "POST /v1/projects/{id}/deployments": {
+    scope: "workspace",
+    req: (f) => ({
+      method: "POST",
+      path: `/v1/projects/${f.projectId}/deployments`,
+      body: { environment: "production", commits: ["abcdef1"] }
+    })
   },
   "POST /v1/projects": {
     scope: "workspace",

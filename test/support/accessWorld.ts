@@ -123,7 +123,17 @@ export const accessWorld = async (server: TestServer): Promise<AccessWorld> => {
       { method: "POST", path: `/v1/workspaces/${A.workspaceId}/invitations`, body: { role: "viewer" } },
       201
     )
+    const repository = await must(
+      A,
+      {
+        method: "POST",
+        path: `/v1/projects/${projectId}/repositories`,
+        body: { provider: "github", name: `acme/${word}` }
+      },
+      201
+    )
     return {
+      repository: repository.id,
       invitation: invitation.id,
       spareWorkspace: spareWs.workspace.id,
       agent,
@@ -194,6 +204,8 @@ export const accessWorld = async (server: TestServer): Promise<AccessWorld> => {
       UNION ALL SELECT 'aa' || t::text FROM agent_activities t WHERE session_id IN (SELECT id FROM agent_sessions WHERE card_id IN (${cards}))
       UNION ALL SELECT 'ag' || t::text FROM agents t WHERE workspace_id IN (${ws})
       UNION ALL SELECT 'inv' || t::text FROM invitations t WHERE workspace_id IN (${ws})
+      UNION ALL SELECT 'rp' || t::text FROM repositories t WHERE project_id IN (${projects})
+      UNION ALL SELECT 'dp' || t::text FROM deployments t WHERE project_id IN (${projects})
       UNION ALL SELECT 'ak' || id::text || coalesce(revoked_at::text, '') FROM api_keys
         WHERE user_id = '${A.userId}' OR user_id IN (SELECT user_id FROM agents WHERE workspace_id IN (${ws}))
       UNION ALL SELECT 'g' || id::text || workspaces::text || coalesce(revoked_at::text, '') FROM oauth_grants WHERE user_id = '${A.userId}'

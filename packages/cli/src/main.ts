@@ -12,6 +12,8 @@ import { registerDo } from "./commands/do.ts"
 import { registerEvents } from "./commands/events.ts"
 import { registerIntakeToken } from "./commands/intake-token/index.ts"
 import { registerWebhook } from "./commands/webhook/index.ts"
+import { registerRepo } from "./commands/repo/index.ts"
+import { registerShip } from "./commands/ship.ts"
 import { registerIntake } from "./commands/intake.ts"
 import { registerLabel } from "./commands/label/index.ts"
 import { registerLink } from "./commands/link/index.ts"
@@ -95,6 +97,8 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerIntake(program, app)
   registerIntakeToken(program, app)
   registerWebhook(program, app)
+  registerRepo(program, app)
+  registerShip(program, app)
   registerServe(program)
   registerMigrate(program)
   registerBackup(program)

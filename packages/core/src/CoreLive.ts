@@ -40,6 +40,7 @@ import { IntakeTokens } from "./intake/IntakeTokens.ts"
 import { DeliveriesLive } from "./webhooks/Deliveries.ts"
 import { JobsLive } from "./Jobs.ts"
 import { Webhooks } from "./webhooks/Webhooks.ts"
+import { Forge } from "./forge/Forge.ts"
 import { DesktopReleases } from "./desktop/DesktopReleases.ts"
 import { BlobsLive } from "./infra/BlobsLive.ts"
 import { RateBudgetLive } from "./infra/RateBudget.ts"
@@ -90,6 +91,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         IntakeTokens.layer,
         Intake.layer,
         Webhooks.layer,
+        Forge.layer,
         History.layer,
         EventFeed.layer,
         DesktopReleases.layer.pipe(Layer.provideMerge(BlobsLive))

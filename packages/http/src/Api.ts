@@ -5,6 +5,7 @@ import { BoardGroup } from "./groups/Board.ts"
 import { CommandsGroup } from "./groups/Commands.ts"
 import { DesktopGroup } from "./groups/Desktop.ts"
 import { EventsGroup } from "./groups/Events.ts"
+import { ForgeGroup } from "./groups/Forge.ts"
 import { GrantsGroup } from "./groups/Grants.ts"
 import { IntakeGroup } from "./groups/Intake.ts"
 import { InvitationsGroup } from "./groups/Invitations.ts"
@@ -33,6 +34,7 @@ export class Api extends HttpApi.make("board")
   .add(DesktopGroup)
   .add(WebhooksGroup)
   .add(EventsGroup)
+  .add(ForgeGroup)
   .middleware(RequestErrors)
   .prefix("/api")
   .annotateMerge(

@@ -14,6 +14,8 @@ import { BoardHandlers } from "./handlers/Board.ts"
 import { CommandsHandlers } from "./handlers/Commands.ts"
 import { DesktopHandlers } from "./handlers/Desktop.ts"
 import { EventsHandlers } from "./handlers/Events.ts"
+import { ForgeHandlers } from "./handlers/Forge.ts"
+import { ForgeHookRoutes } from "./forge/ForgeHookRoutes.ts"
 import { makeServerClosing } from "./events/ServerClosing.ts"
 import { FileRoutes } from "./files/FileRoutes.ts"
 import { GrantsHandlers } from "./handlers/Grants.ts"
@@ -74,7 +76,8 @@ export const routesLayer = (
         GrantsHandlers,
         DesktopHandlers,
         WebhooksHandlers,
-        EventsHandlers
+        EventsHandlers,
+        ForgeHandlers
       ]),
       Layer.provide(AuthenticationLive),
       Layer.provide(RequestErrorsLive)
@@ -84,6 +87,7 @@ export const routesLayer = (
     OidcRoutes,
     FileRoutes,
     McpRoutes,
+    ForgeHookRoutes,
     ReadyRoute,
     WebAppRoutes(config),
     metrics === undefined ? Layer.empty : MetricsRoute(metrics),

@@ -46,7 +46,9 @@ const card = {
   intakeTokenId: null,
   createdAt,
   updatedAt,
-  claim: null
+  claim: null,
+  shippedAt: null,
+  shippedTo: null
 }
 const column = { id: columnId, projectId, name: "To do", position: 0, kind: "todo", createdAt, updatedAt }
 const project = { id: projectId, workspaceId, name: "Website", refPrefix: "WEB", createdAt, updatedAt }

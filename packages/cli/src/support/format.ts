@@ -2,7 +2,7 @@
 import { priorityTag } from "./boardView.ts"
 import { type Style, table } from "./output.ts"
 import { actorLabel, memberLabel } from "./events.ts"
-import type { BoardView, Card, CardLink, CommandResult, Member, ProjectLink } from "./types.ts"
+import type { BoardView, Card, CardLink, CommandResult, Member, ProjectLink, PullRequest } from "./types.ts"
 
 export const examples = (...lines: ReadonlyArray<string>) => `\nExamples:\n${lines.map((l) => `  ${l}`).join("\n")}\n`
 
@@ -36,7 +36,8 @@ export const cardDetails = (
   board: BoardView | undefined,
   links: ReadonlyArray<CardLink>,
   style: Style,
-  members: ReadonlyArray<Member> = []
+  members: ReadonlyArray<Member> = [],
+  pullRequests: ReadonlyArray<PullRequest> = []
 ): string => {
   const names = new Map(members.map((m) => [m.userId as string, m.fullName || m.email] as const))
   const byId = new Map(members.map((m) => [m.userId as string, m] as const))
@@ -60,6 +61,8 @@ export const cardDetails = (
   if (card.claim !== null)
     out.push(`${style.dim("claimed")}   by ${actorLabel(card.claim.actor, names)} until ${card.claim.leaseExpiresAt}`)
   if (card.source !== "api" && card.source !== "") out.push(`${style.dim("source")}    ${card.source}`)
+  if (card.shippedAt !== null)
+    out.push(`${style.dim("shipped")}   ${style.green(`to ${card.shippedTo}`)} at ${card.shippedAt}`)
   out.push(`${style.dim("id")}        ${card.id}`)
   if (card.description !== null && card.description !== "") out.push("", card.description)
   if (card.subtasks.length > 0) {
@@ -70,7 +73,27 @@ export const cardDetails = (
     out.push("", style.bold("Links"))
     for (const l of links) out.push(`  ${linkPhrase(l)} ${style.cyan(l.card.ref)} ${l.card.title}  ${style.dim(l.id)}`)
   }
+  if (pullRequests.length > 0) {
+    out.push("", style.bold("Pull requests"))
+    for (const pr of pullRequests) out.push(`  ${pullRequestLine(pr, style)}`)
+  }
   return out.join("\n")
+}
+
+/** `#42 Handle empty passwords  merged · checks success · approved · closes  https://…` */
+export const pullRequestLine = (pr: PullRequest, style: Style): string => {
+  const state = pr.state === "merged" ? style.magenta(pr.state) : pr.state === "open" ? style.green(pr.state) : pr.state
+  const checks =
+    pr.checks === null
+      ? []
+      : [
+          `checks ${pr.checks === "failure" ? style.red(pr.checks) : pr.checks === "success" ? style.green(pr.checks) : pr.checks}`
+        ]
+  const review =
+    pr.review === null
+      ? []
+      : [pr.review === "changes_requested" ? style.red("changes requested") : style.green("approved")]
+  return `#${pr.number} ${pr.title}  ${[state, ...checks, ...review, ...(pr.closes ? ["closes"] : [])].join(" · ")}  ${style.dim(pr.url)}`
 }
 
 export const projectLinkRows = (links: ReadonlyArray<ProjectLink>, style: Style) =>

@@ -18,6 +18,7 @@ export type Card = Ok<BoardClient["board"]["getCard"]>
 export type Label = BoardView["labels"][number]
 export type Subtask = Card["subtasks"][number]
 export type CardLink = Ok<BoardClient["board"]["listCardLinks"]>[number]
+export type PullRequest = Ok<BoardClient["forge"]["pullRequests"]>[number]
 export type ProjectLink = Ok<BoardClient["links"]["review"]>["link"]
 export type IntakeToken = Ok<BoardClient["intake"]["listTokens"]>[number]
 export type CommandResult = Ok<BoardClient["commands"]["run"]>

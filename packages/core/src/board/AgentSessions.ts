@@ -41,6 +41,7 @@ import {
   type NotFound,
   type WorkspaceNotGranted
 } from "../domain/errors.ts"
+import type { ForgeProvider } from "../domain/forge.ts"
 import type { CardId, ProjectId } from "../domain/ids.ts"
 import type { ActivityInput, ClaimInput, QueueFilter, ReleaseInput } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
@@ -125,6 +126,13 @@ export class AgentSessions extends Context.Service<
      * comment (an OAuth grant) or the session's own actor's.
      */
     readonly resumeOnComment: (principal: Principal, cardId: string) => Effect.Effect<void>
+    /**
+     * A forge's feedback on the card's pull request (changes requested, checks failed, issue 31):
+     * a `feedback` activity on the card's live session whose lease has not passed, if any, by
+     * the forge; the session is `active` again (the agent must go on). Runs on the caller's SQL
+     * client, so inside the delivery's transaction. Answers whether a session was told.
+     */
+    readonly feedback: (cardId: string, body: string, forge: ForgeProvider) => Effect.Effect<boolean>
     /** Marks every passed lease stale now (the sweep's one pass); answers how many. */
     readonly sweep: Effect.Effect<number>
   }
@@ -321,6 +329,42 @@ export class AgentSessions extends Context.Service<
           )
         })
 
+      const feedback = (cardId: string, body: string, forge: ForgeProvider) =>
+        Effect.gen(function* () {
+          const { now } = yield* leaseTimes(agentLimits.ttlMin)
+          const [row] = yield* sql
+            .unsafe<Scoped>(
+              `SELECT ${SESSION_COLUMNS}, p.workspace_id FROM agent_sessions s JOIN projects p ON p.id = s.project_id
+               WHERE s.card_id = $1::uuid AND s.status IN ${LIVE} AND s.lease_expires_at > $2::timestamptz
+               FOR NO KEY UPDATE OF s`,
+              [cardId, now]
+            )
+            .pipe(Effect.orDie)
+          if (row === undefined) return false
+          const [written] = yield* sql
+            .unsafe<ActivityRow>(
+              `INSERT INTO agent_activities (session_id, type, body, created_at) VALUES ($1::uuid, 'feedback', $2, $3::timestamptz)
+               RETURNING id, session_id, type, body, created_at`,
+              [row.id, body.slice(0, agentLimits.activityBody), now]
+            )
+            .pipe(Effect.orDie)
+          const log: Array<EventInput> = [
+            {
+              type: "agent_activity.created",
+              workspaceId: row.workspace_id,
+              projectId: row.project_id,
+              cardId: row.card_id,
+              object: toActivity(written!)
+            }
+          ]
+          if (row.status !== "active") {
+            const changed = yield* setStatus(row, "active", now)
+            log.push({ ...sessionEvent("agent_session.updated", changed), previous: { status: row.status } })
+          }
+          yield* events.record({ forge }, log)
+          return true
+        })
+
       const sweep = leaseSweep(sql, events, statements)
 
       return AgentSessions.of({
@@ -333,6 +377,7 @@ export class AgentSessions extends Context.Service<
         forCard,
         forProject,
         resumeOnComment,
+        feedback,
         sweep
       })
     })

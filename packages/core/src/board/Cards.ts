@@ -8,6 +8,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import type { ForgeProvider } from "../domain/forge.ts"
 import type { CardId, ColumnId } from "../domain/ids.ts"
 import type { CardCreate, CardMove, CardPatch } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
@@ -27,6 +28,7 @@ import {
   fileOnceSql,
   fileSql,
   moveSql,
+  systemMoveSql,
   WrittenRow
 } from "./cardStatements.ts"
 import { actorParams, EventLog } from "../events/EventLog.ts"
@@ -101,6 +103,17 @@ export class Cards extends Context.Service<
      * nothing about the card is answered).
      */
     readonly file: (input: Filing) => Effect.Effect<"filed" | "replayed", NotFound>
+    /**
+     * Moves a card to the end of a column as the service, for a forge (issue 31): an ordinary
+     * move (one `card.moved`, actor `{type: "system", name: forge}`), no member's access check,
+     * only while the card sits in a column of `fromKinds`. Undefined when it moved nothing.
+     */
+    readonly moveAsForge: (
+      id: string,
+      columnId: string,
+      forge: ForgeProvider,
+      fromKinds: ReadonlyArray<string>
+    ) => Effect.Effect<CardView | undefined>
     /** Reads cards by id, in the given order, with labels and subtasks. */
     readonly load: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CardView>>
   }
@@ -125,6 +138,7 @@ export class Cards extends Context.Service<
         file: findAll(sql, fileSql, WrittenRow),
         fileOnce: findAll(sql, fileOnceSql, WrittenRow),
         move: findAll(sql, moveSql, WrittenRow),
+        systemMove: findAll(sql, systemMoveSql, WrittenRow),
         remove: findAll(sql, deleteSql, DeletedRow)
       }
 
@@ -379,7 +393,27 @@ export class Cards extends Context.Service<
         }
       })
 
-      return Cards.of({ create, get, update, remove, move, file, load })
+      const moveAsForge = (id: string, columnId: string, forge: ForgeProvider, fromKinds: ReadonlyArray<string>) =>
+        Effect.gen(function* () {
+          const now = yield* sqlNow
+          const [kind] = actorParams({ forge })
+          const row = yield* write(
+            writes.systemMove({
+              card: id,
+              to: columnId,
+              position: null,
+              now,
+              user: "",
+              grants: null,
+              kind,
+              credential: null,
+              fromKinds: [...fromKinds]
+            })
+          )
+          return row?.card
+        })
+
+      return Cards.of({ create, get, update, remove, move, moveAsForge, file, load })
     })
   )
 }

@@ -202,26 +202,40 @@ const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false
   UNION ALL ${nothingWritten("target")}`
   )
 
-// The old position is counted in the statement's snapshot, which holds the card where it was.
-export const moveSql = statement<MoveParams>(
-  (p) => `
+/** The service's move: only a card whose column is of one of `fromKinds` (forward only). */
+export interface SystemMoveParams extends MoveParams {
+  readonly fromKinds: ReadonlyArray<string>
+}
+
+// The old position is counted in the statement's snapshot, which holds the card where it was. A
+// member's move checks access in the statement; the service's own (a forge's automation, issue
+// 31) has no member: its actor is `kind` alone (`forge:github`), it finds the card by id, and it
+// moves it only from a column of `fromKinds`, checked again on the row it updates (so of two
+// such moves at once, the second finds the card moved and writes nothing).
+const moveStatement = (mode: "member" | "system") =>
+  statement<SystemMoveParams>((p) => {
+    const fromKind = (alias: string) =>
+      mode === "system"
+        ? ` AND (SELECT k.kind FROM board_columns k WHERE k.id = ${alias}.column_id) = ANY(${p.fromKinds}::text[])`
+        : ""
+    return `
   WITH card AS (
     SELECT c.id, c.project_id, p.workspace_id FROM cards c JOIN projects p ON p.id = c.project_id
-    WHERE c.id = ${p.card}::uuid AND ${writableBy("p.workspace_id", `${p.user}::uuid`, p.grants)}
+    WHERE c.id = ${p.card}::uuid${mode === "member" ? ` AND ${writableBy("p.workspace_id", `${p.user}::uuid`, p.grants)}` : fromKind("c")}
   ), target AS (
     SELECT col.id, col.order_epoch FROM board_columns col JOIN card ON card.project_id = col.project_id
     WHERE col.id = ${p.to}::uuid
     FOR KEY SHARE OF col
   ), written AS (
     UPDATE cards c SET column_id = t.id, sort_key = ${keyAt("t.id", "c.id", `${p.position}::int`)}, updated_at = ${p.now}::timestamptz
-    FROM target t, cards old WHERE c.id = ${p.card}::uuid AND old.id = c.id AND ${epochUnchanged("t")}
+    FROM target t, cards old WHERE c.id = ${p.card}::uuid AND old.id = c.id AND ${epochUnchanged("t")}${fromKind("c")}
     RETURNING c.*, old.column_id AS old_column_id, old.sort_key AS old_sort_key, ${ordinalOf("old")} AS old_position
   ), answer AS (
     ${writtenCard("target", "moved", p.now, singleCardAssignees)}
   ), ${cardEvent(
     "card.moved",
     "card",
-    actorSql(`${p.kind}::text`, p.user, p.credential),
+    mode === "member" ? actorSql(`${p.kind}::text`, p.user, p.credential) : actorSql(`${p.kind}::text`, "NULL", "NULL"),
     p.now,
     `json_strip_nulls(json_build_object(
       'columnId', CASE WHEN c.old_column_id <> c.column_id THEN c.old_column_id END,
@@ -229,7 +243,11 @@ export const moveSql = statement<MoveParams>(
   )}
   SELECT * FROM answer
   UNION ALL ${nothingWritten("target")}`
-)
+  })
+
+export const moveSql = moveStatement("member") as Statement<MoveParams>
+/** The service's move (no member: `user`, `grants` and `credential` are unused). */
+export const systemMoveSql = moveStatement("system")
 
 // The event holds the card's last state, read in the statement's snapshot (which still has it,
 // its labels and subtasks); the answer is its column, whose counts the delete changed.

@@ -52,6 +52,12 @@ export const Card = Schema.Struct({
   updatedAt: Timestamp,
   claim: Schema.NullOr(CardClaim).annotate({
     description: "The live agent session holding the card while its lease is unexpired, else null."
+  }),
+  shippedAt: Schema.NullOr(Timestamp).annotate({
+    description: "When a deployment last shipped a change linked to the card, or null."
+  }),
+  shippedTo: Schema.NullOr(Schema.String).annotate({
+    description: "The environment that deployment shipped to (`production`), or null."
   })
 }).annotate({
   identifier: "Card",

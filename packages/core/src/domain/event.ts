@@ -40,7 +40,10 @@ export const eventTypes = [
   "agent_session.updated",
   "agent_session.stale",
   "agent_session.completed",
-  "agent_activity.created"
+  "agent_activity.created",
+  "card.pull_request_linked",
+  "card.pull_request_updated",
+  "card.shipped"
 ] as const
 export const EventType = Schema.Literals(eventTypes)
 export type EventType = typeof EventType.Type

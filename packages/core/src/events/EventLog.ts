@@ -20,6 +20,7 @@ import { Cause, Context, Effect, Layer, Queue } from "effect"
 import { SqlClient, type SqlError } from "effect/sql"
 import { AppConfig } from "../Config.ts"
 import type { Actor, BoardEvent, EventPage, EventType } from "../domain/event.ts"
+import { type ForgeProvider, forgeProviders } from "../domain/forge.ts"
 import type { ProjectId, WorkspaceId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { iso } from "../board/rows.ts"
@@ -39,12 +40,21 @@ export interface EventInput {
   readonly previous?: Record<string, unknown> | undefined
 }
 
-/** Who acts: a principal, or the service itself (a lease sweep, a migration). */
-export type EventActor = Principal | "system"
+/** Who acts: a principal, the service itself (a lease sweep, a migration), or a forge's delivery (issue 31). */
+export type EventActor = Principal | "system" | { readonly forge: ForgeProvider }
 
 /** The three values `actorSql` reads: the credential's kind, the user, the credential's id. */
 export const actorParams = (actor: EventActor): [string, string | null, string | null] =>
-  actor === "system" ? ["system", null, null] : [actor.via, actor.userId, actor.credentialId ?? null]
+  actor === "system"
+    ? ["system", null, null]
+    : "forge" in actor
+      ? [`forge:${actor.forge}`, null, null]
+      : [actor.via, actor.userId, actor.credentialId ?? null]
+
+// a forge acts as the service, named after its provider: `{type: "system", name: "github"}`
+const forgeActors = forgeProviders
+  .map((p) => `WHEN 'forge:${p}' THEN json_build_object('type', 'system', 'name', '${p}')`)
+  .join("\n    ")
 
 /**
  * The actor's JSON, named at the time of the change: an OAuth grant is an agent named after its
@@ -60,6 +70,7 @@ export const actorSql = (kind: string, user: string, credential: string): string
       'onBehalfOf', ${user}::uuid)
     WHEN 'intake' THEN json_build_object('type', 'intake', 'name', (SELECT it.name FROM intake_tokens it WHERE it.id = ${credential}::uuid))
     WHEN 'system' THEN json_build_object('type', 'system')
+    ${forgeActors}
     ELSE COALESCE((SELECT CASE WHEN u.kind = 'agent'
         THEN json_build_object('type', 'agent', 'userId', u.id, 'name', u.full_name, 'onBehalfOf',
           (SELECT a.created_by FROM agents a WHERE a.user_id = u.id))

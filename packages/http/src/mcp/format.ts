@@ -12,6 +12,7 @@ import type {
   LinkPage,
   ProjectLinkView,
   ProjectView,
+  PullRequest,
   SubtaskView,
   WorkspaceView
 } from "@board/core"
@@ -25,8 +26,18 @@ export const cardLine = (card: CardView): string => {
   const labels = card.labels.length > 0 ? ` {${card.labels.map((l) => l.name).join(", ")}}` : ""
   const done = card.subtasks.filter((s) => s.completed).length
   const subtasks = card.subtasks.length > 0 ? ` (${done}/${card.subtasks.length} subtasks)` : ""
-  return `${card.ref} ${q(card.title)} [${card.priority}]${labels}${subtasks}`
+  const shipped = card.shippedTo === null ? "" : ` (shipped to ${card.shippedTo})`
+  return `${card.ref} ${q(card.title)} [${card.priority}]${labels}${subtasks}${shipped}`
 }
+
+/** `#42 "Handle empty passwords" merged, checks failure, changes_requested, closes the card: https://…` */
+export const pullRequestLine = (pr: PullRequest): string =>
+  `#${pr.number} ${q(pr.title)} ${[
+    pr.state,
+    ...(pr.checks === null ? [] : [`checks ${pr.checks}`]),
+    ...(pr.review === null ? [] : [pr.review]),
+    ...(pr.closes ? ["closes the card"] : [])
+  ].join(", ")}: ${pr.url}`
 
 export const subtaskLine = (s: SubtaskView): string => `[${s.completed ? "x" : " "}] ${q(s.title)} (id ${s.id})`
 
@@ -75,7 +86,8 @@ export const cardText = (
   card: CardView,
   column: string | undefined,
   links: ReadonlyArray<CardLinkView> = [],
-  comments?: { readonly comments: ReadonlyArray<Comment>; readonly total: number }
+  comments?: { readonly comments: ReadonlyArray<Comment>; readonly total: number },
+  pullRequests: ReadonlyArray<PullRequest> = []
 ): string => {
   const lines = [
     `${cardLine(card)}${column === undefined ? "" : ` in ${q(column)}`}`,
@@ -86,6 +98,8 @@ export const cardText = (
   if (card.description !== null && card.description !== "") lines.push(`Description: ${card.description}`)
   if (card.subtasks.length > 0) lines.push("Subtasks:", ...card.subtasks.map((s) => `  ${subtaskLine(s)}`))
   if (links.length > 0) lines.push("Links:", ...links.map((l) => `  ${linkLine(l)}`))
+  if (card.shippedAt !== null) lines.push(`Shipped to ${card.shippedTo} at ${card.shippedAt}`)
+  if (pullRequests.length > 0) lines.push("Pull requests:", ...pullRequests.map((p) => `  ${pullRequestLine(p)}`))
   if (comments !== undefined && comments.comments.length > 0) {
     const shown = comments.comments.length
     lines.push(

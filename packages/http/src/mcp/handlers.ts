@@ -15,6 +15,7 @@ import {
   CommentInput,
   Comments,
   type DomainError,
+  Forge,
   History,
   checkedId,
   decodeInput,
@@ -88,6 +89,7 @@ export const makeHandlers = Effect.gen(function* () {
   const lookups = yield* Lookups
   const comments = yield* Comments
   const history = yield* History
+  const forge = yield* Forge
 
   const { cardId, projectOf, resolveColumn, cardReply } = yield* toolHelpers
   const agent = yield* makeAgentHandlers
@@ -134,9 +136,17 @@ export const makeHandlers = Effect.gen(function* () {
         const column = columnName(columns, view.columnId)
         // the latest few: a model reads the card, not the whole conversation (the REST page has it all)
         const latest = yield* comments.latest(id, SHOWN_COMMENTS)
+        const pullRequests = yield* forge.pullRequests(principal, id)
         return {
-          text: cardText(view, column, links, latest),
-          data: { card: view, column: column ?? null, links, comments: latest.comments, commentCount: latest.total }
+          text: cardText(view, column, links, latest, pullRequests),
+          data: {
+            card: view,
+            column: column ?? null,
+            links,
+            comments: latest.comments,
+            commentCount: latest.total,
+            pullRequests
+          }
         }
       }),
 

@@ -76,7 +76,7 @@ export const SearchCards = reads(
 export const ShowCard = reads(
   Tool.make("show_card", {
     description:
-      "Show one card in full: fields, labels, assignees, due date, subtasks (ids for toggle_subtask), links, latest comments.",
+      "Show one card in full: fields, labels, assignees, due date, subtasks (ids for toggle_subtask), links, pull requests and shipped state, latest comments.",
     parameters: Schema.Struct({ card: Card, projectId: ProjectHint })
   })
 )

@@ -169,6 +169,14 @@ export function CardFace({
             ☑ {done}/{card.subtasks.length}
           </span>
         )}
+        {card.shippedTo !== null && (
+          <span
+            className="shipped"
+            title={`Shipped to ${card.shippedTo}${card.shippedAt === null ? "" : ` on ${new Date(card.shippedAt).toLocaleString()}`}`}
+          >
+            shipped
+          </span>
+        )}
         {due !== null && (
           <span className={overdue ? "due overdue" : "due"} title={`Due ${due.toLocaleString()}`}>
             {dueFormat.format(due)}

@@ -9,6 +9,14 @@ import type { BoardEvent, Member } from "../types.ts"
 
 type Actor = BoardEvent["actor"]
 
+/** How the forges' names read (`{type: "system", name: "github"}` is GitHub). */
+export const FORGE_NAMES: Readonly<Record<string, string>> = {
+  github: "GitHub",
+  gitlab: "GitLab",
+  gitea: "Gitea",
+  forgejo: "Forgejo"
+}
+
 export interface ActorView {
   /** The person's, the agent's (its client name) or the intake token's name. */
   readonly name: string
@@ -41,7 +49,8 @@ export const actorView = (actor: Actor, members: ReadonlyMap<string, string>): A
     case "intake":
       return { name: named ?? "Intake", agent: false, forPerson: undefined }
     case "system":
-      return { name: named ?? "The service", agent: false, forPerson: undefined }
+      // a forge acts as the service, named after its provider (issue 31): "GitHub"
+      return { name: (named && FORGE_NAMES[named]) ?? named ?? "The service", agent: false, forPerson: undefined }
     default:
       return {
         name: named ?? (actor.userId === undefined ? undefined : members.get(actor.userId)) ?? "Someone",

@@ -1552,10 +1552,150 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  "/v1/projects/{id}/repositories": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List a project's repositories
+     * @description The repositories connected to the project, without secrets.
+     */
+    get: operations["forge.repositories"]
+    put?: never
+    /**
+     * Connect a repository
+     * @description Connects a GitHub, GitLab, Gitea or Forgejo repository to the project (admins). Give the answer's `webhookUrl` and `webhookSecret` to the forge's webhook settings: the secret is shown this once only. Its pull requests and commits then link to the cards they name.
+     */
+    post: operations["forge.connect"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/repositories/{id}": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    post?: never
+    /**
+     * Remove a repository
+     * @description Disconnects a repository (admins): its deliveries are refused from now on; its pull requests leave the cards.
+     */
+    delete: operations["forge.disconnect"]
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/cards/{id}/pull-requests": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    /**
+     * List a card's pull requests
+     * @description The pull requests (GitLab: merge requests) that name the card, with state, close intent, checks and review, as the forge last reported.
+     */
+    get: operations["forge.pullRequests"]
+    put?: never
+    post?: never
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/projects/{id}/deployments": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Record a deployment
+     * @description Records the commits deployed to an environment: every card of the project linked to a merged pull request whose merge commit, or to a pushed commit, is among `commits` is shipped (`shippedAt`, `shippedTo`, event `card.shipped`). `board ship --env ENV` computes the commits with git.
+     */
+    post: operations["forge.deploy"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
 }
 export type webhooks = Record<string, never>
 export interface components {
   schemas: {
+    /** @description Commits shipped to an environment, and the cards they shipped. */
+    Deployment: {
+      /** Format: uuid */
+      id: string
+      environment: string
+      shippedCardIds: string[]
+      /** Format: date-time */
+      createdAt: string
+    }
+    /** @description A pull request (or GitLab merge request) that names a card, as its forge last reported it. */
+    PullRequest: {
+      /** Format: uuid */
+      repositoryId: string
+      /** @enum {string} */
+      provider: "github" | "gitlab" | "gitea" | "forgejo"
+      number: number
+      title: string
+      url: string
+      branch: string
+      /** @enum {string} */
+      state: "open" | "draft" | "merged" | "closed"
+      closes: boolean
+      checks: ("pending" | "success" | "failure") | null
+      review: ("approved" | "changes_requested") | null
+      mergeCommitSha: string | null
+      mergedAt: string | null
+      /** Format: date-time */
+      updatedAt: string
+    }
+    /** @description A forge repository connected to a project: its pull requests and commits link to the project's cards. */
+    Repository: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      projectId: string
+      /** @enum {string} */
+      provider: "github" | "gitlab" | "gitea" | "forgejo"
+      name: string
+      webhookUrl: string
+      /** Format: date-time */
+      createdAt: string
+    }
+    /** @description A newly connected repository with its webhook secret, shown this once only. */
+    RepositoryWithSecret: {
+      /** Format: uuid */
+      id: string
+      /** Format: uuid */
+      projectId: string
+      /** @enum {string} */
+      provider: "github" | "gitlab" | "gitea" | "forgejo"
+      name: string
+      webhookUrl: string
+      /** Format: date-time */
+      createdAt: string
+      webhookSecret: string
+    }
     /** @description A page of events, oldest first, and the cursor of the next page. */
     EventPage: {
       events: components["schemas"]["Event"][]
@@ -1599,6 +1739,9 @@ export interface components {
         | "agent_session.stale"
         | "agent_session.completed"
         | "agent_activity.created"
+        | "card.pull_request_linked"
+        | "card.pull_request_updated"
+        | "card.shipped"
       /** Format: date-time */
       createdAt: string
       /** Format: uuid */
@@ -1820,6 +1963,10 @@ export interface components {
       updatedAt: string
       /** @description The live agent session holding the card while its lease is unexpired, else null. */
       claim: components["schemas"]["CardClaim"] | null
+      /** @description When a deployment last shipped a change linked to the card, or null. */
+      shippedAt: string | null
+      /** @description The environment that deployment shipped to (`production`), or null. */
+      shippedTo: string | null
     }
     /** @description The live agent session holding a card, its owner and when its lease ends. */
     CardClaim: {
@@ -8977,6 +9124,363 @@ export interface operations {
         }
         content: {
           "text/event-stream": string
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "forge.repositories": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Repository"][]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "forge.connect": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          provider: "github" | "gitlab" | "gitea" | "forgejo"
+          name: string & (unknown & unknown)
+        }
+      }
+    }
+    responses: {
+      /** @description A newly connected repository with its webhook secret, shown this once only. */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["RepositoryWithSecret"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "forge.disconnect": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description <No Content> */
+      204: {
+        headers: {
+          [name: string]: unknown
+        }
+        content?: never
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "forge.pullRequests": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["PullRequest"][]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "forge.deploy": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody: {
+      content: {
+        "application/json": {
+          environment: string & unknown
+          commits: string[]
+        }
+      }
+    }
+    responses: {
+      /** @description Commits shipped to an environment, and the cards they shipped. */
+      201: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Deployment"]
         }
       }
       /** @description Malformed input: `error` names the field and the rule it broke. */

@@ -43,6 +43,8 @@ const card = (id: string, columnId: string, position: number, more: Partial<Card
   createdAt: at,
   updatedAt: at,
   claim: null,
+  shippedAt: null,
+  shippedTo: null,
   ...more
 })
 const label = (id: string, name: string): Label => ({

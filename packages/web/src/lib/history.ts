@@ -41,6 +41,9 @@ export const describeEvent = (event: BoardEvent, names: HistoryNames): string =>
     case "card.created":
       return `${who} created ${ref} in ${column(object.columnId)}`
     case "card.moved":
+      // a forge's automation: "WEB-12 was moved to Done by GitHub"
+      if (event.actor.type === "system" && event.actor.name !== undefined && typeof previous.columnId === "string")
+        return `${ref} was moved from ${column(previous.columnId)} to ${column(object.columnId)} by ${who}`
       if (typeof previous.columnId === "string")
         return `${who} moved ${ref} from ${column(previous.columnId)} to ${column(object.columnId)}`
       return `${who} reordered ${ref} in ${column(object.columnId)}`
@@ -106,9 +109,32 @@ export const describeEvent = (event: BoardEvent, names: HistoryNames): string =>
       return `${who} finished (${statusText(str(object.status) ?? "complete")})`
     case "agent_activity.created":
       return `${who} reported ${str(object.type) ?? "activity"}: ${truncate(str(object.body) ?? "", 120)}`
+    case "card.pull_request_linked":
+      return `${ref} was linked to ${pullRequestName(object)}${obj(object.pullRequest).closes === true ? " (closes it)" : ""}`
+    case "card.pull_request_updated":
+      return `${pullRequestName(object)} ${pullRequestChange(obj(object.pullRequest), previous)}`
+    case "card.shipped":
+      return `${ref} shipped to ${str(object.shippedTo) ?? "an environment"}`
     default:
       return `${who}: ${event.type}`
   }
+}
+
+/** `acme/web#42` from a `card.pull_request_*` event's object. */
+const pullRequestName = (object: Obj) =>
+  `${str(object.repository) ?? "a repository"}#${String(obj(object.pullRequest).number ?? "?")}`
+
+/** What changed on a pull request, in words: "was merged", "checks failed", "changes requested". */
+const pullRequestChange = (pr: Obj, previous: Obj): string => {
+  const parts: Array<string> = []
+  if (previous.state !== undefined) parts.push(pr.state === "merged" ? "was merged" : `is now ${String(pr.state)}`)
+  if (previous.review !== undefined)
+    parts.push(
+      pr.review === "changes_requested" ? "changes requested" : pr.review === "approved" ? "approved" : "review cleared"
+    )
+  if (previous.checks !== undefined)
+    parts.push(pr.checks === "failure" ? "checks failed" : pr.checks === "success" ? "checks passed" : "checks running")
+  return parts.length === 0 ? "was updated" : parts.join(", ")
 }
 
 const truncate = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s)

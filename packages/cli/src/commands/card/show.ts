@@ -19,15 +19,18 @@ export const runCardShow = Effect.fn("card.show")(function* (options: CardShowOp
   const card = yield* lookup.card(options.card, options.project)
   const board = yield* lookup.board(card.projectId)
   const links = yield* client.board.listCardLinks({ params: { id: card.id } })
-  // assignees and the claim by name, an agent with its mark
+  // assignees and the claim by name, an agent with its mark; the pull requests that name the card
   const members = out.json ? [] : yield* client.members.list({ params: { id: board.project.workspaceId } })
-  yield* out.result({ ...card, links }, () => cardDetails(card, board, links, out.style, members))
+  const pullRequests = yield* client.forge.pullRequests({ params: { id: card.id } })
+  yield* out.result({ ...card, links, pullRequests }, () =>
+    cardDetails(card, board, links, out.style, members, pullRequests)
+  )
 })
 
 export const registerCardShow = (card: Command, app: App) =>
   card
     .command("show")
-    .description("show a card: column, priority, labels, description, subtasks and links")
+    .description("show a card: column, priority, labels, description, subtasks, links, pull requests and shipped state")
     .argument("<card>", "the card's ref (WEB-12), id or title")
     .addOption(projectOption())
     .addHelpText(

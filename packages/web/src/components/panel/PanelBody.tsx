@@ -17,6 +17,7 @@ import { CommentsSection } from "./CommentsSection.tsx"
 import { HistorySection } from "./HistorySection.tsx"
 import { LabelsSection } from "./LabelsSection.tsx"
 import { CardLinksSection } from "./LinksSection.tsx"
+import { PullRequestsSection } from "./PullRequestsSection.tsx"
 import { Markdown } from "./Markdown.tsx"
 import { ErrorLine, errorText, SavingCheckbox, type SectionProps, useAction } from "./shared.tsx"
 import { SubtasksSection } from "./SubtasksSection.tsx"
@@ -115,6 +116,7 @@ export default function PanelBody({ cardId, onClose }: { cardId: string; onClose
       <SubtasksSection {...props} />
       {card.claim === null && <AgentsSection {...props} />}
       <CardLinksSection {...props} />
+      <PullRequestsSection {...props} />
       <CommentsSection {...props} />
       <HistorySection {...props} />
       <DeleteCard card={card} onDeleted={onClose} />

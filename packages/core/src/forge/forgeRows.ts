@@ -1,0 +1,93 @@
+/**
+ * The forge's rows and their REST views (Forge.ts, forgeSync.ts): repositories, a card's pull
+ * requests (with their combined checks, computed from the head commit's checks), and the object
+ * of the `card.pull_request_*` events.
+ */
+import { iso } from "../board/rows.ts"
+import type {
+  CheckState,
+  ForgeProvider,
+  PullRequest,
+  PullRequestState,
+  Repository,
+  ReviewState
+} from "../domain/forge.ts"
+import type { ProjectId } from "../domain/ids.ts"
+
+export interface RepositoryRow {
+  readonly id: string
+  readonly project_id: string
+  readonly provider: ForgeProvider
+  readonly name: string
+  readonly created_at: Date | string
+}
+
+export const REPOSITORY_COLUMNS = "r.id, r.project_id, r.provider, r.name, r.created_at"
+
+export const repositoryView = (publicUrl: string, r: RepositoryRow): Repository => ({
+  id: r.id,
+  projectId: r.project_id as ProjectId,
+  provider: r.provider,
+  name: r.name,
+  webhookUrl: `${publicUrl}/api/v1/forge-hooks/${r.id}`,
+  createdAt: iso(r.created_at)
+})
+
+/** The combined checks of pull request `pr`'s head commit: any failure fails, any pending waits. */
+export const combinedChecksSql = (pr: string) => `(SELECT CASE WHEN count(*) = 0 THEN NULL
+    WHEN bool_or(fc.state = 'failure') THEN 'failure' WHEN bool_or(fc.state = 'pending') THEN 'pending' ELSE 'success' END
+    FROM forge_checks fc WHERE fc.repository_id = ${pr}.repository_id AND fc.sha = ${pr}.head_sha)`
+
+export interface PullRequestRow {
+  readonly card_id: string
+  readonly card_ref: string
+  readonly pull_request_id: string
+  readonly repository_id: string
+  readonly repository_name: string
+  readonly provider: ForgeProvider
+  readonly number: number
+  readonly title: string
+  readonly url: string
+  readonly branch: string
+  readonly state: PullRequestState
+  readonly closes: boolean
+  readonly checks: CheckState | null
+  readonly review: ReviewState | null
+  readonly merge_commit_sha: string | null
+  readonly merged_at: Date | string | null
+  readonly updated_at: Date | string
+}
+
+/** A card's pull requests, as rows of `PullRequestRow`; the caller adds the WHERE. */
+export const PULL_REQUEST_SELECT = `
+  SELECT cpr.card_id, c.ref AS card_ref, pr.id AS pull_request_id, pr.repository_id, r.name AS repository_name,
+    r.provider, pr.number, pr.title, pr.url, pr.branch, pr.state, cpr.closes, ${combinedChecksSql("pr")} AS checks,
+    pr.review, pr.merge_commit_sha, pr.merged_at, pr.updated_at
+  FROM card_pull_requests cpr
+  JOIN pull_requests pr ON pr.id = cpr.pull_request_id
+  JOIN repositories r ON r.id = pr.repository_id
+  JOIN cards c ON c.id = cpr.card_id`
+
+export const pullRequestView = (r: PullRequestRow): PullRequest => ({
+  repositoryId: r.repository_id,
+  provider: r.provider,
+  number: Number(r.number),
+  title: r.title,
+  url: r.url,
+  branch: r.branch,
+  state: r.state,
+  closes: r.closes,
+  checks: r.checks,
+  review: r.review,
+  mergeCommitSha: r.merge_commit_sha,
+  mergedAt: r.merged_at === null ? null : iso(r.merged_at),
+  updatedAt: iso(r.updated_at)
+})
+
+/** The object of `card.pull_request_linked` / `_updated`: the card, the repository and the pull request. */
+export const linkEventObject = (r: PullRequestRow) => ({
+  cardId: r.card_id,
+  ref: r.card_ref,
+  repository: r.repository_name,
+  pullRequest: pullRequestView(r)
+})
