@@ -124,7 +124,9 @@ const expectCard = (c: any, fields: { projectId: string; columnId?: string; titl
     intakeTokenId: null,
     createdAt: expect.stringMatching(ISO),
     updatedAt: expect.stringMatching(ISO),
-    claim: null
+    claim: null,
+    shippedAt: null,
+    shippedTo: null
   })
   for (const l of c.labels) expectLabel(l, fields.projectId)
   for (const s of c.subtasks) expectSubtask(s, c.id)
