@@ -148,14 +148,22 @@ export class AgentSessions extends Context.Service<
           Effect.gen(function* () {
             // the card's row lock orders claims of one card: the second sees the first's session
             const [card] = yield* sql
-              .unsafe<{ id: string; ref: string; project_id: string; workspace_id: string; role: Role | null }>(
-                `SELECT c.id, c.ref, c.project_id, p.workspace_id, m.role FROM cards c
+              .unsafe<{
+                id: string
+                ref: string
+                project_id: string
+                workspace_id: string
+                role: Role | null
+                archived: boolean
+              }>(
+                `SELECT c.id, c.ref, c.project_id, p.workspace_id, m.role, c.archived_at IS NOT NULL AS archived FROM cards c
                  JOIN projects p ON p.id = c.project_id ${membershipOf("p.workspace_id", "$2")}
                  WHERE c.id = $1 FOR NO KEY UPDATE OF c`,
                 [cardId, principal.userId]
               )
               .pipe(Effect.orDie)
             yield* checkGrant(principal, card?.workspace_id ?? "", card?.role ?? undefined, what)
+            if (card!.archived) return { conflict: `card ${card!.ref} is archived; restore it before claiming it` } as const
             const { now } = yield* leaseTimes(agentLimits.ttlDefault)
             yield* expireCard(card!.id, now, card!.workspace_id)
             const [live] = yield* sql

@@ -200,12 +200,13 @@ const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false
   UNION ALL ${nothingWritten("target")}`
   )
 
-// The old position is counted in the statement's snapshot, which holds the card where it was.
+// The old position is counted in the statement's snapshot, which holds the card where it was. An
+// archived card is no target (Cards.move says why: restore it first).
 export const moveSql = statement<MoveParams>(
   (p) => `
   WITH card AS (
     SELECT c.id, c.project_id, p.workspace_id FROM cards c JOIN projects p ON p.id = c.project_id
-    WHERE c.id = ${p.card}::uuid AND ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants)}
+    WHERE c.id = ${p.card}::uuid AND c.archived_at IS NULL AND ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants)}
   ), target AS (
     SELECT col.id, col.order_epoch FROM board_columns col JOIN card ON card.project_id = col.project_id
     WHERE col.id = ${p.to}::uuid
