@@ -204,6 +204,14 @@ const ROWS: Record<string, Row> = {
     req: (f) => ({ method: "PATCH", path: `/v1/cards/${f.card}`, body: { title: "Stolen" } })
   },
   "DELETE /v1/cards/{id}": { scope: "workspace", req: (f) => ({ method: "DELETE", path: `/v1/cards/${f.card}` }) },
+  "POST /v1/cards/{id}/archive": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/archive` })
+  },
+  "POST /v1/cards/{id}/restore": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/restore` })
+  },
   "POST /v1/cards/{id}/move": {
     scope: "workspace",
     req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/move`, body: { columnId: f.columns[2], position: 0 } })
@@ -808,6 +816,8 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         ["create_card", { projectId: f.projectId, column: "To Do", title: "Intruder" }],
         ["update_card", { card: f.card, title: "Stolen" }],
         ["move_card", { card: f.card, column: "Done" }],
+        ["archive_card", { card: f.card }],
+        ["restore_card", { card: f.card }],
         ["add_label", { card: f.card, label: "hacked" }],
         ["remove_label", { card: f.card, label: "bug" }],
         ["add_subtask", { card: f.card, title: "Sneaky" }],
