@@ -337,7 +337,7 @@ export interface paths {
     }
     /**
      * Get a project's board
-     * @description The project with all its columns, cards (in column order, then position order) and labels. `assignee` keeps the cards assigned to a user (`me`, a user id, or `unassigned`).
+     * @description The project with all its columns, cards (in column order, then position order) and labels. `assignee` keeps the cards assigned to a user (`me`, a user id, or `unassigned`). Archived cards are left out; `archived=true` lists them instead (newest archive first, each at `position` 0).
      */
     get: operations["board.board"]
     put?: never
@@ -396,6 +396,46 @@ export interface paths {
     patch: operations["board.updateCard"]
     trace?: never
   }
+  "/v1/cards/{id}/archive": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Archive a card
+     * @description Takes the card out of the board, search and the work queue, keeping it whole (ref, comments, history); its live agent session is released. Archiving an archived card changes nothing. Event: `card.archived`.
+     */
+    post: operations["board.archiveCard"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/cards/{id}/restore": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Restore a card
+     * @description Puts an archived card back on the board, at the end of its column. Restoring a live card changes nothing. Event: `card.restored`.
+     */
+    post: operations["board.restoreCard"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   "/v1/cards/{id}/move": {
     parameters: {
       query?: never
@@ -407,7 +447,7 @@ export interface paths {
     put?: never
     /**
      * Move a card
-     * @description Moves a card to a column of its project, at `position` (0-based) or at the end; the other cards close ranks.
+     * @description Moves a card to a column of its project, at `position` (0-based) or at the end; the other cards close ranks. An archived card is refused (409): restore it first.
      */
     post: operations["board.moveCard"]
     delete?: never
@@ -425,7 +465,7 @@ export interface paths {
     }
     /**
      * Search cards
-     * @description Cards whose title or description contains every word of `q`, across the projects the caller can see or within one project, best matches first.
+     * @description Cards whose title or description contains every word of `q`, across the projects the caller can see or within one project, best matches first. Archived cards are left out; `archived=true` searches them instead.
      */
     get: operations["board.search"]
     put?: never
@@ -1351,6 +1391,8 @@ export interface components {
         | "card.updated"
         | "card.moved"
         | "card.deleted"
+        | "card.archived"
+        | "card.restored"
         | "card.label_added"
         | "card.label_removed"
         | "card.assigned"
@@ -1523,6 +1565,8 @@ export interface components {
             | "complete_subtask"
             | "reopen_subtask"
             | "show_card"
+            | "archive_card"
+            | "restore_card"
           /** @enum {boolean} */
           understood: true
           projectId: string | null
@@ -1596,6 +1640,8 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+      /** @description When the card was archived (it is then out of the board, search and the queue, its `position` 0), else null. */
+      archivedAt: string | null
       /** @description The live agent session holding the card while its lease is unexpired, else null. */
       claim: components["schemas"]["CardClaim"] | null
     }
@@ -3207,6 +3253,7 @@ export interface operations {
     parameters: {
       query?: {
         assignee?: string
+        archived?: "true" | "false"
       }
       header?: never
       path: {
@@ -3563,6 +3610,140 @@ export interface operations {
       }
     }
   }
+  "board.archiveCard": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A card with its labels, subtasks, assignees and claim, in its place in its column. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Card"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "board.restoreCard": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A card with its labels, subtasks, assignees and claim, in its place in its column. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Card"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
   "board.moveCard": {
     parameters: {
       query?: never
@@ -3627,6 +3808,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -3645,6 +3835,7 @@ export interface operations {
         limit?: number
         projectId?: string
         assignee?: string
+        archived?: "true" | "false"
       }
       header?: never
       path?: never
