@@ -123,6 +123,7 @@ const expectCard = (c: any, fields: { projectId: string; columnId?: string; titl
     intakeTokenId: null,
     createdAt: expect.stringMatching(ISO),
     updatedAt: expect.stringMatching(ISO),
+    archivedAt: null,
     claim: null
   })
   for (const l of c.labels) expectLabel(l, fields.projectId)
