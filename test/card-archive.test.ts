@@ -127,7 +127,10 @@ describe.each(backends)("archiving cards on %s", (backend) => {
     // new cards and moves draw keys among the live cards only
     const d = await newCard(p.id, col, "d")
     expect(d.position).toBe(2)
-    const top = await call(base, "POST", `/v1/cards/${d.id}/move`, { body: { columnId: col, position: 0 }, headers: h() })
+    const top = await call(base, "POST", `/v1/cards/${d.id}/move`, {
+      body: { columnId: col, position: 0 },
+      headers: h()
+    })
     expect(top.body.position).toBe(0)
     const restored = await restore(a.id)
     expect(restored.body.position).toBe(3)
@@ -205,8 +208,7 @@ describe.each(backends)("archiving cards on %s", (backend) => {
   it("archives and restores by a natural-language command; delete stays delete", async () => {
     const p = await newProject("Words")
     const card = await newCard(p.id, p.columns[0]!.id, "words")
-    const nlu = (command: string) =>
-      call(base, "POST", "/v1/nlu", { body: { command, projectId: p.id }, headers: h() })
+    const nlu = (command: string) => call(base, "POST", "/v1/nlu", { body: { command, projectId: p.id }, headers: h() })
     const a = await nlu(`archive ${card.ref}`)
     expect(a.status).toBe(200)
     expect(a.body.intent).toBe("archive_card")

@@ -453,7 +453,11 @@ describeBrowser("web: the card panel", () => {
 
   it("archives first and restores, the history saying both; Delete is behind More and a confirm", async () => {
     const c = (
-      await api("POST", "/v1/cards", { projectId: account.projectId, columnId: account.columns[0]!.id, title: "Shelve me" })
+      await api("POST", "/v1/cards", {
+        projectId: account.projectId,
+        columnId: account.columns[0]!.id,
+        title: "Shelve me"
+      })
     ).body
     await openPanel(c.id)
     const d = dialog()

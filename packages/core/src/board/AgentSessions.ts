@@ -163,7 +163,8 @@ export class AgentSessions extends Context.Service<
               )
               .pipe(Effect.orDie)
             yield* checkGrant(principal, card?.workspace_id ?? "", card?.role ?? undefined, what)
-            if (card!.archived) return { conflict: `card ${card!.ref} is archived; restore it before claiming it` } as const
+            if (card!.archived)
+              return { conflict: `card ${card!.ref} is archived; restore it before claiming it` } as const
             const { now } = yield* leaseTimes(agentLimits.ttlDefault)
             yield* expireCard(card!.id, now, card!.workspace_id)
             const [live] = yield* sql

@@ -164,11 +164,9 @@ export const commandIntents = (
       case "move_card": {
         const hit = yield* resolveCard(principal, intent.card, fixed)
         const column = yield* lookups.column(hit.project, intent.column)
-        const card = yield* cards.move(
-          principal,
-          hit.id,
-          yield* decodeInput(CardMove)({ columnId: column.id, position: intent.position })
-        ).pipe(Effect.catchTag("Conflict", (e) => Effect.fail(invalid(e.message))))
+        const card = yield* cards
+          .move(principal, hit.id, yield* decodeInput(CardMove)({ columnId: column.id, position: intent.position }))
+          .pipe(Effect.catchTag("Conflict", (e) => Effect.fail(invalid(e.message))))
         return cardResult(intent.type, card, [
           { type: "card.moved", cardId: card.id, ref: card.ref, columnId: card.columnId, position: card.position }
         ])

@@ -1,4 +1,15 @@
-import { Boards, CardArchive, CardLinks, Cards, Columns, Comments, Labels, Lookups, Search, Subtasks } from "@board/core"
+import {
+  Boards,
+  CardArchive,
+  CardLinks,
+  Cards,
+  Columns,
+  Comments,
+  Labels,
+  Lookups,
+  Search,
+  Subtasks
+} from "@board/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { Readable } from "node:stream"
