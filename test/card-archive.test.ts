@@ -146,6 +146,31 @@ describe.each(backends)("archiving cards on %s", (backend) => {
     expect(e.position).toBe(4)
   })
 
+  it("restores racing creates and archives in one column still leave positions 0..n-1 and unique keys", async () => {
+    const p = await newProject("Race")
+    const col = p.columns[0]!.id
+    const cards = []
+    for (let i = 0; i < 12; i++) cards.push(await newCard(p.id, col, `r${i}`))
+    for (const c of cards.slice(0, 6)) await archive(c.id)
+    const answers = await Promise.all([
+      ...cards.slice(0, 6).map((c) => restore(c.id)),
+      ...cards.slice(6, 9).map((c) => archive(c.id)),
+      ...Array.from({ length: 6 }, (_, i) =>
+        call(base, "POST", "/v1/cards", { body: { projectId: p.id, columnId: col, title: `new${i}` }, headers: h() })
+      )
+    ])
+    expect(answers.map((r) => r.status).sort()).toEqual([...Array(9).fill(200), ...Array(6).fill(201)])
+    const live = (await board(p.id)).cards
+    expect(live.length).toBe(12 - 3 + 6)
+    expect(live.map((c: any) => c.position)).toEqual(live.map((_: unknown, i: number) => i))
+    // every card read alone agrees with the board
+    for (const c of live) {
+      const one = await call(base, "GET", `/v1/cards/${c.id}`, { headers: h() })
+      expect(one.body.position).toBe(c.position)
+    }
+    expect((await board(p.id, "?archived=true")).cards.length).toBe(3)
+  })
+
   it("refuses to move or claim an archived card until it is restored", async () => {
     const p = await newProject("Refusals")
     const card = await newCard(p.id, p.columns[0]!.id, "frozen")
