@@ -24,6 +24,7 @@ const dialect = [
   "test/board.test.ts",
   "test/board-cursor.test.ts",
   "test/board-json.test.ts",
+  "test/card-archive.test.ts",
   "test/claim-next.test.ts",
   "test/column-kinds.test.ts",
   "test/concurrent-order.test.ts",

@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0024_mcp_sessions.sql (23 files).
+-- Migrations: 0001_init.sql .. 0025_card_archive.sql (24 files).
 
 SET check_function_bodies = false;
 
@@ -28,7 +28,7 @@ CREATE OR REPLACE FUNCTION public.board_count_deleted()
 AS $function$
 BEGIN
   INSERT INTO card_order_counts (column_id, bucket, delta)
-    SELECT column_id, floor(floor(sort_key) / 128), -count(*) FROM changed GROUP BY 1, 2;
+    SELECT column_id, floor(floor(sort_key) / 128), -count(*) FROM changed WHERE sort_key IS NOT NULL GROUP BY 1, 2;
   RETURN NULL;
 END $function$;
 
@@ -38,7 +38,7 @@ CREATE OR REPLACE FUNCTION public.board_count_inserted()
 AS $function$
 BEGIN
   INSERT INTO card_order_counts (column_id, bucket, delta)
-    SELECT column_id, floor(floor(sort_key) / 128), count(*) FROM changed GROUP BY 1, 2;
+    SELECT column_id, floor(floor(sort_key) / 128), count(*) FROM changed WHERE sort_key IS NOT NULL GROUP BY 1, 2;
   RETURN NULL;
 END $function$;
 
@@ -50,8 +50,10 @@ BEGIN
   INSERT INTO card_order_counts (column_id, bucket, delta)
     SELECT column_id, bucket, sum(d) FROM (
       SELECT o.column_id, floor(floor(o.sort_key) / 128) AS bucket, -1 AS d FROM old_cards o JOIN new_cards n ON n.id = o.id
+        WHERE o.sort_key IS NOT NULL
       UNION ALL
       SELECT n.column_id, floor(floor(n.sort_key) / 128), 1 FROM old_cards o JOIN new_cards n ON n.id = o.id
+        WHERE n.sort_key IS NOT NULL
     ) moved GROUP BY 1, 2 HAVING sum(d) <> 0;
   RETURN NULL;
 END $function$;
@@ -292,11 +294,13 @@ CREATE TABLE cards (
   created_by uuid,
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   updated_at timestamp with time zone DEFAULT now() NOT NULL,
-  sort_key numeric NOT NULL,
+  sort_key numeric,
   due_at timestamp with time zone,
   claimed boolean DEFAULT false NOT NULL,
   shipped_at timestamp with time zone,
   shipped_to text,
+  archived_at timestamp with time zone,
+  CONSTRAINT cards_archived_unordered CHECK (((archived_at IS NULL) = (sort_key IS NOT NULL))),
   CONSTRAINT cards_order_unique UNIQUE (column_id, sort_key) DEFERRABLE,
   CONSTRAINT cards_pkey PRIMARY KEY (id),
   CONSTRAINT cards_priority_check CHECK ((priority = ANY (ARRAY['low'::text, 'medium'::text, 'high'::text, 'urgent'::text]))),
@@ -841,6 +845,8 @@ CREATE INDEX card_order_counts_bucket ON public.card_order_counts USING btree (c
 
 CREATE INDEX card_pull_requests_pr ON public.card_pull_requests USING btree (pull_request_id);
 
+CREATE INDEX cards_archived ON public.cards USING btree (project_id, archived_at DESC, id) WHERE (archived_at IS NOT NULL);
+
 CREATE INDEX cards_intake_token ON public.cards USING btree (intake_token_id) WHERE (intake_token_id IS NOT NULL);
 
 CREATE INDEX cards_project ON public.cards USING btree (project_id);
@@ -851,7 +857,7 @@ CASE priority
     WHEN 'high'::text THEN 1
     WHEN 'medium'::text THEN 2
     ELSE 3
-END), sort_key, id) WHERE (NOT claimed);
+END), sort_key, id) WHERE ((NOT claimed) AND (archived_at IS NULL));
 
 CREATE INDEX cards_search_trgm ON public.cards USING gin ((((title || ' '::text) || COALESCE(description, ''::text))) gin_trgm_ops);
 

@@ -270,6 +270,8 @@ describe.each(backends)("access matrix from the OpenAPI document on %s", (backen
         ["create_card", { projectId: f.projectId, column: "To Do", title: "Intruder" }],
         ["update_card", { card: f.card, title: "Stolen" }],
         ["move_card", { card: f.card, column: "Done" }],
+        ["archive_card", { card: f.card }],
+        ["restore_card", { card: f.card }],
         ["add_label", { card: f.card, label: "hacked" }],
         ["remove_label", { card: f.card, label: "bug" }],
         ["add_subtask", { card: f.card, title: "Sneaky" }],

@@ -124,6 +124,7 @@ const expectCard = (c: any, fields: { projectId: string; columnId?: string; titl
     intakeTokenId: null,
     createdAt: expect.stringMatching(ISO),
     updatedAt: expect.stringMatching(ISO),
+    archivedAt: null,
     claim: null,
     shippedAt: null,
     shippedTo: null

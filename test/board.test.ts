@@ -62,6 +62,7 @@ describe.each(backends)("board on %s", (backend) => {
         intakeTokenId: null,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
+        archivedAt: null,
         claim: null
       })
       expect((await newCard("defaults")).priority).toBe("medium")

@@ -211,6 +211,15 @@ describe("board card", () => {
     })
     expect((await parse(["card", "delete", "WEB-12", "-y"])).options).toEqual({ card: "WEB-12", yes: true })
     expect((await parse(["card", "delete", "WEB-12"])).options).toEqual({ card: "WEB-12" })
+    expect(await parse(["card", "archive", "WEB-12"])).toMatchObject({
+      path: "card archive",
+      options: { card: "WEB-12" }
+    })
+    expect(await parse(["card", "restore", "WEB-12", "--project", "WEB"])).toMatchObject({
+      path: "card restore",
+      options: { card: "WEB-12", project: "WEB" }
+    })
+    expect((await refused(["card", "archive"])).code).toBe("commander.missingArgument")
   })
 
   it("move: a column by name, --position as a whole number from 0, --top", async () => {

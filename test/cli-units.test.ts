@@ -90,6 +90,7 @@ const card = (
   intakeTokenId: null,
   createdAt: ts,
   updatedAt: ts,
+  archivedAt: null,
   claim: null,
   shippedAt: null,
   shippedTo: null,

@@ -451,6 +451,29 @@ describeBrowser("web: the card panel", () => {
     expect(app.errors).toEqual([])
   })
 
+  it("archives first and restores, the history saying both; Delete is behind More and a confirm", async () => {
+    const c = (
+      await api("POST", "/v1/cards", {
+        projectId: account.projectId,
+        columnId: account.columns[0]!.id,
+        title: "Shelve me"
+      })
+    ).body
+    await openPanel(c.id)
+    const d = dialog()
+    // no delete button until asked for
+    expect(await d.getByRole("button", { name: /Delete card/ }).count()).toBe(0)
+    await d.getByRole("button", { name: "Archive card" }).click()
+    await d.getByText(`Archived, from ${account.columns[0]!.name}: off the board`).waitFor()
+    expect((await api("GET", `/v1/cards/${c.id}`)).body.archivedAt).not.toBeNull()
+    await d.getByText(`Ada archived ${c.ref}`).waitFor()
+    await d.getByRole("button", { name: "Restore to the board" }).click()
+    await d.getByText(`Ada restored ${c.ref} to ${account.columns[0]!.name}`).waitFor()
+    expect((await api("GET", `/v1/cards/${c.id}`)).body.archivedAt).toBeNull()
+    await d.getByRole("button", { name: "Archive card" }).waitFor()
+    expect(app.errors).toEqual([])
+  })
+
   it("has no serious accessibility violation, fills a phone's screen, and deletes the card after a confirm", async () => {
     const c = (
       await api("POST", "/v1/cards", {
@@ -471,7 +494,8 @@ describeBrowser("web: the card panel", () => {
     await page.setViewportSize({ width: 1280, height: 900 })
 
     const d = dialog()
-    await d.getByRole("button", { name: "Delete card" }).click()
+    await d.getByRole("button", { name: "More…" }).click()
+    await d.getByRole("button", { name: "Delete card…" }).click()
     await d.getByRole("button", { name: `Yes, delete ${c.ref}` }).click()
     await page.getByRole("dialog", { name: /Delete me/ }).waitFor({ state: "detached" })
     expect((await api("GET", `/v1/cards/${c.id}`)).status).toBe(404)

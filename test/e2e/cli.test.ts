@@ -100,6 +100,13 @@ describe("board, the command line, against a real server", { timeout: 180_000 },
     const inProgress = view.columns.find((c: { name: string }) => c.name === "In Progress")
     expect(moved).toMatchObject({ ref: "WEB-1", columnId: inProgress.id, position: 0 })
 
+    // archive and restore by ref: off the board and search, then back at the end of its column
+    const archived = await ok(["card", "archive", "WEB-2"])
+    expect(archived.stdout.trim()).toBe("WEB-2")
+    expect(archived.stderr).toContain("Archived WEB-2: Write docs (board card restore WEB-2 brings it back)")
+    expect((await json(["board", "show"])).cards.map((c: { ref: string }) => c.ref)).toEqual(["WEB-1"])
+    expect((await json(["card", "restore", "WEB-2"])).archivedAt).toBeNull()
+
     const found = await json(["search", "login"])
     expect(found.map((c: { ref: string }) => c.ref)).toEqual(["WEB-1"])
     expect((await ok(["search", "login"])).stdout).toMatch(/WEB-1\s+high\s+Fix login bug/)

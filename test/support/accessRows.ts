@@ -308,6 +308,14 @@ export const ROWS: Record<string, Row> = {
       body: { environment: "production", commits: ["abcdef1"] }
     })
   },
+  "POST /v1/cards/{id}/archive": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/archive` })
+  },
+  "POST /v1/cards/{id}/restore": {
+    scope: "workspace",
+    req: (f) => ({ method: "POST", path: `/v1/cards/${f.card}/restore` })
+  },
   "POST /v1/projects": {
     scope: "workspace",
     req: () => ({

@@ -19,6 +19,7 @@ import { History } from "./events/History.ts"
 import { Boards } from "./board/Boards.ts"
 import { CardLinks } from "./board/CardLinks.ts"
 import { Cards } from "./board/Cards.ts"
+import { CardArchive } from "./board/CardArchive.ts"
 import { AgentSessions } from "./board/AgentSessions.ts"
 import { Columns } from "./board/Columns.ts"
 import { Comments } from "./board/Comments.ts"
@@ -86,6 +87,7 @@ export const ServicesLive = (hasher?: PasswordHasher) =>
         Labels.layer,
         Subtasks.layer,
         Boards.layer,
+        CardArchive.layer,
         Search.layer,
         Prompts.layer,
         IntakeTokens.layer,

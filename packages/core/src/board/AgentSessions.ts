@@ -172,14 +172,18 @@ export class AgentSessions extends Context.Service<
                 role: Role | null
                 archived: boolean
                 project_name: string
+                card_archived: boolean
               }>(
-                `SELECT c.id, c.ref, c.project_id, p.workspace_id, m.role, ${projectStateColumns()} FROM cards c
+                `SELECT c.id, c.ref, c.project_id, p.workspace_id, m.role, ${projectStateColumns()},
+                   c.archived_at IS NOT NULL AS card_archived FROM cards c
                  JOIN projects p ON p.id = c.project_id ${membershipOf("p.workspace_id", "$2")}
                  WHERE c.id = $1 FOR NO KEY UPDATE OF c`,
                 [cardId, principal.userId]
               )
               .pipe(Effect.orDie)
             yield* checkRow(principal, card, what, { action: "claim cards" })
+            if (card!.card_archived)
+              return { conflict: `card ${card!.ref} is archived; restore it before claiming it` } as const
             const { now } = yield* leaseTimes(agentLimits.ttlDefault)
             yield* expireCard(card!.id, now, card!.workspace_id)
             const [live] = yield* sql

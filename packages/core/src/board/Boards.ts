@@ -16,7 +16,13 @@ import { sqlNow } from "../infra/clock.ts"
 import { findAll, findOne, statement } from "../infra/statement.ts"
 import { Access } from "./Access.ts"
 import { assigneeOf } from "./assignees.ts"
-import { boardJsonByAssigneeSql, boardJsonSql, eventCursorSql } from "./boardJson.ts"
+import {
+  archivedBoardJsonByAssigneeSql,
+  archivedBoardJsonSql,
+  boardJsonByAssigneeSql,
+  boardJsonSql,
+  eventCursorSql
+} from "./boardJson.ts"
 import { cardColumn, CardRow, toLabel } from "./cardView.ts"
 import { type ColumnRow, columnRowColumns, type ProjectRow, projectRowColumns, toColumn, toProject } from "./rows.ts"
 
@@ -28,7 +34,7 @@ const cardsSql = statement<{ project: string; now: string }>(
   (p) => `
   SELECT ${cardColumn(p.now, "(row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key) - 1)::int")}
   FROM cards c JOIN board_columns col ON col.id = c.column_id
-  WHERE c.project_id = ${p.project}::uuid ORDER BY col.position, c.sort_key`
+  WHERE c.project_id = ${p.project}::uuid AND c.archived_at IS NULL ORDER BY col.position, c.sort_key`
 )
 
 /** The board's cursor, read in a statement of its own (see `get`). */
@@ -56,7 +62,9 @@ export class Boards extends Context.Service<
       principal: Principal,
       projectId: string,
       /** Only the cards assigned to this user (`me`: the caller). */
-      assignee?: string | undefined
+      assignee?: string | undefined,
+      /** The archived cards instead of the live ones. */
+      archived?: boolean
     ) => Effect.Effect<ReadonlyArray<string>, NotFound | WorkspaceNotGranted>
   }
 >()("board/core/Boards") {
@@ -68,6 +76,8 @@ export class Boards extends Context.Service<
       const cardsOf = findAll(sql, cardsSql, CardRow)
       const boardRows = findAll(sql, boardJsonSql, BoardJsonRow)
       const boardRowsFor = findAll(sql, boardJsonByAssigneeSql, BoardJsonRow)
+      const archivedRows = findAll(sql, archivedBoardJsonSql, BoardJsonRow)
+      const archivedRowsFor = findAll(sql, archivedBoardJsonByAssigneeSql, BoardJsonRow)
       const cursorOf = findOne(sql, cursorSql, CursorRow)
 
       const get = Effect.fn("Boards.get")(function* (principal: Principal, projectId: string) {
@@ -117,14 +127,19 @@ export class Boards extends Context.Service<
         }
       })
 
-      const json = Effect.fn("Boards.json")(function* (principal: Principal, projectId: string, assignee?: string) {
+      const json = Effect.fn("Boards.json")(function* (
+        principal: Principal,
+        projectId: string,
+        assignee?: string,
+        archived = false
+      ) {
         yield* access.resolve(principal, "project", projectId)
         const user = assigneeOf(principal, assignee)
         const now = yield* sqlNow
         const rows = yield* (
           user === undefined
-            ? boardRows({ project: projectId, now })
-            : boardRowsFor({ project: projectId, now, assignee: user })
+            ? (archived ? archivedRows : boardRows)({ project: projectId, now })
+            : (archived ? archivedRowsFor : boardRowsFor)({ project: projectId, now, assignee: user })
         ).pipe(Effect.orDie)
         const first = rows[0]
         // the project went between the access check and the read

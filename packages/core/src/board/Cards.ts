@@ -7,7 +7,7 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { ForgeProvider } from "../domain/forge.ts"
 import type { CardId, ColumnId } from "../domain/ids.ts"
 import type { CardCreate, CardMove, CardPatch } from "../domain/inputs.ts"
@@ -96,7 +96,7 @@ export class Cards extends Context.Service<
       principal: Principal,
       id: CardId,
       to: CardMove
-    ) => Effect.Effect<CardView, InvalidInput | AccessError>
+    ) => Effect.Effect<CardView, InvalidInput | Conflict | AccessError>
     /**
      * Files a card at the end of a column without a member's access check (intake tokens), and
      * says whether it did or its idempotency key had already filed one (the channel is blind:
@@ -388,6 +388,13 @@ export class Cards extends Context.Service<
           const row = yield* write(writes.move({ card: id, to: to.columnId, position, now, ...actorOf(principal) }))
           if (row !== undefined) return row.card
           const card = yield* access.write(principal, "card", id)
+          // an archived card has no place in any column until it is restored
+          const [archived] = yield* sql<{ ref: string }>`
+            SELECT ref FROM cards WHERE id = ${id} AND archived_at IS NOT NULL`.pipe(Effect.orDie)
+          if (archived !== undefined)
+            return yield* new Conflict({
+              message: `card ${archived.ref} is archived; restore it (POST /v1/cards/${id}/restore) before moving it`
+            })
           yield* columnOfProject(principal, to.columnId, card.projectId!)
           if (attempt >= 2) return yield* new NotFound({ message: `card ${id} not found` })
         }

@@ -143,8 +143,10 @@ export class Columns extends Context.Service<
                 position: number
               }>`SELECT position FROM board_columns WHERE id = ${id} FOR UPDATE`
               if (current === undefined) return "gone" as const
-              const [{ n }] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM cards WHERE column_id = ${id}`
-              if (n > 0) return n
+              // archived cards keep their column (a restore puts them back in it), so they hold it too
+              const [{ n, archived }] = yield* sql<{ n: number; archived: number }>`
+                SELECT count(*)::int AS n, count(archived_at)::int AS archived FROM cards WHERE column_id = ${id}`
+              if (n > 0) return { n, archived }
               const [gone] = yield* sql<Row>`
                 DELETE FROM board_columns WHERE id = ${id}
                 RETURNING ${sql.literal(columnRowColumns)}`
@@ -156,9 +158,11 @@ export class Columns extends Context.Service<
           )
           .pipe(retryConflicts, Effect.orDie)
         if (outcome === "gone") return yield* new NotFound({ message: `column ${id} not found` })
-        if (typeof outcome === "number") {
+        if (typeof outcome === "object") {
+          const { n, archived } = outcome
+          const which = archived === 0 ? "" : ` (${archived} archived: restore and move them, or delete them)`
           return yield* new Conflict({
-            message: `column ${id} still holds ${outcome} card${outcome === 1 ? "" : "s"}; move or delete them first`
+            message: `column ${id} still holds ${n} card${n === 1 ? "" : "s"}${which}; move or delete them first`
           })
         }
       })

@@ -80,7 +80,8 @@ export class Search extends Context.Service<
           const projects = `SELECT p.id FROM projects p WHERE ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants!)}${
             input.projectId === undefined ? "" : ` AND p.id = ${p.project}::uuid`
           }`
-          const scope = `c.project_id = ANY(ARRAY(${projects}))${
+          // live cards, or (`archived`) the archived ones instead
+          const scope = `c.project_id = ANY(ARRAY(${projects})) AND c.archived_at IS ${input.archived === true ? "NOT " : ""}NULL${
             assignee === undefined
               ? ""
               : ` AND EXISTS (SELECT 1 FROM card_assignees ca WHERE ca.card_id = c.id AND ca.user_id = ${p.assignee}::uuid)`

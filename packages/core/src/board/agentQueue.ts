@@ -29,7 +29,7 @@ const priorityRank = `(CASE c.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 W
 // column the order is the cards_queue index's, so the statement walks that index and stops at
 // the first card it can take; across columns it sorts the project's cards. `NOT c.claimed` (the
 // flag the agent_sessions trigger keeps, migrations/0013) matches the index's predicate, so the
-// walk never passes the column's claimed cards; the lease check stays for correctness. So a card
+// walk never passes the column's claimed cards (nor archived ones: `archived_at IS NULL` too); the lease check stays for correctness. So a card
 // whose lease has passed is left to the queue until the sweep marks its session stale (about a
 // second); a direct claim checks the lease itself and takes it at once.
 // Without a column the queue takes work waiting only: cards in `todo` columns (CONTRACT.md,
@@ -44,7 +44,7 @@ const nextCardSql = (oneColumn: boolean) => `
     AND ($7::text IS NULL
       OR ($7 = 'me' AND EXISTS (SELECT 1 FROM card_assignees a WHERE a.card_id = c.id AND a.user_id = $2::uuid))
       OR ($7 = 'unassigned' AND NOT EXISTS (SELECT 1 FROM card_assignees a WHERE a.card_id = c.id)))
-    AND NOT c.claimed
+    AND NOT c.claimed AND c.archived_at IS NULL
     AND NOT EXISTS (SELECT 1 FROM agent_sessions s WHERE s.card_id = c.id AND s.status IN ${LIVE} AND s.lease_expires_at > $4::timestamptz)
   ORDER BY ${oneColumn ? `c.column_id, ${priorityRank}, c.sort_key, c.id` : `${priorityRank}, col.position, col.id, c.sort_key, c.id`}
   LIMIT 1

@@ -71,8 +71,12 @@ export interface BoardParams {
   readonly now: string
 }
 
-/** Board order: columns by position, cards by order key; the ids only make ties impossible. */
-const boardOrder = "col.position, col.id, c.sort_key, c.id"
+/**
+ * Board order: columns by position, cards by order key; the ids only make ties impossible. The
+ * archived cards (which have no key) by when they were archived, newest first.
+ */
+const boardOrderOf = (archived: boolean) =>
+  archived ? "col.position, col.id, c.archived_at DESC, c.id" : "col.position, col.id, c.sort_key, c.id"
 
 /**
  * Cards per row of the answer: many enough that the server handles a few rows, not one per card;
@@ -85,10 +89,13 @@ const CARDS_PER_ROW = 128
  * `project`: the project id, `now`: the time (a lease holds its card until then); with
  * `assignee`, a user id, and only the cards assigned to them are listed (at their places among
  * all the column's cards). Rows: head and tail (first row only), cards (null on a board without cards).
- * The unfiltered board is the hot read.
+ * The unfiltered board is the hot read. `archived`: the archived cards instead of the live ones
+ * (each at `position` 0, as every read of an archived card says).
  */
-const boardSql = (assignee: boolean) =>
-  statement<BoardParams & { readonly assignee: string }>(
+const boardSql = (assignee: boolean, archived = false) => {
+  const boardOrder = boardOrderOf(archived)
+  const which = archived ? "c.archived_at IS NOT NULL" : "c.archived_at IS NULL"
+  return statement<BoardParams & { readonly assignee: string }>(
     (p) => `
 WITH lab AS (
   SELECT l.id, lower(l.name) AS sort_name, ${labelJson} AS j FROM labels l WHERE l.project_id = ${p.project}
@@ -105,7 +112,7 @@ WITH lab AS (
       assignee
         ? `, placed AS (
   SELECT c.*, row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key, c.id) - 1 AS place
-  FROM cards c WHERE c.project_id = ${p.project}
+  FROM cards c WHERE c.project_id = ${p.project} AND ${which}
 )`
         : ""
     }
@@ -118,13 +125,17 @@ SELECT
     '],"cards":[') END AS head,
   CASE WHEN c.id IS NOT NULL THEN concat(
     CASE WHEN row_number() OVER (ORDER BY ${boardOrder}) > 1 THEN ',' END, ${cardJsonAt(
-      assignee ? "c.place" : "row_number() OVER (PARTITION BY col.position, col.id ORDER BY c.sort_key, c.id) - 1"
+      archived
+        ? "0"
+        : assignee
+          ? "c.place"
+          : "row_number() OVER (PARTITION BY col.position, col.id ORDER BY c.sort_key, c.id) - 1"
     )}) END AS card,
   CASE WHEN row_number() OVER (ORDER BY ${boardOrder}) = 1 THEN concat(
     '],"labels":[', (SELECT string_agg(lab.j, ',' ORDER BY lab.sort_name, lab.id) FROM lab),
     '],"eventCursor":"', ${eventCursorSql("p.id")}, '"}') END AS tail
 FROM projects p
-LEFT JOIN (${assignee ? "placed" : "cards"} c JOIN board_columns col ON col.id = c.column_id) ON c.project_id = p.id${
+LEFT JOIN (${assignee ? "placed" : "cards"} c JOIN board_columns col ON col.id = c.column_id) ON c.project_id = p.id AND ${which}${
       assignee
         ? ` AND EXISTS (SELECT 1 FROM card_assignees f WHERE f.card_id = c.id AND f.user_id = ${p.assignee}::uuid)`
         : ""
@@ -139,8 +150,13 @@ WHERE p.id = ${p.project}
 SELECT max(head) AS head, string_agg(card, '' ORDER BY n) AS card, max(tail) AS tail
 FROM board GROUP BY (n - 1) / ${CARDS_PER_ROW} ORDER BY (n - 1) / ${CARDS_PER_ROW}`
   )
+}
 
 /** The whole board (the text names no assignee). */
 export const boardJsonSql = boardSql(false) as Statement<BoardParams>
 /** The board with only the cards assigned to `assignee`. */
 export const boardJsonByAssigneeSql = boardSql(true)
+/** The board with its archived cards instead of its live ones (`?archived=true`). */
+export const archivedBoardJsonSql = boardSql(false, true) as Statement<BoardParams>
+/** The archived cards assigned to `assignee`. */
+export const archivedBoardJsonByAssigneeSql = boardSql(true, true)

@@ -207,8 +207,8 @@ export interface SystemMoveParams extends MoveParams {
   readonly fromKinds: ReadonlyArray<string>
 }
 
-// The old position is counted in the statement's snapshot, which holds the card where it was. A
-// member's move checks access in the statement; the service's own (a forge's automation, issue
+// The old position is counted in the statement's snapshot, which holds the card where it was. An
+// archived card is no target (Cards.move says why: restore it first). A member's move checks access in the statement; the service's own (a forge's automation, issue
 // 31) has no member: its actor is `kind` alone (`forge:github`), it finds the card by id, and it
 // moves it only from a column of `fromKinds`, checked again on the row it updates (so of two
 // such moves at once, the second finds the card moved and writes nothing).
@@ -221,7 +221,7 @@ const moveStatement = (mode: "member" | "system") =>
     return `
   WITH card AS (
     SELECT c.id, c.project_id, p.workspace_id FROM cards c JOIN projects p ON p.id = c.project_id
-    WHERE c.id = ${p.card}::uuid${mode === "member" ? ` AND ${writableBy("p.workspace_id", `${p.user}::uuid`, p.grants)}` : fromKind("c")}
+    WHERE c.id = ${p.card}::uuid AND c.archived_at IS NULL${mode === "member" ? ` AND ${writableBy("p.workspace_id", `${p.user}::uuid`, p.grants)}` : fromKind("c")}
   ), target AS (
     SELECT col.id, col.order_epoch FROM board_columns col JOIN card ON card.project_id = col.project_id
     WHERE col.id = ${p.to}::uuid

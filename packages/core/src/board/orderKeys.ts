@@ -67,16 +67,19 @@ export const retryRaces = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect
     while: (e) => e instanceof StaleOrder || isRaceLost(e)
   })
 
+// Archived cards have no key (migrations/0025): every neighbour lookup skips them, so a live card
+// never draws a key from one and a rebalance leaves them keyless.
+
 /** The key of a card placed last in `column`: one step on the (column_id, sort_key) index. */
 export const keyAtEnd = (column: string): string =>
-  `board_key_between((SELECT sort_key FROM cards WHERE column_id = ${column} ORDER BY sort_key DESC LIMIT 1), NULL)`
+  `board_key_between((SELECT sort_key FROM cards WHERE column_id = ${column} AND sort_key IS NOT NULL ORDER BY sort_key DESC LIMIT 1), NULL)`
 
 /**
  * The key of a card placed at ordinal `position` (NULL: the end) of `column`, among the column's
  * other cards than `card` (the one being moved). Ordinal p reads p index entries.
  */
 export const keyAt = (column: string, card: string, position: string): string => {
-  const others = `FROM cards WHERE column_id = ${column} AND id <> ${card}`
+  const others = `FROM cards WHERE column_id = ${column} AND id <> ${card} AND sort_key IS NOT NULL`
   return `CASE WHEN ${position} IS NULL
     THEN board_key_between((SELECT sort_key ${others} ORDER BY sort_key DESC LIMIT 1), NULL)
     ELSE board_key_between(
@@ -98,7 +101,7 @@ export const rebalance = (sql: SqlClient.SqlClient, columnId: string) =>
         if (column === undefined) return
         yield* sql`
       UPDATE cards c SET sort_key = r.n
-      FROM (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS n FROM cards WHERE column_id = ${columnId}) r
+      FROM (SELECT id, row_number() OVER (ORDER BY sort_key, id) AS n FROM cards WHERE column_id = ${columnId} AND sort_key IS NOT NULL) r
       WHERE c.id = r.id AND c.column_id = ${columnId}`
         yield* sql`UPDATE board_columns SET order_epoch = order_epoch + 1 WHERE id = ${columnId}`
       })

@@ -50,6 +50,10 @@ export const Card = Schema.Struct({
   intakeTokenId: Schema.NullOr(IntakeTokenId),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  archivedAt: Schema.NullOr(Timestamp).annotate({
+    description:
+      "When the card was archived (it is then out of the board, search and the queue, its `position` 0), else null."
+  }),
   claim: Schema.NullOr(CardClaim).annotate({
     description: "The live agent session holding the card while its lease is unexpired, else null."
   }),

@@ -21,7 +21,9 @@ export const cardIntents = [
   "add_subtask",
   "complete_subtask",
   "reopen_subtask",
-  "show_card"
+  "show_card",
+  "archive_card",
+  "restore_card"
 ] as const
 export type CardIntent = (typeof cardIntents)[number]
 

@@ -13,6 +13,8 @@ export const eventTypes = [
   "card.updated",
   "card.moved",
   "card.deleted",
+  "card.archived",
+  "card.restored",
   "card.label_added",
   "card.label_removed",
   "card.assigned",

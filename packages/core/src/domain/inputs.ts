@@ -132,7 +132,9 @@ export const SearchInput = Schema.Struct({
     )
   ),
   projectId: Schema.optionalKey(projectId),
-  assignee: Schema.optionalKey(AssigneeFilter)
+  assignee: Schema.optionalKey(AssigneeFilter),
+  /** The archived cards instead of the live ones. */
+  archived: Schema.optionalKey(Schema.Boolean)
 })
 export type SearchInput = typeof SearchInput.Type
 

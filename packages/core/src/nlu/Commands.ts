@@ -23,6 +23,7 @@
 import { Context, Effect, Layer } from "effect"
 import { CardLinks } from "../board/CardLinks.ts"
 import { Cards } from "../board/Cards.ts"
+import { CardArchive } from "../board/CardArchive.ts"
 import { Labels } from "../board/Labels.ts"
 import { Lookups } from "../board/Lookups.ts"
 import { Search } from "../board/Search.ts"
@@ -63,6 +64,7 @@ export class Commands extends Context.Service<
     Commands,
     Effect.gen(function* () {
       const cards = yield* Cards
+      const archive = yield* CardArchive
       const labels = yield* Labels
       const subtasks = yield* Subtasks
       const cardLinks = yield* CardLinks
@@ -70,7 +72,7 @@ export class Commands extends Context.Service<
       const lookups = yield* Lookups
 
       const names = commandNames(lookups, labels)
-      const execute = commandIntents({ cards, labels, subtasks, cardLinks, search, lookups }, names)
+      const execute = commandIntents({ cards, archive, labels, subtasks, cardLinks, search, lookups }, names)
       const { givenProject } = names
 
       const run = Effect.fn("Commands.run")(

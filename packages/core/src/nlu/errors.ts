@@ -14,6 +14,8 @@ export const EXAMPLES: Readonly<Record<IntentType, string>> = {
   reopen_subtask: 'reopen subtask "write tests" on WEB-4',
   link_cards: "WEB-4 blocks WEB-5",
   delete_card: "delete WEB-4",
+  archive_card: "archive WEB-4",
+  restore_card: "restore WEB-4",
   search: "search for login bug",
   show_card: "show WEB-4"
 }
@@ -57,6 +59,8 @@ const HINTS: ReadonlyArray<readonly [RegExp, IntentType, string]> = [
     "link_cards",
     "To link cards, name both cards; quote titles that are not refs."
   ],
+  [/^(?:archive|shelve)\b/i, "archive_card", "To archive a card, name it by ref or quoted title."],
+  [/^(?:restore|unarchive)\b/i, "restore_card", "To restore a card, name it by ref or quoted title."],
   [/^(?:delete|remove|trash|destroy|erase)\b/i, "delete_card", "To delete a card, name it by ref or quoted title."],
   [/^(?:search|find|look|lookup|which|list)\b/i, "search", "To search, say what to look for."],
   [/^(?:show|open|view|display|what)\b/i, "show_card", "To show a card, name it by ref or quoted title."]

@@ -5,6 +5,7 @@
  */
 import { Effect } from "effect"
 import type { CardLinkView, CardLinks } from "../board/CardLinks.ts"
+import type { CardArchive } from "../board/CardArchive.ts"
 import type { Cards } from "../board/Cards.ts"
 import type { CardView, SubtaskView } from "../board/cardView.ts"
 import type { Labels } from "../board/Labels.ts"
@@ -45,6 +46,7 @@ export type CommandAction =
       readonly fields: ReadonlyArray<"title" | "priority" | "description">
     }
   | { readonly type: "card.deleted"; readonly cardId: string; readonly ref: string }
+  | { readonly type: "card.archived" | "card.restored"; readonly cardId: string; readonly ref: string }
   | { readonly type: "label.created"; readonly labelId: string; readonly name: string }
   | { readonly type: "label.attached"; readonly cardId: string; readonly labelId: string }
   | { readonly type: "label.detached"; readonly cardId: string; readonly labelId: string }
@@ -68,6 +70,7 @@ type Outcome = CommandResult extends infer R ? (R extends unknown ? Omit<R, "com
 export const commandIntents = (
   services: {
     readonly cards: Cards["Service"]
+    readonly archive: CardArchive["Service"]
     readonly labels: Labels["Service"]
     readonly subtasks: Subtasks["Service"]
     readonly cardLinks: CardLinks["Service"]
@@ -76,7 +79,7 @@ export const commandIntents = (
   },
   names: CommandNames
 ) => {
-  const { cards, labels, subtasks, cardLinks, search, lookups } = services
+  const { cards, archive, labels, subtasks, cardLinks, search, lookups } = services
   const { soleProject, resolveCard, resolveCards, ensureLabel, decodeLabelName } = names
 
   const cardResult = (intent: CardIntent, card: CardView, actions: ReadonlyArray<CommandAction>): Outcome => ({
@@ -161,11 +164,9 @@ export const commandIntents = (
       case "move_card": {
         const hit = yield* resolveCard(principal, intent.card, fixed)
         const column = yield* lookups.column(hit.project, intent.column)
-        const card = yield* cards.move(
-          principal,
-          hit.id,
-          yield* decodeInput(CardMove)({ columnId: column.id, position: intent.position })
-        )
+        const card = yield* cards
+          .move(principal, hit.id, yield* decodeInput(CardMove)({ columnId: column.id, position: intent.position }))
+          .pipe(Effect.catchTag("Conflict", (e) => Effect.fail(invalid(e.message))))
         return cardResult(intent.type, card, [
           { type: "card.moved", cardId: card.id, ref: card.ref, columnId: card.columnId, position: card.position }
         ])
@@ -278,6 +279,16 @@ export const commandIntents = (
           ],
           result: link
         }
+      }
+
+      case "archive_card":
+      case "restore_card": {
+        const hit = yield* resolveCard(principal, intent.card, fixed)
+        const archived = intent.type === "archive_card"
+        const card = yield* (archived ? archive.archive : archive.restore)(principal, hit.id)
+        return cardResult(intent.type, card, [
+          { type: archived ? "card.archived" : "card.restored", cardId: card.id, ref: card.ref }
+        ])
       }
 
       case "delete_card": {

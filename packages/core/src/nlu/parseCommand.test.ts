@@ -154,6 +154,12 @@ const cases: ReadonlyArray<readonly [string, Intent]> = [
   ["mark WEB-4 as blocked by WEB-5", { type: "link_cards", card: W5, target: W4, linkType: "blocks" }],
   ["make WEB-4 part of WEB-5", { type: "link_cards", card: W4, target: W5, linkType: "is_part_of" }],
   ["make WEB-4 depend on WEB-5", { type: "link_cards", card: W5, target: W4, linkType: "blocks" }],
+  // archive_card, restore_card: "archive" archives, "delete" stays delete
+  ["archive WEB-4", { type: "archive_card", card: W4 }],
+  ["Archive the card WEB-4", { type: "archive_card", card: W4 }],
+  ['archive card "Fix login"', { type: "archive_card", card: { title: "Fix login" } }],
+  ["restore WEB-4", { type: "restore_card", card: W4 }],
+  ["unarchive WEB-4", { type: "restore_card", card: W4 }],
   // delete_card
   ["delete WEB-4", { type: "delete_card", card: W4 }],
   ["remove card WEB-4", { type: "delete_card", card: W4 }],

@@ -1,5 +1,6 @@
 import { setDescription, labels, setPriority } from "./attributeRules.ts"
 import { deleteCard, markDone, moveCard, renameCard, search, showCard } from "./cardRules.ts"
+import { archiveCard, restoreCard } from "./archiveRules.ts"
 import { createCard } from "./createCard.ts"
 import { EXAMPLES, notUnderstood } from "./errors.ts"
 import { linkSentence, linkVerb, markOrMakeLink } from "./linkRules.ts"
@@ -28,6 +29,8 @@ const RULES: ReadonlyArray<Rule> = [
   createCard,
   moveCard,
   markDone,
+  archiveCard,
+  restoreCard,
   deleteCard,
   search,
   showCard,

@@ -41,6 +41,8 @@ export type Intent =
       readonly linkType: LinkType
     }
   | { readonly type: "delete_card"; readonly card: CardRefOrTitle }
+  | { readonly type: "archive_card"; readonly card: CardRefOrTitle }
+  | { readonly type: "restore_card"; readonly card: CardRefOrTitle }
   | { readonly type: "search"; readonly query: string }
   | { readonly type: "show_card"; readonly card: CardRefOrTitle }
 

@@ -67,18 +67,21 @@ const describeCardIdOrRef = (op: Record<string, unknown>) => ({
   )
 })
 const searchLimit = { minimum: 1, maximum: limits.searchMaxLimit }
+const archivedQuery = Schema.optionalKey(
+  Schema.Literals(["true", "false"]).annotate({ message: "expected true or false" })
+)
 
 export class BoardGroup extends HttpApiGroup.make("board")
   .add(
     HttpApiEndpoint.get("board", "/v1/board/:projectId", {
       params: { projectId },
-      query: { assignee: Schema.optionalKey(AssigneeFilter) },
+      query: { assignee: Schema.optionalKey(AssigneeFilter), archived: archivedQuery },
       success: Board,
       error: [Forbidden, NotFound]
     }).annotateMerge(
       doc(
         "Get a project's board",
-        "The project with all its columns, cards (in column order, then position order) and labels. `assignee` keeps the cards assigned to a user (`me`, a user id, or `unassigned`)."
+        "The project with all its columns, cards (in column order, then position order) and labels. `assignee` keeps the cards assigned to a user (`me`, a user id, or `unassigned`). Archived cards are left out; `archived=true` lists them instead (newest archive first, each at `position` 0)."
       )
     )
   )
@@ -126,6 +129,30 @@ export class BoardGroup extends HttpApiGroup.make("board")
     }).annotateMerge(doc("Delete a card", "Deletes a card with its subtasks, label attachments, links and comments."))
   )
   .add(
+    HttpApiEndpoint.post("archiveCard", "/v1/cards/:id/archive", {
+      params: { id: cardId },
+      success: Card,
+      error: [Conflict, Forbidden, NotFound]
+    }).annotateMerge(
+      doc(
+        "Archive a card",
+        "Takes the card out of the board, search and the work queue, keeping it whole (ref, comments, history); its live agent session is released. Archiving an archived card changes nothing. Event: `card.archived`."
+      )
+    )
+  )
+  .add(
+    HttpApiEndpoint.post("restoreCard", "/v1/cards/:id/restore", {
+      params: { id: cardId },
+      success: Card,
+      error: [Conflict, Forbidden, NotFound]
+    }).annotateMerge(
+      doc(
+        "Restore a card",
+        "Puts an archived card back on the board, at the end of its column. Restoring a live card changes nothing. Event: `card.restored`."
+      )
+    )
+  )
+  .add(
     HttpApiEndpoint.post("moveCard", "/v1/cards/:id/move", {
       params: { id: cardId },
       payload: CardMove,
@@ -134,7 +161,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
     }).annotateMerge(
       doc(
         "Move a card",
-        "Moves a card to a column of its project, at `position` (0-based) or at the end; the other cards close ranks."
+        "Moves a card to a column of its project, at `position` (0-based) or at the end; the other cards close ranks. An archived card is refused (409): restore it first."
       )
     )
   )
@@ -144,7 +171,8 @@ export class BoardGroup extends HttpApiGroup.make("board")
         q: NonBlank(limits.searchQuery),
         limit: Schema.optionalKey(QueryInt(searchLimit)),
         projectId: Schema.optionalKey(projectId),
-        assignee: Schema.optionalKey(AssigneeFilter)
+        assignee: Schema.optionalKey(AssigneeFilter),
+        archived: archivedQuery
       },
       success: Schema.Array(Card),
       error: BadRequest
@@ -152,7 +180,7 @@ export class BoardGroup extends HttpApiGroup.make("board")
       .annotateMerge(
         doc(
           "Search cards",
-          "Cards whose title or description contains every word of `q`, across the projects the caller can see or within one project, best matches first."
+          "Cards whose title or description contains every word of `q`, across the projects the caller can see or within one project, best matches first. Archived cards are left out; `archived=true` searches them instead."
         )
       )
       .annotate(OpenApi.Transform, documentParameters({ replace: { limit: integerSchema(searchLimit) } }))

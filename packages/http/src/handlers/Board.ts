@@ -1,4 +1,15 @@
-import { Boards, CardLinks, Cards, Columns, Comments, Labels, Lookups, Search, Subtasks } from "@board/core"
+import {
+  Boards,
+  CardArchive,
+  CardLinks,
+  Cards,
+  Columns,
+  Comments,
+  Labels,
+  Lookups,
+  Search,
+  Subtasks
+} from "@board/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { Readable } from "node:stream"
@@ -10,6 +21,7 @@ export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
   Effect.gen(function* () {
     const boards = yield* Boards
     const cards = yield* Cards
+    const archive = yield* CardArchive
     const columns = yield* Columns
     const labels = yield* Labels
     const subtasks = yield* Subtasks
@@ -22,7 +34,7 @@ export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
         // PostgreSQL writes the board's JSON (the bytes the Board schema would encode): sent as it
         // comes, with no decode and re-encode per card; the endpoint still declares Board for the OpenAPI document
         .handle("board", ({ params, query }) =>
-          asPrincipal((p) => boards.json(p, params.projectId, query.assignee)).pipe(
+          asPrincipal((p) => boards.json(p, params.projectId, query.assignee, query.archived === "true")).pipe(
             // the parts as they came from PostgreSQL, streamed: Node writes each string to the
             // socket itself (no Uint8Array copy of the board), and no part is a large object
             Effect.map((parts) => {
@@ -43,7 +55,11 @@ export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
         .handle("updateCard", ({ params, payload }) => asPrincipal((p) => cards.update(p, params.id, payload)))
         .handle("deleteCard", ({ params }) => asPrincipal((p) => cards.remove(p, params.id)))
         .handle("moveCard", ({ params, payload }) => asPrincipal((p) => cards.move(p, params.id, payload)))
-        .handle("search", ({ query }) => asPrincipal((p) => search.cards(p, query)))
+        .handle("archiveCard", ({ params }) => asPrincipal((p) => archive.archive(p, params.id)))
+        .handle("restoreCard", ({ params }) => asPrincipal((p) => archive.restore(p, params.id)))
+        .handle("search", ({ query: { archived, ...query } }) =>
+          asPrincipal((p) => search.cards(p, { ...query, archived: archived === "true" }))
+        )
         .handle("createColumn", ({ payload }) => asPrincipal((p) => columns.create(p, payload)))
         .handle("updateColumn", ({ params, payload }) => asPrincipal((p) => columns.update(p, params.id, payload)))
         .handle("deleteColumn", ({ params }) => asPrincipal((p) => columns.remove(p, params.id)))

@@ -93,6 +93,7 @@ export const cardText = (
     `${cardLine(card)}${column === undefined ? "" : ` in ${q(column)}`}`,
     `id ${card.id}, project ${card.projectId}`
   ]
+  if (card.archivedAt !== null) lines.push(`Archived ${card.archivedAt} (off the board; restore_card brings it back)`)
   if (card.assigneeIds.length > 0) lines.push(`Assignees (user ids): ${card.assigneeIds.join(", ")}`)
   if (card.dueAt !== null) lines.push(`Due: ${card.dueAt}`)
   if (card.description !== null && card.description !== "") lines.push(`Description: ${card.description}`)

@@ -9,6 +9,7 @@ import {
   CardMove,
   CardPatch,
   Boards,
+  CardArchive,
   CardLinks,
   Cards,
   Commands,
@@ -80,6 +81,7 @@ export const makeHandlers = Effect.gen(function* () {
   const boards = yield* Boards
   const search = yield* Search
   const cards = yield* Cards
+  const archive = yield* CardArchive
   const labels = yield* Labels
   const subtasks = yield* Subtasks
   const cardLinks = yield* CardLinks
@@ -189,6 +191,20 @@ export const makeHandlers = Effect.gen(function* () {
         const columnId = yield* resolveColumn(project, column)
         const moved = yield* cards.move(principal, id, yield* decodeInput(CardMove)({ columnId, position }))
         return yield* cardReply(moved, `Moved ${moved.ref} to position ${moved.position}.`)
+      }),
+
+    archive_card: ({ card, projectId }) =>
+      Effect.gen(function* () {
+        const principal = yield* McpPrincipal
+        const archived = yield* archive.archive(principal, yield* cardId(card, projectId))
+        return yield* cardReply(archived, `Archived ${archived.ref}; restore_card brings it back.`)
+      }),
+
+    restore_card: ({ card, projectId }) =>
+      Effect.gen(function* () {
+        const principal = yield* McpPrincipal
+        const restored = yield* archive.restore(principal, yield* cardId(card, projectId))
+        return yield* cardReply(restored, `Restored ${restored.ref} at position ${restored.position}.`)
       }),
 
     add_label: ({ card, label, projectId }) =>

@@ -31,7 +31,7 @@ export const WholeNumber = Schema.Number.check(Schema.isInt({ toJsonSchema: () =
 export const Card = Schema.String.annotate({ description: "The card: its id or its ref (WEB-12)" })
 export const ProjectHint = Schema.optionalKey(
   Schema.String.annotate({
-    description: "The project id; only when the card ref is in several of your projects"
+    description: "The project id, when the card ref is in several of your projects"
   })
 )
 export const ProjectId = Schema.String.annotate({

@@ -11,7 +11,8 @@
  *   twice, a card moved to where it is stays there); creating a card or a subtask, toggling a
  *   subtask and free-form commands are not.
  * Every tool works inside this service only (`openWorldHint: false`): nothing fetches URLs.
- * There is no delete tool, and run_command refuses to delete.
+ * There is no delete tool, and run_command refuses to delete: an agent archives a card instead
+ * (archive_card, undone by restore_card; neither loses anything, and repeating either changes nothing).
  *
  * The fields and hints the tools share are in toolFields.ts; the claim and session tools in
  * agentTools.ts.
@@ -138,6 +139,29 @@ export const MoveCard = hints(
       ),
       projectId: ProjectHint
     })
+  })
+)
+
+export const ArchiveCard = hints(
+  false,
+  false,
+  true
+)(
+  Tool.make("archive_card", {
+    description:
+      "Archive a card (nothing is deleted): off the board, search and queue, its agent session released; restore_card undoes it.",
+    parameters: Schema.Struct({ card: Card, projectId: ProjectHint })
+  })
+)
+
+export const RestoreCard = hints(
+  false,
+  false,
+  true
+)(
+  Tool.make("restore_card", {
+    description: "Put an archived card back, at the bottom of its column.",
+    parameters: Schema.Struct({ card: Card, projectId: ProjectHint })
   })
 )
 
@@ -345,6 +369,8 @@ export const BoardToolkit = Toolkit.make(
   CreateCard,
   UpdateCard,
   MoveCard,
+  ArchiveCard,
+  RestoreCard,
   AddLabel,
   RemoveLabel,
   AddSubtask,

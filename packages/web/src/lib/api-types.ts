@@ -469,7 +469,7 @@ export interface paths {
     }
     /**
      * Get a project's board
-     * @description The project with all its columns, cards (in column order, then position order) and labels. `assignee` keeps the cards assigned to a user (`me`, a user id, or `unassigned`).
+     * @description The project with all its columns, cards (in column order, then position order) and labels. `assignee` keeps the cards assigned to a user (`me`, a user id, or `unassigned`). Archived cards are left out; `archived=true` lists them instead (newest archive first, each at `position` 0).
      */
     get: operations["board.board"]
     put?: never
@@ -528,6 +528,46 @@ export interface paths {
     patch: operations["board.updateCard"]
     trace?: never
   }
+  "/v1/cards/{id}/archive": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Archive a card
+     * @description Takes the card out of the board, search and the work queue, keeping it whole (ref, comments, history); its live agent session is released. Archiving an archived card changes nothing. Event: `card.archived`.
+     */
+    post: operations["board.archiveCard"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
+  "/v1/cards/{id}/restore": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * Restore a card
+     * @description Puts an archived card back on the board, at the end of its column. Restoring a live card changes nothing. Event: `card.restored`.
+     */
+    post: operations["board.restoreCard"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
   "/v1/cards/{id}/move": {
     parameters: {
       query?: never
@@ -539,7 +579,7 @@ export interface paths {
     put?: never
     /**
      * Move a card
-     * @description Moves a card to a column of its project, at `position` (0-based) or at the end; the other cards close ranks.
+     * @description Moves a card to a column of its project, at `position` (0-based) or at the end; the other cards close ranks. An archived card is refused (409): restore it first.
      */
     post: operations["board.moveCard"]
     delete?: never
@@ -557,7 +597,7 @@ export interface paths {
     }
     /**
      * Search cards
-     * @description Cards whose title or description contains every word of `q`, across the projects the caller can see or within one project, best matches first.
+     * @description Cards whose title or description contains every word of `q`, across the projects the caller can see or within one project, best matches first. Archived cards are left out; `archived=true` searches them instead.
      */
     get: operations["board.search"]
     put?: never
@@ -1711,6 +1751,8 @@ export interface components {
         | "card.updated"
         | "card.moved"
         | "card.deleted"
+        | "card.archived"
+        | "card.restored"
         | "card.label_added"
         | "card.label_removed"
         | "card.assigned"
@@ -1888,6 +1930,8 @@ export interface components {
             | "complete_subtask"
             | "reopen_subtask"
             | "show_card"
+            | "archive_card"
+            | "restore_card"
           /** @enum {boolean} */
           understood: true
           projectId: string | null
@@ -1961,6 +2005,8 @@ export interface components {
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+      /** @description When the card was archived (it is then out of the board, search and the queue, its `position` 0), else null. */
+      archivedAt: string | null
       /** @description The live agent session holding the card while its lease is unexpired, else null. */
       claim: components["schemas"]["CardClaim"] | null
       /** @description When a deployment last shipped a change linked to the card, or null. */
@@ -4286,6 +4332,7 @@ export interface operations {
     parameters: {
       query?: {
         assignee?: string
+        archived?: "true" | "false"
       }
       header?: never
       path: {
@@ -4669,6 +4716,158 @@ export interface operations {
       }
     }
   }
+  "board.archiveCard": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A card with its labels, subtasks, assignees and claim, in its place in its column. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Card"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "board.restoreCard": {
+    parameters: {
+      query?: never
+      header?: never
+      path: {
+        id: string
+      }
+      cookie?: never
+    }
+    requestBody?: never
+    responses: {
+      /** @description A card with its labels, subtasks, assignees and claim, in its place in its column. */
+      200: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Card"]
+        }
+      }
+      /** @description Malformed input: `error` names the field and the rule it broke. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential is missing, malformed, unknown, expired, or not accepted here. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The credential may not do this (its kind, its grant, or the caller's role). */
+      403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
+      429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
   "board.moveCard": {
     parameters: {
       query?: never
@@ -4760,6 +4959,7 @@ export interface operations {
         limit?: number
         projectId?: string
         assignee?: string
+        archived?: "true" | "false"
       }
       header?: never
       path?: never

@@ -42,6 +42,7 @@ const card = (id: string, columnId: string, position: number, more: Partial<Card
   intakeTokenId: null,
   createdAt: at,
   updatedAt: at,
+  archivedAt: null,
   claim: null,
   shippedAt: null,
   shippedTo: null,
@@ -185,6 +186,21 @@ describe("the board's state", () => {
     expect(boardReducer(s, { type: "removeCard", cardId: "zzz" })).toBe(s)
   })
 
+  it("drops an archived card, even when an edit of it arrives; a restored one comes back at its position", () => {
+    const archived = card("b", "todo", 0, { archivedAt: at })
+    const s = boardReducer(loaded(), actionOfEvent("card.archived", archived)!)
+    expect(ids(s, "todo")).toEqual(["a", "c"])
+    expect(s?.cards.b).toBeUndefined()
+    // an archived card may still be edited: the edit's event does not put it back
+    const edited = boardReducer(s, actionOfEvent("card.updated", { ...archived, title: "still archived" })!)
+    expect(ids(edited, "todo")).toEqual(["a", "c"])
+    expect(edited?.cards.b).toBeUndefined()
+    // restored at the end of its column
+    const back = boardReducer(edited, actionOfEvent("card.restored", card("b", "todo", 2))!)
+    expect(ids(back, "todo")).toEqual(["a", "c", "b"])
+    expect(back?.cards.b?.archivedAt).toBeNull()
+  })
+
   it("adds, changes and deletes a card's subtasks in position order", () => {
     let s: BoardState | null = loaded()
     s = boardReducer(s, { type: "subtask", subtask: subtask("s2", "a", 1), deleted: false })
@@ -265,6 +281,8 @@ describe("the stream's events as the reducer's actions", () => {
     for (const type of ["card.updated", "card.label_added", "card.label_removed", "card.assigned"])
       expect(actionOfEvent(type, c)).toEqual({ type: "upsertCard", card: c, moved: false })
     expect(actionOfEvent("card.deleted", c)).toEqual({ type: "removeCard", cardId: "a" })
+    expect(actionOfEvent("card.archived", c)).toEqual({ type: "removeCard", cardId: "a" })
+    expect(actionOfEvent("card.restored", c)).toEqual({ type: "upsertCard", card: c, moved: true })
   })
 
   it("subtasks, columns, labels and agent sessions", () => {
@@ -295,6 +313,8 @@ describe("the stream's events as the reducer's actions", () => {
   it("names the card an event changes, with the card itself when the event carries it whole", () => {
     expect(cardOfEvent("card.updated", c)).toEqual({ cardId: "a", card: c })
     expect(cardOfEvent("card.deleted", c)).toEqual({ cardId: "a" })
+    // the panel of an archived card shows it archived (its copy is the event's card)
+    expect(cardOfEvent("card.archived", c)).toEqual({ cardId: "a", card: c })
     expect(cardOfEvent("subtask.toggled", subtask("s1", "a", 0))).toEqual({ cardId: "a" })
     expect(cardOfEvent("agent_session.updated", session("s", "a", "active"))).toEqual({ cardId: "a" })
     expect(cardOfEvent("column.updated", column("todo", 0))).toBeUndefined()

@@ -119,6 +119,8 @@ export const boardReducer = (state: BoardState | null, action: BoardAction): Boa
     case "placeCard":
       return place(state, action.card, action.columnId, action.index)
     case "upsertCard": {
+      // an archived card is off the board, whatever event carries it (an edit of one included)
+      if (action.card.archivedAt != null) return boardReducer(state, { type: "removeCard", cardId: action.card.id })
       const previous = state.cards[action.card.id]
       if (previous !== undefined && previous.columnId === action.card.columnId) {
         const index = state.order[previous.columnId]?.indexOf(previous.id) ?? -1
@@ -178,6 +180,7 @@ export const actionOfEvent = (type: string, object: unknown): BoardAction | unde
   switch (type) {
     case "card.created":
     case "card.moved":
+    case "card.restored":
       return { type: "upsertCard", card: object as Card, moved: true }
     case "card.updated":
     case "card.label_added":
@@ -185,6 +188,7 @@ export const actionOfEvent = (type: string, object: unknown): BoardAction | unde
     case "card.assigned":
       return { type: "upsertCard", card: object as Card, moved: false }
     case "card.deleted":
+    case "card.archived":
       return { type: "removeCard", cardId: (object as Card).id }
     case "subtask.created":
     case "subtask.toggled":

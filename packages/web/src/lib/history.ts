@@ -83,6 +83,10 @@ export const describeEvent = (event: BoardEvent, names: HistoryNames): string =>
     }
     case "card.deleted":
       return `${who} deleted ${ref}`
+    case "card.archived":
+      return `${who} archived ${ref}`
+    case "card.restored":
+      return `${who} restored ${ref} to ${column(object.columnId)}`
     case "subtask.created":
       return `${who} added the subtask${quoted(str(object.title))}`
     case "subtask.toggled":

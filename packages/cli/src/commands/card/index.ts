@@ -1,6 +1,7 @@
 import type { Command } from "commander"
 import type { App } from "../../support/app.ts"
 import { examples } from "../../support/format.ts"
+import { registerCardArchive } from "./archive.ts"
 import { registerCardAssign } from "./assign.ts"
 import { registerCardCreate } from "./create.ts"
 import { registerCardDelete } from "./delete.ts"
@@ -13,7 +14,7 @@ export const registerCard = (program: Command, app: App) => {
   const card = program
     .command("card")
     .description(
-      "create, show, edit, move and delete cards, and see their history; name a card by its ref (WEB-12), id or title"
+      "create, show, edit, move, archive, restore and delete cards, and see their history; name a card by its ref (WEB-12), id or title"
     )
     .addHelpText(
       "after",
@@ -22,6 +23,8 @@ export const registerCard = (program: Command, app: App) => {
         "board card show WEB-1",
         'board card move WEB-1 "In Progress"',
         'board card edit WEB-1 --title "Fix the login"',
+        "board card archive WEB-1",
+        "board card restore WEB-1",
         "board card delete WEB-1 --yes",
         "board card assign WEB-1 @me",
         "board card history WEB-1"
@@ -31,6 +34,7 @@ export const registerCard = (program: Command, app: App) => {
   registerCardShow(card, app)
   registerCardEdit(card, app)
   registerCardMove(card, app)
+  registerCardArchive(card, app)
   registerCardDelete(card, app)
   registerCardAssign(card, app)
   registerCardHistory(card, app)

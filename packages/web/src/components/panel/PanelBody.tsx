@@ -13,6 +13,7 @@ import { useSession } from "../../lib/session.ts"
 import type { Card, Label } from "../../types.ts"
 import { PANEL_TITLE_ID } from "../CardPanel.tsx"
 import { AgentsSection } from "./AgentsSection.tsx"
+import { ArchiveSection } from "./ArchiveSection.tsx"
 import { CommentsSection } from "./CommentsSection.tsx"
 import { HistorySection } from "./HistorySection.tsx"
 import { LabelsSection } from "./LabelsSection.tsx"
@@ -107,7 +108,11 @@ export default function PanelBody({ cardId, onClose }: { cardId: string; onClose
           {loadError.status === 404 ? "This card was deleted." : loadError.message}
         </p>
       )}
-      {column !== undefined && <p className="panel-meta">In {column.name}</p>}
+      {column !== undefined && (
+        <p className="panel-meta">
+          {card.archivedAt === null ? `In ${column.name}` : `Archived, from ${column.name}: off the board`}
+        </p>
+      )}
       {/* while an agent holds the card, what it does (and any question it asks) comes first */}
       {card.claim !== null && <AgentsSection {...props} />}
       <Details {...props} />
@@ -119,7 +124,7 @@ export default function PanelBody({ cardId, onClose }: { cardId: string; onClose
       <PullRequestsSection {...props} />
       <CommentsSection {...props} />
       <HistorySection {...props} />
-      <DeleteCard card={card} onDeleted={onClose} />
+      <ArchiveSection {...props} onDeleted={onClose} />
     </>
   )
 }
@@ -280,42 +285,6 @@ function Description({ card, changed }: SectionProps) {
         <p className="panel-muted">No description.</p>
       ) : (
         <Markdown text={card.description} className="md panel-description" />
-      )}
-      <ErrorLine error={error} />
-    </section>
-  )
-}
-
-function DeleteCard({ card, onDeleted }: { card: Card; onDeleted: () => void }) {
-  const { error, busy, run } = useAction()
-  const [confirming, setConfirming] = useState(false)
-  return (
-    <section className="panel-section panel-danger" aria-label="Delete card">
-      {confirming ? (
-        <fieldset className="panel-confirm" aria-label="Confirm delete">
-          <p>
-            Delete {card.ref} “{card.title}”? Its subtasks, links and comments go with it.
-          </p>
-          <div className="panel-actions">
-            <button
-              type="button"
-              className="danger"
-              disabled={busy}
-              onClick={async () => {
-                if (await run(() => api.DELETE("/v1/cards/{id}", { params: { path: { id: card.id } } }))) onDeleted()
-              }}
-            >
-              Yes, delete {card.ref}
-            </button>
-            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </div>
-        </fieldset>
-      ) : (
-        <button type="button" className="danger" onClick={() => setConfirming(true)}>
-          Delete card
-        </button>
       )}
       <ErrorLine error={error} />
     </section>
