@@ -4,10 +4,12 @@ import type { HttpRouter } from "effect/http"
 import { makeRequestLogger, serverLayer } from "@board/http"
 import { Clock, Effect, Layer, ManagedRuntime, References } from "effect"
 import { SqlClient } from "effect/sql"
+import * as fs from "node:fs"
 import * as net from "node:net"
+import * as path from "node:path"
 import { type Backend, createTestDatabase } from "./backends.ts"
 import { findSecrets, linesWithSecrets } from "./leaks.ts"
-import { embeddedTemplate } from "./templates.ts"
+import { embeddedTemplate, migratedDataDir } from "./templates.ts"
 
 /** Whether 127.0.0.1:port can be listened on now. */
 const canListen = (port: number): Promise<boolean> =>
@@ -100,6 +102,11 @@ const start = async ({
   const port = await freePort()
   const database = backend === "postgres" ? await createTestDatabase({ migrated: !emptyDatabase }) : undefined
   const template = emptyDatabase ? undefined : embeddedTemplate()
+  // a data directory of the test's own that holds no database yet gets the migrated one too
+  const dataDir = env.DATA_DIR
+  if (!emptyDatabase && backend === "pglite" && dataDir !== undefined && dataDir !== "memory:") {
+    if (!fs.existsSync(path.join(dataDir, "pgdata"))) migratedDataDir(dataDir)
+  }
   const config = parseConfig({
     DATA_DIR: "memory:",
     PORT: String(port),

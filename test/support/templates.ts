@@ -130,6 +130,8 @@ export const embeddedTemplate = (): Blob | undefined => {
  */
 export const migratedDataDir = (dataDir: string): string => {
   const dir = process.env[EMBEDDED_ENV]
-  if (dir !== undefined) fs.cpSync(path.join(dir, "data", "pgdata"), path.join(dataDir, "pgdata"), { recursive: true })
+  if (dir === undefined) return dataDir
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  fs.cpSync(path.join(dir, "data", "pgdata"), path.join(dataDir, "pgdata"), { recursive: true })
   return dataDir
 }
