@@ -132,9 +132,6 @@ const scalingOnlyIds = ["search-10k-cards", "board-100-cards", "board-10000-card
  */
 const eventWriteIds = ["create-events-off", "move-events-off"] as const
 const eventStreamIds = ["events-latency", "events-memory"] as const
-/** Streams and events of the two stream benchmarks. */
-const STREAMS_FOR_LATENCY = 100
-const STREAMS_FOR_MEMORY = 1_000
 /** The web board's page in Chromium (issue 21, bench/web.ts): time to interactive and JavaScript weight. */
 const webIds = ["web-board"] as const
 /** The write scenarios again, on the embedded database, in the order they run. */
@@ -191,6 +188,9 @@ if (quick && smokeRun) {
 const sizes = smokeRun ? smokeSizes : fullSizes
 /** The work queue's backlog (claim-next). */
 const queueCards = smokeRun ? 100 : 10_000
+/** Streams of the two stream benchmarks; a smoke run only checks that they work. */
+const STREAMS_FOR_LATENCY = smokeRun ? 10 : 100
+const STREAMS_FOR_MEMORY = smokeRun ? 50 : 1_000
 const positiveInt = (name: string, fallback: number, max: number) => {
   const raw = process.env[name]
   if (raw === undefined || raw === "") return fallback

@@ -32,7 +32,7 @@ const query = (url: string, text: string, params: Array<unknown>) =>
 
 describe.skipIf(postgresUrl === undefined)("a lease across SIGKILL on postgres", () => {
   it("the session outlives the crash, then the restarted server expires it on time", { timeout: 120_000 }, async () => {
-    const db = await createTestDatabase()
+    const db = await createTestDatabase({ migrated: true })
     cleanups.push(db.drop)
     const start = async () => {
       const port = await freePort()

@@ -38,7 +38,10 @@ const coreOn = (backend: Backend) =>
     Effect.gen(function* () {
       const database =
         backend === "postgres"
-          ? yield* Effect.acquireRelease(Effect.promise(createTestDatabase), (db) => Effect.promise(db.drop))
+          ? yield* Effect.acquireRelease(
+              Effect.promise(() => createTestDatabase()),
+              (db) => Effect.promise(db.drop)
+            )
           : undefined
       const config = parseConfig({
         DATA_DIR: "memory:",

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { type Backend, dialectBackends as backends, createTestDatabase } from "./support/backends.ts"
 import { bootstrap, call, key } from "./support/client.ts"
 import { freePort } from "./support/server.ts"
+import { migratedDataDir } from "./support/templates.ts"
 import { spawnBoard, waitForHealth } from "./support/spawn.ts"
 
 const CYCLES = Number(process.env.DURABILITY_CYCLES ?? 20)
@@ -38,11 +39,11 @@ describe.each(backends)("durability under SIGKILL on %s", (backend: Backend) => 
     let base = `http://127.0.0.1:${port}/api`
     let env: Record<string, string | undefined>
     if (backend === "postgres") {
-      const db = await createTestDatabase()
+      const db = await createTestDatabase({ migrated: true })
       cleanups.push(db.drop)
       env = { DATABASE_URL: db.url, DATA_DIR: "memory:" }
     } else {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "board-durability-"))
+      const dir = migratedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), "board-durability-")))
       cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }))
       env = { DATABASE_URL: undefined, DATA_DIR: dir }
     }

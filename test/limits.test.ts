@@ -210,7 +210,7 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)(
   "shared budget across two server processes (PostgreSQL + Redis)",
   () => {
     it("two `board serve` processes on one database and one Redis spend one budget", async () => {
-      const db = await createTestDatabase()
+      const db = await createTestDatabase({ migrated: true })
       const children: Array<ChildProcess> = []
       try {
         const ports = [await freePort(), await freePort()]

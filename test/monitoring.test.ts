@@ -162,7 +162,7 @@ describe.each(backends)("monitoring on %s", (backend: Backend) => {
 
 describe.skipIf(postgresUrl === undefined)("readiness when the database goes away (PostgreSQL)", () => {
   it("answers 503 naming the database and the cause, while health stays 200", async () => {
-    const database = await createTestDatabase()
+    const database = await createTestDatabase({ migrated: true })
     const port = await freePort()
     const config = parseConfig({
       DATA_DIR: "memory:",

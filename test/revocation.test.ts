@@ -420,7 +420,7 @@ describe.skipIf(postgresUrl === undefined)("revocation across two `board serve` 
   let instances: Instances | undefined
   let bases: ReadonlyArray<string>
   beforeAll(async () => {
-    instances = await startInstances()
+    instances = await startInstances({}, 2, { migrated: true })
     bases = instances.bases
   }, 120_000)
   afterAll(() => instances?.stop())

@@ -378,7 +378,7 @@ describe.skipIf(postgresUrl === undefined || redisUrl === undefined)(
   "the per-account login limit across two instances (PostgreSQL + Redis)",
   () => {
     it("failures on either instance count against one account budget", async () => {
-      const db = await createTestDatabase()
+      const db = await createTestDatabase({ migrated: true })
       const servers: Array<TestServer> = []
       try {
         const env = {

@@ -12,6 +12,7 @@ import { describeBrowser, launchBrowser } from "./support/browser.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
 import { freePort } from "./support/server.ts"
 import { type Spawned, spawnBoard, waitForHealth } from "./support/spawn.ts"
+import { migratedDataDir } from "./support/templates.ts"
 import { tmpDirs } from "./support/tmp.ts"
 import { openApp } from "./support/webApp.ts"
 
@@ -76,8 +77,8 @@ describeBrowser(`the live board across a server restart (issue 28) on ${postgres
     port = await freePort()
     origin = `http://127.0.0.1:${port}`
     base = `${origin}/api`
-    dataDir = tmpDir()
-    if (postgresUrl !== undefined) database = await createTestDatabase()
+    dataDir = migratedDataDir(tmpDir())
+    if (postgresUrl !== undefined) database = await createTestDatabase({ migrated: true })
     await start()
     a = await bootstrap(base, "weblive")
     browser = await launchBrowser()

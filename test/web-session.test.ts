@@ -338,7 +338,7 @@ describe.skipIf(postgresUrl === undefined)("web session on two instances", () =>
   let db: { url: string; drop: () => Promise<void> }
   let servers: Array<TestServer>
   beforeAll(async () => {
-    db = await createTestDatabase()
+    db = await createTestDatabase({ migrated: true })
     // instances behind one load balancer share their database, public origin and secret
     const env = {
       DATABASE_URL: db.url,

@@ -18,6 +18,7 @@ import { runBoard, tempConfigHome } from "./support/cli.ts"
 import { bootstrap, call, key } from "./support/client.ts"
 import { waitFor as poll } from "./support/poll.ts"
 import { freePort, startServer, type TestServer } from "./support/server.ts"
+import { migratedDataDir } from "./support/templates.ts"
 import { spawnBoard, waitForHealth } from "./support/spawn.ts"
 
 // --- docs/events.md's verification snippet, as a receiver would write it ---
@@ -607,11 +608,11 @@ describe.each(dialectBackends)("webhook delivery across SIGKILL on %s", (backend
       WEBHOOK_RETRY_BASE: "300ms"
     }
     if (backend === "postgres") {
-      const db = await createTestDatabase()
+      const db = await createTestDatabase({ migrated: true })
       cleanups.push(db.drop)
       Object.assign(env, { DATABASE_URL: db.url, DATA_DIR: "memory:" })
     } else {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "board-webhooks-"))
+      const dir = migratedDataDir(fs.mkdtempSync(path.join(os.tmpdir(), "board-webhooks-")))
       cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }))
       Object.assign(env, { DATABASE_URL: undefined, DATA_DIR: dir })
     }

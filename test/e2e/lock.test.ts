@@ -9,9 +9,14 @@ import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { freePort } from "../support/server.ts"
 import { embeddedEnv, boardBin, type Spawned, spawnBoard, spawnProcess, waitForHealth } from "../support/spawn.ts"
+import { migratedDataDir } from "../support/templates.ts"
 import { tmpDirs } from "../support/tmp.ts"
 
-const tmpDir = tmpDirs("board-lock-")
+// a migrated database to start from: these tests are about the lock, not a first start
+const tmpDir = (() => {
+  const fresh = tmpDirs("board-lock-")
+  return () => migratedDataDir(fresh())
+})()
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 const env = embeddedEnv

@@ -28,7 +28,10 @@ if (postgresUrl === undefined && process.env.BOARD_TEST_QUIET === undefined) {
   )
 }
 
-const admin = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+/** Names the migrated PostgreSQL database of this run (templates.ts makes it; the workers inherit it). */
+export const POSTGRES_TEMPLATE_ENV = "BOARD_TEST_POSTGRES_TEMPLATE"
+
+export const admin = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
   Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
@@ -38,10 +41,21 @@ const admin = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
     ).pipe(Effect.provide(Reactivity.layer), Effect.orDie)
   )
 
-/** A fresh database on the PostgreSQL server of DATABASE_URL; returns its URL and a dropper. */
-export const createTestDatabase = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
+/**
+ * A fresh database on the PostgreSQL server of DATABASE_URL; returns its URL and a dropper. Empty
+ * unless `migrated`: then a copy of the run's migrated template (templates.ts), when there is one.
+ */
+export const createTestDatabase = async ({
+  migrated = false
+}: {
+  readonly migrated?: boolean
+} = {}): Promise<{
+  url: string
+  drop: () => Promise<void>
+}> => {
   const name = `board_test_${crypto.randomBytes(6).toString("hex")}`
-  await admin((sql) => sql.unsafe(`CREATE DATABASE ${name}`))
+  const template = migrated ? process.env[POSTGRES_TEMPLATE_ENV] : undefined
+  await admin((sql) => sql.unsafe(`CREATE DATABASE ${name}${template === undefined ? "" : ` TEMPLATE ${template}`}`))
   const url = new URL(postgresUrl!)
   url.pathname = `/${name}`
   return {

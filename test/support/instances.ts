@@ -1,7 +1,9 @@
 /**
  * Two (or more) real `board serve` processes on one fresh PostgreSQL database, as deployed behind
  * one load balancer: one public origin, one SECRET, and the suite's Redis when it has one. They
- * start at once, so migrations race as they would in a rolling deploy.
+ * start at once on an empty database, so migrations race as they would in a rolling deploy;
+ * `migrated` starts them on a copy of the run's migrated template instead, for a suite about
+ * something else (templates.ts).
  */
 import { createTestDatabase } from "./backends.ts"
 import { exited } from "./poll.ts"
@@ -19,8 +21,12 @@ export interface Instances {
   readonly stop: () => Promise<void>
 }
 
-export const startInstances = async (env: Record<string, string | undefined> = {}, count = 2): Promise<Instances> => {
-  const db = await createTestDatabase()
+export const startInstances = async (
+  env: Record<string, string | undefined> = {},
+  count = 2,
+  { migrated = false }: { readonly migrated?: boolean } = {}
+): Promise<Instances> => {
+  const db = await createTestDatabase({ migrated })
   const ports: Array<number> = []
   for (let i = 0; i < count; i++) ports.push(await freePort())
   const servers = ports.map((port) =>

@@ -33,72 +33,86 @@ export interface Embedded {
 }
 
 /**
+ * A dump (PGlite's `dumpDataDir`) that a fresh in-memory database starts from instead of an empty
+ * one. Unset in the program; the test suite sets it to a database migrated once per run
+ * (test/support/templates.ts), because a fresh PGlite runs initdb, seconds of CPU per server.
+ */
+export const EmbeddedTemplate = Context.Reference<Blob | undefined>("board/core/EmbeddedTemplate", {
+  defaultValue: () => undefined
+})
+
+/**
  * Starts PGlite, owning DATA_DIR until the scope closes. `serves` says whether this process
  * takes operator commands (the server does, over its admin channel): the lock file names the
  * admin socket only then, so a command never waits for a channel no one will open.
  */
 export const startEmbedded = (dataDir: string, serves = false) =>
   Effect.acquireRelease(
-    Effect.tryPromise({
-      try: async () => {
-        // loaded only here: a server on PostgreSQL never pays PGlite's memory or start-up
-        const [{ PGlite }, { pg_trgm }, { PGLiteSocketHandler, PGLiteSocketServer }] = await Promise.all([
-          import("@electric-sql/pglite"),
-          import("@electric-sql/pglite/contrib/pg_trgm"),
-          import("@electric-sql/pglite-socket")
-        ])
-        const releaseLock =
-          dataDir === "memory:" ? () => {} : acquireDataDirLock(dataDir, serves ? adminSocketPath(dataDir) : "")
-        let stopRefusing = () => {}
-        try {
-          const db =
-            dataDir === "memory:"
-              ? await PGlite.create({ extensions: { pg_trgm } })
-              : await PGlite.create(path.join(path.resolve(dataDir), "pgdata"), { extensions: { pg_trgm } })
-          // The socket server is never started: it is only the holder of pglite-socket's query
-          // queue, which keeps a transaction's statements together on the one session.
-          const queue = (new PGLiteSocketServer({ db, path: "unused" }) as unknown as { queryQueue: unknown })
-            .queryQueue
-          const handlers = new Set<InstanceType<typeof PGLiteSocketHandler>>()
-          const connect = (): net.Socket => {
-            const [client, server] = stream.duplexPair()
-            // the handler and sql-pg treat their ends as sockets; these are the calls they make
-            for (const end of [client, server] as Array<Duplex & { setNoDelay?: () => void }>) {
-              end.setNoDelay = () => {}
+    Effect.flatMap(Effect.service(EmbeddedTemplate), (template) =>
+      Effect.tryPromise({
+        try: async () => {
+          // loaded only here: a server on PostgreSQL never pays PGlite's memory or start-up
+          const [{ PGlite }, { pg_trgm }, { PGLiteSocketHandler, PGLiteSocketServer }] = await Promise.all([
+            import("@electric-sql/pglite"),
+            import("@electric-sql/pglite/contrib/pg_trgm"),
+            import("@electric-sql/pglite-socket")
+          ])
+          const releaseLock =
+            dataDir === "memory:" ? () => {} : acquireDataDirLock(dataDir, serves ? adminSocketPath(dataDir) : "")
+          let stopRefusing = () => {}
+          try {
+            const db =
+              dataDir === "memory:"
+                ? await PGlite.create({
+                    extensions: { pg_trgm },
+                    ...(template === undefined ? {} : { loadDataDir: template })
+                  })
+                : await PGlite.create(path.join(path.resolve(dataDir), "pgdata"), { extensions: { pg_trgm } })
+            // The socket server is never started: it is only the holder of pglite-socket's query
+            // queue, which keeps a transaction's statements together on the one session.
+            const queue = (new PGLiteSocketServer({ db, path: "unused" }) as unknown as { queryQueue: unknown })
+              .queryQueue
+            const handlers = new Set<InstanceType<typeof PGLiteSocketHandler>>()
+            const connect = (): net.Socket => {
+              const [client, server] = stream.duplexPair()
+              // the handler and sql-pg treat their ends as sockets; these are the calls they make
+              for (const end of [client, server] as Array<Duplex & { setNoDelay?: () => void }>) {
+                end.setNoDelay = () => {}
+              }
+              const handler = new PGLiteSocketHandler({ queryQueue: queue as never, closeOnDetach: true })
+              handlers.add(handler)
+              handler.addEventListener("close", () => handlers.delete(handler))
+              handler.addEventListener("error", () => handlers.delete(handler))
+              void handler.attach(server as unknown as net.Socket)
+              return client as unknown as net.Socket
             }
-            const handler = new PGLiteSocketHandler({ queryQueue: queue as never, closeOnDetach: true })
-            handlers.add(handler)
-            handler.addEventListener("close", () => handlers.delete(handler))
-            handler.addEventListener("error", () => handlers.delete(handler))
-            void handler.attach(server as unknown as net.Socket)
-            return client as unknown as net.Socket
-          }
-          // closing: no message may reach PGlite once it is closed (its queue would throw)
-          const detachAll = () => Promise.all([...handlers].map((h) => h.detach(true).catch(() => {})))
-          if (dataDir !== "memory:") {
-            stopRefusing = await refuseOutsideClients(
-              postgresSocketPath(dataDir),
-              `the embedded database in ${path.resolve(dataDir)} belongs to the board server (pid ${process.pid}) ` +
-                "and no other client may share its one session; back it up with `board backup FILE`"
-            )
-          }
-          return {
-            db,
-            connect,
-            detachAll,
-            releaseLock: () => {
-              stopRefusing()
-              releaseLock()
+            // closing: no message may reach PGlite once it is closed (its queue would throw)
+            const detachAll = () => Promise.all([...handlers].map((h) => h.detach(true).catch(() => {})))
+            if (dataDir !== "memory:") {
+              stopRefusing = await refuseOutsideClients(
+                postgresSocketPath(dataDir),
+                `the embedded database in ${path.resolve(dataDir)} belongs to the board server (pid ${process.pid}) ` +
+                  "and no other client may share its one session; back it up with `board backup FILE`"
+              )
             }
+            return {
+              db,
+              connect,
+              detachAll,
+              releaseLock: () => {
+                stopRefusing()
+                releaseLock()
+              }
+            }
+          } catch (e) {
+            stopRefusing()
+            releaseLock()
+            throw e
           }
-        } catch (e) {
-          stopRefusing()
-          releaseLock()
-          throw e
-        }
-      },
-      catch: (cause) => (cause instanceof Error ? cause : new Error(String(cause)))
-    }),
+        },
+        catch: (cause) => (cause instanceof Error ? cause : new Error(String(cause)))
+      })
+    ),
     ({ db, detachAll, releaseLock }) =>
       Effect.promise(async () => {
         await detachAll()
