@@ -207,6 +207,24 @@ describe.each(backends)("forge flow on %s", (backend) => {
     expect((await prs(cards.login!.id))[0].checks).toBe("success")
   })
 
+  it("with no live session, feedback goes to the card's latest one, which stays as it ended (a runner's --follow-up reads it)", async () => {
+    const released = await call(base, "POST", `/v1/agent-sessions/${sessionId}/release`, { body: {}, headers: h })
+    expect(released.status, released.text).toBe(200)
+    const failed = githubExample("check_run", (e) => e.check_run.conclusion === "failure")
+    failed.check_run.head_sha = HEAD
+    failed.check_run.name = "lint"
+    expect((await send("check_run", failed)).status).toBe(202)
+    const session = await call(base, "GET", `/v1/agent-sessions/${sessionId}`, { headers: h })
+    expect(session.body.status).toBe(released.body.status)
+    expect(session.body.activities.filter((a: any) => a.type === "feedback").at(-1).body).toContain("lint")
+    // the check passes again (what the later steps read)
+    const green = githubExample("check_run", (e) => e.check_run.conclusion === "success")
+    green.check_run.head_sha = HEAD
+    green.check_run.name = "lint"
+    expect((await send("check_run", green)).status).toBe(202)
+    expect((await prs(cards.login!.id))[0].checks).toBe("success")
+  })
+
   it("a merge with Fixes moves the card to Done by GitHub; the bare mention stays", async () => {
     const p = pullRequest("closed", (pr) => {
       pr.merged = true

@@ -128,9 +128,11 @@ export class AgentSessions extends Context.Service<
     readonly resumeOnComment: (principal: Principal, cardId: string) => Effect.Effect<void>
     /**
      * A forge's feedback on the card's pull request (changes requested, checks failed, issue 31):
-     * a `feedback` activity on the card's live session whose lease has not passed, if any, by
-     * the forge; the session is `active` again (the agent must go on). Runs on the caller's SQL
-     * client, so inside the delivery's transaction. Answers whether a session was told.
+     * a `feedback` activity, by the forge, on the card's live session whose lease has not
+     * passed, which is `active` again (the agent must go on); with none live, on the card's
+     * latest session, left as it ended: the agent that worked the card and has let it go (a
+     * runner's `--follow-up`) reads it there. Runs on the caller's SQL client, so inside the
+     * delivery's transaction. Answers whether a session was told.
      */
     readonly feedback: (cardId: string, body: string, forge: ForgeProvider) => Effect.Effect<boolean>
     /** Marks every passed lease stale now (the sweep's one pass); answers how many. */
@@ -337,9 +339,12 @@ export class AgentSessions extends Context.Service<
         Effect.gen(function* () {
           const { now } = yield* leaseTimes(agentLimits.ttlMin)
           const [row] = yield* sql
-            .unsafe<Scoped>(
-              `SELECT ${SESSION_COLUMNS}, p.workspace_id FROM agent_sessions s JOIN projects p ON p.id = s.project_id
-               WHERE s.card_id = $1::uuid AND s.status IN ${LIVE} AND s.lease_expires_at > $2::timestamptz
+            .unsafe<Scoped & { live: boolean }>(
+              `SELECT ${SESSION_COLUMNS}, p.workspace_id,
+                 (s.status IN ${LIVE} AND s.lease_expires_at > $2::timestamptz) AS live
+               FROM agent_sessions s JOIN projects p ON p.id = s.project_id
+               WHERE s.card_id = $1::uuid
+               ORDER BY live DESC, s.created_at DESC, s.id DESC LIMIT 1
                FOR NO KEY UPDATE OF s`,
               [cardId, now]
             )
@@ -361,7 +366,7 @@ export class AgentSessions extends Context.Service<
               object: toActivity(written!)
             }
           ]
-          if (row.status !== "active") {
+          if (row.live && row.status !== "active") {
             const changed = yield* setStatus(row, "active", now)
             log.push({ ...sessionEvent("agent_session.updated", changed), previous: { status: row.status } })
           }
