@@ -33,11 +33,13 @@ export function WorkspacePage({ workspaceId }: { workspaceId: string }) {
         return
       }
       const path = { id: workspaceId }
-      const [projects, members] = await Promise.all([
+      // `archived=true` lists the archived ones only: both lists, the archived after
+      const [active, archived, members] = await Promise.all([
+        api.GET("/v1/workspaces/{id}/projects", { params: { path } }),
         api.GET("/v1/workspaces/{id}/projects", { params: { path, query: { archived: "true" } } }),
         api.GET("/v1/workspaces/{id}/members", { params: { path } })
       ])
-      setLoaded({ workspace, projects, members })
+      setLoaded({ workspace, projects: [...active, ...archived], members })
       setError(null)
     } catch (e) {
       setError(errorText(e))
