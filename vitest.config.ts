@@ -72,7 +72,8 @@ const browser = [
   "test/web-keys.test.ts",
   "test/web-live-restart.test.ts",
   "test/web-loopback.test.ts",
-  "test/web-panel.test.ts"
+  "test/web-panel.test.ts",
+  "test/web-team.test.ts"
 ]
 
 // the layers beyond unit run the server or the program from dist/: rebuild it when stale first

@@ -6,9 +6,12 @@ import { Layout } from "./components/Layout.tsx"
 import { type Me, type Session, SessionContext, safeNext } from "./lib/session.ts"
 import { BoardPage } from "./pages/Board.tsx"
 import { HomePage } from "./pages/Home.tsx"
+import { InvitePage } from "./pages/Invite.tsx"
 import { KeysPage } from "./pages/Keys.tsx"
 import { LinksPage } from "./pages/Links.tsx"
+import { ResetPasswordPage } from "./pages/ResetPassword.tsx"
 import { SignInPage, SignUpPage } from "./pages/SignIn.tsx"
+import { WorkspacePage } from "./pages/Workspace.tsx"
 import "./styles.css"
 
 type Auth =
@@ -18,6 +21,8 @@ type Auth =
   | { state: "failed"; message: string }
 
 const isAuthPage = (path: string) => path === "/signin" || path === "/signup"
+/** Pages a mailed link opens: shown signed in or not. */
+const isLinkPage = (path: string) => path.startsWith("/invite/") || path.startsWith("/reset-password/")
 
 function App() {
   const [auth, setAuth] = useState<Auth>({ state: "loading" })
@@ -42,7 +47,7 @@ function App() {
   // any request answered 401 (the session expired or was revoked): back to sign-in, keeping the page
   useEffect(() => {
     setUnauthorizedHandler(() => {
-      if (isAuthPage(window.location.pathname)) return
+      if (isAuthPage(window.location.pathname) || isLinkPage(window.location.pathname)) return
       setAuth({ state: "signedOut" })
     })
   }, [])
@@ -85,7 +90,18 @@ function App() {
       </main>
     )
 
+  // an array, which Switch reads route by route (a fragment alone it would not)
+  const linkPages = [
+    <Route key="invite" path="/invite/:token">
+      {(params) => <InvitePage token={params.token} onSignedIn={loadMe} />}
+    </Route>,
+    <Route key="reset" path="/reset-password/:token">
+      {(params) => <ResetPasswordPage token={params.token} onSignedIn={loadMe} />}
+    </Route>
+  ]
+
   if (session === null) {
+    if (isLinkPage(location)) return <Switch>{linkPages}</Switch>
     if (isAuthPage(location))
       return (
         <Switch>
@@ -102,6 +118,13 @@ function App() {
     return <Redirect to={next === "/" ? "/signin" : `/signin?next=${encodeURIComponent(next)}`} replace />
   }
 
+  if (isLinkPage(location))
+    return (
+      <SessionContext.Provider value={session}>
+        <Switch>{linkPages}</Switch>
+      </SessionContext.Provider>
+    )
+
   return (
     <SessionContext.Provider value={session}>
       <Layout>
@@ -114,6 +137,9 @@ function App() {
           </Route>
           <Route path="/" component={HomePage} />
           <Route path="/user/keys" component={KeysPage} />
+          <Route path="/w/:workspaceId">
+            {(params) => <WorkspacePage key={params.workspaceId} workspaceId={params.workspaceId} />}
+          </Route>
           <Route path="/p/:projectId/links">{(params) => <LinksPage projectId={params.projectId} />}</Route>
           <Route path="/p/:projectId">
             {(params) => <BoardPage key={params.projectId} projectId={params.projectId} />}

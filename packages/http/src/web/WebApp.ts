@@ -30,7 +30,16 @@ import * as zlib from "node:zlib"
 import { chooseEncoding, encodedEtag, ifNoneMatchNames } from "../staticFiles.ts"
 
 /** The app's client-side routes (packages/web/src/main.tsx): each answers index.html. */
-export const APP_ROUTES = ["/", "/signin", "/signup", "/user/*", "/w/*", "/p/*"] as const
+export const APP_ROUTES = [
+  "/",
+  "/signin",
+  "/signup",
+  "/user/*",
+  "/w/*",
+  "/p/*",
+  "/invite/*",
+  "/reset-password/*"
+] as const
 
 /** No inline script or style, nothing from another origin, no framing. */
 export const APP_CSP =

@@ -52,6 +52,8 @@ interface Props {
   readonly actions: CardActions
   /** While another card is dragged over this one: the side it will land on. */
   readonly dropHint: "before" | "after" | undefined
+  /** A viewer's board: the card opens, and neither drags nor moves nor offers its menu. */
+  readonly readOnly?: boolean | undefined
 }
 
 export const BoardCard = memo(function BoardCard({
@@ -61,17 +63,21 @@ export const BoardCard = memo(function BoardCard({
   agentIds,
   columnKind,
   actions,
-  dropHint
+  dropHint,
+  readOnly = false
 }: Props) {
   // draggable only: the columns are the drop targets and the board works out the place from
   // the cards' boxes (pages/Board.tsx `landing`), so a drag renders only the cards it changes
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, isDragging } = useDraggable({ id: card.id })
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, isDragging } = useDraggable({
+    id: card.id,
+    disabled: readOnly
+  })
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     // while the card is being dragged its keys belong to the drag (Enter drops it)
     if (isDragging) return
     const direction = arrowDirections[e.key]
-    if (e.altKey && direction !== undefined) {
+    if (e.altKey && direction !== undefined && !readOnly) {
       e.preventDefault()
       actions.move(card.id, direction)
       return
@@ -81,7 +87,7 @@ export const BoardCard = memo(function BoardCard({
       actions.open(card.id)
       return
     }
-    listeners?.onKeyDown?.(e)
+    if (!readOnly) listeners?.onKeyDown?.(e)
   }
 
   return (
@@ -94,7 +100,7 @@ export const BoardCard = memo(function BoardCard({
       <div
         ref={setActivatorNodeRef}
         {...attributes}
-        {...listeners}
+        {...(readOnly ? {} : listeners)}
         role="button"
         tabIndex={0}
         onKeyDown={onKeyDown}
@@ -102,7 +108,7 @@ export const BoardCard = memo(function BoardCard({
         className="card-handle"
         data-card-handle={card.id}
         aria-roledescription="card"
-        aria-keyshortcuts="Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown"
+        aria-keyshortcuts={readOnly ? undefined : "Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown"}
       >
         <CardFace
           card={card}
@@ -112,7 +118,7 @@ export const BoardCard = memo(function BoardCard({
           columnKind={columnKind}
         />
       </div>
-      <CardMenu card={card} actions={actions} />
+      {!readOnly && <CardMenu card={card} actions={actions} />}
     </li>
   )
 })

@@ -30,6 +30,8 @@ interface Props {
   readonly columnActions: ColumnActions
   /** The card of this column a dragged card is over, and on which side it will land. */
   readonly dropHint: DropHint | undefined
+  /** A viewer's board: no column menu, no card form, cards that do not move. */
+  readonly readOnly?: boolean | undefined
 }
 
 export interface DropHint {
@@ -48,7 +50,8 @@ export const BoardColumn = memo(function BoardColumn({
   agentIds,
   cardActions,
   columnActions,
-  dropHint
+  dropHint,
+  readOnly = false
 }: Props) {
   const { setNodeRef, isOver } = useDroppable({ id: column.id })
   const [renaming, setRenaming] = useState(false)
@@ -107,13 +110,15 @@ export const BoardColumn = memo(function BoardColumn({
               {cardIds.length}
               <span className="visually-hidden"> cards</span>
             </span>
-            <ColumnMenu
-              column={column}
-              first={index === 0}
-              last={index === columnCount - 1}
-              onRename={() => setRenaming(true)}
-              actions={columnActions}
-            />
+            {!readOnly && (
+              <ColumnMenu
+                column={column}
+                first={index === 0}
+                last={index === columnCount - 1}
+                onRename={() => setRenaming(true)}
+                actions={columnActions}
+              />
+            )}
           </>
         )}
       </header>
@@ -131,11 +136,12 @@ export const BoardColumn = memo(function BoardColumn({
               columnKind={column.kind}
               actions={cardActions}
               dropHint={dropHint?.cardId === id ? dropHint.side : undefined}
+              readOnly={readOnly}
             />
           )
         })}
       </ul>
-      {adding ? (
+      {readOnly ? null : adding ? (
         <form className="add-card" onSubmit={(e) => void submitCard(e)}>
           <textarea
             name="title"

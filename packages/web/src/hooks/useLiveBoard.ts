@@ -11,9 +11,13 @@ import { ApiError, api } from "../api.ts"
 import { type BoardAction, type BoardState, actionOfEvent, boardReducer, cardOfEvent } from "../lib/boardState.ts"
 import { type LiveStatus, type StreamEvent, useProjectEvents } from "../lib/liveEvents.ts"
 import { cardKey, invalidate, setQueryData } from "../lib/queryCache.ts"
-import type { Member } from "../types.ts"
+import type { Member, Workspace } from "../types.ts"
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e))
+
+/** A board the server no longer shows this person (403/404): deleted, or they left or were removed. */
+export const NO_ACCESS =
+  "You do not have access to this board: it was deleted, or you are no longer a member of its workspace. Ask one of the workspace's admins for an invitation."
 
 /** Whether a cached answer is the card `cardId` (the panel may have asked by its ref). */
 const isCard = (cardId: string) => (key: string, data: unknown) =>
@@ -29,12 +33,15 @@ export interface LiveBoard {
   /** Why the board cannot be shown (and whether it is being tried again). */
   readonly loadError: string | null
   readonly members: ReadonlyArray<Member>
+  /** The caller's role in the project's workspace (read with the board); null until known. */
+  readonly role: Workspace["role"] | null
 }
 
 export const useLiveBoard = (projectId: string, say: (text: string) => void): LiveBoard => {
   const [state, dispatch] = useReducer(boardReducer, null)
   const [loadError, setLoadError] = useState<string | null>(null)
   const [members, setMembers] = useState<ReadonlyArray<Member>>([])
+  const [role, setRole] = useState<Workspace["role"] | null>(null)
   const stateRef = useRef<BoardState | null>(state)
   stateRef.current = state
 
@@ -61,7 +68,7 @@ export const useLiveBoard = (projectId: string, say: (text: string) => void): Li
       // not a project's address, gone or not yours: nothing to retry; anything else (the server
       // restarting, the network) is tried again
       const final = e instanceof ApiError && (e.status === 400 || e.status === 403 || e.status === 404)
-      if (final) setLoadError(errorText(e))
+      if (final) setLoadError(e.status === 400 ? errorText(e) : NO_ACCESS)
       else if (stateRef.current === null) setLoadError(`${errorText(e)} Trying again…`)
       else say(`Could not read the board again: ${errorText(e)} Trying again…`)
       return final ? null : undefined
@@ -69,12 +76,14 @@ export const useLiveBoard = (projectId: string, say: (text: string) => void): Li
     setLoadError(null)
     dispatch({ type: "load", board })
     try {
-      const [memberList, ...sessionLists] = await Promise.all([
+      const [workspaces, memberList, ...sessionLists] = await Promise.all([
+        api.GET("/v1/workspaces"),
         api.GET("/v1/workspaces/{id}/members", { params: { path: { id: board.project.workspaceId } } }),
         ...(["active", "awaitingInput", "error"] as const).map((status) =>
           api.GET("/v1/projects/{projectId}/agent-sessions", { params: { path: { projectId }, query: { status } } })
         )
       ])
+      setRole(workspaces.find((w) => w.id === board.project.workspaceId)?.role ?? null)
       setMembers(memberList)
       dispatch({ type: "sessions", sessions: sessionLists.flat() })
     } catch (e) {
@@ -84,7 +93,7 @@ export const useLiveBoard = (projectId: string, say: (text: string) => void): Li
   }, [projectId, say])
 
   const live = useProjectEvents(projectId, onEvent, load)
-  return { state, stateRef, dispatch, live, loadError, members }
+  return { state, stateRef, dispatch, live, loadError, members, role }
 }
 
 const readBoard = (projectId: string) => api.GET("/v1/board/{projectId}", { params: { path: { projectId } } })

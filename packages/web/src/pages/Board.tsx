@@ -36,7 +36,8 @@ export function BoardPage({ projectId }: { projectId: string }) {
     return () => clearTimeout(timer)
   }, [notice])
 
-  const { state, stateRef, dispatch, live, loadError, members } = useLiveBoard(projectId, say)
+  const { state, stateRef, dispatch, live, loadError, members, role } = useLiveBoard(projectId, say)
+  const readOnly = role === "viewer"
   const names = useMemo(() => memberNames(members), [members])
   const agentIds = useMemo(() => agentMemberIds(members), [members])
   const openCard = useCallback(
@@ -95,6 +96,11 @@ export function BoardPage({ projectId }: { projectId: string }) {
         <LiveIndicator status={live} />
         <BoardSearch projectId={projectId} />
       </div>
+      {readOnly && (
+        <p className="readonly-note muted" data-read-only="true">
+          Read-only: you are a viewer in this workspace. Ask an admin to make you a member to change this board.
+        </p>
+      )}
       <p className="notice" role="status" aria-live="polite">
         {notice?.text}
         {notice !== null && (
@@ -133,9 +139,10 @@ export function BoardPage({ projectId }: { projectId: string }) {
               cardActions={cardActions}
               columnActions={columnActions}
               dropHint={drag.hint?.columnId === column.id ? drag.hint : undefined}
+              readOnly={readOnly}
             />
           ))}
-          <AddColumn position={state.columns.length} addColumn={addColumn} />
+          {!readOnly && <AddColumn position={state.columns.length} addColumn={addColumn} />}
         </div>
         <DragOverlay>
           {activeCard === undefined ? null : (

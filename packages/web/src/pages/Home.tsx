@@ -43,7 +43,12 @@ export function HomePage() {
       {entries?.length === 0 && <p className="muted">You have no workspace yet: create one to start a board.</p>}
       {entries?.map(({ workspace, projects }) => (
         <section key={workspace.id} className="workspace" aria-labelledby={`ws-${workspace.id}`}>
-          <h2 id={`ws-${workspace.id}`}>{workspace.name}</h2>
+          <h2 id={`ws-${workspace.id}`}>
+            <Link href={`/w/${workspace.id}`}>{workspace.name}</Link>
+          </h2>
+          <p className="muted">
+            Your role: {workspace.role} · <Link href={`/w/${workspace.id}`}>Members and settings</Link>
+          </p>
           {projects.length === 0 ? (
             <p className="muted">No projects yet.</p>
           ) : (
@@ -58,7 +63,7 @@ export function HomePage() {
               ))}
             </ul>
           )}
-          <CreateProject workspace={workspace} />
+          {workspace.role !== "viewer" && <CreateProject workspace={workspace} />}
         </section>
       ))}
       <CreateWorkspace onCreated={load} />

@@ -6,6 +6,7 @@
 import { type FormEvent, useEffect, useState } from "react"
 import { Link } from "wouter"
 import { api, csrfToken } from "../api.ts"
+import { ForgotPassword } from "./ResetPassword.tsx"
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e))
 
@@ -73,6 +74,7 @@ function SingleSignOn({ next }: { next: string | null }) {
 export function SignInPage({ onSignedIn }: { onSignedIn: () => Promise<boolean> }) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const [forgot, setForgot] = useState(false)
   const next = new URLSearchParams(window.location.search).get("next")
 
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -96,6 +98,12 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => Promise<boolean> 
     }
   }
 
+  if (forgot)
+    return (
+      <main className="auth">
+        <ForgotPassword onClose={() => setForgot(false)} />
+      </main>
+    )
   return (
     <main className="auth">
       <form className="auth-card" onSubmit={(e) => void submit(e)}>
@@ -116,6 +124,9 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => Promise<boolean> 
         </label>
         <button type="submit" className="button primary" disabled={busy}>
           {busy ? "Signing in…" : "Sign in"}
+        </button>
+        <button type="button" className="link-button" onClick={() => setForgot(true)}>
+          Forgot password?
         </button>
         <p className="muted">
           New here?{" "}
