@@ -63,7 +63,9 @@ describe.each(backends)("board on %s", (backend) => {
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
         archivedAt: null,
-        claim: null
+        claim: null,
+        shippedAt: null,
+        shippedTo: null
       })
       expect((await newCard("defaults")).priority).toBe("medium")
       const read = await call(base, "GET", `/v1/cards/${card.id}`, { headers: h })
