@@ -14,7 +14,7 @@ import { SqlClient, type Statement } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { listOf, normalizeName, quote } from "./names.ts"
-import { Access, checkGrant, grantCovers, grantsOf, visibleTo } from "./Access.ts"
+import { Access, checkGrant, grantCovers, reachOf, visibleTo } from "./Access.ts"
 import { CARD_REF, type CardId, type ColumnId, isUuid, type LabelId, type ProjectId, refNumber } from "../domain/ids.ts"
 
 // The ids a lookup answers are the database's, branded by what they name: what a service takes.
@@ -137,7 +137,7 @@ export class Lookups extends Context.Service<
             `SELECT p.id, p.name, p.workspace_id FROM projects p
              WHERE ${visibleTo("p.workspace_id", "$1::uuid", "$2")}
              ORDER BY p.created_at, p.id`,
-            [principal.userId, grantsOf(principal)]
+            [principal.userId, reachOf(principal)]
           )
           .pipe(
             Effect.orDie,
@@ -167,7 +167,7 @@ export class Lookups extends Context.Service<
                AND ${visibleTo("p.workspace_id", "$1::uuid", "$2")}
              ORDER BY p.created_at, p.id
              LIMIT 20`,
-            [principal.userId, grantsOf(principal), trimmed, normalizeName(trimmed)]
+            [principal.userId, reachOf(principal), trimmed, normalizeName(trimmed)]
           )
           .pipe(Effect.orDie)
         // a ref prefix is the sharper name: it wins over a project merely called that
@@ -201,7 +201,7 @@ export class Lookups extends Context.Service<
                AND ($5::uuid IS NULL OR p.id = $5::uuid)
              ORDER BY ($6::uuid[] IS NULL OR p.workspace_id = ANY($6::uuid[])) DESC, p.created_at, p.id
              LIMIT 20`,
-            [principal.userId, null, n, ref.toUpperCase(), projectId ?? null, grantsOf(principal)]
+            [principal.userId, null, n, ref.toUpperCase(), projectId ?? null, reachOf(principal)]
           )
           .pipe(
             Effect.orDie,
@@ -313,7 +313,7 @@ export class Lookups extends Context.Service<
              LIMIT 20`,
             [
               principal.userId,
-              grantsOf(principal),
+              reachOf(principal),
               `${prefix
                 .trim()
                 .toUpperCase()

@@ -16,7 +16,7 @@ import { SqlClient } from "effect/sql"
 import type { SearchInput } from "../domain/inputs.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { grantsOf, visibleTo } from "./Access.ts"
+import { reachOf, visibleTo } from "./Access.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { assigneeOf } from "./assignees.ts"
 import { findAll, statement } from "../infra/statement.ts"
@@ -62,7 +62,7 @@ export class Search extends Context.Service<
         const values: Record<string, unknown> = {
           user: principal.userId,
           limit,
-          grants: grantsOf(principal),
+          grants: reachOf(principal),
           project: input.projectId,
           assignee,
           now

@@ -12,7 +12,7 @@ import type { ProjectId } from "../domain/ids.ts"
 import type { QueueFilter } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import type { EventLog } from "../events/EventLog.ts"
-import { type Access, grantsOf, visibleTo } from "./Access.ts"
+import { type Access, reachOf, visibleTo } from "./Access.ts"
 import type { Cards } from "./Cards.ts"
 import { LIVE } from "./claimSql.ts"
 import { leaseTimes, type SessionStatements, toAgentSession } from "./sessionSql.ts"
@@ -88,7 +88,7 @@ export const claimNextCard = (deps: {
               [
                 projectId,
                 principal.userId,
-                grantsOf(principal),
+                reachOf(principal),
                 times.now,
                 filter.columnId ?? null,
                 labelIds.length === 0 ? null : labelIds,

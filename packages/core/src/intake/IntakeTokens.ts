@@ -82,7 +82,7 @@ export class IntakeTokens extends Context.Service<
           if (expiresAt.getTime() <= (yield* Clock.currentTimeMillis))
             return yield* new InvalidInput({ message: "expiresAt: must be in the future" })
         }
-        const column = yield* access.write(principal, "column", input.columnId, { action: "manage intake tokens" })
+        const column = yield* access.write(principal, "column", input.columnId, { action: "manage intake tokens", manages: true })
         const token = mintToken("intake")
         const now = yield* sqlNow
         const [row] = yield* sql<Row>`
@@ -108,7 +108,9 @@ export class IntakeTokens extends Context.Service<
         if (row === undefined) return yield* new NotFound({ message: `intake token ${id} not found` })
         yield* access.write(principal, "project", row.project_id, {
           what: `intake token ${id}`,
-          action: "manage intake tokens"
+          action: "revoke intake tokens",
+          manages: true,
+          deletes: true
         })
         const now = yield* sqlNow
         yield* sql`
