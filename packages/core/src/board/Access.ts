@@ -185,15 +185,17 @@ export const checkWrite = (
         : Effect.void
     ),
     () => requireRole(at.role, needs.needed ?? "member", needs.action)
-  ).pipe(Effect.andThen(() =>
-    at.archived && needs.evenArchived !== true
-      ? Effect.fail(
-          new Conflict({
-            message: `project ${at.projectName === undefined ? at.projectId : JSON.stringify(at.projectName)} is archived: it still reads, but nothing in it changes; an admin restores it with PATCH /v1/projects/${at.projectId} {"archived": false}`
-          })
-        )
-      : Effect.void
-  ))
+  ).pipe(
+    Effect.andThen(() =>
+      at.archived && needs.evenArchived !== true
+        ? Effect.fail(
+            new Conflict({
+              message: `project ${at.projectName === undefined ? at.projectId : JSON.stringify(at.projectName)} is archived: it still reads, but nothing in it changes; an admin restores it with PATCH /v1/projects/${at.projectId} {"archived": false}`
+            })
+          )
+        : Effect.void
+    )
+  )
 
 /**
  * The whole rule for a statement that read the caller's role and the project's state itself
@@ -217,21 +219,21 @@ export const checkRow = (
   Effect.flatMap(
     checkReach(principal, row?.workspace_id ?? "", row?.role ?? undefined, what, row?.project_id),
     (role): Effect.Effect<Role, WriteError> =>
-    needs === undefined
-      ? Effect.as(requireRead(principal, what), role)
-      : Effect.as(
-          checkWrite(
-            principal,
-            {
-              role,
-              archived: row?.archived === true,
-              projectId: row?.project_id ?? undefined,
-              projectName: row?.project_name ?? undefined
-            },
-            needs
-          ),
-          role
-        )
+      needs === undefined
+        ? Effect.as(requireRead(principal, what), role)
+        : Effect.as(
+            checkWrite(
+              principal,
+              {
+                role,
+                archived: row?.archived === true,
+                projectId: row?.project_id ?? undefined,
+                projectName: row?.project_name ?? undefined
+              },
+              needs
+            ),
+            role
+          )
   )
 
 /** The columns `checkRow` reads of a project `p`: whether it is archived, and its name. */
@@ -290,7 +292,7 @@ const withinReach = (workspace: string, project: string, reach: string) =>
  * `$n` of the caller's visibility: a member of the workspace, within the credential's reach
  * (an OAuth grant's workspaces, a key's projects: `project` is the row's project id).
  */
-export const visibleTo = (workspace: string, user: string, reach: string, project = "p.id") =>
+export const visibleTo = (workspace: string, user: string, reach: string, project: string) =>
   `EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = ${workspace} AND m.user_id = ${user})
    AND ${withinReach(workspace, project, reach)}`
 
@@ -401,7 +403,13 @@ export class Access extends Context.Service<
             }>(resolveSql(kind), [id, principal.userId])
             .pipe(Effect.orDie)
           const row = rows[0]
-          const role = yield* checkReach(principal, row?.workspace_id ?? "", row?.role ?? undefined, what, row?.project_id)
+          const role = yield* checkReach(
+            principal,
+            row?.workspace_id ?? "",
+            row?.role ?? undefined,
+            what,
+            row?.project_id
+          )
           return {
             workspaceId: row!.workspace_id,
             projectId: row!.project_id,

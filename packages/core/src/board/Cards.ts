@@ -375,7 +375,9 @@ export class Cards extends Context.Service<
         const position = to.position === undefined ? null : Math.min(to.position, 2 ** 31 - 1)
         const now = yield* sqlNow
         for (let attempt = 0; ; attempt++) {
-          const row = yield* write(writes.move({ card: id, to: to.columnId, position, now, ...actorOf(principal, CHANGE) }))
+          const row = yield* write(
+            writes.move({ card: id, to: to.columnId, position, now, ...actorOf(principal, CHANGE) })
+          )
           if (row !== undefined) return row.card
           const card = yield* access.write(principal, "card", id)
           yield* columnOfProject(principal, to.columnId, card.projectId!)

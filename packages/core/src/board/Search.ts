@@ -77,7 +77,7 @@ export class Search extends Context.Service<
           const inTitle = words.map((w) => `c.title ILIKE ${w}`).join(" AND ")
           const inDoc = words.map((w) => `${doc} ILIKE ${w}`).join(" AND ")
           // The projects the caller may search, computed once (an InitPlan) and checked per match.
-          const projects = `SELECT p.id FROM projects p WHERE ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants!)}${
+          const projects = `SELECT p.id FROM projects p WHERE ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants!, "p.id")}${
             input.projectId === undefined ? "" : ` AND p.id = ${p.project}::uuid`
           }`
           const scope = `c.project_id = ANY(ARRAY(${projects}))${

@@ -38,7 +38,7 @@ const nextCardSql = (oneColumn: boolean) => `
   SELECT c.id, p.workspace_id FROM cards c
   JOIN projects p ON p.id = c.project_id
   ${oneColumn ? "" : "JOIN board_columns col ON col.id = c.column_id"}
-  WHERE c.project_id = $1::uuid AND ${visibleTo("p.workspace_id", "$2::uuid", "$3")}
+  WHERE c.project_id = $1::uuid AND ${visibleTo("p.workspace_id", "$2::uuid", "$3", "p.id")}
     AND ${oneColumn ? "c.column_id = $5::uuid" : "$5::uuid IS NULL AND col.kind = 'todo'"}
     AND ($6::uuid[] IS NULL OR (SELECT count(*) FROM card_labels cl WHERE cl.card_id = c.id AND cl.label_id = ANY($6::uuid[])) = cardinality($6::uuid[]))
     AND ($7::text IS NULL

@@ -12,7 +12,6 @@ import { MaxString, Name, Timestamp } from "./text.ts"
 /** The longest agent description, in characters. */
 export const AGENT_DESCRIPTION_MAX = 2_000
 
-
 export const Agent = Schema.Struct({
   /** The agent's account: its id in members, assignees and actors. */
   id: UserId,

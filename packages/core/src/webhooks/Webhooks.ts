@@ -227,7 +227,7 @@ export class Webhooks extends Context.Service<
           .unsafe<Row>(
             `SELECT ${COLUMNS} FROM webhooks w
              WHERE ($1::uuid IS NULL OR w.workspace_id = $1::uuid) AND ($2::uuid IS NULL OR w.project_id = $2::uuid)
-               AND ${visibleTo("w.workspace_id", "$3::uuid", "$4")}
+               AND ${visibleTo("w.workspace_id", "$3::uuid", "$4", "w.project_id")}
              ORDER BY w.created_at, w.id`,
             [scope.workspaceId ?? null, scope.projectId ?? null, principal.userId, reachOf(principal)]
           )
