@@ -420,7 +420,6 @@ export const ROWS: Record<string, Row> = {
   },
   "POST /v1/intake-tokens": {
     scope: "workspace",
-    admin: true,
     req: (f) => ({ method: "POST", path: "/v1/intake-tokens", body: { columnId: f.columns[0], name: "intruder" } })
   },
   "GET /v1/projects/{projectId}/intake-tokens": {
@@ -429,7 +428,6 @@ export const ROWS: Record<string, Row> = {
   },
   "DELETE /v1/intake-tokens/{id}": {
     scope: "workspace",
-    admin: true,
     req: (f) => ({ method: "DELETE", path: `/v1/intake-tokens/${f.intakeToken}` })
   },
   "POST /v1/webhooks": {

@@ -160,7 +160,8 @@ export const WRITER_ROLES_SQL = "('owner', 'admin', 'member')"
 
 /**
  * The write half of the rule, once the caller is known to reach the workspace: the role (403
- * naming it) and then the project's state (409 saying how to restore it).
+ * naming it), the credential's scopes (403 naming the scope) and projects (a key limited to
+ * some changes nothing workspace-wide), then the project's state (409 saying how to restore it).
  */
 export const checkWrite = (
   principal: Principal,
@@ -173,9 +174,12 @@ export const checkWrite = (
   needs: WriteNeeds & { readonly action: string }
 ): Effect.Effect<void, Forbidden | Conflict> =>
   Effect.andThen(
-    Effect.andThen(
-      requireScopes(principal, scopesFor(needs), needs.action),
-      // a key limited to projects changes nothing workspace-wide (members, new projects, agents...)
+    // the role first (what the person may do), then what the credential may do of it
+    Effect.andThen(requireRole(at.role, needs.needed ?? "member", needs.action), () =>
+      requireScopes(principal, scopesFor(needs), needs.action)
+    ),
+    // a key limited to projects changes nothing workspace-wide (members, new projects, agents...)
+    () =>
       principal.projects !== undefined && at.projectId === undefined
         ? Effect.fail(
             new Forbidden({
@@ -183,8 +187,6 @@ export const checkWrite = (
             })
           )
         : Effect.void
-    ),
-    () => requireRole(at.role, needs.needed ?? "member", needs.action)
   ).pipe(
     Effect.andThen(() =>
       at.archived && needs.evenArchived !== true
