@@ -30,7 +30,9 @@ export const expiryOf = (spec: string, now: number): string | undefined => {
   const relative = /^(\d+)\s*(d|h)$/i.exec(spec.trim())
   if (relative !== null) {
     const n = Number(relative[1])
-    return n > 0 ? new Date(now + n * (relative[2]!.toLowerCase() === "d" ? 86_400_000 : 3_600_000)).toISOString() : undefined
+    return n > 0
+      ? new Date(now + n * (relative[2]!.toLowerCase() === "d" ? 86_400_000 : 3_600_000)).toISOString()
+      : undefined
   }
   const at = Date.parse(spec)
   return Number.isFinite(at) && /^\d{4}-\d{2}-\d{2}/.test(spec.trim()) ? new Date(at).toISOString() : undefined
@@ -62,13 +64,19 @@ export const describeLimits = (
 ) =>
   [
     `scopes ${k.scopes.join(", ")}`,
-    k.projectIds === null ? "every project" : `project${k.projectIds.length === 1 ? "" : "s"} ${k.projectIds.map(projectName).join(", ")}`,
+    k.projectIds === null
+      ? "every project"
+      : `project${k.projectIds.length === 1 ? "" : "s"} ${k.projectIds.map(projectName).join(", ")}`,
     k.expiresAt === null ? "never expires" : `expires ${k.expiresAt}`
   ].join("; ")
 
 /** The commander options of the limits. */
 export const keyLimitOptions = [
   ["--scope <scopes>", "read, write, delete or admin; repeat or separate with commas (default: all)", collectList],
-  ["--project <project>", "limit the key to this project (name, ref prefix or id); repeatable (default: every project)", collectList],
+  [
+    "--project <project>",
+    "limit the key to this project (name, ref prefix or id); repeatable (default: every project)",
+    collectList
+  ],
   ["--expires <when>", "when the key stops working: days (30d), hours (12h) or a date (default: never)"]
 ] as const

@@ -16,13 +16,7 @@ import * as crypto from "node:crypto"
 import { CredentialCache } from "../auth/CredentialCache.ts"
 import { digestToken, mintToken } from "../auth/secretTokens.ts"
 import { KEY_LIMIT_COLUMNS, type KeyLimitRow, limitsView, settleLimits } from "../auth/keyLimits.ts"
-import {
-  type Agent,
-  type AgentCreate,
-  type AgentKey,
-  type AgentKeyCreate,
-  type AgentKeyCreated
-} from "../domain/agent.ts"
+import type { Agent, AgentCreate, AgentKey, AgentKeyCreate, AgentKeyCreated } from "../domain/agent.ts"
 import { Forbidden, type InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { UserId, WorkspaceId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"

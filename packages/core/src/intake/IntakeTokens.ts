@@ -112,7 +112,6 @@ export class IntakeTokens extends Context.Service<
         yield* access.write(principal, "project", row.project_id, {
           what: `intake token ${id}`,
           action: "revoke intake tokens",
-          manages: true,
           deletes: true
         })
         const now = yield* sqlNow
