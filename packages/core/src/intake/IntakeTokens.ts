@@ -82,10 +82,7 @@ export class IntakeTokens extends Context.Service<
           if (expiresAt.getTime() <= (yield* Clock.currentTimeMillis))
             return yield* new InvalidInput({ message: "expiresAt: must be in the future" })
         }
-        const column = yield* access.write(principal, "column", input.columnId, {
-          action: "manage intake tokens",
-          manages: true
-        })
+        const column = yield* access.write(principal, "column", input.columnId, { action: "manage intake tokens" })
         const token = mintToken("intake")
         const now = yield* sqlNow
         const [row] = yield* sql<Row>`
