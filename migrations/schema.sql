@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0025_card_archive.sql (24 files).
+-- Migrations: 0001_init.sql .. 0026_key_limits.sql (25 files).
 
 SET check_function_bodies = false;
 
@@ -197,6 +197,8 @@ CREATE TABLE api_keys (
   updated_at timestamp with time zone DEFAULT now() NOT NULL,
   revoked_at timestamp with time zone,
   scopes text[],
+  project_ids uuid[],
+  expires_at timestamp with time zone,
   CONSTRAINT api_keys_digest_key UNIQUE (digest),
   CONSTRAINT api_keys_pkey PRIMARY KEY (id)
 );

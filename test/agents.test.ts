@@ -128,6 +128,8 @@ describe.each(backends)("agents as members on %s", (backend) => {
         agentId: agent.id,
         name: "ci",
         scopes: ["read", "write"],
+        projectIds: null,
+        expiresAt: null,
         createdAt: expect.any(String),
         updatedAt: expect.any(String)
       }

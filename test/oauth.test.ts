@@ -43,7 +43,7 @@ describe.each(backends)("OAuth on %s", (backend) => {
         response_types_supported: ["code"],
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: ["S256"],
-        scopes_supported: ["mcp"],
+        scopes_supported: ["mcp", "mcp:read"],
         authorization_response_iss_parameter_supported: true
       })
       expect(m.token_endpoint_auth_methods_supported).toContain("none")
@@ -57,7 +57,7 @@ describe.each(backends)("OAuth on %s", (backend) => {
       expect(prm).toMatchObject({
         resource: `${server.config.publicUrl}/api`,
         authorization_servers: [server.config.publicUrl],
-        scopes_supported: ["mcp"],
+        scopes_supported: ["mcp", "mcp:read"],
         bearer_methods_supported: ["header"]
       })
       for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/openid-configuration"]) {

@@ -80,6 +80,39 @@ describeBrowser("web: keys and links pages", () => {
     expect(app.errors).toEqual([])
   })
 
+  it("makes a read-only, one-project, 30-day key in one step; the list says its limits (issue 33)", async () => {
+    await page.goto(`${site}/user/keys`)
+    const keys = section("API keys")
+    await keys.getByText("tests", { exact: true }).waitFor()
+    await keys.getByLabel("Key name").fill("reader")
+    await keys.getByLabel("Project", { exact: true }).selectOption({ label: "Website" })
+    await keys.getByLabel("Expires", { exact: true }).selectOption({ label: "30 days" })
+    for (const scope of ["Create and change", "Delete", "Manage (members, projects, webhooks, keys)"])
+      await keys.getByLabel(scope).uncheck()
+    await keys.getByRole("button", { name: "Create API key" }).click()
+    const raw = await keys.getByLabel("Your new API key").inputValue()
+    await keys.getByRole("button", { name: "Done" }).click()
+
+    const made = ((await api("GET", "/v1/api-keys")).body as Array<any>).find((k) => k.name === "reader")
+    expect(made).toMatchObject({ scopes: ["read"], projectIds: [account.projectId] })
+    const days = (Date.parse(made.expiresAt) - Date.now()) / 86_400_000
+    expect(days).toBeGreaterThan(29.9)
+    expect(days).toBeLessThanOrEqual(30)
+    await keys.getByText(/Only read · Website · expires/).waitFor()
+
+    // it reads its project and changes nothing
+    expect((await call(base, "GET", `/v1/board/${account.projectId}`, { headers: key(raw) })).status).toBe(200)
+    const write = await call(base, "POST", "/v1/cards", {
+      body: { projectId: account.projectId, columnId: account.columns[0]!.id, title: "nope" },
+      headers: key(raw)
+    })
+    expect(write.status).toBe(403)
+    await keys.getByRole("button", { name: "Revoke reader" }).click()
+    await keys.getByRole("button", { name: "Yes, revoke reader" }).click()
+    await keys.getByText("reader", { exact: true }).waitFor({ state: "detached" })
+    expect(app.errors).toEqual([])
+  })
+
   it("creates an intake token for a chosen column, files a card with it, and revokes it", async () => {
     await page.goto(`${site}/user/keys`)
     const intake = section("Intake tokens")

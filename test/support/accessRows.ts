@@ -66,7 +66,30 @@ export interface Row {
    * others). The owner is A, whose request works in every row.
    */
   readonly roles?: Partial<Record<MemberRole, Expected>>
+  /**
+   * The scope column (issue 33): the operation manages (members, invitations, workspaces,
+   * projects, repositories, webhooks, keys) and so needs the `admin` scope besides the one its
+   * method needs (`scopeOfMethod`). Most rows need nothing here.
+   */
+  readonly admin?: true
+  /**
+   * Only the credential that made the resource works it (an agent session is its claimer's key's):
+   * A's other keys that hold the scopes get 404, as another member does.
+   */
+  readonly ownKeyOnly?: true
 }
+
+export type KeyScope = "read" | "write" | "delete" | "admin"
+
+/** The scope an operation's method needs: GET reads, DELETE deletes, the others write. */
+export const scopeOfMethod = (name: string): KeyScope =>
+  name.startsWith("GET ") ? "read" : name.startsWith("DELETE ") ? "delete" : "write"
+
+/** The scopes an operation needs: its method's, and `admin` for a row marked so. */
+export const scopesNeeded = (name: string, row: Row): ReadonlyArray<KeyScope> => [
+  scopeOfMethod(name),
+  ...(row.admin === true ? (["admin"] as const) : [])
+]
 
 /** The roles besides the owner that the role column lists. */
 export type MemberRole = "viewer" | "member" | "admin"
@@ -133,6 +156,7 @@ export const ROWS: Record<string, Row> = {
 
   "POST /v1/api-keys": {
     scope: "account",
+    admin: true,
     noOAuth: true,
     req: () => ({ method: "POST", path: "/v1/api-keys", body: { name: "mine" } })
   },
@@ -140,11 +164,13 @@ export const ROWS: Record<string, Row> = {
   // A's key id is filled in by the test
   "DELETE /v1/api-keys/{id}": {
     scope: "account",
+    admin: true,
     noOAuth: true,
     req: () => ({ method: "DELETE", path: "/v1/api-keys/{A.key}" })
   },
   "POST /v1/workspaces": {
     scope: "account",
+    admin: true,
     noOAuth: true,
     req: () => ({ method: "POST", path: "/v1/workspaces", body: { name: "mine" } })
   },
@@ -159,6 +185,7 @@ export const ROWS: Record<string, Row> = {
   // A's grant id is filled in by the test (it is not part of a board fixture)
   "DELETE /v1/oauth/grants/{id}": {
     scope: "account",
+    admin: true,
     noOAuth: true,
     req: () => ({ method: "DELETE", path: "/v1/oauth/grants/{grant}" })
   },
@@ -173,6 +200,7 @@ export const ROWS: Record<string, Row> = {
   },
   "POST /v1/workspaces/{id}/members": {
     scope: "workspace",
+    admin: true,
     noOAuth: true,
     roles: { member: 403 },
     req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/members", body: { email: "{D.email}" } })
@@ -180,12 +208,14 @@ export const ROWS: Record<string, Row> = {
   // E is a member of W1 before every row (the tests' `prepare`)
   "PATCH /v1/workspaces/{id}/members/{userId}": {
     scope: "workspace",
+    admin: true,
     noOAuth: true,
     roles: { member: 403 },
     req: () => ({ method: "PATCH", path: "/v1/workspaces/{W1}/members/{E}", body: { role: "viewer" } })
   },
   "DELETE /v1/workspaces/{id}/members/{userId}": {
     scope: "workspace",
+    admin: true,
     noOAuth: true,
     roles: { member: 403 },
     req: () => ({ method: "DELETE", path: "/v1/workspaces/{W1}/members/{E}" })
@@ -210,6 +240,7 @@ export const ROWS: Record<string, Row> = {
   },
   "PATCH /v1/workspaces/{id}": {
     scope: "workspace",
+    admin: true,
     noOAuth: true,
     roles: { member: 403 },
     req: () => ({ method: "PATCH", path: "/v1/workspaces/{W1}", body: { name: "Renamed" } })
@@ -218,6 +249,7 @@ export const ROWS: Record<string, Row> = {
   // role column's people are not members: 404 (test/manage.test.ts checks the owner-only 403)
   "DELETE /v1/workspaces/{id}": {
     scope: "workspace",
+    admin: true,
     noOAuth: true,
     roles: { viewer: 404, member: 404, admin: 404 },
     req: (f) => ({ method: "DELETE", path: `/v1/workspaces/${f.spareWorkspace}` })
@@ -228,6 +260,7 @@ export const ROWS: Record<string, Row> = {
   },
   "PATCH /v1/projects/{id}": {
     scope: "workspace",
+    admin: true,
     noOAuth: true,
     roles: { member: 403 },
     req: (f) => ({
@@ -238,6 +271,7 @@ export const ROWS: Record<string, Row> = {
   },
   "DELETE /v1/projects/{id}": {
     scope: "workspace",
+    admin: true,
     noOAuth: true,
     roles: { member: 403 },
     req: (f) => ({ method: "DELETE", path: `/v1/projects/${f.projectId}` })
@@ -245,6 +279,7 @@ export const ROWS: Record<string, Row> = {
   // issue 30: agents as members (CONTRACT.md "Agents as members"; list and delete beyond it)
   "POST /v1/workspaces/{id}/agents": {
     scope: "workspace",
+    admin: true,
     noOAuth: true,
     roles: { member: 403 },
     req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/agents", body: { name: "Intruder bot" } })
@@ -255,12 +290,14 @@ export const ROWS: Record<string, Row> = {
   },
   "DELETE /v1/agents/{id}": {
     scope: "workspace",
+    admin: true,
     noOAuth: true,
     roles: { member: 403 },
     req: (f) => ({ method: "DELETE", path: `/v1/agents/${f.agent}` })
   },
   "POST /v1/agents/{id}/api-keys": {
     scope: "workspace",
+    admin: true,
     noOAuth: true,
     roles: { member: 403 },
     req: (f) => ({ method: "POST", path: `/v1/agents/${f.agent}/api-keys`, body: { name: "stolen" } })
@@ -273,6 +310,7 @@ export const ROWS: Record<string, Row> = {
   },
   "DELETE /v1/agents/{id}/api-keys/{keyId}": {
     scope: "workspace",
+    admin: true,
     noOAuth: true,
     roles: { member: 403 },
     req: (f) => ({ method: "DELETE", path: `/v1/agents/${f.agent}/api-keys/${f.agentKey}` })
@@ -318,6 +356,7 @@ export const ROWS: Record<string, Row> = {
   },
   "POST /v1/projects": {
     scope: "workspace",
+    admin: true,
     req: () => ({
       method: "POST",
       path: "/v1/projects",
@@ -473,6 +512,7 @@ export const ROWS: Record<string, Row> = {
   },
   "POST /v1/webhooks": {
     scope: "workspace",
+    admin: true,
     req: (f) => ({
       method: "POST",
       path: "/v1/webhooks",
@@ -490,10 +530,12 @@ export const ROWS: Record<string, Row> = {
   },
   "PATCH /v1/webhooks/{id}": {
     scope: "workspace",
+    admin: true,
     req: (f) => ({ method: "PATCH", path: `/v1/webhooks/${f.webhook}`, body: { description: "intruder" } })
   },
   "DELETE /v1/webhooks/{id}": {
     scope: "workspace",
+    admin: true,
     req: (f) => ({ method: "DELETE", path: `/v1/webhooks/${f.webhook}` })
   },
   "GET /v1/webhooks/{id}/deliveries": {
@@ -502,10 +544,12 @@ export const ROWS: Record<string, Row> = {
   },
   "POST /v1/webhooks/{id}/deliveries/{deliveryId}/retry": {
     scope: "workspace",
+    admin: true,
     req: (f) => ({ method: "POST", path: `/v1/webhooks/${f.webhook}/deliveries/${f.delivery}/retry` })
   },
   "POST /v1/webhooks/{id}/ping": {
     scope: "workspace",
+    admin: true,
     req: (f) => ({ method: "POST", path: `/v1/webhooks/${f.webhook}/ping` })
   },
   "POST /v1/cards/{id}/claim": {
@@ -522,12 +566,14 @@ export const ROWS: Record<string, Row> = {
     scope: "workspace",
     // the session is A's: another member's heartbeat finds no session of theirs
     roles: { member: 404, admin: 404 },
+    ownKeyOnly: true,
     req: (f) => ({ method: "POST", path: `/v1/agent-sessions/${f.session}/heartbeat` })
   },
   "POST /v1/agent-sessions/{id}/activities": {
     scope: "workspace",
     // the session is A's: another member's heartbeat finds no session of theirs
     roles: { member: 404, admin: 404 },
+    ownKeyOnly: true,
     req: (f) => ({
       method: "POST",
       path: `/v1/agent-sessions/${f.session}/activities`,
@@ -538,6 +584,7 @@ export const ROWS: Record<string, Row> = {
     scope: "workspace",
     // the session is A's: another member's heartbeat finds no session of theirs
     roles: { member: 404, admin: 404 },
+    ownKeyOnly: true,
     req: (f) => ({
       method: "POST",
       path: `/v1/agent-sessions/${f.session}/release`,

@@ -116,16 +116,22 @@ export const tokenRequest = async (baseUrl: string, form: Record<string, string>
   return { status: res.status, headers: res.headers, body: (await res.json()) as any }
 }
 
-/** Register, consent, redeem: an access and refresh token for these workspaces. */
-export const fullFlow = async (baseUrl: string, account: { email: string }, workspaces: ReadonlyArray<string>) => {
+/** Register, consent, redeem: an access and refresh token for these workspaces (scope `mcp` unless said). */
+export const fullFlow = async (
+  baseUrl: string,
+  account: { email: string },
+  workspaces: ReadonlyArray<string>,
+  scope = "mcp"
+) => {
   const client = (await registerClient(baseUrl)).body
   const { verifier, challenge } = pkce()
-  const { location } = await consent(baseUrl, {
+  const { location, page } = await consent(baseUrl, {
     clientId: client.client_id,
     challenge,
     email: account.email,
     password: SUITE_PASSWORD,
-    workspaces
+    workspaces,
+    extra: { scope }
   })
   const code = new URL(location!).searchParams.get("code")!
   const tokens = await tokenRequest(baseUrl, {
@@ -135,7 +141,13 @@ export const fullFlow = async (baseUrl: string, account: { email: string }, work
     redirect_uri: "http://127.0.0.1:47001/callback",
     code_verifier: verifier
   })
-  return { client, tokens: tokens.body as { access_token: string; refresh_token: string }, code, verifier }
+  return {
+    client,
+    tokens: tokens.body as { access_token: string; refresh_token: string; scope: string },
+    code,
+    verifier,
+    consentPage: page.html as string
+  }
 }
 
 export { call }

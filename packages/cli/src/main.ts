@@ -5,6 +5,7 @@ import { registerAuth } from "./commands/auth/index.ts"
 import { registerAuthLogin } from "./commands/auth/login.ts"
 import { registerAuthSignup } from "./commands/auth/signup.ts"
 import { registerAgent } from "./commands/agent/index.ts"
+import { registerKey } from "./commands/key/index.ts"
 import { registerBoard } from "./commands/board/index.ts"
 import { registerCard } from "./commands/card/index.ts"
 import { registerColumn } from "./commands/column/index.ts"
@@ -94,6 +95,7 @@ export const buildProgram = (app: App = liveApp, output?: OutputConfiguration) =
   registerPrompt(program, app)
   registerDo(program, app)
   registerAgent(program, app)
+  registerKey(program, app)
   registerIntake(program, app)
   registerIntakeToken(program, app)
   registerWebhook(program, app)

@@ -46,12 +46,22 @@ const card = {
   intakeTokenId: null,
   createdAt,
   updatedAt,
+  archivedAt: null,
   claim: null,
   shippedAt: null,
   shippedTo: null
 }
 const column = { id: columnId, projectId, name: "To do", position: 0, kind: "todo", createdAt, updatedAt }
-const project = { id: projectId, workspaceId, name: "Website", refPrefix: "WEB", createdAt, updatedAt }
+const project = {
+  id: projectId,
+  workspaceId,
+  name: "Website",
+  refPrefix: "WEB",
+  archivedAt: null,
+  automation: { pullRequestOpened: true, pullRequestMerged: true },
+  createdAt,
+  updatedAt
+}
 const agentSession = {
   id: sessionId,
   cardId,
@@ -149,6 +159,7 @@ export const componentExamples: Readonly<Record<string, unknown>> = {
     email: "ada@example.org",
     fullName: "Ada Lovelace",
     role: "owner",
+    kind: "person",
     joinedAt: createdAt,
     createdAt,
     updatedAt
@@ -223,12 +234,18 @@ export const componentExamples: Readonly<Record<string, unknown>> = {
     id: "b6c7d8e9-f0a1-4b2c-8d3e-4f5a6b7c8d9e",
     name: "laptop",
     rawKey: "svc_5Vn8rJ2kLq7TzXw1PbYc9MhDsAe4F",
+    scopes: ["read", "write", "delete", "admin"],
+    projectIds: null,
+    expiresAt: null,
     createdAt,
     updatedAt: createdAt
   },
   ApiKey: {
     id: "b6c7d8e9-f0a1-4b2c-8d3e-4f5a6b7c8d9e",
     name: "laptop",
+    scopes: ["read", "write", "delete", "admin"],
+    projectIds: null,
+    expiresAt: null,
     createdAt,
     updatedAt: createdAt,
     current: true
@@ -289,6 +306,7 @@ export const componentExamples: Readonly<Record<string, unknown>> = {
       email: "grace@example.org",
       fullName: "Grace Hopper",
       role: "member",
+      kind: "person",
       joinedAt: updatedAt,
       createdAt: updatedAt,
       updatedAt

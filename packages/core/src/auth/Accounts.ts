@@ -2,7 +2,10 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
-import { isUuid } from "../board/Access.ts"
+import { isUuid, requireScopes, scopesFor } from "../board/Access.ts"
+import type { ProjectId } from "../domain/ids.ts"
+import type { ApiKeyScope, KeyLimitsInput } from "../domain/keyLimits.ts"
+import { KEY_LIMIT_COLUMNS, type KeyLimitRow, limitsView, settleLimits } from "./keyLimits.ts"
 import { iso } from "../board/rows.ts"
 import { Conflict, Forbidden, InvalidInput, NotFound, TooManyRequests, Unauthenticated } from "../domain/errors.ts"
 import type { CredentialKind, Principal } from "../domain/Principal.ts"
@@ -36,7 +39,14 @@ export interface Me {
   readonly credential: CredentialKind
 }
 
-export interface CreatedApiKey {
+/** A key's limits (issue 33), as its answers say them. */
+export interface KeyLimitsView {
+  readonly scopes: ReadonlyArray<ApiKeyScope>
+  readonly projectIds: ReadonlyArray<ProjectId> | null
+  readonly expiresAt: string | null
+}
+
+export interface CreatedApiKey extends KeyLimitsView {
   readonly id: string
   readonly name: string
   readonly rawKey: string
@@ -45,7 +55,7 @@ export interface CreatedApiKey {
 }
 
 /** An API key as its owner sees it later: never the key itself, which is shown once. */
-export interface ApiKeyInfo {
+export interface ApiKeyInfo extends KeyLimitsView {
   readonly id: string
   readonly name: string
   readonly createdAt: string
@@ -99,8 +109,8 @@ export class Accounts extends Context.Service<
     }) => Effect.Effect<AuthSession, Unauthenticated | TooManyRequests>
     readonly createApiKey: (
       principal: Principal,
-      name: string
-    ) => Effect.Effect<CreatedApiKey, InvalidInput | Forbidden>
+      input: { readonly name: string } & KeyLimitsInput
+    ) => Effect.Effect<CreatedApiKey, InvalidInput | Forbidden | NotFound>
     /** The caller's live API keys, oldest first. */
     readonly apiKeys: (principal: Principal) => Effect.Effect<ReadonlyArray<ApiKeyInfo>, Forbidden>
     /** Revokes one of the caller's keys at once (the calling key included); NotFound for any other id. */
@@ -258,14 +268,24 @@ export class Accounts extends Context.Service<
 
         // API keys are managed by the account's own credentials (the web board's session among
         // them), never by an agent's OAuth token
-        const keyManager = (principal: Principal, action: string) =>
+        // (issue 33) with the scopes of the operation: listing reads; making and revoking keys is
+        // managing them (admin), revoking deletes
+        const keyManager = (principal: Principal, action: "created" | "listed" | "revoked") =>
           principal.via === "session" || principal.via === "apiKey" || principal.via === "browser"
-            ? Effect.void
+            ? requireScopes(
+                principal,
+                action === "listed" ? ["read"] : scopesFor({ needed: "admin", deletes: action === "revoked" }),
+                `${action === "created" ? "create" : action === "listed" ? "list" : "revoke"} API keys`
+              )
             : Effect.fail(
                 new Forbidden({ message: `API keys can only be ${action} with a session token or an API key` })
               )
 
-        const createApiKey = Effect.fn("Accounts.createApiKey")(function* (principal: Principal, name: string) {
+        const createApiKey = Effect.fn("Accounts.createApiKey")(function* (
+          principal: Principal,
+          input: { readonly name: string } & KeyLimitsInput
+        ) {
+          const name = input.name
           yield* keyManager(principal, "created")
           // an agent's keys are made for it by an admin or its creator (POST /v1/agents/{id}/api-keys)
           if (principal.agent === true) {
@@ -280,14 +300,20 @@ export class Accounts extends Context.Service<
           }
           const rawKey = mintToken("apiKey")
           const now = yield* sqlNow
-          const [row] = yield* sql<{ id: string; created_at: Date; updated_at: Date }>`
-            INSERT INTO api_keys (user_id, name, digest, created_at, updated_at)
-            VALUES (${principal.userId}, ${trimmed}, ${digestToken(rawKey)}, ${now}::timestamptz, ${now}::timestamptz)
-            RETURNING id, created_at, updated_at`.pipe(Effect.orDie)
+          const limits = yield* settleLimits(sql, principal, principal.userId, input, now)
+          const [row] = yield* sql
+            .unsafe<{ id: string; created_at: Date; updated_at: Date } & KeyLimitRow>(
+              `INSERT INTO api_keys (user_id, name, digest, scopes, project_ids, expires_at, created_at, updated_at)
+               VALUES ($1::uuid, $2, $3, $4::text[], $5::uuid[], $6::timestamptz, $7::timestamptz, $7::timestamptz)
+               RETURNING id, created_at, updated_at, ${KEY_LIMIT_COLUMNS}`,
+              [principal.userId, trimmed, digestToken(rawKey), limits.scopes, limits.projectIds, limits.expiresAt, now]
+            )
+            .pipe(Effect.orDie)
           return {
             id: row!.id,
             name: trimmed,
             rawKey,
+            ...limitsView(row!),
             createdAt: iso(row!.created_at),
             updatedAt: iso(row!.updated_at)
           }
@@ -295,12 +321,13 @@ export class Accounts extends Context.Service<
 
         const apiKeys = Effect.fn("Accounts.apiKeys")(function* (principal: Principal) {
           yield* keyManager(principal, "listed")
-          const rows = yield* sql<{ id: string; name: string; created_at: Date; updated_at: Date }>`
-            SELECT id, name, created_at, updated_at FROM api_keys
+          const rows = yield* sql<{ id: string; name: string; created_at: Date; updated_at: Date } & KeyLimitRow>`
+            SELECT id, name, created_at, updated_at, ${sql.literal(KEY_LIMIT_COLUMNS)} FROM api_keys
             WHERE user_id = ${principal.userId} AND revoked_at IS NULL ORDER BY created_at, id`.pipe(Effect.orDie)
           return rows.map((r) => ({
             id: r.id,
             name: r.name,
+            ...limitsView(r),
             createdAt: iso(r.created_at),
             updatedAt: iso(r.updated_at),
             current: principal.via === "apiKey" && principal.credentialId === r.id

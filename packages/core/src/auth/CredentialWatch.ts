@@ -5,7 +5,8 @@
  * - its credential is revoked (an API key deleted, an OAuth grant revoked, a web session signed
  *   out): at once, on the revocation the CredentialCache hears, the revoking process's own or,
  *   on PostgreSQL, any instance's through the revocation feed (migrations/0007);
- * - its credential expires (an OAuth access token: `Principal.expiresAt`), at that time;
+ * - its credential expires (an OAuth access token, an API key made with `expiresAt`: `Principal.expiresAt`),
+ *   at that time;
  * - its user is no longer a member of the workspace it reaches, or its web session has expired;
  * - the project it follows was deleted (issue 30; a deleted workspace ends its memberships).
  *

@@ -13,6 +13,7 @@ import { SqlClient } from "effect/sql"
 import { AppConfig } from "../Config.ts"
 import { CredentialCache } from "./CredentialCache.ts"
 import { Forbidden, Unauthenticated } from "../domain/errors.ts"
+import type { ApiKeyScope } from "../domain/keyLimits.ts"
 import type { CredentialKind, Principal } from "../domain/Principal.ts"
 import { ServerSecret } from "../infra/Secret.ts"
 import { OAuth } from "../oauth/OAuth.ts"
@@ -29,6 +30,36 @@ export interface PresentedCredentials {
 }
 
 export type UserCredentialKind = Exclude<CredentialKind, "intake">
+
+interface KeyPrincipalRow {
+  readonly id: string
+  readonly user_id: string
+  readonly kind: string
+  readonly scopes: ReadonlyArray<string> | null
+  readonly project_ids: ReadonlyArray<string> | null
+  readonly expires_at: Date | string | null
+  readonly project_workspaces: ReadonlyArray<string> | null
+}
+
+/**
+ * An API key's principal with its limits (issue 33): its scopes, its projects (and so the
+ * workspaces it reaches: those projects'), its expiry (which also ends what it opened:
+ * CredentialWatch.ts).
+ */
+const keyPrincipal = (row: KeyPrincipalRow) => {
+  const expiresAt = row.expires_at === null ? undefined : new Date(row.expires_at).getTime()
+  const value: Principal = {
+    userId: row.user_id,
+    via: "apiKey",
+    workspaces: row.project_ids === null ? "all" : new Set(row.project_workspaces ?? []),
+    credentialId: row.id,
+    ...(row.kind === "agent" ? { agent: true } : {}),
+    ...(row.scopes === null ? {} : { scopes: new Set(row.scopes as ReadonlyArray<ApiKeyScope>) }),
+    ...(row.project_ids === null ? {} : { projects: new Set(row.project_ids) }),
+    ...(expiresAt === undefined ? {} : { expiresAt })
+  }
+  return { value, credentialId: row.id, expiresAt }
+}
 
 const refuse = (message: string, invalidToken = true) => new Unauthenticated({ message, invalidToken })
 
@@ -97,27 +128,23 @@ export class Credentials extends Context.Service<
         const digest = digestToken(key)
         const principal = yield* cache.resolve(
           digest,
-          sql<{ id: string; user_id: string; kind: string }>`
-          SELECT k.id, k.user_id, u.kind FROM api_keys k JOIN users u ON u.id = k.user_id
+          sql<KeyPrincipalRow>`
+          SELECT k.id, k.user_id, u.kind, k.scopes, k.project_ids, k.expires_at,
+            (SELECT array_agg(DISTINCT p.workspace_id) FROM projects p WHERE p.id = ANY(k.project_ids)) AS project_workspaces
+          FROM api_keys k JOIN users u ON u.id = k.user_id
           WHERE k.digest = ${digest} AND k.revoked_at IS NULL`.pipe(
             Effect.orDie,
-            Effect.map(([row]) =>
-              row === undefined
-                ? undefined
-                : {
-                    value: {
-                      userId: row.user_id,
-                      via: "apiKey",
-                      workspaces: "all",
-                      credentialId: row.id,
-                      ...(row.kind === "agent" ? { agent: true } : {})
-                    } satisfies Principal,
-                    credentialId: row.id
-                  }
-            )
+            Effect.map(([row]) => (row === undefined ? undefined : keyPrincipal(row)))
           )
         )
         if (principal === undefined) return yield* refuse("invalid API key: unknown or revoked")
+        // an expired key (issue 33): refused from its expiry on (a cached entry ends then too)
+        const now = yield* Clock.currentTimeMillis
+        if (principal.expiresAt !== undefined && principal.expiresAt <= now) {
+          return yield* refuse(
+            `this API key expired at ${new Date(principal.expiresAt).toISOString()}: make a new one (POST /v1/api-keys)`
+          )
+        }
         return principal
       })
 

@@ -6,6 +6,12 @@
  * 403, naming the role) and the project's state (an archived project changes nothing: Conflict,
  * 409, saying how to restore it). The one-statement writes fold the same rule into their SQL
  * (`writableBy`) and, when they wrote nothing, ask `write` which of the reasons it was.
+ *
+ * The credential's limits (issue 33) are part of the same decision: its scopes (a read needs
+ * `read`; a write `write`, or `delete` when it deletes, and also `admin` when it needs an admin's
+ * role: `scopesFor`, from the same `WriteNeeds` that name the role) and its projects (outside
+ * them everything is NotFound, as for a non-member; a key limited to projects changes nothing
+ * workspace-wide). The SQL forms take them through `reachOf`.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -13,6 +19,7 @@ import { Conflict, Forbidden, NotFound, WorkspaceNotGranted } from "../domain/er
 import type { Principal } from "../domain/Principal.ts"
 import { isUuid } from "../domain/ids.ts"
 import type { WorkspaceRole } from "../domain/enums.ts"
+import type { ApiKeyScope } from "../domain/keyLimits.ts"
 
 export type Role = WorkspaceRole
 
@@ -42,7 +49,58 @@ export interface WriteNeeds {
   readonly what?: string
   /** An operation that works on an archived project (restoring it): no 409. */
   readonly evenArchived?: boolean
+  /** The operation deletes (a REST DELETE): the credential needs the `delete` scope rather than `write`. */
+  readonly deletes?: boolean
+  /**
+   * The operation manages (webhooks, intake tokens: what a member may manage): the credential
+   * needs the `admin` scope, as it does for every operation needing an admin's role.
+   */
+  readonly manages?: boolean
 }
+
+// The credential's limits (issue 33): scopes and projects.
+
+/** Whether the credential holds `scope` (a session, the web app and an unscoped key hold all). */
+export const hasScope = (principal: Principal, scope: ApiKeyScope): boolean =>
+  principal.scopes === undefined || principal.scopes.has(scope)
+
+/**
+ * The scopes a write needs, from how it names itself: `write`, or `delete` when it deletes, and
+ * `admin` besides when its role is admin or owner (managing members, projects, keys...).
+ */
+export const scopesFor = (needs: WriteNeeds): ReadonlyArray<ApiKeyScope> => [
+  needs.deletes === true ? "delete" : "write",
+  ...(needs.manages === true || roleReaches(needs.needed ?? "member", "admin") ? (["admin"] as const) : [])
+]
+
+const credentialNamed = (principal: Principal) =>
+  principal.via === "oauth" ? "this OAuth grant" : principal.agent === true ? "this agent key" : "this API key"
+
+/** The 403's words for a scope the credential lacks: what it holds, what was attempted, the scope it needs. */
+export const scopeMissing = (principal: Principal, scope: ApiKeyScope, action: string) =>
+  `${credentialNamed(principal)} has the scope${principal.scopes?.size === 1 ? "" : "s"} ${[...(principal.scopes ?? [])].join(", ") || "(none)"}: to ${action} it needs the "${scope}" scope`
+
+/** Fails with Forbidden (403) naming the first of `scopes` the credential lacks. */
+export const requireScopes = (
+  principal: Principal,
+  scopes: ReadonlyArray<ApiKeyScope>,
+  action: string
+): Effect.Effect<void, Forbidden> => {
+  const missing = scopes.find((s) => !hasScope(principal, s))
+  return missing === undefined
+    ? Effect.void
+    : Effect.fail(new Forbidden({ message: scopeMissing(principal, missing, action) }))
+}
+
+/** A read's scope check (403 through WorkspaceNotGranted: the credential does not cover reading). */
+export const requireRead = (principal: Principal, what: string): Effect.Effect<void, WorkspaceNotGranted> =>
+  hasScope(principal, "read")
+    ? Effect.void
+    : Effect.fail(new WorkspaceNotGranted({ message: scopeMissing(principal, "read", `read ${what.split(" ")[0]}s`) }))
+
+/** Whether a project is outside the projects the credential is limited to. */
+export const outsideProjects = (principal: Principal, projectId: string | undefined): boolean =>
+  principal.projects !== undefined && projectId !== undefined && !principal.projects.has(projectId)
 
 /** What a write on each kind of resource does, for the 403's words. */
 const defaultAction: Record<ResourceKind, string> = {
@@ -84,14 +142,29 @@ export const requireRole = (role: Role, needed: Role, action: string): Effect.Ef
 
 const article = (role: Role) => (role === "admin" || role === "owner" ? "an" : "a")
 
+/**
+ * A `write` that never meets an archived project (on a workspace, or `evenArchived`): its type
+ * without the 409 that cannot happen.
+ */
+export const withoutArchive = <A, E, R>(
+  write: Effect.Effect<A, E | Conflict, R>
+): Effect.Effect<A, Exclude<E, Conflict>, R> =>
+  Effect.catchIf(
+    write,
+    (e): e is Conflict => e instanceof Conflict,
+    (e) => Effect.die(e)
+  ) as Effect.Effect<A, Exclude<E, Conflict>, R>
+
 /** The SQL form of "the caller may work the boards": `m.role` from `membershipOf` reaches member. */
 export const WRITER_ROLES_SQL = "('owner', 'admin', 'member')"
 
 /**
  * The write half of the rule, once the caller is known to reach the workspace: the role (403
- * naming it) and then the project's state (409 saying how to restore it).
+ * naming it), the credential's scopes (403 naming the scope) and projects (a key limited to
+ * some changes nothing workspace-wide), then the project's state (409 saying how to restore it).
  */
 export const checkWrite = (
+  principal: Principal,
   at: {
     readonly role: Role
     readonly archived: boolean
@@ -100,14 +173,30 @@ export const checkWrite = (
   },
   needs: WriteNeeds & { readonly action: string }
 ): Effect.Effect<void, Forbidden | Conflict> =>
-  Effect.andThen(requireRole(at.role, needs.needed ?? "member", needs.action), () =>
-    at.archived && needs.evenArchived !== true
-      ? Effect.fail(
-          new Conflict({
-            message: `project ${at.projectName === undefined ? at.projectId : JSON.stringify(at.projectName)} is archived: it still reads, but nothing in it changes; an admin restores it with PATCH /v1/projects/${at.projectId} {"archived": false}`
-          })
-        )
-      : Effect.void
+  Effect.andThen(
+    // the role first (what the person may do), then what the credential may do of it
+    Effect.andThen(requireRole(at.role, needs.needed ?? "member", needs.action), () =>
+      requireScopes(principal, scopesFor(needs), needs.action)
+    ),
+    // a key limited to projects changes nothing workspace-wide (members, new projects, agents...)
+    () =>
+      principal.projects !== undefined && at.projectId === undefined
+        ? Effect.fail(
+            new Forbidden({
+              message: `${credentialNamed(principal)} is limited to some projects: to ${needs.action} use a credential for every project`
+            })
+          )
+        : Effect.void
+  ).pipe(
+    Effect.andThen(() =>
+      at.archived && needs.evenArchived !== true
+        ? Effect.fail(
+            new Conflict({
+              message: `project ${at.projectName === undefined ? at.projectId : JSON.stringify(at.projectName)} is archived: it still reads, but nothing in it changes; an admin restores it with PATCH /v1/projects/${at.projectId} {"archived": false}`
+            })
+          )
+        : Effect.void
+    )
   )
 
 /**
@@ -129,21 +218,24 @@ export const checkRow = (
   what: string,
   needs?: WriteNeeds & { readonly action: string }
 ): Effect.Effect<Role, WriteError> =>
-  Effect.flatMap(checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what), (role) =>
-    needs === undefined
-      ? Effect.succeed(role)
-      : Effect.as(
-          checkWrite(
-            {
-              role,
-              archived: row?.archived === true,
-              projectId: row?.project_id ?? undefined,
-              projectName: row?.project_name ?? undefined
-            },
-            needs
-          ),
-          role
-        )
+  Effect.flatMap(
+    checkReach(principal, row?.workspace_id ?? "", row?.role ?? undefined, what, row?.project_id),
+    (role): Effect.Effect<Role, WriteError> =>
+      needs === undefined
+        ? Effect.as(requireRead(principal, what), role)
+        : Effect.as(
+            checkWrite(
+              principal,
+              {
+                role,
+                archived: row?.archived === true,
+                projectId: row?.project_id ?? undefined,
+                projectName: row?.project_name ?? undefined
+              },
+              needs
+            ),
+            role
+          )
   )
 
 /** The columns `checkRow` reads of a project `p`: whether it is archived, and its name. */
@@ -153,17 +245,35 @@ export const projectStateColumns = (p = "p") => `${p}.archived_at IS NOT NULL AS
 export const grantCovers = (principal: Principal, workspaceId: string): boolean =>
   principal.workspaces === "all" || principal.workspaces.has(workspaceId)
 
-export const checkGrant = (
+/**
+ * Whether the caller reaches the resource (its workspace's member, within the credential's
+ * workspaces and projects), without the scope: 404 for a non-member and outside a key's
+ * projects, 403 outside an OAuth grant's workspaces.
+ */
+export const checkReach = (
   principal: Principal,
   workspaceId: string,
   role: Role | undefined,
-  what: string
+  what: string,
+  projectId?: string | null
 ): Effect.Effect<Role, NotFound | WorkspaceNotGranted> =>
-  role === undefined
+  role === undefined ||
+  outsideProjects(principal, projectId ?? undefined) ||
+  (principal.projects !== undefined && !grantCovers(principal, workspaceId))
     ? Effect.fail(new NotFound({ message: `${what} not found` }))
     : !grantCovers(principal, workspaceId)
       ? Effect.fail(new WorkspaceNotGranted({ message: grantMissing(what) }))
       : Effect.succeed(role)
+
+/** The rule for a read of a resource whose workspace, role (and project) the caller read: `checkReach` and the `read` scope. */
+export const checkGrant = (
+  principal: Principal,
+  workspaceId: string,
+  role: Role | undefined,
+  what: string,
+  projectId?: string | null
+): Effect.Effect<Role, NotFound | WorkspaceNotGranted> =>
+  Effect.tap(checkReach(principal, workspaceId, role, what, projectId), () => requireRead(principal, what))
 
 // The rule in SQL, for statements that check access in the same round trip as their work (the
 // hot reads and the one-statement writes) or that list what a principal can see. The parameter
@@ -173,24 +283,46 @@ export const checkGrant = (
 export const membershipOf = (workspace: string, user: string) =>
   `LEFT JOIN workspace_members m ON m.workspace_id = ${workspace} AND m.user_id = ${user}`
 
-/** `$n` of the caller's visibility: a member of the workspace, within an OAuth grant's workspaces. */
-export const visibleTo = (workspace: string, user: string, grants: string) =>
+/**
+ * The credential's reach in SQL: `reach` is `reachOf`'s value (NULL: everything; otherwise the
+ * workspaces of an OAuth grant or the projects of a key, whose ids never collide).
+ */
+const withinReach = (workspace: string, project: string, reach: string) =>
+  `(${reach}::uuid[] IS NULL OR ${workspace} = ANY(${reach}::uuid[]) OR ${project} = ANY(${reach}::uuid[]))`
+
+/**
+ * `$n` of the caller's visibility: a member of the workspace, within the credential's reach
+ * (an OAuth grant's workspaces, a key's projects: `project` is the row's project id).
+ */
+export const visibleTo = (workspace: string, user: string, reach: string, project: string) =>
   `EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = ${workspace} AND m.user_id = ${user})
-   AND (${grants}::uuid[] IS NULL OR ${workspace} = ANY(${grants}::uuid[]))`
+   AND ${withinReach(workspace, project, reach)}`
 
 /**
  * `$n` of the caller's write access, for the one-statement writes: `visibleTo`, with a role that
  * works the boards, on a project `project` that is not archived. A statement that finds nothing
  * asks `Access.write` why (404, 403 or 409).
  */
-export const writableBy = (workspace: string, user: string, grants: string, project = "p") =>
+export const writableBy = (workspace: string, user: string, reach: string, project = "p") =>
   `${project}.archived_at IS NULL
    AND EXISTS (SELECT 1 FROM workspace_members m WHERE m.workspace_id = ${workspace} AND m.user_id = ${user} AND m.role IN ${WRITER_ROLES_SQL})
-   AND (${grants}::uuid[] IS NULL OR ${workspace} = ANY(${grants}::uuid[]))`
+   AND ${withinReach(workspace, `${project}.id`, reach)}`
 
-/** The value of `visibleTo`'s `grants` slot: NULL for a credential that reaches all the user's workspaces. */
-export const grantsOf = (principal: Principal): Array<string> | null =>
-  principal.workspaces === "all" ? null : [...principal.workspaces].filter(isUuid)
+/**
+ * The value of the SQL forms' `reach` slot for an operation needing `scopes` (a read: `read`;
+ * a write: `scopesFor(needs)`): NULL for a credential that reaches all the user's workspaces,
+ * the projects of a key limited to some, the workspaces of an OAuth grant, and nothing (an
+ * empty list) when a scope is missing, so the statement finds nothing and the caller asks
+ * `resolve`/`write`, which say why (403 naming the scope).
+ */
+export const reachOf = (principal: Principal, scopes: ReadonlyArray<ApiKeyScope> = ["read"]): Array<string> | null =>
+  !scopes.every((s) => hasScope(principal, s))
+    ? []
+    : principal.projects !== undefined
+      ? [...principal.projects].filter(isUuid)
+      : principal.workspaces === "all"
+        ? null
+        : [...principal.workspaces].filter(isUuid)
 
 const grantMissing = (what: string) => {
   const kind = what.split(" ")[0]
@@ -251,7 +383,8 @@ export class Access extends Context.Service<
     Access,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      const resolve = (principal: Principal, kind: ResourceKind, id: string, what = `${kind} ${id}`) =>
+      // where the resource is and whether the caller reaches it, without the scope
+      const locate = (principal: Principal, kind: ResourceKind, id: string, what = `${kind} ${id}`) =>
         Effect.gen(function* () {
           if (!isUuid(id)) return yield* new NotFound({ message: `${what} not found` })
           if (kind === "workspace") {
@@ -259,7 +392,7 @@ export class Access extends Context.Service<
               SELECT role FROM workspace_members WHERE workspace_id = ${id} AND user_id = ${principal.userId}`.pipe(
               Effect.orDie
             )
-            const role = yield* checkGrant(principal, id, rows[0]?.role, what)
+            const role = yield* checkReach(principal, id, rows[0]?.role, what)
             return { workspaceId: id, projectId: undefined, role, archived: false, projectName: undefined }
           }
           const rows = yield* sql
@@ -272,7 +405,13 @@ export class Access extends Context.Service<
             }>(resolveSql(kind), [id, principal.userId])
             .pipe(Effect.orDie)
           const row = rows[0]
-          const role = yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)
+          const role = yield* checkReach(
+            principal,
+            row?.workspace_id ?? "",
+            row?.role ?? undefined,
+            what,
+            row?.project_id
+          )
           return {
             workspaceId: row!.workspace_id,
             projectId: row!.project_id,
@@ -281,9 +420,11 @@ export class Access extends Context.Service<
             projectName: row!.project_name
           }
         })
+      const resolve = (principal: Principal, kind: ResourceKind, id: string, what = `${kind} ${id}`) =>
+        Effect.tap(locate(principal, kind, id, what), () => requireRead(principal, what))
       const write = (principal: Principal, kind: ResourceKind, id: string, needs: WriteNeeds = {}) =>
-        Effect.tap(resolve(principal, kind, id, needs.what), (at) =>
-          checkWrite(at, { ...needs, action: needs.action ?? defaultAction[kind] })
+        Effect.tap(locate(principal, kind, id, needs.what), (at) =>
+          checkWrite(principal, at, { ...needs, action: needs.action ?? defaultAction[kind] })
         )
       const members = (pairs: ReadonlyArray<{ readonly userId: string; readonly workspaceId: string }>) =>
         pairs.length === 0

@@ -15,21 +15,14 @@ import { SqlClient } from "effect/sql"
 import * as crypto from "node:crypto"
 import { CredentialCache } from "../auth/CredentialCache.ts"
 import { digestToken, mintToken } from "../auth/secretTokens.ts"
-import {
-  type Agent,
-  type AgentCreate,
-  type AgentKey,
-  type AgentKeyCreate,
-  type AgentKeyCreated,
-  type ApiKeyScope,
-  apiKeyScopes
-} from "../domain/agent.ts"
-import { Forbidden, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
+import { KEY_LIMIT_COLUMNS, type KeyLimitRow, limitsView, settleLimits } from "../auth/keyLimits.ts"
+import type { Agent, AgentCreate, AgentKey, AgentKeyCreate, AgentKeyCreated } from "../domain/agent.ts"
+import { Forbidden, type InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { UserId, WorkspaceId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { EventLog } from "../events/EventLog.ts"
-import { Access, isUuid, requireRole, type Role } from "./Access.ts"
+import { Access, isUuid, withoutArchive, requireRole, requireScopes, type Role, scopesFor } from "./Access.ts"
 import { LIVE } from "./claimSql.ts"
 import { SESSION_COLUMNS, type SessionRow, toAgentSession } from "./sessionSql.ts"
 import { iso } from "./rows.ts"
@@ -55,11 +48,10 @@ const toAgent = (r: AgentRow): Agent => ({
   createdAt: iso(r.created_at)
 })
 
-interface KeyRow {
+interface KeyRow extends KeyLimitRow {
   readonly id: string
   readonly user_id: string
   readonly name: string
-  readonly scopes: ReadonlyArray<string> | null
   readonly created_at: Date | string
   readonly updated_at: Date | string
 }
@@ -68,8 +60,7 @@ const toKey = (r: KeyRow): AgentKey => ({
   id: r.id,
   agentId: r.user_id as UserId,
   name: r.name,
-  // NULL: made without scopes, so all of them
-  scopes: (r.scopes ?? apiKeyScopes) as ReadonlyArray<ApiKeyScope>,
+  ...limitsView(r),
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at)
 })
@@ -96,7 +87,7 @@ export class AgentMembers extends Context.Service<
       principal: Principal,
       agentId: string,
       input: AgentKeyCreate
-    ) => Effect.Effect<AgentKeyCreated, AgentErrors>
+    ) => Effect.Effect<AgentKeyCreated, AgentErrors | InvalidInput>
     readonly keys: (principal: Principal, agentId: string) => Effect.Effect<ReadonlyArray<AgentKey>, AgentErrors>
     readonly revokeKey: (principal: Principal, agentId: string, keyId: string) => Effect.Effect<void, AgentErrors>
   }
@@ -123,12 +114,23 @@ export class AgentMembers extends Context.Service<
 
       // keys are managed by a person's own credentials, as API keys are (auth/Accounts.ts): never
       // by an OAuth client or an agent; by an admin, or by the agent's creator
-      const keyManager = (principal: Principal, agent: AgentRow, role: Role) =>
+      const keyManager = (principal: Principal, agent: AgentRow, role: Role, op: "create" | "list" | "revoke") =>
         Effect.gen(function* () {
           if (principal.agent === true || principal.via === "oauth" || principal.via === "intake") {
             return yield* new Forbidden({
               message:
                 "an agent's keys are managed by a person (an admin or its creator) with an API key or the web app"
+            })
+          }
+          // the scopes of managing keys (issue 33): listing reads, making is admin, revoking deletes too
+          yield* requireScopes(
+            principal,
+            op === "list" ? ["read"] : scopesFor({ needed: "admin", deletes: op === "revoke" }),
+            `${op} an agent's keys`
+          )
+          if (principal.projects !== undefined) {
+            return yield* new Forbidden({
+              message: "this API key is limited to some projects: manage an agent's keys with a key for every project"
             })
           }
           if (principal.userId !== agent.created_by) {
@@ -141,8 +143,9 @@ export class AgentMembers extends Context.Service<
         workspaceId: string,
         input: AgentCreate
       ) {
-        const { role } = yield* access.resolve(principal, "workspace", workspaceId)
-        yield* requireRole(role, "admin", "create agents")
+        yield* withoutArchive(
+          access.write(principal, "workspace", workspaceId, { needed: "admin", action: "create agents" })
+        )
         const now = yield* sqlNow
         const id = crypto.randomUUID()
         const name = input.name.trim()
@@ -183,8 +186,15 @@ export class AgentMembers extends Context.Service<
       })
 
       const remove = Effect.fn("AgentMembers.remove")(function* (principal: Principal, agentId: string) {
-        const { agent, role } = yield* find(principal, agentId)
-        yield* requireRole(role, "admin", "delete agents")
+        const { agent } = yield* find(principal, agentId)
+        yield* withoutArchive(
+          access.write(principal, "workspace", agent.workspace_id, {
+            needed: "admin",
+            action: "delete agents",
+            deletes: true,
+            what: `agent ${agentId}`
+          })
+        )
         const now = yield* sqlNow
         const revoked = yield* events
           .withEvents(
@@ -233,17 +243,17 @@ export class AgentMembers extends Context.Service<
         input: AgentKeyCreate
       ) {
         const { agent, role } = yield* find(principal, agentId)
-        yield* keyManager(principal, agent, role)
-        // stored in the list's order, each once
-        const scopes = input.scopes === undefined ? null : apiKeyScopes.filter((s) => input.scopes!.includes(s))
+        yield* keyManager(principal, agent, role, "create")
         const rawKey = mintToken("apiKey")
         const now = yield* sqlNow
+        // the projects must be the agent's workspace's; never beyond the maker's own limits
+        const limits = yield* settleLimits(sql, principal, agentId, input, now)
         const [row] = yield* sql
           .unsafe<KeyRow>(
-            `INSERT INTO api_keys (user_id, name, digest, scopes, created_at, updated_at)
-             VALUES ($1::uuid, $2, $3, $4::text[], $5::timestamptz, $5::timestamptz)
-             RETURNING id, user_id, name, scopes, created_at, updated_at`,
-            [agentId, input.name.trim(), digestToken(rawKey), scopes, now]
+            `INSERT INTO api_keys (user_id, name, digest, scopes, project_ids, expires_at, created_at, updated_at)
+             VALUES ($1::uuid, $2, $3, $4::text[], $5::uuid[], $6::timestamptz, $7::timestamptz, $7::timestamptz)
+             RETURNING id, user_id, name, ${KEY_LIMIT_COLUMNS}, created_at, updated_at`,
+            [agentId, input.name.trim(), digestToken(rawKey), limits.scopes, limits.projectIds, limits.expiresAt, now]
           )
           .pipe(Effect.orDie)
         return { ...toKey(row!), rawKey }
@@ -251,9 +261,9 @@ export class AgentMembers extends Context.Service<
 
       const keys = Effect.fn("AgentMembers.keys")(function* (principal: Principal, agentId: string) {
         const { agent, role } = yield* find(principal, agentId)
-        yield* keyManager(principal, agent, role)
+        yield* keyManager(principal, agent, role, "list")
         const rows = yield* sql<KeyRow>`
-          SELECT id, user_id, name, scopes, created_at, updated_at FROM api_keys
+          SELECT id, user_id, name, ${sql.literal(KEY_LIMIT_COLUMNS)}, created_at, updated_at FROM api_keys
           WHERE user_id = ${agentId} AND revoked_at IS NULL ORDER BY created_at, id`.pipe(Effect.orDie)
         return rows.map(toKey)
       })
@@ -264,7 +274,7 @@ export class AgentMembers extends Context.Service<
         keyId: string
       ) {
         const { agent, role } = yield* find(principal, agentId)
-        yield* keyManager(principal, agent, role)
+        yield* keyManager(principal, agent, role, "revoke")
         const missing = new NotFound({ message: `key ${keyId} of agent ${agentId} not found` })
         if (!isUuid(keyId)) return yield* missing
         const now = yield* sqlNow

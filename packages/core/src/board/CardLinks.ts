@@ -136,7 +136,7 @@ export class CardLinks extends Context.Service<
       })
 
       const remove = Effect.fn("CardLinks.remove")(function* (principal: Principal, linkId: string) {
-        const source = yield* access.write(principal, "link", linkId)
+        const source = yield* access.write(principal, "link", linkId, { action: "delete card links", deletes: true })
         yield* events
           .withEvents(
             Effect.gen(function* () {

@@ -15,7 +15,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { ReadSql } from "../infra/Database.ts"
 import { findAll } from "../infra/statement.ts"
-import { Access, checkGrant, grantsOf, type Resolved, type WriteError } from "./Access.ts"
+import { Access, checkGrant, reachOf, type Resolved, scopesFor, type WriteError, type WriteNeeds } from "./Access.ts"
 import { checkMembers, nonMembers, notMembers, replaceAssignees } from "./assignees.ts"
 import { CardRow, type CardView } from "./cardView.ts"
 import { GetRow, getSql, loadSql } from "./cardReads.ts"
@@ -73,10 +73,14 @@ const toCardFields = (old: Record<string, unknown>): Record<string, unknown> => 
 })
 
 /** Who acts, as the one-statement writes take it: the user, their grants, the credential's kind and id. */
-const actorOf = (principal: Principal) => {
+const actorOf = (principal: Principal, needs: WriteNeeds) => {
   const [kind, , credential] = actorParams(principal)
-  return { user: principal.userId, grants: grantsOf(principal), kind, credential }
+  return { user: principal.userId, grants: reachOf(principal, scopesFor(needs)), kind, credential }
 }
+
+/** How the card writes name themselves to the access rule (their scopes follow: `scopesFor`). */
+const CHANGE: WriteNeeds = { action: "change cards" }
+const DELETE: WriteNeeds = { action: "delete cards", deletes: true }
 
 /** A written card: the statement wrote it, so its row carries it. */
 type Written = WrittenRow & { readonly card: CardView }
@@ -238,7 +242,7 @@ export class Cards extends Context.Service<
             createdBy: principal.userId,
             now,
             project: input.projectId,
-            ...actorOf(principal)
+            ...actorOf(principal, CHANGE)
           }
           const row = yield* write(
             extras
@@ -304,7 +308,7 @@ export class Cards extends Context.Service<
         const [row] = yield* getCard({ id, user: principal.userId, now }).pipe(Effect.orDie)
         // no card, or not the caller's: the same 404
         if (row === undefined || row.role === null) return yield* new NotFound({ message: `${what} not found` })
-        yield* checkGrant(principal, row.workspace_id, row.role, what)
+        yield* checkGrant(principal, row.workspace_id, row.role, what, row.card.projectId)
         return row.card
       })
 
@@ -371,12 +375,12 @@ export class Cards extends Context.Service<
       // nothing else moves: the cards after it keep their keys, and their ordinals follow
       const remove = Effect.fn("Cards.remove")(function* (principal: Principal, id: CardId) {
         const now = yield* sqlNow
-        const deleted = yield* writes.remove({ card: id, now, ...actorOf(principal) }).pipe(Effect.orDie)
+        const deleted = yield* writes.remove({ card: id, now, ...actorOf(principal, DELETE) }).pipe(Effect.orDie)
         if (deleted[0] !== undefined) {
           events.committed(deleted[0].project_id)
           return counts.touched(deleted[0].column_id)
         }
-        yield* access.write(principal, "card", id)
+        yield* access.write(principal, "card", id, DELETE)
         return yield* new NotFound({ message: `card ${id} not found` })
       })
 
@@ -385,7 +389,9 @@ export class Cards extends Context.Service<
         const position = to.position === undefined ? null : Math.min(to.position, 2 ** 31 - 1)
         const now = yield* sqlNow
         for (let attempt = 0; ; attempt++) {
-          const row = yield* write(writes.move({ card: id, to: to.columnId, position, now, ...actorOf(principal) }))
+          const row = yield* write(
+            writes.move({ card: id, to: to.columnId, position, now, ...actorOf(principal, CHANGE) })
+          )
           if (row !== undefined) return row.card
           const card = yield* access.write(principal, "card", id)
           // an archived card has no place in any column until it is restored

@@ -134,7 +134,7 @@ export class Columns extends Context.Service<
       })
 
       const remove = Effect.fn("Columns.remove")(function* (principal: Principal, id: ColumnId) {
-        const column = yield* access.write(principal, "column", id)
+        const column = yield* access.write(principal, "column", id, { action: "delete columns", deletes: true })
         const outcome = yield* events
           .withEvents(
             Effect.gen(function* () {

@@ -146,9 +146,12 @@ export class Comments extends Context.Service<
       })
 
       /** The comment, if the caller may see it (else 404/403) and wrote it (else 403). */
-      const authored = (principal: Principal, id: string) =>
+      const authored = (principal: Principal, id: string, deletes = false) =>
         Effect.gen(function* () {
-          const card = yield* access.write(principal, "comment", id)
+          const card = yield* access.write(principal, "comment", id, {
+            action: deletes ? "delete comments" : "change comments",
+            deletes
+          })
           const [row] = yield* sql<CommentRow>`SELECT ${sql.literal(COLUMNS)} FROM comments WHERE id = ${id}`.pipe(
             Effect.orDie
           )
@@ -188,7 +191,7 @@ export class Comments extends Context.Service<
       })
 
       const remove = Effect.fn("Comments.remove")(function* (principal: Principal, id: CommentId) {
-        const { card } = yield* authored(principal, id)
+        const { card } = yield* authored(principal, id, true)
         yield* changing(
           Effect.gen(function* () {
             const [gone] = yield* sql<CommentRow>`

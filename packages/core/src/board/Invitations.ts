@@ -23,7 +23,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { Mailer } from "../mail/Mailer.ts"
 import { invitationMail } from "../mail/messages.ts"
-import { Access, isUuid, requireRole } from "./Access.ts"
+import { Access, isUuid, requireRole, requireScopes } from "./Access.ts"
 import { iso, type MemberView, toMember, toWorkspace, type WorkspaceView } from "./rows.ts"
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000
@@ -66,7 +66,7 @@ const toInvitation = (r: InvitationRow): Invitation => ({
   createdAt: iso(r.created_at)
 })
 
-type ManageError = Forbidden | NotFound | WorkspaceNotGranted
+type ManageError = Forbidden | NotFound | WorkspaceNotGranted | Conflict
 
 export class Invitations extends Context.Service<
   Invitations,
@@ -124,10 +124,27 @@ export class Invitations extends Context.Service<
               })
             )
 
-      const manage = (principal: Principal, workspaceId: string, what?: string) =>
+      // managing invitations is an admin's (role, and the credential's `admin` scope); listing
+      // them reads, withdrawing one deletes
+      const manage = (
+        principal: Principal,
+        workspaceId: string,
+        what?: string,
+        op: "read" | "write" | "delete" = "write"
+      ) =>
         Effect.gen(function* () {
+          if (op !== "read") {
+            const { role } = yield* access.write(principal, "workspace", workspaceId, {
+              needed: "admin",
+              action: "manage invitations",
+              ...(what === undefined ? {} : { what }),
+              deletes: op === "delete"
+            })
+            return role
+          }
           const { role } = yield* access.resolve(principal, "workspace", workspaceId, what)
           yield* requireRole(role, "admin", "manage invitations")
+          yield* requireScopes(principal, ["admin"], "manage invitations")
           return role
         })
 
@@ -170,7 +187,7 @@ export class Invitations extends Context.Service<
       })
 
       const list = Effect.fn("Invitations.list")(function* (principal: Principal, workspaceId: string) {
-        yield* manage(principal, workspaceId)
+        yield* manage(principal, workspaceId, undefined, "read")
         const now = yield* sqlNow
         const rows = yield* sql<InvitationRow>`
           SELECT id, workspace_id, email, role, expires_at, created_at FROM invitations
@@ -185,7 +202,7 @@ export class Invitations extends Context.Service<
         const [row] = yield* sql<{ workspace_id: string }>`
           SELECT workspace_id FROM invitations WHERE id = ${id} AND accepted_at IS NULL`.pipe(Effect.orDie)
         if (row === undefined) return yield* missing
-        yield* manage(principal, row.workspace_id, `invitation ${id}`)
+        yield* manage(principal, row.workspace_id, `invitation ${id}`, "delete")
         yield* sql`DELETE FROM invitations WHERE id = ${id} AND accepted_at IS NULL`.pipe(Effect.orDie)
       })
 

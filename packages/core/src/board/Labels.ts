@@ -181,7 +181,10 @@ export class Labels extends Context.Service<
       })
 
       const detach = Effect.fn("Labels.detach")(function* (principal: Principal, cardId: CardId, labelId: LabelId) {
-        const card = yield* access.write(principal, "card", cardId)
+        const card = yield* access.write(principal, "card", cardId, {
+          action: "remove labels from cards",
+          deletes: true
+        })
         const now = yield* sqlNow
         const removed = yield* events
           .withEvents(

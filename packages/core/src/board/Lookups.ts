@@ -14,7 +14,7 @@ import { SqlClient, type Statement } from "effect/sql"
 import { InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { listOf, normalizeName, quote } from "./names.ts"
-import { Access, checkGrant, grantCovers, grantsOf, visibleTo } from "./Access.ts"
+import { Access, checkGrant, grantCovers, outsideProjects, reachOf, visibleTo } from "./Access.ts"
 import { CARD_REF, type CardId, type ColumnId, isUuid, type LabelId, type ProjectId, refNumber } from "../domain/ids.ts"
 
 // The ids a lookup answers are the database's, branded by what they name: what a service takes.
@@ -135,9 +135,9 @@ export class Lookups extends Context.Service<
         sql
           .unsafe<ProjectRow>(
             `SELECT p.id, p.name, p.workspace_id FROM projects p
-             WHERE ${visibleTo("p.workspace_id", "$1::uuid", "$2")}
+             WHERE ${visibleTo("p.workspace_id", "$1::uuid", "$2", "p.id")}
              ORDER BY p.created_at, p.id`,
-            [principal.userId, grantsOf(principal)]
+            [principal.userId, reachOf(principal)]
           )
           .pipe(
             Effect.orDie,
@@ -164,10 +164,10 @@ export class Lookups extends Context.Service<
           .unsafe<ProjectRow & { ref_prefix: string }>(
             `SELECT p.id, p.name, p.workspace_id, p.ref_prefix FROM projects p
              WHERE (upper(p.ref_prefix) = upper($3) OR lower(regexp_replace(btrim(p.name), '[[:space:]]+', ' ', 'g')) = $4)
-               AND ${visibleTo("p.workspace_id", "$1::uuid", "$2")}
+               AND ${visibleTo("p.workspace_id", "$1::uuid", "$2", "p.id")}
              ORDER BY p.created_at, p.id
              LIMIT 20`,
-            [principal.userId, grantsOf(principal), trimmed, normalizeName(trimmed)]
+            [principal.userId, reachOf(principal), trimmed, normalizeName(trimmed)]
           )
           .pipe(Effect.orDie)
         // a ref prefix is the sharper name: it wins over a project merely called that
@@ -197,11 +197,11 @@ export class Lookups extends Context.Service<
           .unsafe<CardRow>(
             `SELECT ${cardRowColumns}
              FROM cards c JOIN projects p ON p.id = c.project_id
-             WHERE c.ref_number = $3 AND upper(c.ref) = $4 AND ${visibleTo("p.workspace_id", "$1::uuid", "$2")}
+             WHERE c.ref_number = $3 AND upper(c.ref) = $4 AND ${visibleTo("p.workspace_id", "$1::uuid", "$2", "p.id")}
                AND ($5::uuid IS NULL OR p.id = $5::uuid)
              ORDER BY ($6::uuid[] IS NULL OR p.workspace_id = ANY($6::uuid[])) DESC, p.created_at, p.id
              LIMIT 20`,
-            [principal.userId, null, n, ref.toUpperCase(), projectId ?? null, grantsOf(principal)]
+            [principal.userId, null, n, ref.toUpperCase(), projectId ?? null, reachOf(principal)]
           )
           .pipe(
             Effect.orDie,
@@ -218,7 +218,9 @@ export class Lookups extends Context.Service<
           options.projectId === undefined ? undefined : yield* projectNamed(principal, options.projectId)
         const n = refNumber(name)
         const all = n === undefined ? [] : yield* memberCardsByRef(principal, name, n, inProject?.id)
-        const hits = all.filter((h) => grantCovers(principal, h.project.workspaceId))
+        const hits = all.filter(
+          (h) => grantCovers(principal, h.project.workspaceId) && !outsideProjects(principal, h.project.id)
+        )
         if (hits.length === 1) return hits[0]!
         if (hits.length === 0) {
           if (all.length > 0) {
@@ -308,12 +310,12 @@ export class Lookups extends Context.Service<
         sql
           .unsafe<{ ref: string }>(
             `SELECT c.ref FROM cards c JOIN projects p ON p.id = c.project_id
-             WHERE upper(c.ref) LIKE $3 AND ${visibleTo("p.workspace_id", "$1::uuid", "$2")}
+             WHERE upper(c.ref) LIKE $3 AND ${visibleTo("p.workspace_id", "$1::uuid", "$2", "p.id")}
              GROUP BY c.ref ORDER BY max(c.created_at) DESC
              LIMIT 20`,
             [
               principal.userId,
-              grantsOf(principal),
+              reachOf(principal),
               `${prefix
                 .trim()
                 .toUpperCase()

@@ -168,8 +168,16 @@ export class Members extends Context.Service<
         const leaving = userId === principal.userId
         // leaving needs only to be a member; removing someone else is an admin's (an owner's: an owner)
         const at = leaving
-          ? yield* access.resolve(principal, "workspace", workspaceId)
-          : yield* access.write(principal, "workspace", workspaceId, { needed: "admin", action: "remove members" })
+          ? yield* access.write(principal, "workspace", workspaceId, {
+              needed: "viewer",
+              action: "leave the workspace",
+              deletes: true
+            })
+          : yield* access.write(principal, "workspace", workspaceId, {
+              needed: "admin",
+              action: "remove members",
+              deletes: true
+            })
         const now = yield* sqlNow
         yield* events
           .withEvents(

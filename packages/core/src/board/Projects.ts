@@ -24,7 +24,7 @@ import { CredentialWatch } from "../auth/CredentialWatch.ts"
 import { EventLog } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
-import { Access, requireRole } from "./Access.ts"
+import { Access, withoutArchive } from "./Access.ts"
 import { type ProjectRow, type ProjectView, projectRowColumns, toProject } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
@@ -73,8 +73,13 @@ export class Projects extends Context.Service<
       })
 
       const update = Effect.fn("Projects.update")(function* (principal: Principal, id: ProjectId, patch: ProjectPatch) {
-        const project = yield* access.resolve(principal, "project", id)
-        yield* requireRole(project.role, "admin", "change a project's name, archive or automation")
+        const project = yield* withoutArchive(
+          access.write(principal, "project", id, {
+            needed: "admin",
+            action: "change a project's name, archive or automation",
+            evenArchived: true
+          })
+        )
         const now = yield* sqlNow
         const after = yield* events
           .withEvents(
@@ -124,8 +129,14 @@ export class Projects extends Context.Service<
       })
 
       const remove = Effect.fn("Projects.remove")(function* (principal: Principal, id: ProjectId) {
-        const project = yield* access.resolve(principal, "project", id)
-        yield* requireRole(project.role, "admin", "delete a project")
+        const project = yield* withoutArchive(
+          access.write(principal, "project", id, {
+            needed: "admin",
+            action: "delete a project",
+            evenArchived: true,
+            deletes: true
+          })
+        )
         const now = yield* sqlNow
         const gone = yield* events
           .withEvents(

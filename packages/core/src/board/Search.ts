@@ -16,7 +16,7 @@ import { SqlClient } from "effect/sql"
 import type { SearchInput } from "../domain/inputs.ts"
 import { limits } from "../domain/limits.ts"
 import type { Principal } from "../domain/Principal.ts"
-import { grantsOf, visibleTo } from "./Access.ts"
+import { reachOf, visibleTo } from "./Access.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { assigneeOf } from "./assignees.ts"
 import { findAll, statement } from "../infra/statement.ts"
@@ -62,7 +62,7 @@ export class Search extends Context.Service<
         const values: Record<string, unknown> = {
           user: principal.userId,
           limit,
-          grants: grantsOf(principal),
+          grants: reachOf(principal),
           project: input.projectId,
           assignee,
           now
@@ -77,7 +77,7 @@ export class Search extends Context.Service<
           const inTitle = words.map((w) => `c.title ILIKE ${w}`).join(" AND ")
           const inDoc = words.map((w) => `${doc} ILIKE ${w}`).join(" AND ")
           // The projects the caller may search, computed once (an InitPlan) and checked per match.
-          const projects = `SELECT p.id FROM projects p WHERE ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants!)}${
+          const projects = `SELECT p.id FROM projects p WHERE ${visibleTo("p.workspace_id", `${p.user}::uuid`, p.grants!, "p.id")}${
             input.projectId === undefined ? "" : ` AND p.id = ${p.project}::uuid`
           }`
           // live cards, or (`archived`) the archived ones instead

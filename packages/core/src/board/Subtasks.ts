@@ -154,7 +154,7 @@ export class Subtasks extends Context.Service<
       })
 
       const remove = Effect.fn("Subtasks.remove")(function* (principal: Principal, id: SubtaskId) {
-        const at = yield* access.write(principal, "subtask", id)
+        const at = yield* access.write(principal, "subtask", id, { action: "delete subtasks", deletes: true })
         const now = yield* sqlNow
         yield* events
           .withEvents(

@@ -19,7 +19,7 @@ import type { WorkspacePatch } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
-import { Access, requireRole } from "./Access.ts"
+import { Access, withoutArchive } from "./Access.ts"
 import { deleteOrderCounts } from "./Projects.ts"
 import { toWorkspace, type WorkspaceView } from "./rows.ts"
 
@@ -49,8 +49,9 @@ export class WorkspaceAdmin extends Context.Service<
         id: WorkspaceId,
         patch: WorkspacePatch
       ) {
-        const { role } = yield* access.resolve(principal, "workspace", id)
-        yield* requireRole(role, "admin", "rename the workspace")
+        const { role } = yield* withoutArchive(
+          access.write(principal, "workspace", id, { needed: "admin", action: "rename the workspace" })
+        )
         const name = patch.name.trim()
         const now = yield* sqlNow
         // a rename to the same name changes nothing (its updatedAt stays)
@@ -63,8 +64,9 @@ export class WorkspaceAdmin extends Context.Service<
       })
 
       const remove = Effect.fn("WorkspaceAdmin.remove")(function* (principal: Principal, id: WorkspaceId) {
-        const { role } = yield* access.resolve(principal, "workspace", id)
-        yield* requireRole(role, "owner", "delete the workspace")
+        yield* withoutArchive(
+          access.write(principal, "workspace", id, { needed: "owner", action: "delete the workspace", deletes: true })
+        )
         const gone = yield* sql
           .withTransaction(
             Effect.gen(function* () {

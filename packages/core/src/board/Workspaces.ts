@@ -5,7 +5,7 @@ import { Forbidden, InvalidInput, type NotFound, type WorkspaceNotGranted } from
 import type { Principal } from "../domain/Principal.ts"
 import { projectTemplates } from "../domain/projectTemplates.ts"
 import { sqlNow } from "../infra/clock.ts"
-import { Access, grantCovers, type WriteError } from "./Access.ts"
+import { Access, grantCovers, outsideProjects, requireScopes, scopesFor, type WriteError } from "./Access.ts"
 import { refPrefixFor } from "./refPrefix.ts"
 import {
   type ColumnRow,
@@ -51,6 +51,13 @@ export class Workspaces extends Context.Service<
         if (principal.agent === true) {
           return yield* new Forbidden({ message: "an agent cannot create workspaces; a person creates them" })
         }
+        // managing workspaces (issue 33): the admin scope, and a credential for every project
+        yield* requireScopes(principal, scopesFor({ manages: true }), "create workspaces")
+        if (principal.projects !== undefined) {
+          return yield* new Forbidden({
+            message: "this API key is limited to some projects: create workspaces with a key for every project"
+          })
+        }
         const now = yield* sqlNow
         return yield* sql
           .withTransaction(
@@ -94,7 +101,8 @@ export class Workspaces extends Context.Service<
           WHERE workspace_id = ${workspaceId}
             AND archived_at IS ${options?.archived === true ? sql.literal("NOT NULL") : sql.literal("NULL")}
           ORDER BY created_at, id`.pipe(Effect.orDie)
-        return rows.map(toProject)
+        // a key limited to some projects sees those only
+        return rows.filter((r) => !outsideProjects(principal, r.id)).map(toProject)
       })
 
       const createProject = Effect.fn("Workspaces.createProject")(function* (
@@ -113,7 +121,7 @@ export class Workspaces extends Context.Service<
             message: `template: unknown template ${JSON.stringify(input.template)}; use one of: ${Object.keys(projectTemplates).join(", ")}, or omit it for a blank board`
           })
         }
-        yield* access.write(principal, "workspace", input.workspaceId, { action: "create projects" })
+        yield* access.write(principal, "workspace", input.workspaceId, { action: "create projects", manages: true })
         const name = input.name.trim()
         const now = yield* sqlNow
         return yield* sql

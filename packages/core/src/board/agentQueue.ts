@@ -12,7 +12,7 @@ import type { ProjectId } from "../domain/ids.ts"
 import type { QueueFilter } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import type { EventLog } from "../events/EventLog.ts"
-import { type Access, grantsOf, visibleTo } from "./Access.ts"
+import { type Access, reachOf, visibleTo } from "./Access.ts"
 import type { Cards } from "./Cards.ts"
 import { LIVE } from "./claimSql.ts"
 import { leaseTimes, type SessionStatements, toAgentSession } from "./sessionSql.ts"
@@ -38,7 +38,7 @@ const nextCardSql = (oneColumn: boolean) => `
   SELECT c.id, p.workspace_id FROM cards c
   JOIN projects p ON p.id = c.project_id
   ${oneColumn ? "" : "JOIN board_columns col ON col.id = c.column_id"}
-  WHERE c.project_id = $1::uuid AND ${visibleTo("p.workspace_id", "$2::uuid", "$3")}
+  WHERE c.project_id = $1::uuid AND ${visibleTo("p.workspace_id", "$2::uuid", "$3", "p.id")}
     AND ${oneColumn ? "c.column_id = $5::uuid" : "$5::uuid IS NULL AND col.kind = 'todo'"}
     AND ($6::uuid[] IS NULL OR (SELECT count(*) FROM card_labels cl WHERE cl.card_id = c.id AND cl.label_id = ANY($6::uuid[])) = cardinality($6::uuid[]))
     AND ($7::text IS NULL
@@ -88,7 +88,7 @@ export const claimNextCard = (deps: {
               [
                 projectId,
                 principal.userId,
-                grantsOf(principal),
+                reachOf(principal),
                 times.now,
                 filter.columnId ?? null,
                 labelIds.length === 0 ? null : labelIds,

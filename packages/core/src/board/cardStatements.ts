@@ -32,7 +32,7 @@ import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
 /** What the event's actor is read from: the user, the credential's kind and its id. */
 interface ActorParams {
   readonly user: string
-  /** Access.ts's `grantsOf`: NULL for a credential that reaches all the user's workspaces. */
+  /** Access.ts's `reachOf`: NULL for a credential that reaches all the user's workspaces. */
   readonly grants: ReadonlyArray<string> | null
   readonly kind: string
   readonly credential: string | null

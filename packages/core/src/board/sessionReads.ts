@@ -62,7 +62,7 @@ export const sessionReads = (sql: SqlClient.SqlClient, access: Access["Service"]
         [sessionId, principal.userId]
       )
       .pipe(Effect.orDie)
-    yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what)
+    yield* checkGrant(principal, row?.workspace_id ?? "", row?.role ?? undefined, what, row?.project_id)
     const activities = yield* sql
       .unsafe<ActivityRow>(
         `SELECT id, session_id, type, body, created_at FROM agent_activities WHERE session_id = $1

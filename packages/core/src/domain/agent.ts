@@ -6,17 +6,11 @@
  */
 import { Schema } from "effect"
 import { UserId, WorkspaceId } from "./ids.ts"
+import { keyLimitFields, keyLimitViewFields } from "./keyLimits.ts"
 import { MaxString, Name, Timestamp } from "./text.ts"
 
 /** The longest agent description, in characters. */
 export const AGENT_DESCRIPTION_MAX = 2_000
-
-/** What an agent key may do, stored with the key (enforced by issue 33's work, not yet). */
-export const apiKeyScopes = ["read", "write", "delete", "admin"] as const
-export const ApiKeyScope = Schema.Literals(apiKeyScopes).annotate({
-  message: `unknown scope; use some of: ${apiKeyScopes.join(", ")}`
-})
-export type ApiKeyScope = typeof ApiKeyScope.Type
 
 export const Agent = Schema.Struct({
   /** The agent's account: its id in members, assignees and actors. */
@@ -41,15 +35,7 @@ export type AgentCreate = typeof AgentCreate.Type
 
 export const AgentKeyCreate = Schema.Struct({
   name: Name,
-  /** A subset of read, write, delete, admin; all of them when left out. */
-  scopes: Schema.optionalKey(
-    Schema.Array(ApiKeyScope).check(
-      Schema.isMinLength(1, {
-        message: `name at least one of ${apiKeyScopes.join(", ")}, or leave scopes out for all of them`
-      }),
-      Schema.isMaxLength(apiKeyScopes.length, { message: "at most 4 scopes" })
-    )
-  )
+  ...keyLimitFields
 }).annotate({ identifier: "AgentKeyCreate" })
 export type AgentKeyCreate = typeof AgentKeyCreate.Type
 
@@ -57,7 +43,7 @@ export const AgentKeyCreated = Schema.Struct({
   id: Schema.String.annotate({ format: "uuid" }),
   agentId: UserId,
   name: Schema.String,
-  scopes: Schema.Array(ApiKeyScope),
+  ...keyLimitViewFields,
   /** The key (prefix `svc_`): shown in this answer only. Send it as `X-API-Key`. */
   rawKey: Schema.String,
   createdAt: Timestamp,
@@ -72,7 +58,7 @@ export const AgentKey = Schema.Struct({
   id: Schema.String.annotate({ format: "uuid" }),
   agentId: UserId,
   name: Schema.String,
-  scopes: Schema.Array(ApiKeyScope),
+  ...keyLimitViewFields,
   createdAt: Timestamp,
   updatedAt: Timestamp
 }).annotate({ identifier: "AgentKey", description: "One of an agent's live keys, without its secret." })

@@ -10,7 +10,10 @@ export class InvalidInput extends Data.TaggedError("InvalidInput")<{ readonly me
 /** No such resource, or the caller cannot see it: the two are indistinguishable by design. */
 export class NotFound extends Data.TaggedError("NotFound")<{ readonly message: string }> {}
 
-/** A member whose credential's grant does not cover the workspace. */
+/**
+ * A member whose credential does not cover the operation: a workspace outside an OAuth grant, or
+ * a read by a credential without the `read` scope (issue 33; the HTTP layer answers 403).
+ */
 export class WorkspaceNotGranted extends Data.TaggedError("WorkspaceNotGranted")<{ readonly message: string }> {}
 
 /** A request that conflicts with the current state (existing account, column still holding cards). */

@@ -93,19 +93,23 @@ export type Deployment = typeof Deployment.Type
 // Inputs
 
 /** `owner/repo`, or a GitLab path: segments of letters, digits, `.`, `_` and `-`. */
-export const RepositoryName = NonBlank(300).check(
-  Schema.isPattern(/^[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+$/u, {
-    message: "expected owner/repo (or a GitLab path such as group/sub/project)"
-  })
-)
+export const RepositoryName = NonBlank(300)
+  .check(
+    Schema.isPattern(/^[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)+$/u, {
+      message: "expected owner/repo (or a GitLab path such as group/sub/project)"
+    })
+  )
+  .annotate({ examples: ["acme/website"] })
 
-export const RepositoryCreate = Schema.Struct({ provider: ForgeProvider, name: RepositoryName })
+export const RepositoryCreate = Schema.Struct({ provider: ForgeProvider, name: RepositoryName }).annotate({
+  examples: [{ provider: "github", name: "acme/website" }]
+})
 export type RepositoryCreate = typeof RepositoryCreate.Type
 
 /** A commit id: 7 to 64 hex digits (SHA-1 or SHA-256, abbreviated or whole). */
 export const CommitSha = Schema.String.check(
   Schema.isPattern(/^[0-9a-fA-F]{7,64}$/u, { message: "expected a commit id (7 to 64 hex digits)" })
-)
+).annotate({ examples: ["9fceb02d0ae598e95dc970b74767f19372d61af8"] })
 
 export const DEPLOYMENT_COMMITS_MAX = 10_000
 

@@ -9,7 +9,7 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as crypto from "node:crypto"
 import { AppConfig } from "../Config.ts"
-import { Access, requireRole } from "../board/Access.ts"
+import { Access } from "../board/Access.ts"
 import { AgentSessions } from "../board/AgentSessions.ts"
 import { Cards } from "../board/Cards.ts"
 import { iso } from "../board/rows.ts"
@@ -66,7 +66,7 @@ export class Forge extends Context.Service<
       principal: Principal,
       projectId: string
     ) => Effect.Effect<ReadonlyArray<Repository>, AccessError>
-    readonly disconnect: (principal: Principal, id: string) => Effect.Effect<void, Forbidden | AccessError>
+    readonly disconnect: (principal: Principal, id: string) => Effect.Effect<void, Conflict | Forbidden | AccessError>
     /** A forge's webhook request: its repository, headers (lower-case names) and raw body. */
     readonly receive: (
       repositoryId: string,
@@ -81,7 +81,7 @@ export class Forge extends Context.Service<
       principal: Principal,
       projectId: string,
       input: DeploymentCreate
-    ) => Effect.Effect<Deployment, Forbidden | AccessError>
+    ) => Effect.Effect<Deployment, Conflict | Forbidden | AccessError>
   }
 >()("board/core/Forge") {
   static readonly layer = Layer.effect(
@@ -101,8 +101,7 @@ export class Forge extends Context.Service<
         projectId: string,
         input: RepositoryCreate
       ) {
-        const project = yield* access.resolve(principal, "project", projectId)
-        yield* requireRole(project.role, "admin", "connect repositories")
+        yield* access.write(principal, "project", projectId, { needed: "admin", action: "connect repositories" })
         const id = crypto.randomUUID()
         const secret = mintWebhookSecret()
         const now = yield* sqlNow
@@ -139,8 +138,12 @@ export class Forge extends Context.Service<
           Effect.orDie
         )
         if (row === undefined) return yield* new NotFound({ message: `${what} not found` })
-        const project = yield* access.resolve(principal, "project", row.project_id, what)
-        yield* requireRole(project.role, "admin", "remove repositories")
+        yield* access.write(principal, "project", row.project_id, {
+          needed: "admin",
+          action: "remove repositories",
+          what,
+          deletes: true
+        })
         yield* sql`DELETE FROM repositories WHERE id = ${id}`.pipe(Effect.orDie)
       })
 
@@ -189,8 +192,7 @@ export class Forge extends Context.Service<
         projectId: string,
         input: DeploymentCreate
       ) {
-        const project = yield* access.resolve(principal, "project", projectId)
-        yield* requireRole(project.role, "member", "record deployments")
+        const project = yield* access.write(principal, "project", projectId, { action: "record deployments" })
         return yield* events.changing(
           Effect.gen(function* () {
             const ids = yield* ship(projectId, project.workspaceId, input.environment, input.commits, principal)

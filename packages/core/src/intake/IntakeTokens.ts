@@ -108,7 +108,8 @@ export class IntakeTokens extends Context.Service<
         if (row === undefined) return yield* new NotFound({ message: `intake token ${id} not found` })
         yield* access.write(principal, "project", row.project_id, {
           what: `intake token ${id}`,
-          action: "manage intake tokens"
+          action: "revoke intake tokens",
+          deletes: true
         })
         const now = yield* sqlNow
         yield* sql`

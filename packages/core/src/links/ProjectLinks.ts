@@ -327,7 +327,10 @@ export class ProjectLinks extends Context.Service<
         projectId: ProjectId,
         linkId: ProjectLinkId
       ) {
-        const project = yield* access.write(principal, "project", projectId, { action: "change project links" })
+        const project = yield* access.write(principal, "project", projectId, {
+          action: "delete project links",
+          deletes: true
+        })
         const deleted = yield* events
           .withEvents(
             Effect.gen(function* () {

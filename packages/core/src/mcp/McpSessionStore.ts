@@ -102,7 +102,8 @@ export class McpSessionStore extends Context.Service<
           UPDATE mcp_sessions s SET last_used_at = ${now}::timestamptz
           WHERE s.id = ${sessionId} AND s.user_id = ${userId} AND s.last_used_at > ${cutoff}::timestamptz
             AND CASE s.credential_kind
-              WHEN 'apiKey' THEN EXISTS (SELECT 1 FROM api_keys k WHERE k.id = s.credential_id AND k.revoked_at IS NULL)
+              WHEN 'apiKey' THEN EXISTS (SELECT 1 FROM api_keys k WHERE k.id = s.credential_id AND k.revoked_at IS NULL
+                AND (k.expires_at IS NULL OR k.expires_at > ${now}::timestamptz))
               WHEN 'oauth' THEN EXISTS (SELECT 1 FROM oauth_grants g WHERE g.id = s.credential_id AND g.revoked_at IS NULL)
               ELSE true END
           RETURNING s.protocol_version, s.initialize, s.credential_kind, s.credential_id::text AS credential_id`

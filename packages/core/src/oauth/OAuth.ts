@@ -7,11 +7,12 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as crypto from "node:crypto"
 import { AppConfig } from "../Config.ts"
-import { NotFound } from "../domain/errors.ts"
+import { type Forbidden, NotFound } from "../domain/errors.ts"
+import { requireScopes, scopesFor } from "../board/Access.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { digestToken, isWellFormed, mintToken } from "../auth/secretTokens.ts"
 import { iso } from "../board/rows.ts"
-import { validateRegistration } from "./clientMetadata.ts"
+import { grantScopes, validateRegistration } from "./clientMetadata.ts"
 import { isClientIdUrl, makeDocumentClient } from "./clientIdDocument.ts"
 import { WebhookResolver } from "../webhooks/urlPolicy.ts"
 import {
@@ -74,7 +75,7 @@ export class OAuth extends Context.Service<
     /** The principal of a live access token bound to this resource, or undefined. */
     readonly accessPrincipal: (token: string) => Effect.Effect<Principal | undefined>
     readonly grants: (principal: Principal) => Effect.Effect<ReadonlyArray<GrantView>>
-    readonly revokeGrant: (principal: Principal, grantId: string) => Effect.Effect<void, NotFound>
+    readonly revokeGrant: (principal: Principal, grantId: string) => Effect.Effect<void, NotFound | Forbidden>
     /** Whether the user has a live grant for this client (the authorization endpoint's errors go back at once only then). */
     readonly hasGrant: (userId: string, clientId: string) => Effect.Effect<boolean>
     /** The protected resource every token is bound to: PUBLIC_URL/api. */
@@ -162,7 +163,7 @@ export class OAuth extends Context.Service<
       })
 
       // `now`: the time its transaction read, so the pair and the grant's use share one time
-      const mintPair = (grantId: string, now: string) =>
+      const mintPair = (grantId: string, now: string, scope: string) =>
         Effect.gen(function* () {
           const access = mintToken("oauthAccess")
           const refreshToken = mintToken("oauthRefresh")
@@ -178,7 +179,7 @@ export class OAuth extends Context.Service<
             token_type: "Bearer" as const,
             expires_in: ACCESS_TOKEN_SECONDS,
             refresh_token: refreshToken,
-            scope: "mcp"
+            scope
           }
         })
 
@@ -248,7 +249,7 @@ export class OAuth extends Context.Service<
             VALUES (${code.user_id}, ${c.id}, ${code.workspaces}::uuid[], ${code.scope}, ${code.resource}, ${now}::timestamptz)
             RETURNING id`
               yield* sql`UPDATE oauth_codes SET grant_id = ${grant!.id} WHERE digest = ${digest}`
-              return yield* mintPair(grant!.id, now)
+              return yield* mintPair(grant!.id, now, code.scope)
             })
           )
           .pipe(Effect.catchTag("SqlError", Effect.die))
@@ -263,8 +264,8 @@ export class OAuth extends Context.Service<
         resource: string | undefined
       }) {
         const c = yield* authenticateClient(input.clientId, input.clientSecret)
-        if (input.scope?.split(" ").some((s) => s !== "mcp")) {
-          return yield* fail("invalid_scope", "a refresh can only keep the mcp scope")
+        if (input.scope?.split(" ").some((s) => s !== "mcp" && s !== "mcp:read")) {
+          return yield* fail("invalid_scope", "a refresh can only keep the grant's scope (mcp or mcp:read)")
         }
         if (!isWellFormed("oauthRefresh", input.refreshToken))
           return yield* fail("invalid_grant", "invalid refresh token")
@@ -286,15 +287,19 @@ export class OAuth extends Context.Service<
                 if (seen !== undefined) yield* revokeGrantNow(seen.grant_id, now)
                 return refuse("invalid_grant", "invalid refresh token")
               }
-              const [grant] = yield* sql<{ client_id: string; resource: string; revoked: boolean }>`
-            SELECT client_id, resource, revoked_at IS NOT NULL AS revoked FROM oauth_grants WHERE id = ${rotated.grant_id}`
+              const [grant] = yield* sql<{ client_id: string; resource: string; revoked: boolean; scope: string }>`
+            SELECT client_id, resource, scope, revoked_at IS NOT NULL AS revoked FROM oauth_grants WHERE id = ${rotated.grant_id}`
               if (grant === undefined || grant.revoked) return refuse("invalid_grant", "the grant has been revoked")
               if (rotated.expired) return refuse("invalid_grant", "the refresh token has expired")
               if (grant.client_id !== c.id)
                 return refuse("invalid_grant", "the refresh token was issued to another client")
               // bound to an earlier PUBLIC_URL: its tokens would be refused at the API anyway
               if (grant.resource !== resource) return refuse("invalid_grant", "the grant is for another resource")
-              return yield* mintPair(rotated.grant_id, now)
+              // a refresh keeps the grant's scope; it may ask for less (mcp:read of an mcp grant)
+              // but never more (RFC 6749 §6)
+              if (input.scope !== undefined && grant.scope === "mcp:read" && input.scope.split(" ").includes("mcp"))
+                return refuse("invalid_scope", "this grant is mcp:read: a refresh cannot widen it to mcp")
+              return yield* mintPair(rotated.grant_id, now, grant.scope)
             })
           )
           .pipe(Effect.catchTag("SqlError", Effect.die))
@@ -308,8 +313,8 @@ export class OAuth extends Context.Service<
           const now = yield* sqlNow
           return yield* cache.resolve(
             digest,
-            sql<{ user_id: string; workspaces: Array<string>; grant_id: string; expires_at: Date }>`
-            SELECT g.user_id, g.workspaces, g.id AS grant_id, t.expires_at FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+            sql<{ user_id: string; workspaces: Array<string>; grant_id: string; expires_at: Date; scope: string }>`
+            SELECT g.user_id, g.workspaces, g.id AS grant_id, g.scope, t.expires_at FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
             WHERE t.digest = ${digest} AND t.kind = 'access' AND t.expires_at > ${now}::timestamptz
               AND g.revoked_at IS NULL AND g.resource = ${resource}`.pipe(
               Effect.orDie,
@@ -322,7 +327,8 @@ export class OAuth extends Context.Service<
                         via: "oauth",
                         workspaces: new Set(row.workspaces),
                         credentialId: row.grant_id,
-                        expiresAt: new Date(row.expires_at).getTime()
+                        expiresAt: new Date(row.expires_at).getTime(),
+                        scopes: grantScopes(row.scope)
                       } satisfies Principal as Principal,
                       credentialId: row.grant_id,
                       expiresAt: new Date(row.expires_at).getTime()
@@ -362,6 +368,8 @@ export class OAuth extends Context.Service<
         )
 
       const revokeGrant = Effect.fn("OAuth.revokeGrant")(function* (principal: Principal, grantId: string) {
+        // managing credentials (issue 33): admin, and delete
+        yield* requireScopes(principal, scopesFor({ manages: true, deletes: true }), "revoke OAuth grants")
         if (!/^[0-9a-f-]{36}$/i.test(grantId)) return yield* new NotFound({ message: `grant ${grantId} not found` })
         const now = yield* sqlNow
         const rows = yield* sql`

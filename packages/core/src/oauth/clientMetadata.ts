@@ -2,6 +2,7 @@
  * Dynamic client registration (RFC 7591) validation: what a client may register here, with the
  * error codes of §3.2.2. Pure: the service stores what this returns.
  */
+import type { ApiKeyScope } from "../domain/keyLimits.ts"
 import { redirectUriProblem } from "./redirects.ts"
 
 export interface ClientRegistration {
@@ -35,13 +36,28 @@ export const MAX_REDIRECT_URIS = 10
 const unique = (xs: ReadonlyArray<string>) => [...new Set(xs)]
 
 /**
- * The scope granted for a requested one: `mcp` when it is among the values (others, such as
- * `offline_access`, are dropped: RFC 6749 §3.3 lets the server grant less), undefined when it
- * is not. Registration and the authorization request read scopes through this; a refresh may
- * not name more than its grant (RFC 6749 §6), so it stays strict.
+ * The scope granted for a requested one: `mcp` (read and write) when it is among the values,
+ * else `mcp:read` (read only, issue 33) when that is (others, such as `offline_access`, are
+ * dropped: RFC 6749 §3.3 lets the server grant less), undefined when neither is. Registration
+ * and the authorization request read scopes through this; a refresh may not name more than its
+ * grant (RFC 6749 §6), so it stays strict.
  */
-export const supportedScope = (requested: string): "mcp" | undefined =>
-  requested.split(" ").includes("mcp") ? "mcp" : undefined
+export const supportedScope = (requested: string): OAuthScope | undefined => {
+  const values = requested.split(" ")
+  return values.includes("mcp") ? "mcp" : values.includes("mcp:read") ? "mcp:read" : undefined
+}
+
+/** The scopes an authorization server grants: `mcp` reads and writes (as before issue 33), `mcp:read` reads. */
+export const oauthScopes = ["mcp", "mcp:read"] as const
+export type OAuthScope = (typeof oauthScopes)[number]
+
+/**
+ * What a grant's scope lets its tokens do, in the access rule's scopes: `mcp:read` reads; `mcp`
+ * reads, creates, changes and deletes (what an OAuth token always could; admin operations never
+ * take OAuth tokens).
+ */
+export const grantScopes = (scope: string): ReadonlySet<ApiKeyScope> =>
+  new Set<ApiKeyScope>(scope === "mcp:read" ? ["read"] : ["read", "write", "delete"])
 const KNOWN = new Set([
   "client_name",
   "redirect_uris",
@@ -113,7 +129,7 @@ export const validateRegistration = (body: unknown): RegistrationResult => {
   }
   if (m.scope !== undefined && typeof m.scope !== "string") return bad("scope: a space-separated string")
   const scope = m.scope === undefined ? "mcp" : supportedScope(m.scope)
-  if (scope === undefined) return bad("scope: mcp is the only scope, and it is missing")
+  if (scope === undefined) return bad("scope: name mcp (read and write) or mcp:read (read only)")
   if (m.client_name !== undefined && (typeof m.client_name !== "string" || m.client_name.length > 200)) {
     return bad("client_name: a string of at most 200 characters")
   }

@@ -21,7 +21,7 @@ import { SqlClient } from "effect/sql"
 import * as crypto from "node:crypto"
 import * as net from "node:net"
 import { AppConfig } from "../Config.ts"
-import { Access, grantsOf, visibleTo, type WriteNeeds } from "../board/Access.ts"
+import { Access, reachOf, visibleTo, type WriteNeeds } from "../board/Access.ts"
 import { iso } from "../board/rows.ts"
 import { type Conflict, type Forbidden, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import { isUuid } from "../domain/ids.ts"
@@ -58,7 +58,7 @@ type AccessError = NotFound | WorkspaceNotGranted
 type WriteError = AccessError | Forbidden | Conflict
 
 /** What a webhook's changes need: a member's role (a viewer reads them). */
-const manageHooks: WriteNeeds = { action: "manage webhooks" }
+const manageHooks: WriteNeeds = { action: "manage webhooks", manages: true }
 
 export interface WebhookInput {
   readonly url: string
@@ -167,8 +167,14 @@ export class Webhooks extends Context.Service<
         })
       const owned = (principal: Principal, id: string) =>
         find(id, (workspaceId, what) => access.resolve(principal, "workspace", workspaceId, what))
-      const ownedToChange = (principal: Principal, id: string) =>
-        find(id, (workspaceId, what) => access.write(principal, "workspace", workspaceId, { ...manageHooks, what }))
+      const ownedToChange = (principal: Principal, id: string, deletes = false) =>
+        find(id, (workspaceId, what) =>
+          access.write(principal, "workspace", workspaceId, {
+            ...manageHooks,
+            ...(deletes ? { action: "delete webhooks", deletes } : {}),
+            what
+          })
+        )
 
       const create = Effect.fn("Webhooks.create")(function* (principal: Principal, input: WebhookInput) {
         if ((input.workspaceId === undefined) === (input.projectId === undefined))
@@ -221,9 +227,9 @@ export class Webhooks extends Context.Service<
           .unsafe<Row>(
             `SELECT ${COLUMNS} FROM webhooks w
              WHERE ($1::uuid IS NULL OR w.workspace_id = $1::uuid) AND ($2::uuid IS NULL OR w.project_id = $2::uuid)
-               AND ${visibleTo("w.workspace_id", "$3::uuid", "$4")}
+               AND ${visibleTo("w.workspace_id", "$3::uuid", "$4", "w.project_id")}
              ORDER BY w.created_at, w.id`,
-            [scope.workspaceId ?? null, scope.projectId ?? null, principal.userId, grantsOf(principal)]
+            [scope.workspaceId ?? null, scope.projectId ?? null, principal.userId, reachOf(principal)]
           )
           .pipe(Effect.orDie)
         return rows.map(webhookView)
@@ -276,7 +282,7 @@ export class Webhooks extends Context.Service<
       })
 
       const remove = Effect.fn("Webhooks.remove")(function* (principal: Principal, id: string) {
-        const row = yield* ownedToChange(principal, id)
+        const row = yield* ownedToChange(principal, id, true)
         yield* sql`DELETE FROM webhooks WHERE id = ${row.id}`.pipe(Effect.orDie)
       })
 

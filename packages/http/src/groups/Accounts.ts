@@ -1,4 +1,15 @@
-import { Email, Id, limits, MaxString, Name, NewPassword, Timestamp, Uuid } from "@board/core/contract"
+import {
+  Email,
+  Id,
+  keyLimitFields,
+  keyLimitViewFields,
+  limits,
+  MaxString,
+  Name,
+  NewPassword,
+  Timestamp,
+  Uuid
+} from "@board/core/contract"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, NotFound, TooManyRequests, Unauthorized } from "../errors.ts"
@@ -8,6 +19,7 @@ import { AuthSession, doc } from "../schemas.ts"
 export const ApiKeyCreated = Schema.Struct({
   id: Id,
   name: Schema.String,
+  ...keyLimitViewFields,
   rawKey: Schema.String,
   createdAt: Timestamp,
   updatedAt: Timestamp
@@ -19,6 +31,7 @@ export const ApiKeyCreated = Schema.Struct({
 export const ApiKeyInfo = Schema.Struct({
   id: Id,
   name: Schema.String,
+  ...keyLimitViewFields,
   createdAt: Timestamp,
   updatedAt: Timestamp,
   /** Whether this is the key making the request. */
@@ -99,14 +112,14 @@ const login = HttpApiEndpoint.post("login", "/v1/auth/login", {
   .middleware(ClientLimit)
 
 const createApiKey = HttpApiEndpoint.post("createApiKey", "/v1/api-keys", {
-  payload: Schema.Struct({ name: Name }),
+  payload: Schema.Struct({ name: Name, ...keyLimitFields }).annotate({ identifier: "ApiKeyCreate" }),
   success: ApiKeyCreated.pipe(HttpApiSchema.status(201)),
-  error: [BadRequest, Forbidden]
+  error: [BadRequest, Forbidden, NotFound]
 })
   .annotateMerge(
     doc(
       "Create an API key",
-      "Creates an API key for the caller. `rawKey` (prefix `svc_`) is shown in this answer only: store it. Send it as `X-API-Key`."
+      "Creates an API key for the caller. `rawKey` (prefix `svc_`) is shown in this answer only: store it. Send it as `X-API-Key`. Optional limits: `scopes` (some of read, write, delete, admin; all when left out: reads need read, creating and changing write, DELETE delete, managing members, projects, webhooks and keys admin), `projectIds` (the projects it reaches; outside them it answers 404) and `expiresAt` (then it answers 401). A key made with a limited key is limited as much (never more than its maker)."
     )
   )
   .middleware(BootstrapAuth)

@@ -51,7 +51,7 @@ export class ForgeGroup extends HttpApiGroup.make("forge")
     HttpApiEndpoint.delete("disconnect", "/v1/repositories/:id", {
       params: { id: Uuid },
       success: HttpApiSchema.NoContent,
-      error: [Forbidden, NotFound]
+      error: [Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Remove a repository",
@@ -76,7 +76,7 @@ export class ForgeGroup extends HttpApiGroup.make("forge")
       params: { id: projectId },
       payload: DeploymentCreate,
       success: Deployment.pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, NotFound]
+      error: [BadRequest, Forbidden, NotFound, Conflict]
     }).annotateMerge(
       doc(
         "Record a deployment",

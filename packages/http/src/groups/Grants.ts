@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { doc } from "../schemas.ts"
-import { NotFound } from "../errors.ts"
+import { Forbidden, NotFound } from "../errors.ts"
 import { BootstrapAuth } from "../middleware/Authentication.ts"
 import { Id, Timestamp, Uuid } from "@board/core/contract"
 
@@ -27,7 +27,7 @@ export class GrantsGroup extends HttpApiGroup.make("grants")
     HttpApiEndpoint.delete("revoke", "/v1/oauth/grants/:id", {
       params: { id: Uuid },
       success: HttpApiSchema.NoContent,
-      error: NotFound
+      error: [NotFound, Forbidden]
     }).annotateMerge(
       doc(
         "Revoke an OAuth grant",

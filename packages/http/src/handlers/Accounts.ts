@@ -48,7 +48,7 @@ export const AccountsHandlers = HttpApiBuilder.group(Api, "accounts", (handlers)
         )
         // the account's web sessions all end; one from the app opens anew, as after a login
         .handle("passwordResetConfirm", ({ payload }) => withWebSession(resets.confirm(payload)).pipe(orHttpError))
-        .handle("createApiKey", ({ payload }) => asPrincipal((p) => accounts.createApiKey(p, payload.name)))
+        .handle("createApiKey", ({ payload }) => asPrincipal((p) => accounts.createApiKey(p, payload)))
         .handle("listApiKeys", () => asPrincipal((p) => accounts.apiKeys(p)))
         .handle("revokeApiKey", ({ params }) => asPrincipal((p) => accounts.revokeApiKey(p, params.id)))
         .handle("me", () => asPrincipal((p) => accounts.me(p)))

@@ -112,7 +112,8 @@ export const McpAuth = HttpRouter.middleware<{ provides: McpPrincipal }>()(
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const release = watch.watchUnsafe({
           principal: opener,
-          endsAtExpiry: false,
+          // an OAuth token is refreshed within its grant; an API key that expires ends its sessions then
+          endsAtExpiry: opener.via === "apiKey",
           end: () => {
             const copy = copies.remove(sessionId)
             Effect.runForkWith(context)(

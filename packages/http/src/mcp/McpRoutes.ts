@@ -15,6 +15,7 @@ import { makeHandlers } from "./handlers.ts"
 import { MCP_PATH, McpAuth } from "./McpAuth.ts"
 import { PromptsLayer } from "./prompts.ts"
 import { registerTools } from "./register.ts"
+import { ScopeVisibility } from "./toolScopes.ts"
 import { BoardToolkit } from "./tools.ts"
 
 export { MCP_PATH }
@@ -62,8 +63,9 @@ export const McpRoutes = Layer.unwrap(
       // 2026-07-28: stateless, any instance answers any request; the older ones keep sessions,
       // which any instance serves too (McpAuth.ts, core/mcp/McpSessionStore.ts)
       protocols: [McpProtocol.v2026_07_28, McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26],
-      // the tool and prompt lists are the same on every instance and for every caller (built
-      // from the code, in a fixed order), so 2026-07-28 clients may keep them for a while
+      // the tool and prompt lists are the same on every instance (built from the code, in a fixed
+      // order) and for every credential with the same scopes, so 2026-07-28 clients may keep
+      // them for a while (private: per credential)
       cacheHints: {
         discover: LIST_CACHE,
         tools: LIST_CACHE,
@@ -75,7 +77,8 @@ export const McpRoutes = Layer.unwrap(
       // browsers may call only from the configured origins; Origin-less clients (agents, SDKs) always may
       allowedOrigins: config.corsOrigins,
       allowSessionTermination: true,
-      registrations: Layer.mergeAll(ToolsLayer, PromptsLayer)
+      // a credential sees and calls only what its scopes cover (toolScopes.ts)
+      registrations: Layer.mergeAll(ToolsLayer, PromptsLayer, ScopeVisibility)
     })
     // keep only the routes: the server and its request markers are not for others to use
     return Layer.empty.pipe(Layer.provide(server), Layer.provide(McpAuth.combine(AcceptHint).layer), Layer.orDie)

@@ -7,6 +7,8 @@ import {
   Accounts,
   AppConfig,
   OAuth,
+  type OAuthScope,
+  oauthScopes,
   RateBudget,
   redirectTarget,
   ServerSecret,
@@ -60,14 +62,14 @@ export const OAuthRoutes = Layer.effectDiscard(
       code_challenge_methods_supported: ["S256"],
       // a client_id may be the https URL of the client's metadata (clientIdDocument.ts)
       client_id_metadata_document_supported: true,
-      scopes_supported: ["mcp"],
+      scopes_supported: [...oauthScopes],
       authorization_response_iss_parameter_supported: true,
       service_documentation: `${issuer}/api/v1/docs`
     }
     const resourceMetadata = {
       resource: oauth.resource,
       authorization_servers: [issuer],
-      scopes_supported: ["mcp"],
+      scopes_supported: [...oauthScopes],
       bearer_methods_supported: ["header"],
       resource_name: "Board Service API"
     }
@@ -135,6 +137,7 @@ export const OAuthRoutes = Layer.effectDiscard(
     /** The page for this request: the sign-in step, or the consent step when signed in. */
     const renderFor = (
       clientName: string,
+      scope: OAuthScope,
       redirectUri: string,
       hidden: Record<string, string>,
       nonce: string,
@@ -149,6 +152,7 @@ export const OAuthRoutes = Layer.effectDiscard(
           status,
           renderConsentPage({
             clientName,
+            scope,
             target: redirectTarget(redirectUri),
             hidden,
             csrf: csrfToken(keys.csrf, nonce),
@@ -218,7 +222,7 @@ export const OAuthRoutes = Layer.effectDiscard(
             headers: noStore
           })
         const signInPage = (error: string | undefined, status?: number) =>
-          renderFor(clientName, redirectUri, hidden, nonce!, undefined, error, status)
+          renderFor(clientName, check.params.scope, redirectUri, hidden, nonce!, undefined, error, status)
 
         if (post) {
           if (!csrfValid(keys.csrf, request.cookies[names.csrf], first(form, "csrf"))) {
@@ -284,7 +288,7 @@ export const OAuthRoutes = Layer.effectDiscard(
           return withNonce(withSession)
         }
         const consentPage = (error?: string, status?: number) =>
-          renderFor(clientName, redirectUri, hidden, nonce!, user, error, status)
+          renderFor(clientName, check.params.scope, redirectUri, hidden, nonce!, user, error, status)
         if ((post ? first(form, "decision") : undefined) !== "allow") return respond(yield* consentPage())
         const ticked = [...new Set(form.filter(([k]) => k === "workspace").map(([, v]) => v))]
         // the Sign in step posts decision=allow with no workspace: the workspaces are shown now

@@ -6,14 +6,14 @@
  * page with a link is the route's call (OAuthRoutes.ts): at once only to a client the signed-in
  * person has granted (RFC 9700 §4.11.2: no open redirector through errors).
  */
-import { namesResource, PKCE_CHALLENGE, redirectMatches, supportedScope } from "@board/core"
+import { namesResource, type OAuthScope, PKCE_CHALLENGE, redirectMatches, supportedScope } from "@board/core"
 
 export interface AuthorizeParams {
   readonly clientId: string
   readonly redirectUri: string
   readonly state: string | undefined
   readonly codeChallenge: string
-  readonly scope: string
+  readonly scope: OAuthScope
   readonly resource: string
 }
 
@@ -54,9 +54,12 @@ export const checkAuthorizeRequest = (
   if (q.code_challenge_method !== "S256") return back("invalid_request", "code_challenge_method must be S256")
   if (!PKCE_CHALLENGE.test(q.code_challenge))
     return back("invalid_request", "code_challenge must be 43 to 128 characters of [A-Za-z0-9-._~]")
-  // values other than mcp are dropped (the token response says the scope granted)
-  const scope = q.scope === undefined ? "mcp" : supportedScope(q.scope)
-  if (scope === undefined) return back("invalid_scope", "the scope must include mcp, the only scope here")
+  // values other than mcp and mcp:read are dropped (the token response says the scope granted);
+  // a client registered for mcp:read is granted no more
+  const asked = q.scope === undefined ? (client.scope === "mcp:read" ? "mcp:read" : "mcp") : supportedScope(q.scope)
+  if (asked === undefined)
+    return back("invalid_scope", "the scope must include mcp (read and write) or mcp:read (read only)")
+  const scope: OAuthScope = client.scope === "mcp:read" ? "mcp:read" : asked
   // the MCP endpoint's URL names the API as well; the code is bound to the API itself
   if (q.resource !== undefined && !namesResource(q.resource, resource)) {
     return back("invalid_target", `resource must be ${resource} or a URL under it`)

@@ -14,6 +14,8 @@ import { escapeHtml } from "../html.ts"
 
 export interface ConsentView {
   readonly clientName: string
+  /** What the client asked for: `mcp` reads and writes, `mcp:read` only reads (issue 33). */
+  readonly scope: "mcp" | "mcp:read"
   readonly target: RedirectTarget
   /** Hidden fields carrying the authorization request. */
   readonly hidden: Readonly<Record<string, string>>
@@ -91,8 +93,13 @@ ${v.signedIn.workspaces.map((w) => `<label class="ws"><input type="checkbox" nam
 <style>${STYLE}</style>
 </head><body><main>
 <h1>Authorize ${name}</h1>
-<p><b>${name}</b> wants to read and change cards, columns, labels, subtasks and links on your board
-(scope <code>mcp</code>).</p>
+${
+  v.scope === "mcp:read"
+    ? `<p><b>${name}</b> wants to <b>read</b> your boards: projects, cards, comments, history and links. It will
+not be able to change or delete anything (scope <code>mcp:read</code>).</p>`
+    : `<p><b>${name}</b> wants to read, create, change and delete cards, columns, labels, subtasks, comments and links
+on your board (scope <code>mcp</code>). It cannot manage members, projects, webhooks or keys.</p>`
+}
 ${destination(v.target)}
 ${v.error === undefined ? "" : `<p class="error" role="alert">${escapeHtml(v.error)}</p>`}
 <form method="post" action="/oauth/authorize">

@@ -139,7 +139,7 @@ export interface paths {
     put?: never
     /**
      * Create an API key
-     * @description Creates an API key for the caller. `rawKey` (prefix `svc_`) is shown in this answer only: store it. Send it as `X-API-Key`.
+     * @description Creates an API key for the caller. `rawKey` (prefix `svc_`) is shown in this answer only: store it. Send it as `X-API-Key`. Optional limits: `scopes` (some of read, write, delete, admin; all when left out: reads need read, creating and changing write, DELETE delete, managing members, projects, webhooks and keys admin), `projectIds` (the projects it reaches; outside them it answers 404) and `expiresAt` (then it answers 401). A key made with a limited key is limited as much (never more than its maker).
      */
     post: operations["accounts.createApiKey"]
     delete?: never
@@ -2080,6 +2080,8 @@ export interface components {
       agentId: string
       name: string
       scopes: ("read" | "write" | "delete" | "admin")[]
+      projectIds: string[] | null
+      expiresAt: string | null
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
@@ -2093,6 +2095,8 @@ export interface components {
       agentId: string
       name: string
       scopes: ("read" | "write" | "delete" | "admin")[]
+      projectIds: string[] | null
+      expiresAt: string | null
       rawKey: string
       /** Format: date-time */
       createdAt: string
@@ -2102,6 +2106,8 @@ export interface components {
     AgentKeyCreate: {
       name: string & unknown
       scopes?: ("read" | "write" | "delete" | "admin")[]
+      projectIds?: string[]
+      expiresAt?: string
     }
     /** @description An agent member of a workspace: an account of its own, with keys of its own; never a seat. */
     Agent: {
@@ -2366,6 +2372,9 @@ export interface components {
       /** Format: uuid */
       id: string
       name: string
+      scopes: ("read" | "write" | "delete" | "admin")[]
+      projectIds: string[] | null
+      expiresAt: string | null
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
@@ -2377,11 +2386,20 @@ export interface components {
       /** Format: uuid */
       id: string
       name: string
+      scopes: ("read" | "write" | "delete" | "admin")[]
+      projectIds: string[] | null
+      expiresAt: string | null
       rawKey: string
       /** Format: date-time */
       createdAt: string
       /** Format: date-time */
       updatedAt: string
+    }
+    ApiKeyCreate: {
+      name: string & unknown
+      scopes?: ("read" | "write" | "delete" | "admin")[]
+      projectIds?: string[]
+      expiresAt?: string
     }
     /** @description A session token (for the account bootstrap calls) and its user. */
     AuthSession: {
@@ -2792,9 +2810,7 @@ export interface operations {
     }
     requestBody: {
       content: {
-        "application/json": {
-          name: string & unknown
-        }
+        "application/json": components["schemas"]["ApiKeyCreate"]
       }
     }
     responses: {
@@ -2827,6 +2843,15 @@ export interface operations {
       }
       /** @description The credential may not do this (its kind, its grant, or the caller's role). */
       403: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
+      404: {
         headers: {
           [name: string]: unknown
         }
@@ -9578,6 +9603,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"]
         }
       }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
         headers: {
@@ -9712,6 +9746,15 @@ export interface operations {
       }
       /** @description No such resource, or one the caller cannot see: the two are indistinguishable. */
       404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The request conflicts with the resource's current state. */
+      409: {
         headers: {
           [name: string]: unknown
         }

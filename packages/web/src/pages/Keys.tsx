@@ -1,11 +1,13 @@
 /**
- * `/user/keys`: the credentials of the account. API keys (create: shown once; list; revoke),
+ * `/user/keys`: the credentials of the account. API keys (ApiKeys.tsx: create with scopes, a
+ * project and an expiry, shown once; list; revoke),
  * intake tokens per column (create: shown once; list; revoke) and OAuth grants, the agents
  * connected to the account (list; revoke). Each list re-reads itself after a change.
  */
 import { useEffect, useId, useState } from "react"
 import { api } from "../api.ts"
 import { ConfirmButton, SecretOnce } from "../components/SecretOnce.tsx"
+import { ApiKeys } from "./ApiKeys.tsx"
 import { useQuery } from "../lib/queryCache.ts"
 import { ErrorLine, errorText, formatTime, useAction } from "../lib/ui.tsx"
 import type { Column, Workspace } from "../types.ts"
@@ -22,70 +24,9 @@ export function KeysPage() {
   return (
     <section className="keys-page" aria-labelledby="keys-title">
       <h1 id="keys-title">Keys and connected agents</h1>
-      <ApiKeys />
+      <ApiKeys workspaces={workspaces.items ?? []} />
       <IntakeTokens workspaces={workspaces.items ?? []} />
       <Grants workspaces={workspaces.items ?? []} />
-    </section>
-  )
-}
-
-function ApiKeys() {
-  const id = useId()
-  const keys = useList("/v1/api-keys", () => api.GET("/v1/api-keys"))
-  const { error, busy, run } = useAction(keys.reload)
-  const [name, setName] = useState("")
-  const [created, setCreated] = useState<string | null>(null)
-  return (
-    <section className="keys-section" aria-labelledby={`${id}-h`}>
-      <h2 id={`${id}-h`}>API keys</h2>
-      <p className="keys-muted">
-        An API key acts for you in every workspace you belong to. Send it in the <code>X-API-Key</code> header.
-      </p>
-      <form
-        className="keys-inline"
-        onSubmit={(e) => {
-          e.preventDefault()
-          const n = name.trim()
-          if (n === "") return
-          void run(async () => {
-            const k = await api.POST("/v1/api-keys", { body: { name: n } })
-            setCreated(k.rawKey)
-            setName("")
-          })
-        }}
-      >
-        <label htmlFor={`${id}-name`}>Key name</label>
-        <input
-          id={`${id}-name`}
-          value={name}
-          maxLength={200}
-          placeholder="e.g. laptop CLI"
-          onChange={(e) => setName(e.target.value)}
-        />
-        <button type="submit" disabled={busy || name.trim() === ""}>
-          Create API key
-        </button>
-      </form>
-      {created !== null && <SecretOnce label="Your new API key" value={created} onDone={() => setCreated(null)} />}
-      <ErrorLine error={error ?? keys.error} />
-      {keys.items !== null && keys.items.length === 0 && <p className="keys-muted">No API keys.</p>}
-      <ul className="keys-list">
-        {(keys.items ?? []).map((k) => (
-          <li key={k.id} className="keys-item">
-            <div>
-              <strong>{k.name}</strong>
-              {k.current && <span className="keys-badge">this session’s key</span>}
-              <div className="keys-muted">Created {formatTime(k.createdAt)}</div>
-            </div>
-            <ConfirmButton
-              label={`Revoke ${k.name}`}
-              confirmLabel={`Yes, revoke ${k.name}`}
-              disabled={busy}
-              onConfirm={() => void run(() => api.DELETE("/v1/api-keys/{id}", { params: { path: { id: k.id } } }))}
-            />
-          </li>
-        ))}
-      </ul>
     </section>
   )
 }

@@ -9,6 +9,7 @@ import type { App } from "../../support/app.ts"
 import { BoardApi } from "../../support/client.ts"
 import { failure } from "../../support/failure.ts"
 import { examples } from "../../support/format.ts"
+import { describeLimits, type KeyLimitFlags, keyLimitOptions, keyLimitsPayload } from "../../support/keyLimits.ts"
 import { Lookup } from "../../support/lookup.ts"
 import { Output, table } from "../../support/output.ts"
 
@@ -69,10 +70,9 @@ export const runAgentList = Effect.fn("agent.list")(function* (options: AgentLis
   )
 })
 
-export interface AgentKeyCreateOptions {
+export interface AgentKeyCreateOptions extends KeyLimitFlags {
   readonly agent: string
   readonly name?: string
-  readonly scope?: ReadonlyArray<string>
   readonly workspace?: string
 }
 
@@ -89,23 +89,16 @@ export const runAgentKeyCreate = Effect.fn("agent.key.create")(function* (option
   if (hits.length > 1)
     return yield* failure(`${hits.length} agents are named ${JSON.stringify(spec)}; use its id (\`board agent list\`)`)
   const agent = hits[0]!
+  const limits = yield* keyLimitsPayload(options)
   const key = yield* client.agentMembers.createKey({
     params: { id: agent.id },
-    payload: {
-      name: options.name ?? `${agent.name} key`,
-      ...(options.scope !== undefined ? { scopes: options.scope as Array<"read" | "write" | "delete" | "admin"> } : {})
-    }
+    payload: { name: options.name ?? `${agent.name} key`, ...limits }
   })
   yield* out.message(
-    `Created a key for agent "${agent.name}" (scopes: ${key.scopes.join(", ")}). It is shown only this once: keep it, e.g. as BOARD_API_KEY for the agent.`
+    `Created a key for agent "${agent.name}" (${describeLimits(key)}). It is shown only this once: keep it, e.g. as BOARD_API_KEY for the agent.`
   )
   yield* out.result(key, () => key.rawKey)
 })
-
-const collectScope = (value: string, previous: ReadonlyArray<string> | undefined) => [
-  ...(previous ?? []),
-  ...value.split(",").map((s) => s.trim())
-]
 
 export const registerAgentMembers = (agent: Command, app: App) => {
   agent
@@ -131,16 +124,15 @@ export const registerAgentMembers = (agent: Command, app: App) => {
     .description("create a key that acts as the agent (admins or its creator); prints the key, shown once")
     .argument("<agent>", "the agent's name or id")
     .option("--name <name>", "what the key is for (default: the agent's name)")
-    .option(
-      "--scope <scopes>",
-      "read, write, delete or admin; repeat or separate with commas (default: all)",
-      collectScope
-    )
+    .option(...keyLimitOptions[0])
+    .option(...keyLimitOptions[1])
+    .option(...keyLimitOptions[2])
     .option(...workspaceFlag)
     .addHelpText(
       "after",
       examples(
         "board agent key create Claude",
+        "board agent key create Claude --scope read --project Website --expires 30d",
         "export BOARD_API_KEY=$(board agent key create Claude --scope read,write --quiet)"
       )
     )
