@@ -525,6 +525,7 @@ describe.each(backends)("generated requests on %s", (backend) => {
         check: async (r) => expect(r.body.user.id).toBe(A.userId)
       },
       "POST /v1/api-keys": {
+        pools: { projectIds: ref("project").map((r) => [r]), expiresAt: fc.constant("2099-01-01T00:00:00.000Z") },
         check: async (r) =>
           expect((await call(base, "GET", "/v1/workspaces", { headers: key(r.body.rawKey) })).status).toBe(200)
       },
@@ -568,7 +569,11 @@ describe.each(backends)("generated requests on %s", (backend) => {
           expect((await call(base, "DELETE", `/v1/agents/${req.params.id}`, { headers: h() })).status).toBe(404)
       },
       "POST /v1/agents/{id}/api-keys": {
-        pools: { id: ref("agent") },
+        pools: {
+          id: ref("agent"),
+          projectIds: ref("project").map((r) => [r]),
+          expiresAt: fc.constant("2099-01-01T00:00:00.000Z")
+        },
         check: async (r) =>
           expect((await call(base, "GET", "/v1/me", { headers: key(r.body.rawKey) })).body.id).toBe(ids.agent)
       },
@@ -740,6 +745,44 @@ describe.each(backends)("generated requests on %s", (backend) => {
         }
       },
       "GET /v1/cards/{id}": { pools: { id: ref("card") } },
+      // issue 33: archive and restore (idempotent: each answers the card)
+      "POST /v1/cards/{id}/archive": {
+        setup: async () => ({ fresh: await newCard(ids.col0!, "To archive") }),
+        pools: { id: ref("fresh") },
+        check: async (r) => expect(r.body.archivedAt).not.toBeNull()
+      },
+      "POST /v1/cards/{id}/restore": {
+        setup: async () => {
+          const fresh = await newCard(ids.col0!, "To restore")
+          await must("POST", `/v1/cards/${fresh}/archive`, undefined, 200)
+          return { fresh }
+        },
+        pools: { id: ref("fresh") },
+        check: async (r) => expect(r.body.archivedAt).toBeNull()
+      },
+      // issue 31: repositories, pull requests, deployments
+      "POST /v1/projects/{id}/repositories": {
+        pools: { id: ref("project"), name: fc.constant(null).map(() => `acme/generated-${++emailCounter}`) },
+        check: async (r) => expect(r.body.webhookSecret).toMatch(/^whsec_/)
+      },
+      "GET /v1/projects/{id}/repositories": { pools: { id: ref("project") } },
+      "DELETE /v1/repositories/{id}": {
+        setup: async () => ({
+          fresh: (
+            await must(
+              "POST",
+              `/v1/projects/${ids.project}/repositories`,
+              { provider: "github", name: `acme/to-remove-${++emailCounter}` },
+              201
+            )
+          ).id
+        }),
+        pools: { id: ref("fresh") }
+      },
+      "GET /v1/cards/{id}/pull-requests": { pools: { id: ref("card") } },
+      "POST /v1/projects/{id}/deployments": {
+        pools: { id: ref("project"), commits: fc.constant(["9fceb02d0ae598e95dc970b74767f19372d61af8"]) }
+      },
       "PATCH /v1/cards/{id}": {
         pools: { id: ref("card"), ...cardExtras },
         check: async (r) => expect((await getCard(r.body.id)).body).toEqual(r.body)

@@ -57,7 +57,7 @@ export type OAuthScope = (typeof oauthScopes)[number]
  * take OAuth tokens).
  */
 export const grantScopes = (scope: string): ReadonlySet<ApiKeyScope> =>
-  new Set<ApiKeyScope>(scope === "mcp:read" ? ["read"] : ["read", "write", "delete"])
+  new Set<ApiKeyScope>(scope === "mcp:read" ? ["read"] : ["read", "write", "delete", "admin"])
 const KNOWN = new Set([
   "client_name",
   "redirect_uris",
