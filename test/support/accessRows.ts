@@ -221,18 +221,21 @@ export const ROWS: Record<string, Row> = {
     req: () => ({ method: "DELETE", path: "/v1/workspaces/{W1}/members/{E}" })
   },
   "POST /v1/workspaces/{id}/invitations": {
+    admin: true,
     scope: "workspace",
     noOAuth: true,
     roles: { member: 403 },
     req: () => ({ method: "POST", path: "/v1/workspaces/{W1}/invitations", body: { role: "member" } })
   },
   "GET /v1/workspaces/{id}/invitations": {
+    admin: true,
     scope: "workspace",
     noOAuth: true,
     roles: { viewer: 403, member: 403 },
     req: () => ({ method: "GET", path: "/v1/workspaces/{W1}/invitations" })
   },
   "DELETE /v1/invitations/{id}": {
+    admin: true,
     scope: "workspace",
     noOAuth: true,
     roles: { member: 403 },
@@ -317,6 +320,7 @@ export const ROWS: Record<string, Row> = {
   },
   // issue 31: forge repositories, pull requests on cards, deployments
   "POST /v1/projects/{id}/repositories": {
+    admin: true,
     scope: "workspace",
     roles: { member: 403 },
     req: (f) => ({
@@ -330,6 +334,7 @@ export const ROWS: Record<string, Row> = {
     req: (f) => ({ method: "GET", path: `/v1/projects/${f.projectId}/repositories` })
   },
   "DELETE /v1/repositories/{id}": {
+    admin: true,
     scope: "workspace",
     roles: { member: 403 },
     req: (f) => ({ method: "DELETE", path: `/v1/repositories/${f.repository}` })
