@@ -17,7 +17,7 @@ import {
   Uuid
 } from "@board/core/contract"
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, Forbidden, NotFound } from "../errors.ts"
 import { UserAuth } from "../middleware/Authentication.ts"
 import { doc } from "../schemas.ts"
@@ -84,4 +84,11 @@ export class ForgeGroup extends HttpApiGroup.make("forge")
       )
     )
   )
-  .middleware(UserAuth) {}
+  .middleware(UserAuth)
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Forges",
+      description:
+        "Repositories connected to a project (GitHub, GitLab, Gitea, Forgejo), the pull requests that name a card, and deployments that ship cards. The forges' own deliveries arrive at `POST /v1/forge-hooks/{repositoryId}`, signed (docs/forges.md)."
+    })
+  ) {}
