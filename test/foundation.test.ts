@@ -420,6 +420,10 @@ describe.each(backends)("foundation on %s", (backend) => {
       expect(listed.body[1]).toEqual({
         id: second.body.id,
         name: "ci runner",
+        // made without limits: every scope, every project, no expiry (issue 33)
+        scopes: ["read", "write", "delete", "admin"],
+        projectIds: null,
+        expiresAt: null,
         createdAt: second.body.createdAt,
         updatedAt: second.body.updatedAt,
         current: false

@@ -118,7 +118,10 @@ export const registerAgentMembers = (agent: Command, app: App) => {
     .option(...workspaceFlag)
     .addHelpText("after", examples("board agent list", "board agent list --json"))
     .action((flags: AgentListOptions, cmd: Command) => app.run(cmd, flags, runAgentList))
-  const key = agent.command("key").description("keys of an agent member")
+  const key = agent
+    .command("key")
+    .description("keys of an agent member")
+    .addHelpText("after", examples("board agent key create Claude --scope read,write --project Website --expires 30d"))
   key
     .command("create")
     .description("create a key that acts as the agent (admins or its creator); prints the key, shown once")

@@ -48,7 +48,13 @@ export const runKeyList = Effect.fn("key.list")(function* (_options: Record<stri
 })
 
 export const registerKey = (program: Command, app: App) => {
-  const key = program.command("key").description("your API keys: create one with limits, list, revoke")
+  const key = program
+    .command("key")
+    .description("your API keys: create one with limits, list, revoke")
+    .addHelpText(
+      "after",
+      examples("board key create reader --scope read --project Website --expires 30d", "board key list")
+    )
   const create = key
     .command("create")
     .description("create an API key (prints the key, shown once); limit its scopes, projects and life")
@@ -76,6 +82,7 @@ export const registerKey = (program: Command, app: App) => {
     .command("revoke")
     .description("revoke one of your API keys at once")
     .argument("<id>", "the key's id, from `board key list`")
+    .addHelpText("after", examples("board key revoke 0b6c2f1e-5d4a-4c3b-9a8f-7e6d5c4b3a21"))
     .action((id: string, _flags: object, cmd: Command) => app.run(cmd, { id }, runAuthRevoke))
   return key
 }

@@ -88,12 +88,14 @@ export const registerRepo = (program: Command, app: App) => {
     .alias("ls")
     .description("list a project's repositories (never their secrets)")
     .addOption(projectOption())
+    .addHelpText("after", examples("board repo list --project Website", "board repo list --json"))
     .action((flags: RepoListOptions, cmd: Command) => app.run(cmd, flags, runRepoList))
   repo
     .command("remove")
     .alias("rm")
     .description("disconnect a repository")
     .argument("<id>", "the repository's id, from `board repo list`")
+    .addHelpText("after", examples("board repo remove 0b6c2f1e-5d4a-4c3b-9a8f-7e6d5c4b3a21"))
     .action((id: string, _flags: object, cmd: Command) => app.run(cmd, { id }, runRepoRemove))
   return repo
 }
