@@ -1,10 +1,3 @@
-/**
- * Issue 32, the runner as a service: a real `board serve` on an on-disk embedded database is
- * stopped and started again while a runner works a card (the runner waits, its output kept, and
- * ships the card once the server is back); and `--follow-up` reworks a shipped card on its branch
- * when a `feedback` activity arrives.
- */
-import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -12,6 +5,7 @@ import { type Account, bootstrap, call, key } from "../support/client.ts"
 import { eventually, waitFor } from "../support/poll.ts"
 import { freePort } from "../support/server.ts"
 import { embeddedEnv, type Spawned, spawnBoard, waitForHealth } from "../support/spawn.ts"
+import { git, gitEnv, makeRepo as makeGitRepo } from "../support/gitRepo.ts"
 import { tmpDirs } from "../support/tmp.ts"
 
 const tmpDir = tmpDirs("board-runner-svc-")
@@ -20,33 +14,7 @@ afterAll(() => {
   for (const p of spawned) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL")
 })
 
-const gitEnv = {
-  GIT_AUTHOR_NAME: "Test",
-  GIT_AUTHOR_EMAIL: "test@example.com",
-  GIT_COMMITTER_NAME: "Test",
-  GIT_COMMITTER_EMAIL: "test@example.com",
-  GIT_CONFIG_GLOBAL: "/dev/null"
-}
-const git = (cwd: string, ...args: Array<string>) =>
-  execFileSync("git", args, {
-    cwd,
-    env: { ...process.env, ...gitEnv },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"]
-  }).trim()
-
-const makeRepo = () => {
-  const dir = tmpDir()
-  const origin = path.join(dir, "origin.git")
-  git(dir, "init", "--quiet", "--bare", "-b", "main", origin)
-  const work = path.join(dir, "work")
-  git(dir, "clone", "--quiet", origin, work)
-  fs.writeFileSync(path.join(work, "README.md"), "# app\n")
-  git(work, "add", ".")
-  git(work, "commit", "--quiet", "-m", "first")
-  git(work, "push", "--quiet", "origin", "HEAD:main")
-  return { origin, work }
-}
+const makeRepo = () => makeGitRepo(tmpDir())
 
 const serve = async (dataDir: string, port: number) => {
   const server = spawnBoard(

@@ -1,9 +1,3 @@
-/**
- * Issue 32, `board agent run` end to end: a real `board serve` (embedded database), real
- * `bin/board.mjs agent run` processes, real git with a bare `origin` on disk, and scripted agent
- * commands (shell scripts) standing in for an agent CLI.
- */
-import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -11,6 +5,7 @@ import { type Account, bearer, bootstrap, call, key } from "../support/client.ts
 import { eventually, waitFor } from "../support/poll.ts"
 import { freePort } from "../support/server.ts"
 import { embeddedEnv, type Spawned, spawnBoard, waitForHealth } from "../support/spawn.ts"
+import { git, gitEnv, makeRepo as makeGitRepo } from "../support/gitRepo.ts"
 import { tmpDirs } from "../support/tmp.ts"
 
 const tmpDir = tmpDirs("board-runner-")
@@ -31,42 +26,7 @@ afterAll(async () => {
   for (const p of spawned) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL")
 })
 
-const gitEnv = {
-  GIT_AUTHOR_NAME: "Test",
-  GIT_AUTHOR_EMAIL: "test@example.com",
-  GIT_COMMITTER_NAME: "Test",
-  GIT_COMMITTER_EMAIL: "test@example.com",
-  GIT_CONFIG_GLOBAL: "/dev/null"
-}
-const git = (cwd: string, ...args: Array<string>) =>
-  execFileSync("git", args, {
-    cwd,
-    env: { ...process.env, ...gitEnv },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"]
-  }).trim()
-
-/** A bare origin with one commit on main, and a clone of it to run in. */
-const makeRepo = () => {
-  const dir = tmpDir()
-  const origin = path.join(dir, "origin.git")
-  git(dir, "init", "--quiet", "--bare", "-b", "main", origin)
-  const work = path.join(dir, "work")
-  git(dir, "clone", "--quiet", origin, work)
-  fs.writeFileSync(path.join(work, "README.md"), "# app\n")
-  git(work, "add", ".")
-  git(work, "commit", "--quiet", "-m", "first")
-  git(work, "push", "--quiet", "origin", "HEAD:main")
-  return {
-    dir,
-    origin,
-    work,
-    clone: (name: string) => {
-      git(dir, "clone", "--quiet", origin, name)
-      return path.join(dir, name)
-    }
-  }
-}
+const makeRepo = () => makeGitRepo(tmpDir())
 
 /** A script file standing in for the agent; the runner runs `sh <file>`. */
 const agentScript = (body: string) => {
