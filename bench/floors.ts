@@ -1,8 +1,9 @@
 /**
- * The floors: what PostgreSQL alone does on this machine, measured in the benchmark's own
- * database during the same run, so the API's writes and card reads can be read as a fraction of
- * it. An INSERT into a card-shaped table (what one card create must at least cost, commit
- * included) and a primary-key SELECT on one (what one card read must at least cost).
+ * PostgreSQL alone: what the database does on this machine without any HTTP, measured in the
+ * benchmark's own database during the same run. An INSERT into a card-shaped table (one row, no
+ * event row, commit included) and a primary-key SELECT on one. The API is rated against the thin
+ * service (bench/thin-server.ts), which does a create's durable work over HTTP; these two rows
+ * say how much of that floor is PostgreSQL's and how much is HTTP and the driver's.
  *
  * pgbench is the driver when it is on PATH; otherwise a loop of queries over @effect/sql-pg
  * stands in (it costs more per query than pgbench, so its floor is lower, and its label says so).
@@ -260,12 +261,12 @@ export const makeFloors = (o: {
     return [
       {
         id: "floor-insert",
-        label: "floor: pgbench INSERT (card-shaped table)",
+        label: "PostgreSQL alone: pgbench INSERT (card-shaped table)",
         drive: drive(`\\set k random(1, 1000000000)\n${insertSql}\n`)
       },
       {
         id: "floor-select",
-        label: "floor: pgbench primary-key SELECT",
+        label: "PostgreSQL alone: pgbench primary-key SELECT",
         drive: drive(`\\set id random(1, ${o.selectRows})\n${selectSql}\n`)
       }
     ]
@@ -275,12 +276,12 @@ export const makeFloors = (o: {
   return [
     {
       id: "floor-insert",
-      label: "floor: INSERT (card-shaped table), @effect/sql-pg loop as pgbench is not on PATH",
+      label: "PostgreSQL alone: INSERT (card-shaped table), @effect/sql-pg loop as pgbench is not on PATH",
       drive: (seconds) => runDriverLoop(o, () => [asParams(insertSql, "k"), [random(1_000_000_000)]], seconds)
     },
     {
       id: "floor-select",
-      label: "floor: primary-key SELECT, @effect/sql-pg loop as pgbench is not on PATH",
+      label: "PostgreSQL alone: primary-key SELECT, @effect/sql-pg loop as pgbench is not on PATH",
       drive: (seconds) => runDriverLoop(o, () => [asParams(selectSql, "id"), [random(o.selectRows)]], seconds)
     }
   ]

@@ -91,16 +91,22 @@ export const stopChild = async (child: Child, graceMs = 5_000): Promise<void> =>
   clearTimeout(timer)
 }
 
-/** Resident set size of a process in bytes (VmRSS of /proc/<pid>/status), or undefined. */
-export const readRss = (pid: number): number | undefined => {
+/** A `kB` field of /proc/<pid>/status in bytes, or undefined. */
+const statusBytes = (pid: number, field: "VmRSS" | "VmHWM"): number | undefined => {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
-    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)
+    const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(status)
     return m ? Number(m[1]) * 1024 : undefined
   } catch {
     return undefined
   }
 }
+
+/** Resident set size of a process in bytes (VmRSS of /proc/<pid>/status), or undefined. */
+export const readRss = (pid: number): number | undefined => statusBytes(pid, "VmRSS")
+
+/** The highest resident set size of a process since it started, in bytes (VmHWM, the kernel's peak), or undefined. */
+export const readPeakRss = (pid: number): number | undefined => statusBytes(pid, "VmHWM")
 
 /** CPU time (user + system) of a process in clock ticks (1/100 s on Linux), or undefined. */
 export const readProcessTicks = (pid: number): number | undefined => {

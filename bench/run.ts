@@ -1,10 +1,13 @@
 /**
  * The benchmark: the real server on a fresh PostgreSQL database against a bare node:http
- * baseline and against PostgreSQL's own floors (pgbench in the same database), the server and
- * baseline child processes loaded by autocannon from this process; then the write scenarios
- * again on a second server using the embedded database (PGlite in a fresh DATA_DIR).
+ * baseline and against the thinnest hand-written service doing the same durable work
+ * (bench/thin-server.ts, node:http and pg: the floor every write and the card read are rated
+ * against, issue 35), with PostgreSQL alone (pgbench in the same database) for context; the
+ * server, baseline and thin service child processes loaded by autocannon from this process; then
+ * the write scenarios again on a second server using the embedded database (PGlite in a fresh DATA_DIR).
  *
- *   npx -y pnpm@10 bench            10 s per scenario (BENCH_DURATION=<seconds> to change)
+ *   npx -y pnpm@10 bench            10 s per scenario after a 2 s warm-up (BENCH_DURATION, BENCH_WARMUP to change;
+ *                                   issue 35's figures were taken at BENCH_DURATION=5 BENCH_WARMUP=1)
  *   npx -y pnpm@10 bench --quick    3 s per scenario
  *   npx -y pnpm@10 bench --smoke    every scenario for 1 s on tiny data (corpora ÷100, boards
  *                                   ÷10), no warm-up, no waiting for quiet: checks the whole run
@@ -12,19 +15,20 @@
  *
  * Order of the run: the search corpus is seeded at 10,000 cards and measured (1 connection),
  * grown in place to 100,000 cards (the state every main scenario reads), the main scenarios run
- * (the baseline first, then the two floors: pgbench INSERT into a card-shaped table and
- * primary-key SELECT on one, in tables dropped right after), then the 100- and 10,000-card
+ * (the baseline first, then the thin service's create and read in its own tables, then
+ * PostgreSQL alone: pgbench INSERT into a card-shaped table and primary-key SELECT on one, every
+ * such table dropped right after), then the 100- and 10,000-card
  * boards are filled and measured, and the corpus grows to 1,000,000 cards and is measured. The
  * main scenarios thus read the same rows as before the scaling runs existed (see seed.ts),
  * vacuumed and analyzed the same way. Last, a second server on the embedded database is seeded
  * through the API and the write scenarios run against it at N connections and at 1.
  *
  * Env: BENCH_DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/test),
- * BENCH_DURATION, BENCH_CONNECTIONS (default 50), BENCH_QUIET_WAIT (seconds the run may wait in
+ * BENCH_DURATION, BENCH_WARMUP (seconds, default 2), BENCH_CONNECTIONS (default 50), BENCH_QUIET_WAIT (seconds the run may wait in
  * total for other processes to leave the CPU before a scenario, default 120), BENCH_ONLY (comma-separated scenario ids,
- * see scenarioIds below, or the groups `scaling`, `writes` and `embedded`; the baseline and the floors always run,
- * as every ratio needs them), BENCH_OUT (the report's path, default BENCHMARKS.md at the repository root).
- * The floors use pgbench from PATH, or a query loop over @effect/sql-pg when there is none (their labels say which).
+ * see scenarioIds below, or the groups `scaling`, `writes` and `embedded`; the baseline, the framework and the
+ * thin service always run, as every ratio needs them), BENCH_OUT (the report's path, default BENCHMARKS.md at the repository root).
+ * PostgreSQL alone runs pgbench from PATH, or a query loop over @effect/sql-pg when there is none (its labels say which).
  * Children are killed and the database dropped on every exit path (error, SIGINT, SIGTERM,
  * overall time limit).
  */
@@ -52,6 +56,7 @@ import {
   postgresTicksBetween,
   readMachineTicks,
   readPostgresTicks,
+  readPeakRss,
   readProcessTicks,
   readRss,
   spawnChild,
@@ -72,6 +77,7 @@ import {
   type Scale,
   scalingTable,
   targetsTable,
+  thinIds,
   writeIds,
   writesTable
 } from "./report.ts"
@@ -105,6 +111,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`)
 const mainIds = [
   "baseline",
   "framework",
+  ...thinIds,
   ...floorIds,
   "health",
   "card",
@@ -145,7 +152,7 @@ const scenarioIds: ReadonlyArray<string> = [
   ...embeddedIds
 ]
 /** Run whatever BENCH_ONLY says: the ratios of the report are to them. */
-const alwaysIds: ReadonlyArray<string> = ["baseline", "framework", ...floorIds]
+const alwaysIds: ReadonlyArray<string> = ["baseline", "framework", ...thinIds]
 const groups: Record<string, ReadonlyArray<string>> = {
   /** The scaling tables' rows: the two 1-connection main rows give the middle sizes. */
   scaling: ["board-100-cards", "board-1", "board-10000-cards", "search-10k-cards", "search-1", "search-1m-cards"],
@@ -159,14 +166,14 @@ const scalingIds = groups.scaling!
 const usage = `usage: npx -y pnpm@10 bench [--quick | --smoke]
   --quick   3 s per scenario
   --smoke   1 s per scenario on tiny data, no warm-up: checks the run end to end (writes BENCH_OUT, default a temp file)
-env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_DATABASE_URL,
+env: BENCH_DURATION (s, default 10), BENCH_WARMUP (s, default 2), BENCH_CONNECTIONS (default 50), BENCH_DATABASE_URL,
      BENCH_QUIET_WAIT (s, default 120), BENCH_OUT (report path, default BENCHMARKS.md),
      BENCH_ONLY (comma-separated: ${scenarioIds.filter((id) => !alwaysIds.includes(id)).join(",")};
 ${Object.entries(groups)
   .map(([name, ids]) => `                 ${name} = ${ids.join(",")};`)
   .join("\n")}
                  ${alwaysIds.join(", ")} always run)
-the floors run pgbench from PATH, or a query loop over @effect/sql-pg without it`
+PostgreSQL alone (floor-insert, floor-select) runs pgbench from PATH, or a query loop over @effect/sql-pg without it`
 
 const args = process.argv.slice(2)
 for (const a of args) {
@@ -202,7 +209,7 @@ const positiveInt = (name: string, fallback: number, max: number) => {
   return n
 }
 const duration = smokeRun ? 1 : quick ? 3 : positiveInt("BENCH_DURATION", 10, 120)
-const warmup = smokeRun ? 0 : 2
+const warmup = smokeRun ? 0 : quick ? 2 : positiveInt("BENCH_WARMUP", 2, 60)
 const connections = positiveInt("BENCH_CONNECTIONS", 50, 1000)
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 /** Seconds the whole run may spend waiting for other processes to leave the CPU before a scenario (none in a smoke run). */
@@ -216,7 +223,7 @@ if (!Number.isFinite(quietBudgetSeconds) || quietBudgetSeconds < 0 || quietBudge
   process.exit(2)
 }
 let quietBudgetLeftMs = quietBudgetSeconds * 1000
-/** BENCH_ONLY=id,id runs only those scenarios (and the baseline and floors), for investigating one. */
+/** BENCH_ONLY=id,id runs only those scenarios (and the baseline, the framework and the thin service), for investigating one. */
 const only = process.env.BENCH_ONLY?.split(",")
   .map((s) => s.trim())
   .filter((s) => s !== "")
@@ -286,13 +293,13 @@ interface ScenarioBase {
   readonly scale?: Scale & { readonly probe: ReadonlyArray<string> }
 }
 
-/** HTTP load by autocannon on the baseline, the board server on PostgreSQL, or the one on the embedded database. */
+/** HTTP load by autocannon on the baseline, the thin service, the board server on PostgreSQL, or the one on the embedded database. */
 interface HttpScenario extends ScenarioBase {
-  readonly target: "baseline" | "framework" | "server" | "embedded"
+  readonly target: "baseline" | "framework" | "thin" | "server" | "embedded"
   readonly spec: Omit<LoadSpec, "origin" | "connections" | "durationSeconds">
 }
 
-/** A floor: pgbench (or its stand-in) on PostgreSQL, no HTTP. */
+/** PostgreSQL alone: pgbench (or its stand-in), no HTTP. */
 interface FloorScenario extends ScenarioBase {
   readonly target: "floor"
   readonly drive: Drive
@@ -312,35 +319,37 @@ const sizeList = (ns: ReadonlyArray<number>) =>
  * POST /v1/cards, POST /v1/intake and the card move, each at N connections and at 1, against the
  * server on PostgreSQL or (ids prefixed `embedded-`) the one on the embedded database.
  */
+/** A fresh string per call from `make`, its tag unique across runs of the same scenario (e.g. a card's title). */
+const numbered = (make: (tag: string) => string) => {
+  let n = 0
+  const run = Math.random().toString(36).slice(2, 8)
+  return () => make(`${run}-${++n}`)
+}
+
+/** POST `path` with the create scenario's body (a new title each request): the API's create and the thin service's send the same JSON. */
+const createSpec = (
+  urlPath: string,
+  apiKey: string,
+  into: { readonly id: string; readonly columnId: string }
+): HttpScenario["spec"] => ({
+  requests: () => {
+    const body = numbered((tag) =>
+      JSON.stringify({ projectId: into.id, columnId: into.columnId, title: `Bench card ${tag}`, priority: "high" })
+    )
+    const headers = { "x-api-key": apiKey, "content-type": "application/json" }
+    return [{ method: "POST", path: urlPath, headers, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
+  }
+})
+
+/** GET `paths` in turn, one a request. */
+const rotating = (paths: ReadonlyArray<string>, headers: Record<string, string>): LoadRequest => {
+  let i = 0
+  return { path: paths[0]!, headers, setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }
+}
+
 const writeScenarios = (w: WriteTargets, target: "server" | "embedded"): ReadonlyArray<HttpScenario> => {
   const json = { "x-api-key": w.apiKey, "content-type": "application/json" }
-  // a fresh title per request, unique across runs of the same scenario
-  const numbered = (make: (tag: string) => string) => {
-    let n = 0
-    const run = Math.random().toString(36).slice(2, 8)
-    return () => make(`${run}-${++n}`)
-  }
-  const create: HttpScenario["spec"] = {
-    requests: () => {
-      const body = numbered((tag) =>
-        JSON.stringify({
-          projectId: w.createProject.id,
-          columnId: w.createProject.columnId,
-          title: `Bench card ${tag}`,
-          priority: "high"
-        })
-      )
-      return [
-        {
-          method: "POST",
-          path: "/api/v1/cards",
-          headers: json,
-          body: body(),
-          setupRequest: (req) => ({ ...req, body: body() })
-        }
-      ]
-    }
-  }
+  const create = createSpec("/api/v1/cards", w.apiKey, w.createProject)
   const intake: HttpScenario["spec"] = {
     requests: () => {
       const body = numbered((tag) => JSON.stringify({ title: `Intake ${tag}`, description: "filed by the benchmark" }))
@@ -405,6 +414,41 @@ const writeScenarios = (w: WriteTargets, target: "server" | "embedded"): Readonl
   )
 }
 
+/** What the thin service's scenarios need: its key, where creates go (the create scenario's project and column), and the rows to read. */
+interface ThinTarget {
+  readonly apiKey: string
+  readonly createProject: { readonly id: string; readonly columnId: string }
+  readonly readIds: ReadonlyArray<string>
+}
+
+/**
+ * The floor (issue 35): the thin service's create, with the body of POST /v1/cards, and its read
+ * by primary key rotating over as many rows as GET /v1/cards/{id} rotates over, at the same load.
+ */
+const thinScenarios = (t: ThinTarget): ReadonlyArray<HttpScenario> => [
+  {
+    id: "thin-create",
+    label: "thin service: create (POST /cards, card + event row in one statement)",
+    target: "thin",
+    connections,
+    spec: createSpec("/cards", t.apiKey, t.createProject)
+  },
+  {
+    id: "thin-read",
+    label: "thin service: read by id (GET /cards/{id})",
+    target: "thin",
+    connections,
+    spec: {
+      requests: () => [
+        rotating(
+          t.readIds.map((id) => `/cards/${id}`),
+          { "x-api-key": t.apiKey }
+        )
+      ]
+    }
+  }
+]
+
 /** The write-cost pairs' other side: the same requests while a trigger drops the event rows. */
 const eventsOffScenarios = (w: WriteTargets): ReadonlyArray<HttpScenario> =>
   writeScenarios(w, "server")
@@ -416,14 +460,7 @@ const scenarios = (
 ): ReadonlyArray<Scenario> => {
   const key = { "x-api-key": s.apiKey }
   const json = { ...key, "content-type": "application/json" }
-  const rotate = (paths: ReadonlyArray<string>): LoadRequest => {
-    let i = 0
-    return {
-      path: paths[0]!,
-      headers: key,
-      setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! })
-    }
-  }
+  const rotate = (paths: ReadonlyArray<string>) => rotating(paths, key)
   const searchPaths = searchQueries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}`)
   const boardPath = `/api/v1/board/${s.boardProjectId}`
   const board: LoadRequest = { path: boardPath, headers: key }
@@ -664,6 +701,35 @@ const smoke = async (origin: string, helloOrigin: string, s: Seeded) => {
   return { boardBytes }
 }
 
+/** The thin service answers a handful of requests as the scenarios expect: a create read back, a seeded row, a refusal without the key. */
+const thinSmoke = async (origin: string, t: ThinTarget) => {
+  const call = async (method: "GET" | "POST", p: string, headers: Record<string, string>, body?: string) => {
+    const res = await fetch(`${origin}${p}`, { method, headers, body, signal: AbortSignal.timeout(30_000) })
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+  }
+  const key = { "x-api-key": t.apiKey }
+  const title = `Smoke card ${Date.now()}`
+  const created = await call(
+    "POST",
+    "/cards",
+    { ...key, "content-type": "application/json" },
+    JSON.stringify({ projectId: t.createProject.id, columnId: t.createProject.columnId, title, priority: "high" })
+  )
+  if (created.status !== 201 || created.body.title !== title || typeof created.body.id !== "string")
+    throw new Error(`smoke check: the thin service's create answered ${created.status} ${JSON.stringify(created.body)}`)
+  for (const id of [created.body.id, t.readIds[0]!]) {
+    const read = await call("GET", `/cards/${id}`, key)
+    if (read.status !== 200 || read.body.id !== id)
+      throw new Error(
+        `smoke check: the thin service's read of ${id} answered ${read.status} ${JSON.stringify(read.body)}`
+      )
+  }
+  const refused = await call("GET", `/cards/${t.readIds[0]}`, {})
+  if (refused.status !== 401)
+    throw new Error(`smoke check: the thin service answered ${refused.status} without its key`)
+  log(`  smoke checks of the thin service passed: create read back, a seeded row read, 401 without the key`)
+}
+
 // ---- one measured scenario -------------------------------------------------------------------
 
 /**
@@ -782,28 +848,40 @@ const startBoardServer = async (
   return { origin, child }
 }
 
-/** A floor's hello server (`file`, answering 200 at `probe`) as a child on a free port, stopped on every exit path. */
+/**
+ * A comparison server (`file`, answering 200 at `probe`: the baseline, the framework, the thin
+ * service) as a child on a free port with `env` added, stopped on every exit path.
+ */
 const startHelloServer = async (
   name: string,
   file: string,
-  probe: string
+  probe: string,
+  env: Record<string, string> = {},
+  timeoutMs = 15_000
 ): Promise<{ origin: string; child: Child }> => {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   const child = spawnChild(name, process.execPath, [path.join(repoRoot, file)], {
     cwd: repoRoot,
-    env: { ...baseEnv, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port) }
+    env: { ...baseEnv, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), ...env }
   })
   cleanups.push({ name: `stop the ${name}`, run: () => stopChild(child) })
-  await waitForOk(child, `${origin}${probe}`, 15_000)
+  await waitForOk(child, `${origin}${probe}`, timeoutMs)
   log(`${name} pid ${child.pid} on ${origin}`)
   return { origin, child }
 }
 
-/** The floors' tables (the SELECT one as big as the cards table is now) and the floor scenarios on them. */
+/** Cards in the benchmark's database (at least 1): the size of the tables the floors read. */
+const cardCount = async (db: Db) =>
+  Math.max(1, (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards`))[0]?.n ?? 0)
+
+/** The thin service's tables: `${thinPrefix}cards` and `${thinPrefix}events` in the benchmark's database. */
+const thinPrefix = "bench_thin_"
+
+/** PostgreSQL alone: pgbench's tables (the SELECT one as big as the cards table is now) and its scenarios on them. */
 const makeFloorTables = async (db: Db, url: string) => {
   const started = performance.now()
-  const selectRows = Math.max(1, (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards`))[0]?.n ?? 0)
+  const selectRows = await cardCount(db)
   log(`creating the floors' tables (the SELECT one with ${count(selectRows)} rows, as many as cards)`)
   await prepareFloors(db, selectRows)
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-floors-"))
@@ -828,6 +906,9 @@ const runEmbedded = async (
   cleanups.push({ name: `remove ${dataDir}`, run: async () => fs.rmSync(dataDir, { recursive: true, force: true }) })
   const server = await startBoardServer("embedded board server", { DATA_DIR: dataDir }, 120_000)
   register(server)
+  // idle after start, as bench/startup.ts reads the PostgreSQL server's: 2 s after its first 200
+  await new Promise((r) => setTimeout(r, 2_000))
+  const idleRss = readRss(server.child.pid)
   const started = performance.now()
   const api = makeApi(`${server.origin}/api`)
   const account = await seedAccount(api)
@@ -842,22 +923,23 @@ const runEmbedded = async (
   if (server.child.hasExited())
     throw new Error(`the embedded board server exited during the benchmark:\n${server.child.output()}`)
   const output = server.child.output().trim()
+  const peakRss = readPeakRss(server.child.pid)
   await stopChild(server.child)
   fs.rmSync(dataDir, { recursive: true, force: true })
-  return { seedSeconds, output, moveCards: movePool.moveCardIds.length }
+  return { seedSeconds, output, moveCards: movePool.moveCardIds.length, idleRss, peakRss }
 }
 
 const main = async () => {
   const runStarted = Date.now()
   // the watchdog: every selected scenario (with a possible re-measure inside the quiet budget),
-  // start-up and seeding up to the 100,000-card corpus, the floors' tables, the growth steps after
+  // start-up and seeding up to the 100,000-card corpus, the thin service's and pgbench's tables, the growth steps after
   // the main scenarios, and the embedded server's start-up and seeding through the API
   const scenarioCount = scenarioIds.filter(selected).length
   const growthSeconds =
     (selected("board-100-cards") || selected("board-10000-cards")
       ? Math.ceil((sizes.boardScale[2] / 1_000_000) * 300) + 30
       : 0) + (selected("search-1m-cards") ? Math.ceil((sizes.searchScale[2] / 1_000_000) * 600) + 30 : 0)
-  const floorTablesSeconds = 60
+  const floorTablesSeconds = (floorIds.some(selected) ? 60 : 0) + 60
   const embeddedSeconds = embeddedIds.some(selected) ? 180 : 0
   // a second server's start, 200 paced writes with their delivery, 1,000 streams opened and probed
   const streamSeconds = eventStreamIds.some(selected) ? 120 : 0
@@ -963,12 +1045,18 @@ const main = async () => {
   let movePool: MovePool = { moveColumnIds: [], moveCardIds: [] }
   // the queue's backlog exists only around its scenario (see seedQueue)
   let queue = { projectId: "", columnId: "" }
-  // the floors exist once their tables do, right before the main scenarios
+  // the thin service's and pgbench's scenarios exist once their tables do, right before the main scenarios
+  let thinTarget: ThinTarget = { apiKey: crypto.randomUUID(), createProject: seeded.createProject, readIds: [] }
   let floors: ReadonlyArray<FloorScenario> = []
   /** The selected scenarios among `ids`, in that order. */
   const phase = (ids: ReadonlyArray<string>) => {
     const targets = { ...seeded, ...movePool, intakeToken }
-    const all = [...scenarios({ ...targets, mcpSession, queue, forge }), ...eventsOffScenarios(targets), ...floors]
+    const all = [
+      ...scenarios({ ...targets, mcpSession, queue, forge }),
+      ...eventsOffScenarios(targets),
+      ...thinScenarios(thinTarget),
+      ...floors
+    ]
     return ids.filter(selected).flatMap((id) => all.filter((sc) => sc.id === id))
   }
   const rows: Array<Row> = []
@@ -1050,11 +1138,41 @@ const main = async () => {
     `  move pool: ${movePool.moveCardIds.length} cards over ${movePool.moveColumnIds.length} columns (${movePoolSeconds.toFixed(1)} s)`
   )
   const { boardBytes } = await smoke(origin, helloOrigin, seeded)
-  const floorTables = await makeFloorTables(db, database.url)
-  floors = floorTables.floors
-  for (const sc of phase(["baseline", "framework", ...floorIds])) await run(sc)
-  // gone before the next scenario: autovacuum on the INSERT floor's rows would run into it
-  await dropFloors(db)
+  for (const sc of phase(["baseline", "framework"])) await run(sc)
+  // the floor: the thin service in its own tables, with as many card rows to read as the database holds cards;
+  // stopped right after its scenarios, which drops its tables (autovacuum on its rows would run into the next scenario)
+  const thinStarted = performance.now()
+  const thinRows = await cardCount(db)
+  log(`starting the thin service (its cards table filled with ${count(thinRows)} rows, as many as cards)`)
+  const thin = await startHelloServer(
+    "thin service",
+    "bench/thin-server.ts",
+    "/",
+    {
+      DATABASE_URL: database.url,
+      THIN_API_KEY: thinTarget.apiKey,
+      THIN_PREFIX: thinPrefix,
+      THIN_SEED_ROWS: String(thinRows)
+    },
+    120_000
+  )
+  processes.thin = thin
+  const readIds = await db.query<{ id: string }>(
+    `SELECT id FROM ${thinPrefix}cards ORDER BY random() LIMIT ${seeded.boardCardIds.length}`
+  )
+  thinTarget = { ...thinTarget, readIds: readIds.map((r) => r.id) }
+  const thinSeconds = (performance.now() - thinStarted) / 1000
+  await thinSmoke(thin.origin, thinTarget)
+  for (const sc of phase(thinIds)) await run(sc)
+  if (thin.child.hasExited()) throw new Error(`the thin service exited during the benchmark:\n${thin.child.output()}`)
+  await stopChild(thin.child)
+  // PostgreSQL alone, for context: gone before the next scenario, as the thin service's tables are
+  const floorTables = floorIds.some(selected) ? await makeFloorTables(db, database.url) : undefined
+  if (floorTables !== undefined) {
+    floors = floorTables.floors
+    for (const sc of phase(floorIds)) await run(sc)
+    await dropFloors(db)
+  }
   for (const sc of phase(mainIds.filter((id) => !alwaysIds.includes(id) && id !== "claim-next"))) {
     await run(sc)
     // the write-cost pair's other side right after it, on the same data
@@ -1149,6 +1267,8 @@ const main = async () => {
   // 5. start-up and memory: fresh servers on the (migrated) database, the CLI against this server
   log("measuring start-up: board serve to healthy, board --help, --version, card show")
   const finalRss = readRss(server.pid)
+  // the kernel's high-water mark: the highest RSS of the server since it started, seeding and every scenario included
+  const peakRss = readPeakRss(server.pid)
   const probeCard = await fetch(`${origin}/api/v1/cards/${seeded.boardCardIds[0]}`, {
     headers: { "x-api-key": seeded.apiKey }
   }).then((r) => r.json() as Promise<{ ref: string }>)
@@ -1169,15 +1289,19 @@ const main = async () => {
     runs: smokeRun ? 1 : 5,
     log
   })
+  // 6. the write scenarios on the embedded database
+  const embedded = embeddedIds.some(selected) ? await runEmbedded((p) => (processes.embedded = p), run) : undefined
+  const inMiB = (bytes: number | undefined) => (bytes === undefined ? undefined : bytes / 1048576)
   const startupFigures: Figures = {
     serveMs: median(startup.serveMs),
     idleRssMiB: median(startup.idleRss) / 1048576,
-    finalRssMiB: finalRss === undefined ? undefined : finalRss / 1048576,
+    finalRssMiB: inMiB(finalRss),
+    peakRssMiB: inMiB(peakRss),
+    embeddedIdleRssMiB: inMiB(embedded?.idleRss),
+    embeddedPeakRssMiB: inMiB(embedded?.peakRss),
     helpMs: median(startup.helpMs),
     cardShowMs: median(startup.cardShowMs)
   }
-  // 6. the write scenarios on the embedded database
-  const embedded = embeddedIds.some(selected) ? await runEmbedded((p) => (processes.embedded = p), run) : undefined
 
   // after the write scenarios: the board invariants still hold and the writes landed
   const invariantProblems = await checkInvariants(db)
@@ -1210,7 +1334,10 @@ const main = async () => {
     "| --- | ---: | --- |",
     `| \`board serve\` to healthy (process start to the first 200 from /api/v1/health), ms | ${median(startup.serveMs).toFixed(0)} | ${msList(startup.serveMs)} |`,
     `| RSS of that server 2 s after healthy (idle, on PostgreSQL), MiB | ${(median(startup.idleRss) / 1048576).toFixed(0)} | ${startup.idleRss.map((b) => (b / 1048576).toFixed(0)).join(", ")} |`,
-    `| RSS of the benchmark's server after every PostgreSQL scenario, MiB | ${finalRss === undefined ? "–" : (finalRss / 1048576).toFixed(0)} | |`,
+    `| RSS of the benchmark's server after every PostgreSQL scenario, MiB | ${mib(finalRss)} | |`,
+    `| highest RSS of the benchmark's server across the run (VmHWM, seeding included), on PostgreSQL, MiB | ${mib(peakRss)} | |`,
+    `| RSS of the embedded database's benchmark server 2 s after healthy (idle, before seeding), MiB | ${mib(embedded?.idleRss)} | |`,
+    `| highest RSS of the embedded database's benchmark server across its run (VmHWM), MiB | ${mib(embedded?.peakRss)} | |`,
     `| \`board --help\`, ms | ${median(startup.helpMs).toFixed(0)} | ${msList(startup.helpMs)} |`,
     `| \`board --version\`, ms | ${median(startup.versionMs).toFixed(0)} | ${msList(startup.versionMs)} |`,
     `| \`board card show ${startup.cardRef}\` against the benchmark's server, ms | ${median(startup.cardShowMs).toFixed(0)} | ${msList(startup.cardShowMs)} |`
@@ -1237,13 +1364,16 @@ const main = async () => {
   const searchScaling = scalingTable(rows, "search", sizes.searchScale)
   const resources = resourceTable([...mainRows, ...scalingRows, ...embeddedRows])
   const floorDriver =
-    floorTables.pgbench === undefined
-      ? `a loop of the same statements over @effect/sql-pg (${connections} pooled connections in this process), as pgbench was not on PATH`
-      : `\`pgbench -n -M prepared -c ${connections} -j 2 -T ${duration}\`${warmup > 0 ? ` (after a ${warmup} s run of its own as warm-up)` : ""}`
+    floorTables === undefined
+      ? "not run (see BENCH_ONLY)"
+      : floorTables.pgbench === undefined
+        ? `a loop of the same statements over @effect/sql-pg (${connections} pooled connections in this process), as pgbench was not on PATH`
+        : `\`pgbench -n -M prepared -c ${connections} -j 2 -T ${duration}\`${warmup > 0 ? ` (after a ${warmup} s run of its own as warm-up)` : ""}`
   const command = `${[
     process.env.BENCH_DURATION !== undefined && !quick && !smokeRun
       ? `BENCH_DURATION=${process.env.BENCH_DURATION}`
       : "",
+    process.env.BENCH_WARMUP !== undefined && !smokeRun ? `BENCH_WARMUP=${process.env.BENCH_WARMUP}` : "",
     process.env.BENCH_CONNECTIONS !== undefined ? `BENCH_CONNECTIONS=${process.env.BENCH_CONNECTIONS}` : "",
     only !== undefined ? `BENCH_ONLY=${only.join(",")}` : "",
     process.env.BENCH_QUIET_WAIT !== undefined && !smokeRun ? `BENCH_QUIET_WAIT=${process.env.BENCH_QUIET_WAIT}` : "",
@@ -1289,10 +1419,13 @@ ${smokeRun ? "\n**Smoke run** (`--smoke`): tiny data (search corpora ÷100, boar
 - **Node**: ${process.version} (server, baseline and load generator)
 - **PostgreSQL**: ${pgVersion} on the same machine (\`${redactUrl(adminUrl)}\`, fresh database \`${database.name}\`, dropped after the run; fsync ${pgSettings?.fsync}, synchronous_commit ${pgSettings?.commit})
 - **Load**: autocannon, ${connections} connections (rows with 1 in the conns column, and every scaling row, use 1), ${warmup} s warm-up then ${duration} s measured per scenario, keep-alive, no pipelining.
-  The floors: ${floorDriver}, in the benchmark's database right after the baseline.
+  The floor (issue 35; its figures were taken at 5 s after a 1 s warm-up: \`BENCH_DURATION=5 BENCH_WARMUP=1\`): the thin service, loaded like every scenario, right after the baseline; then PostgreSQL alone: ${floorDriver}.
   Load generator, server, baseline and PostgreSQL share the same ${cpus.length} cores. Before each scenario the run waits (up to ${quietBudgetSeconds} s in total) until other processes use less than 15% of a core.
 - **Server**: \`node --max-semi-space-size=8 bin/board.mjs serve\` (as \`pnpm start\` runs it) with \`LOG_LEVEL=error RATE_LIMIT=100000000/60s NODE_ENV=production\`; baseline: \`bench/hello-server.ts\` (bare \`node:http\` answering \`{"status":"ok"}\`), also a child process;
-  framework: \`bench/effect-hello-server.ts\` (an Effect HttpApi with one health endpoint and no middleware: the ceiling our health row can reach).
+  framework: \`bench/effect-hello-server.ts\` (an Effect HttpApi with one health endpoint and no middleware: the ceiling our health row can reach);
+  thin service: \`bench/thin-server.ts\`, the thinnest service anyone could hand-write doing a create's durable work: bare \`node:http\` and \`pg\` (node-postgres, a pool of 20), the key compared in memory, no framework, no validation beyond JSON parsing, no access rule.
+  \`POST /cards\` inserts the card row (uuid key, project, column, title, description, created time; B-tree indexes on column and on project) and its event row (bigserial key, project, card, type, the card's JSON; indexes on (project, id) and (card, id)) in one statement, one CTE, and answers the row with 201;
+  \`GET /cards/{id}\` answers one row by primary key. Its tables were filled with ${count(thinRows)} card rows (as many as cards in the database) and vacuumed at its start (${thinSeconds.toFixed(1)} s), and dropped right after its two scenarios.
   The embedded database's rows: a second \`bin/board.mjs serve\`, the same but with no DATABASE_URL and a fresh temporary DATA_DIR, started after every PostgreSQL row.
 
 ## Results
@@ -1300,11 +1433,11 @@ ${smokeRun ? "\n**Smoke run** (`--smoke`): tiny data (search corpora ÷100, boar
 ${figures}
 
 Requests/s counts every response in the measured window; p50/p99 are per-response latencies measured by the load generator (all statuses).
-"ratio to baseline" is requests/s over the baseline row. "server RSS" is VmRSS of the process under test right after the scenario
+"ratio to baseline" is requests/s over the baseline row. "ratio to floor" is requests/s over the thin service's create for the writes (POST /v1/cards, intake, move), over its read by id for GET /v1/cards/{id}.
+"server µs/req" and "PostgreSQL µs/req" are CPU time per response over the measured window (PostgreSQL sums all its processes). "server RSS" is VmRSS of the process under test right after the scenario
 (before the first scenario, after seeding: board server ${mib(rssAtStart.server)} MiB, baseline ${mib(rssAtStart.baseline)} MiB).
 A † marks a run during which other processes on the machine used more than ${disturbedPct}% of a core (see "everything else" below); such runs are measured again while the waiting budget lasts and the cleanest is kept.
-The two floor rows are PostgreSQL alone (see Writes below): they have no server, so no RSS; their latencies are pgbench's per transaction.
-"ratio to floor" is requests/s over the INSERT floor's for the writes, over the primary-key SELECT floor's for GET /v1/cards/{id}.
+The two "PostgreSQL alone" rows have no HTTP and no server, so no RSS; their latencies are pgbench's per transaction. They say how much of the thin service's cost is the database's (the INSERT writes no event row).
 
 ## Targets
 
@@ -1323,9 +1456,14 @@ ${startupTable}
 
 POST /v1/cards, POST /v1/intake and POST /v1/cards/{id}/move on PostgreSQL at ${connections} connections and at 1 (the 1-connection move moves one card of the pool around).
 "scale-up" is the first rate over the second: a write that holds no lock across its commit lets concurrent commits overlap instead of queueing.
-The INSERT floor inserts one row per transaction into a card-shaped table (uuid key from gen_random_uuid(), project, column, numeric order key, title, created_at, and B-tree indexes on (column_id, sort_key) and (project_id)), ${connections} connections, one column, a random key per row;
-the primary-key SELECT floor reads one row by a random integer key from a table of ${count(floorTables.selectRows)} card-like rows (as many as cards in the database then). Both tables are dropped right after the floors run.
-CPU columns are per response over the measured window; the floor's PostgreSQL µs is per inserted row. A floor's PostgreSQL CPU is sampled every 0.2 s while its backends live (they exit with pgbench), so up to 0.2 s of it may be missed.
+"÷ thin create" is over the thin service's create (see Server above), the floor: the same JSON body, the card and its event row in one statement, at the same load.
+${
+  floorTables === undefined
+    ? "PostgreSQL alone did not run (see BENCH_ONLY)."
+    : `PostgreSQL alone, for context: pgbench's INSERT of one row per transaction into a card-shaped table (uuid key from gen_random_uuid(), project, column, numeric order key, title, created_at, and B-tree indexes on (column_id, sort_key) and (project_id)), ${connections} connections, one column, a random key per row, no event row;
+its primary-key SELECT reads one row by a random integer key from a table of ${count(floorTables.selectRows)} card-like rows (as many as cards in the database then). Both tables are dropped right after they run.`
+}
+CPU columns are per response over the measured window; pgbench's PostgreSQL µs is per inserted row, sampled every 0.2 s while its backends live (they exit with pgbench), so up to 0.2 s of it may be missed.
 
 ${writes}
 
@@ -1348,7 +1486,7 @@ ${webSection(web)}
 
 ## Embedded database (PGlite, DATA_DIR)
 
-The same write scenarios against the embedded database: PGlite inside the server process, reached over one socket connection, so "server µs/req" includes the database's work and there is no floor (no pgbench for PGlite).
+The same write scenarios against the embedded database: PGlite inside the server process, reached over one socket connection, so "server µs/req" includes the database's work and there is no floor (the thin service and pgbench need PostgreSQL).
 ${embedded === undefined ? "" : `Seeded through the API like the PostgreSQL server (signup, workspace, kanban project, API key, intake token, a ${embedded.moveCards}-card move pool) in ${embedded.seedSeconds.toFixed(1)} s. "÷ PostgreSQL" is over the same scenario's rate in the Writes table.\n`}
 ${embeddedWrites}
 
@@ -1374,7 +1512,7 @@ A † marks a disturbed run, as above. \`BENCH_ONLY=scaling\` runs just these ro
 ${resources}
 
 CPU time over the measured window, in % of one core (100% = one core fully busy; the machine has ${cpus.length * 100}%). PostgreSQL sums all its processes.
-For the floors the load generator includes pgbench and there is no process under test but PostgreSQL; for the embedded rows the process under test holds the database too.
+For "PostgreSQL alone" the load generator includes pgbench and there is no process under test but PostgreSQL; for the thin service's rows the process under test is the thin service; for the embedded rows it holds the database too.
 "everything else" is the whole machine minus the three: kernel work not charged to them and any other process running meanwhile (a large value means the run was disturbed).
 
 ## Data
@@ -1390,7 +1528,8 @@ ${corpusTable}
 - GET /v1/cards/{id} rotates over the ${count(sizes.board)} board cards. POST /v1/cards appends to one column of a kanban project (${created.toLocaleString("en-US")} cards there after the run).
   The move pool is ${movePool.moveCardIds.length} cards over 3 columns, made through the API after the corpus reached ${count(mainStep.cards)} cards (${movePoolSeconds.toFixed(1)} s); each connection moves its own card to the next column at position 0–3.
 - claim-next (\`{columnId, ttlSeconds}\`) takes cards from a ${count(queueCards)}-card To Do column of mixed priorities, inserted in SQL after the other main scenarios and deleted after it: ${queueNote}.
-- The floors' tables were created and the SELECT one filled with ${count(floorTables.selectRows)} rows and vacuumed in ${floorTables.seconds.toFixed(1)} s, before the baseline.
+- The thin service read ${count(thinTarget.readIds.length)} of its rows, picked at random and rotating per request (as GET /v1/cards/{id} rotates over the board's cards).
+${floorTables === undefined ? "" : `- pgbench's tables were created and the SELECT one filled with ${count(floorTables.selectRows)} rows and vacuumed in ${floorTables.seconds.toFixed(1)} s, after the thin service's scenarios.\n`}
 - Seeding took ${seedSeconds.toFixed(1)} s before the first scenario (signup through the API, bulk cards in SQL with the corpus at ${count(seeded.firstCorpusStep.cards)} cards, then VACUUM ANALYZE: like autovacuum would, it also flushes the GIN pending lists the bulk insert leaves in the trigram indexes; without it each search scans them and costs about 4× more in PostgreSQL),
   then ${seconds(mainStep.insertMs + mainStep.vacuumMs)} to grow the corpus to ${count(mainStep.cards)} cards${largeStep === undefined ? "" : ` and ${seconds(largeStep.insertMs + largeStep.vacuumMs)} to grow it to ${count(largeStep.cards)}`}. The whole run took ${((Date.now() - runStarted) / 1000).toFixed(0)} s.
 

@@ -7,7 +7,9 @@
  *
  * Needs PostgreSQL: the bench creates its own `board_bench_*` database on the server of
  * DATABASE_URL (connecting as DATABASE_URL, like test/support/backends.ts) and drops it. The
- * floors use pgbench when it is on PATH and a driver loop otherwise: both labels are accepted.
+ * thin service (bench/thin-server.ts), the floor of the writes and the card read, answers a few
+ * checked requests, then runs its two scenarios like every other. PostgreSQL alone uses pgbench
+ * when it is on PATH and a driver loop otherwise: both labels are accepted.
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -41,8 +43,10 @@ const tableRows = (md: string, title: string): Array<Array<string>> => {
     )
 }
 
-const insertFloor = /^floor: (pgbench )?INSERT \(card-shaped table\)/
-const selectFloor = /^floor: (pgbench )?primary-key SELECT/
+const thinCreate = /^thin service: create \(POST \/cards, card \+ event row in one statement\)$/
+const thinRead = /^thin service: read by id \(GET \/cards\/\{id\}\)$/
+const insertFloor = /^PostgreSQL alone: (pgbench )?INSERT \(card-shaped table\)/
+const selectFloor = /^PostgreSQL alone: (pgbench )?primary-key SELECT/
 /** The write scenarios at N connections, as the Writes table names them. */
 const writes = [
   /^POST \/api\/v1\/cards$/,
@@ -56,6 +60,8 @@ const oneConnection = (re: RegExp) => new RegExp(`${re.source.slice(0, -1)}, 1 c
 const mainRows = [
   /^baseline: node:http hello$/,
   /^framework: Effect HttpApi hello \(GET \/api\/v1\/health\)$/,
+  thinCreate,
+  thinRead,
   insertFloor,
   selectFloor,
   /^GET \/api\/v1\/health$/,
@@ -80,7 +86,7 @@ const mainRows = [
 const rate = /^[\d,.]+( †)?$/
 
 describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
-  it("runs every scenario, the floors, the scaling runs and the embedded database's writes end to end, all 2xx, and writes the report to BENCH_OUT", async () => {
+  it("runs every scenario, the thin service, PostgreSQL alone, the scaling runs and the embedded database's writes end to end, all 2xx, and writes the report to BENCH_OUT", async () => {
     outDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-smoke-"))
     const out = path.join(outDir, "BENCHMARKS.md")
     const env: Record<string, string | undefined> = { ...process.env, BENCH_DATABASE_URL: postgresUrl, BENCH_OUT: out }
@@ -99,6 +105,7 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
     clearTimeout(guard)
     expect(code, output.slice(-4000)).toBe(0)
     expect(output).toMatch(/dropped database board_bench_[0-9a-f]+/)
+    expect(output).toContain("smoke checks of the thin service passed")
 
     const md = fs.readFileSync(out, "utf8")
     expect(md).toContain("**Smoke run**")
@@ -106,17 +113,24 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
     const results = tableRows(md, "Results")
     expect(results.map((r) => r[0]!.replace(/ †$/, ""))).toEqual(mainRows.map((re) => expect.stringMatching(re)))
     for (const row of results) expect(row[5], `non-2xx of ${row[0]}`).toBe("0")
-    // the writes are rated against the INSERT floor, the card read against the SELECT floor
+    // the writes are rated against the thin create, the card read against the thin read
     for (const row of results) {
       const label = row[0]!.replace(/ †$/, "")
-      const floor = writes.some((re) => re.test(label) || oneConnection(re).test(label))
-        ? "INSERT"
-        : /^GET \/api\/v1\/cards\//.test(label)
-          ? "SELECT"
-          : undefined
-      expect(row[8], `ratio to floor of ${label}`).toMatch(
+      const floor =
+        thinCreate.test(label) || writes.some((re) => re.test(label) || oneConnection(re).test(label))
+          ? "thin create"
+          : thinRead.test(label) || /^GET \/api\/v1\/cards\//.test(label)
+            ? "thin read"
+            : undefined
+      expect(row[7], `ratio to floor of ${label}`).toMatch(
         floor === undefined ? /^–$/ : new RegExp(`^\\d+\\.\\d{3} of ${floor}$`)
       )
+      if (thinCreate.test(label) || thinRead.test(label)) expect(row[7]).toBe(`1.000 of ${floor}`)
+      // CPU per request of the process under test (none for PostgreSQL alone) and of PostgreSQL
+      expect(row[8], `server µs/req of ${label}`).toMatch(
+        insertFloor.test(label) || selectFloor.test(label) ? /^–$/ : /^\d[\d,]*$/
+      )
+      expect(row[9], `PostgreSQL µs/req of ${label}`).toMatch(/^\d[\d,]*$/)
     }
 
     for (const [title, ids] of [
@@ -131,17 +145,17 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
       for (const row of rows) expect(row[6], `non-2xx of ${row[1]}`).toBe("0")
     }
 
-    // each write at both connection counts, its scale-up and its ratio to the INSERT floor, then the floor itself
+    // each write at both connection counts, its scale-up and its ratio to the thin create, then the thin create and PostgreSQL alone
     const writeRows = tableRows(md, "Writes")
     expect(writeRows.map((r) => r[0]!.replace(/ †$/, ""))).toEqual(
-      [...writes, insertFloor].map((re) => expect.stringMatching(re))
+      [...writes, thinCreate, insertFloor].map((re) => expect.stringMatching(re))
     )
     for (const row of writeRows.slice(0, writes.length)) {
       expect(row[1], `${row[0]} at N connections`).toMatch(rate)
       expect(row[2], `${row[0]} at 1 connection`).toMatch(rate)
       expect(row[3], `scale-up of ${row[0]}`).toMatch(/^×[\d.]+$/)
-      expect(row[4], `${row[0]} over the INSERT floor`).toMatch(/^\d+\.\d{3}$/)
-      expect(row[5], `${row[0]} at 1 connection over the INSERT floor`).toMatch(/^\d+\.\d{3}$/)
+      expect(row[4], `${row[0]} over the thin create`).toMatch(/^\d+\.\d{3}$/)
+      expect(row[5], `${row[0]} at 1 connection over the thin create`).toMatch(/^\d+\.\d{3}$/)
     }
 
     // the same writes on the embedded database, all 2xx
@@ -158,15 +172,19 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
 
     const targets = tableRows(md, "Targets")
     for (const label of [
-      "POST /v1/cards >= 0.35 of the INSERT floor",
-      "POST /v1/cards at 50 connections >= 8× its 1-connection rate",
-      "POST /v1/intake >= 0.9 of POST /v1/cards",
-      "move >= 0.25 of the INSERT floor",
-      "GET /v1/cards/{id} >= 0.25 of the primary-key SELECT floor",
+      "POST /v1/cards >= 0.35 of the thin create",
+      "move >= 0.35 of the thin create",
+      "POST /v1/intake >= 0.35 of the thin create",
+      "GET /v1/cards/{id} >= 0.6 of the thin read",
+      "health >= 0.7 of baseline (node:http) req/s",
       "board of 1,000 cards p99 <= 12 ms, 1 connection",
+      "board of 10,000 cards p99 <= 80 ms, 1 connection",
+      "server RSS <= 250 MiB at its highest across the whole benchmark (PostgreSQL)",
+      "server RSS <= 250 MiB at its highest across the whole benchmark (embedded database)",
+      "server RSS <= 120 MiB idle after start (PostgreSQL)",
+      "server RSS <= 120 MiB idle after start (embedded database)",
+      "POST /v1/cards at 50 connections >= 8× its 1-connection rate",
       "search over 1,000,000 cards p99 <= 15 ms, 1 connection",
-      "server RSS <= 150 MiB idle after start (PostgreSQL)",
-      "server RSS <= 250 MiB after the whole benchmark",
       "`board serve` to healthy <= 1 s (up-to-date PostgreSQL database)",
       "`board --help` <= 150 ms",
       "`board card show REF` <= 300 ms against a local server",
@@ -179,7 +197,7 @@ describe.skipIf(postgresUrl === undefined)("pnpm bench --smoke", () => {
     // start-up and memory: every figure measured (a number in the median column)
     const startup = tableRows(md, "Start-up and memory")
     expect(startup.map((r) => r[0]).join("\n")).toMatch(
-      /board serve.*\n.*idle.*\n.*after every PostgreSQL scenario.*\n.*--help.*\n.*--version.*\n.*card show/
+      /board serve.*\n.*idle, on PostgreSQL.*\n.*after every PostgreSQL scenario.*\n.*highest.*on PostgreSQL.*\n.*embedded.*idle.*\n.*highest.*embedded.*\n.*--help.*\n.*--version.*\n.*card show/
     )
     for (const row of startup) expect(row[1], row[0]).toMatch(/^\d+$/)
 
