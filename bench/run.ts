@@ -1173,7 +1173,11 @@ const main = async () => {
     for (const sc of phase(floorIds)) await run(sc)
     await dropFloors(db)
   }
-  for (const sc of phase(mainIds.filter((id) => !alwaysIds.includes(id) && id !== "claim-next"))) {
+  for (const sc of phase(
+    mainIds.filter(
+      (id) => !alwaysIds.includes(id) && !(floorIds as ReadonlyArray<string>).includes(id) && id !== "claim-next"
+    )
+  )) {
     await run(sc)
     // the write-cost pair's other side right after it, on the same data
     for (const off of phase([`${sc.id}-events-off`])) await run(off)
