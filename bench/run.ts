@@ -1003,8 +1003,9 @@ const main = async () => {
   const problems = await checkInvariants(db)
   if (problems.length > 0) throw new Error(`seed broke an invariant:\n${problems.join("\n")}`)
   const pgSettings = (
-    await db.query<{ v: string; fsync: string; commit: string }>(
-      `SELECT current_setting('server_version') AS v, current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS commit`
+    await db.query<{ v: string; fsync: string; commit: string; autovacuum: string }>(
+      `SELECT current_setting('server_version') AS v, current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS commit,
+         current_setting('autovacuum') AS autovacuum`
     )
   )[0]
   const pgVersion = pgSettings?.v ?? ""
@@ -1421,7 +1422,7 @@ ${smokeRun ? "\n**Smoke run** (`--smoke`): tiny data (search corpora ÷100, boar
 - **Command**: \`${command}\` (from the repository root)
 - **Machine**: ${cpus.length} cores (${cpus[0]?.model.trim() ?? "unknown CPU"}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}
 - **Node**: ${process.version} (server, baseline and load generator)
-- **PostgreSQL**: ${pgVersion} on the same machine (\`${redactUrl(adminUrl)}\`, fresh database \`${database.name}\`, dropped after the run; fsync ${pgSettings?.fsync}, synchronous_commit ${pgSettings?.commit})
+- **PostgreSQL**: ${pgVersion} on the same machine (\`${redactUrl(adminUrl)}\`, fresh database \`${database.name}\`, dropped after the run; fsync ${pgSettings?.fsync}, synchronous_commit ${pgSettings?.commit}, autovacuum ${pgSettings?.autovacuum}${pgSettings?.autovacuum === "off" ? ": dead rows pile up in card_order_counts, whose folds delete and insert rows on every write, and every create's position sum scans their index entries" : ""})
 - **Load**: autocannon, ${connections} connections (rows with 1 in the conns column, and every scaling row, use 1), ${warmup} s warm-up then ${duration} s measured per scenario, keep-alive, no pipelining.
   The floor (issue 35; its figures were taken at 5 s after a 1 s warm-up: \`BENCH_DURATION=5 BENCH_WARMUP=1\`): the thin service, loaded like every scenario, right after the baseline; then PostgreSQL alone: ${floorDriver}.
   Load generator, server, baseline and PostgreSQL share the same ${cpus.length} cores. Before each scenario the run waits (up to ${quietBudgetSeconds} s in total) until other processes use less than 15% of a core.
