@@ -88,6 +88,8 @@ export interface DeleteParams extends ActorParams {
 // version of a created card and the old version of a moved one (`moved` subtracts it). What a
 // new card cannot have yet (labels, subtasks, a claim) is written as such; `assignees` is the
 // JSON text of what the statement assigned (a moved card's are its rows).
+// `b` counts the position once: `OFFSET 0` keeps the planner from pulling the subquery up, which
+// would copy both counts into each of the position's two uses (the column and the card's JSON).
 const writtenCard = (found: string, count: "created" | "moved", now: string, assignees: string) => {
   const position =
     count === "created"
@@ -108,7 +110,7 @@ const writtenCard = (found: string, count: "created" | "moved", now: string, ass
     (${card})::json AS card, scale(c.sort_key) AS key_scale, ${bucketSize("c")}::int AS bucket_size,
     ${count === "moved" ? "c.old_column_id" : "NULL::uuid"} AS old_column_id,
     ${count === "moved" ? "c.old_position" : "NULL::int"} AS old_position
-  FROM written c CROSS JOIN LATERAL (SELECT ${bucketsBefore("c")} AS before, ${withinBucket("c")} AS within) b`
+  FROM written c CROSS JOIN LATERAL (SELECT ${bucketsBefore("c")} AS before, ${withinBucket("c")} AS within OFFSET 0) b`
 }
 
 /** The columns of writtenCard()'s row after `found`. */
