@@ -1,7 +1,7 @@
 /**
  * `pnpm bench --smoke` end to end: the whole benchmark (server, baseline, the PostgreSQL floors,
  * seeding, every scenario, the scaling runs, the writes on the embedded database, the report) on
- * tiny data with 1 s per scenario, so a change that breaks a scenario or the report is caught by
+ * tiny data with 0.25 s per scenario, so a change that breaks a scenario or the report is caught by
  * the test suite rather than by the next full run. It checks that the run works and every request
  * answered 2xx, never the figures.
  *
