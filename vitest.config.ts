@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config"
+import LongestFirst from "./test/support/sequencer.ts"
 
 /**
  * The suite in layers (docs/development.md, "Test layers"), one vitest project each, so a
@@ -92,6 +93,8 @@ export default defineConfig({
     // own server, database and port from its own hooks; nothing a file relies on lives in a
     // module's state between files (support/templates.ts caches only the read-only template).
     isolate: false,
+    // the longest files start first, across the layers (support/sequencer.ts)
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: "unit", include: unit } },
       {
