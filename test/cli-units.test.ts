@@ -94,6 +94,7 @@ const card = (
   claim: null,
   shippedAt: null,
   shippedTo: null,
+  pullRequestMark: null,
   ...extra
 })
 // the wire form, decoded as the client decodes it (which brands the ids)

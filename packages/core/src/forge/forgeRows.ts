@@ -38,6 +38,29 @@ export const combinedChecksSql = (pr: string) => `(SELECT CASE WHEN count(*) = 0
     WHEN bool_or(fc.state = 'failure') THEN 'failure' WHEN bool_or(fc.state = 'pending') THEN 'pending' ELSE 'success' END
     FROM forge_checks fc WHERE fc.repository_id = ${pr}.repository_id AND fc.sha = ${pr}.head_sha)`
 
+/**
+ * The compact mark of card `card` (an SQL expression of its id) from its linked pull requests
+ * (migrations/0027_pull_request_mark.sql): checks failing on one not closed, else one open or
+ * draft, else one merged, else null.
+ */
+export const pullRequestMarkSql = (card: string) => `(SELECT CASE
+    WHEN bool_or(mp.state <> 'closed' AND ${combinedChecksSql("mp")} = 'failure') THEN 'checks_failing'
+    WHEN bool_or(mp.state IN ('open', 'draft')) THEN 'open'
+    WHEN bool_or(mp.state = 'merged') THEN 'merged' END
+    FROM card_pull_requests mcpr JOIN pull_requests mp ON mp.id = mcpr.pull_request_id WHERE mcpr.card_id = ${card})`
+
+/**
+ * A CTE `marked` that writes the mark of the cards in `cards` (an SQL set of card ids) where it
+ * changed, answering their ids and new marks. Run it in a statement of its own after the writes
+ * it summarizes and after the delivery locked the cards (its snapshot then holds every change
+ * that committed before, so of two deliveries on one card the second writes what both did).
+ */
+export const markCte = (cards: string) => `marked AS (
+    UPDATE cards mc SET pull_request_mark = m.mark
+    FROM (SELECT x.id, ${pullRequestMarkSql("x.id")} AS mark FROM cards x WHERE x.id IN (${cards})) m
+    WHERE mc.id = m.id AND mc.pull_request_mark IS DISTINCT FROM m.mark
+    RETURNING mc.id, mc.pull_request_mark)`
+
 export interface PullRequestRow {
   readonly card_id: string
   readonly card_ref: string
@@ -56,6 +79,8 @@ export interface PullRequestRow {
   readonly merge_commit_sha: string | null
   readonly merged_at: Date | string | null
   readonly updated_at: Date | string
+  /** The card's compact mark (`pullRequestMark`), when the statement reads it. */
+  readonly card_mark?: string | null
 }
 
 /** A card's pull requests, as rows of `PullRequestRow`; the caller adds the WHERE. */
@@ -89,5 +114,22 @@ export const linkEventObject = (r: PullRequestRow) => ({
   cardId: r.card_id,
   ref: r.card_ref,
   repository: r.repository_name,
-  pullRequest: pullRequestView(r)
+  pullRequest: pullRequestView(r),
+  pullRequestMark: r.card_mark ?? null
+})
+
+/** The object of `card.commit_linked`: the card, the repository and the commit. */
+export const commitEventObject = (r: {
+  readonly card_id: string
+  readonly card_ref: string
+  readonly repository: string
+  readonly sha: string
+  readonly message: string
+  readonly url: string | null
+  readonly closes: boolean
+}) => ({
+  cardId: r.card_id,
+  ref: r.card_ref,
+  repository: r.repository,
+  commit: { sha: r.sha, message: r.message.split("\n")[0]!.slice(0, 500), url: r.url, closes: r.closes }
 })

@@ -46,6 +46,7 @@ const card = (id: string, columnId: string, position: number, more: Partial<Card
   claim: null,
   shippedAt: null,
   shippedTo: null,
+  pullRequestMark: null,
   ...more
 })
 const label = (id: string, name: string): Label => ({
