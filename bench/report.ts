@@ -148,6 +148,13 @@ export const targets: ReadonlyArray<Target> = [
     oneConnectionRowId: "link-1"
   },
   {
+    kind: "p99",
+    label: "forge delivery p99 < 50 ms (10 connections: ten hooks delivering at once)",
+    rowId: "forge",
+    maxMs: 50,
+    oneConnectionRowId: "forge-1"
+  },
+  {
     kind: "relative",
     label: "POST /v1/cards >= 0.35 of the INSERT floor",
     rowId: "create",
