@@ -207,7 +207,10 @@ const addForgeHook = (paths: Record<string, Record<string, Operation>>) => {
           schema: { type: "string", format: "uuid" }
         },
         header("X-Hub-Signature-256", "GitHub: `sha256=` and the hex HMAC-SHA256 of the raw body with the secret."),
-        header("X-GitHub-Event", "GitHub: the event (`pull_request`, `pull_request_review`, `check_suite`, `check_run`, `status`, `push`, `deployment_status`)."),
+        header(
+          "X-GitHub-Event",
+          "GitHub: the event (`pull_request`, `pull_request_review`, `check_suite`, `check_run`, `status`, `push`, `deployment_status`)."
+        ),
         header("X-GitHub-Delivery", "GitHub: the delivery's id."),
         header("X-Gitlab-Token", "GitLab: the secret itself."),
         header("X-Gitlab-Event", "GitLab: the event (`Merge Request Hook`, `Pipeline Hook`, `Push Hook`)."),

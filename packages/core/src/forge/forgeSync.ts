@@ -261,7 +261,15 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
          )
          SELECT prs.id, prs.checks, (SELECT count(*) FROM locked)::int AS locked
          FROM prs CROSS JOIN (SELECT count(*) FROM written) w`,
-        [repo.id, sha, [...change.numbers], change.name.slice(0, 300), change.state, change.url?.slice(0, 2048) ?? null, now]
+        [
+          repo.id,
+          sha,
+          [...change.numbers],
+          change.name.slice(0, 300),
+          change.state,
+          change.url?.slice(0, 2048) ?? null,
+          now
+        ]
       )
       if (before.length === 0) return
       const was = new Map(before.map((p) => [p.id, p.checks]))

@@ -38,9 +38,9 @@ describe("the forge's history sentences (issue 31)", () => {
         names
       )
     ).toBe("WEB-12 was moved to Done by GitHub (acme/web#42 merged)")
-    expect(describeEvent(event("card.pull_request_linked", { object: { ...pr, pullRequest: { number: 42 } } }), names)).toBe(
-      "WEB-12 was linked to acme/web#42"
-    )
+    expect(
+      describeEvent(event("card.pull_request_linked", { object: { ...pr, pullRequest: { number: 42 } } }), names)
+    ).toBe("WEB-12 was linked to acme/web#42")
     expect(
       describeEvent(
         event("card.commit_linked", {
