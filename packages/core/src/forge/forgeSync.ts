@@ -33,6 +33,9 @@ export interface Connection {
   readonly automation: { readonly pullRequestOpened: boolean; readonly pullRequestMerged: boolean }
 }
 
+/** The number of a mention's ref (`WEB-12` → 12): cards are found by (project, ref number), their unique index. */
+const refNumber = (ref: string) => Number(ref.slice(ref.lastIndexOf("-") + 1))
+
 const KIND_RANK: Record<string, number> = { todo: 0, in_progress: 1, done: 2 }
 
 export interface SyncDeps {
@@ -137,12 +140,12 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
              updated_at = EXCLUDED.updated_at
            RETURNING pr.id
          ), named AS (
-           SELECT c.id, m.closes FROM unnest($14::text[], $15::boolean[]) AS m(ref, closes)
-           JOIN cards c ON c.project_id = $13::uuid AND upper(c.ref) = m.ref
+           SELECT c.id, m.closes FROM unnest($14::text[], $15::boolean[], $16::int[]) AS m(ref, closes, n)
+           JOIN cards c ON c.project_id = $13::uuid AND c.ref_number = m.n AND upper(c.ref) = m.ref
          ), locked AS (
            SELECT k.id FROM cards k
-           WHERE k.id IN (SELECT id FROM named)
-              OR k.id IN (SELECT cpr.card_id FROM card_pull_requests cpr JOIN prev ON cpr.pull_request_id = prev.id)
+           WHERE k.id IN (SELECT id FROM named
+             UNION SELECT cpr.card_id FROM card_pull_requests cpr JOIN prev ON cpr.pull_request_id = prev.id)
            ORDER BY k.id FOR NO KEY UPDATE
          ), linked AS (
            INSERT INTO card_pull_requests (card_id, pull_request_id, closes, created_at)
@@ -170,7 +173,8 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
           review !== undefined,
           repo.project_id,
           mentions.map((m) => m.ref),
-          mentions.map((m) => m.closes)
+          mentions.map((m) => m.closes),
+          mentions.map((m) => refNumber(m.ref))
         ]
       )
       const prId = written!.id
@@ -314,11 +318,11 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
       const now = yield* sqlNow
       const linked = yield* run<{ card_id: string; card_ref: string; sha: string; closes: boolean; i: number }>(
         `WITH m AS (
-           SELECT * FROM unnest($4::text[], $5::text[], $6::boolean[]) WITH ORDINALITY AS m(ref, sha, closes, i)
+           SELECT * FROM unnest($4::text[], $5::text[], $6::boolean[], $7::int[]) WITH ORDINALITY AS m(ref, sha, closes, n, i)
          ), ins AS (
            INSERT INTO card_commits (card_id, repository_id, sha, closes, created_at)
            SELECT c.id, $2::uuid, lower(m.sha), m.closes, $3::timestamptz
-           FROM m JOIN cards c ON c.project_id = $1::uuid AND upper(c.ref) = m.ref
+           FROM m JOIN cards c ON c.project_id = $1::uuid AND c.ref_number = m.n AND upper(c.ref) = m.ref
            ON CONFLICT (card_id, sha) DO NOTHING
            RETURNING card_id, sha, closes
          )
@@ -331,7 +335,8 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
           now,
           rows.map((r) => r.ref),
           rows.map((r) => r.commit.sha),
-          rows.map((r) => r.closes)
+          rows.map((r) => r.closes),
+          rows.map((r) => refNumber(r.ref))
         ]
       )
       yield* events.record(
