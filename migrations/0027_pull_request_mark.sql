@@ -11,3 +11,22 @@
 -- Shipped is its own pair of columns (shipped_at, shipped_to): a client shows it over this mark.
 ALTER TABLE cards ADD COLUMN pull_request_mark text
   CHECK (pull_request_mark IN ('open', 'merged', 'checks_failing'));
+
+-- The cards linked before this migration get their mark now (a delivery then only raises it, or
+-- reads the card's pull requests again when one falls: forgeRows.ts `markCte`).
+UPDATE cards c SET pull_request_mark = m.mark
+FROM (
+  SELECT cpr.card_id, CASE
+      WHEN bool_or(pr.state <> 'closed' AND ck.checks = 'failure') THEN 'checks_failing'
+      WHEN bool_or(pr.state IN ('open', 'draft')) THEN 'open'
+      WHEN bool_or(pr.state = 'merged') THEN 'merged' END AS mark
+  FROM card_pull_requests cpr
+  JOIN pull_requests pr ON pr.id = cpr.pull_request_id
+  CROSS JOIN LATERAL (
+    SELECT CASE WHEN count(*) = 0 THEN NULL WHEN bool_or(fc.state = 'failure') THEN 'failure'
+      WHEN bool_or(fc.state = 'pending') THEN 'pending' ELSE 'success' END AS checks
+    FROM forge_checks fc WHERE fc.repository_id = pr.repository_id AND fc.sha = pr.head_sha
+  ) ck
+  GROUP BY cpr.card_id
+) m
+WHERE c.id = m.card_id AND m.mark IS NOT NULL;

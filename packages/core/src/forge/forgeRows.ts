@@ -49,17 +49,45 @@ export const pullRequestMarkSql = (card: string) => `(SELECT CASE
     WHEN bool_or(mp.state = 'merged') THEN 'merged' END
     FROM card_pull_requests mcpr JOIN pull_requests mp ON mp.id = mcpr.pull_request_id WHERE mcpr.card_id = ${card})`
 
+/** A mark's rank: the mark of a card is the highest rank among its linked pull requests'. */
+const markRank = (mark: string) =>
+  `(CASE ${mark} WHEN 'checks_failing' THEN 3 WHEN 'open' THEN 2 WHEN 'merged' THEN 1 ELSE 0 END)`
+/** The rank of pull request `pr` alone (closed: 0). */
+export const pullRequestRankSql = (pr: string) => `(CASE WHEN ${pr}.state = 'closed' THEN 0
+    WHEN ${combinedChecksSql(pr)} = 'failure' THEN 3 WHEN ${pr}.state IN ('open', 'draft') THEN 2 ELSE 1 END)`
+/** The same rank from a pull request's state and combined checks as values (JavaScript). */
+export const pullRequestRank = (state: string, checks: string | null): number =>
+  state === "closed" ? 0 : checks === "failure" ? 3 : state === "open" || state === "draft" ? 2 : 1
+const rankMark = (rank: string) =>
+  `(CASE ${rank} WHEN 3 THEN 'checks_failing' WHEN 2 THEN 'open' WHEN 1 THEN 'merged' END)`
+
 /**
  * A CTE `marked` that writes the mark of the cards in `cards` (an SQL set of card ids) where it
  * changed, answering their ids and new marks. Run it in a statement of its own after the writes
  * it summarizes and after the delivery locked the cards (its snapshot then holds every change
  * that committed before, so of two deliveries on one card the second writes what both did).
+ *
+ * `one`: the change is of one pull request (SQL of its id; `was`, its rank before, or 0 where
+ * `fresh`, an SQL array of the card ids it was just linked to). A rank that did not fall needs
+ * no walk over the card's other pull requests: the mark was the highest rank of them all, so it
+ * becomes the higher of the mark and the new rank. Only a fall (a merge, a close, checks
+ * passing) reads them all again. So a card with a thousand pull requests costs one probe.
  */
-export const markCte = (cards: string) => `marked AS (
+export const markCte = (cards: string, one?: { readonly pr: string; readonly was: string; readonly fresh: string }) => {
+  const full = pullRequestMarkSql("x.id")
+  const mark =
+    one === undefined
+      ? full
+      : `(SELECT CASE WHEN r.now >= r.was THEN ${rankMark(`greatest(${markRank("x.pull_request_mark")}, r.now)`)} ELSE ${full} END
+          FROM (SELECT ${pullRequestRankSql("op")} AS now,
+            CASE WHEN x.id = ANY(${one.fresh}) THEN 0 ELSE ${one.was} END AS was
+            FROM pull_requests op WHERE op.id = ${one.pr}) r)`
+  return `marked AS (
     UPDATE cards mc SET pull_request_mark = m.mark
-    FROM (SELECT x.id, ${pullRequestMarkSql("x.id")} AS mark FROM cards x WHERE x.id IN (${cards})) m
+    FROM (SELECT x.id, ${mark} AS mark FROM cards x WHERE x.id IN (${cards})) m
     WHERE mc.id = m.id AND mc.pull_request_mark IS DISTINCT FROM m.mark
     RETURNING mc.id, mc.pull_request_mark)`
+}
 
 export interface PullRequestRow {
   readonly card_id: string

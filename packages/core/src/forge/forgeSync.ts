@@ -17,7 +17,8 @@ import {
   linkEventObject,
   markCte,
   PULL_REQUEST_SELECT,
-  type PullRequestRow
+  type PullRequestRow,
+  pullRequestRank
 } from "./forgeRows.ts"
 import type { ForgeChange, PullRequestFacts, ReviewFacts } from "./payloads.ts"
 import { branchMentions, mentionsIn, mergeMentions } from "./refs.ts"
@@ -64,14 +65,20 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
    * written first (`markCte`) and the card's column kind; one statement. The delivery locked the
    * cards before (so this statement's snapshot holds every change another delivery committed).
    */
-  const markedLinksOf = (prIds: ReadonlyArray<string>) =>
+  const markedLinksOf = (
+    prIds: ReadonlyArray<string>,
+    one?: { readonly was: number; readonly fresh: ReadonlyArray<string> }
+  ) =>
     run<PullRequestRow & { readonly card_mark: string | null; readonly column_kind: string }>(
-      `WITH ${markCte("SELECT card_id FROM card_pull_requests WHERE pull_request_id = ANY($1::uuid[])")}
+      `WITH ${markCte(
+        "SELECT card_id FROM card_pull_requests WHERE pull_request_id = ANY($1::uuid[])",
+        one === undefined ? undefined : { pr: "($1::uuid[])[1]", was: "$2::int", fresh: "$3::uuid[]" }
+      )}
        ${PULL_REQUEST_SELECT.replace("SELECT cpr.card_id,", "SELECT cpr.card_id, CASE WHEN mk.id IS NULL THEN c.pull_request_mark ELSE mk.pull_request_mark END AS card_mark, col.kind AS column_kind,")}
        JOIN board_columns col ON col.id = c.column_id
        LEFT JOIN marked mk ON mk.id = cpr.card_id
        WHERE cpr.pull_request_id = ANY($1::uuid[]) ORDER BY pr.number, c.ref_number`,
-      [prIds]
+      one === undefined ? [prIds] : [prIds, one.was, one.fresh]
     )
 
   /**
@@ -182,7 +189,10 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
         ? { state: written!.prev_state!, review: written!.prev_review, checks: written!.prev_checks }
         : undefined
       const fresh = new Set<string>(written!.fresh ?? [])
-      const links = yield* markedLinksOf([prId])
+      const links = yield* markedLinksOf([prId], {
+        was: prev === undefined ? 0 : pullRequestRank(prev.state, prev.checks),
+        fresh: [...fresh]
+      })
       const log: Array<EventInput> = []
       for (const link of links) {
         const base = { workspaceId: repo.workspace_id, projectId: repo.project_id, cardId: link.card_id }
