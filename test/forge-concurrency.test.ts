@@ -105,5 +105,14 @@ describe.each(backends)("concurrent forge deliveries on %s", (backend) => {
     expect(await mark()).toBe("checks_failing")
     await pr(300, "closed")
     expect(await mark()).toBe("merged")
+    // a close (which reads every pull request again) at the same time as an opening (which only
+    // raises): whichever runs first, the other sees it, and the new one stays open
+    for (let i = 0; i < 5; i++) {
+      await pr(600 + 2 * i, "open")
+      await all([pr(600 + 2 * i, "closed"), pr(601 + 2 * i, "open")])
+      expect(await mark()).toBe("open")
+      await pr(601 + 2 * i, "closed")
+      expect(await mark()).toBe("merged")
+    }
   }, 120_000)
 })

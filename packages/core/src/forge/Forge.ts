@@ -152,7 +152,7 @@ export class Forge extends Context.Service<
               const linked = yield* sql<{ id: string }>`
                 SELECT k.id FROM cards k WHERE k.id IN (SELECT cpr.card_id FROM card_pull_requests cpr
                   JOIN pull_requests pr ON pr.id = cpr.pull_request_id WHERE pr.repository_id = ${id})
-                ORDER BY k.id FOR NO KEY UPDATE`
+                ORDER BY k.id FOR UPDATE`
               yield* sql`DELETE FROM repositories WHERE id = ${id}`
               if (linked.length > 0)
                 yield* sql.unsafe(`WITH ${markCte("SELECT unnest($1::uuid[])")} SELECT count(*) FROM marked`, [

@@ -55,39 +55,50 @@ const markRank = (mark: string) =>
 /** The rank of pull request `pr` alone (closed: 0). */
 export const pullRequestRankSql = (pr: string) => `(CASE WHEN ${pr}.state = 'closed' THEN 0
     WHEN ${combinedChecksSql(pr)} = 'failure' THEN 3 WHEN ${pr}.state IN ('open', 'draft') THEN 2 ELSE 1 END)`
-/** The same rank from a pull request's state and combined checks as values (JavaScript). */
-export const pullRequestRank = (state: string, checks: string | null): number =>
-  state === "closed" ? 0 : checks === "failure" ? 3 : state === "open" || state === "draft" ? 2 : 1
 const rankMark = (rank: string) =>
   `(CASE ${rank} WHEN 3 THEN 'checks_failing' WHEN 2 THEN 'open' WHEN 1 THEN 'merged' END)`
 
 /**
  * A CTE `marked` that writes the mark of the cards in `cards` (an SQL set of card ids) where it
  * changed, answering their ids and new marks. Run it in a statement of its own after the writes
- * it summarizes and after the delivery locked the cards (its snapshot then holds every change
- * that committed before, so of two deliveries on one card the second writes what both did).
+ * it summarizes and after the delivery locked the cards (`cardLock`).
  *
- * `one`: the change is of one pull request (SQL of its id; `was`, its rank before, or 0 where
- * `fresh`, an SQL array of the card ids it was just linked to). A rank that did not fall needs
- * no walk over the card's other pull requests: the mark was the highest rank of them all, so it
- * becomes the higher of the mark and the new rank. Only a fall (a merge, a close, checks
- * passing) reads them all again. So a card with a thousand pull requests costs one probe.
+ * `raising`: the change is of one pull request (SQL of its id) that can only raise its rank
+ * (a delivery under the shared lock: `cardLock`). That needs no walk over the card's other pull
+ * requests: the mark is the highest rank of them all, so it becomes the higher of the mark and
+ * the pull request's rank, the mark read from the row being updated (so of two raises at once,
+ * the second, waiting for the first's row, raises what the first wrote). Any other change (a
+ * merge, a close, a new head, a check) reads them all again, under the exclusive lock. So a
+ * card with a thousand open pull requests costs one probe for the next one.
  */
-export const markCte = (cards: string, one?: { readonly pr: string; readonly was: string; readonly fresh: string }) => {
-  const full = pullRequestMarkSql("x.id")
+export const markCte = (cards: string, raising?: { readonly pr: string }) => {
   const mark =
-    one === undefined
-      ? full
-      : `(SELECT CASE WHEN r.now >= r.was THEN ${rankMark(`greatest(${markRank("x.pull_request_mark")}, r.now)`)} ELSE ${full} END
-          FROM (SELECT ${pullRequestRankSql("op")} AS now,
-            CASE WHEN x.id = ANY(${one.fresh}) THEN 0 ELSE ${one.was} END AS was
-            FROM pull_requests op WHERE op.id = ${one.pr}) r)`
+    raising === undefined
+      ? pullRequestMarkSql("mc.id")
+      : rankMark(`greatest(${markRank("mc.pull_request_mark")}, m.now)`)
+  const from =
+    raising === undefined
+      ? `(SELECT x.id FROM cards x WHERE x.id IN (${cards}) OFFSET 0) m`
+      : `(SELECT x.id, r.now FROM cards x
+          CROSS JOIN (SELECT ${pullRequestRankSql("op")} AS now FROM pull_requests op WHERE op.id = ${raising.pr}) r
+          WHERE x.id IN (${cards}) OFFSET 0) m`
   return `marked AS (
-    UPDATE cards mc SET pull_request_mark = m.mark
-    FROM (SELECT x.id, ${mark} AS mark FROM cards x WHERE x.id IN (${cards})) m
-    WHERE mc.id = m.id AND mc.pull_request_mark IS DISTINCT FROM m.mark
+    UPDATE cards mc SET pull_request_mark = ${mark}
+    FROM ${from}
+    WHERE mc.id = m.id AND mc.pull_request_mark IS DISTINCT FROM ${mark}
     RETURNING mc.id, mc.pull_request_mark)`
 }
+
+/**
+ * The lock a delivery takes on the cards whose marks it will write, before it writes them (in
+ * its first statement; the marks' statement then reads what committed before). A delivery that
+ * can only raise a mark (a new or still open pull request on the same head, a failing check)
+ * takes `FOR KEY SHARE`, as inserting a link does anyway: raises never wait for each other, and
+ * a raise reads the mark from its row (`markCte`). One that may lower it (a merge, a close, a new
+ * head, a passing check) takes `FOR UPDATE`, which waits for every delivery holding the card and
+ * holds off the next, so its walk over the card's pull requests sees all of them.
+ */
+export const cardLock = (mayLower: boolean) => (mayLower ? "FOR UPDATE" : "FOR KEY SHARE")
 
 export interface PullRequestRow {
   readonly card_id: string

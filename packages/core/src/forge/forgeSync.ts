@@ -15,10 +15,10 @@ import {
   combinedChecksSql,
   commitEventObject,
   linkEventObject,
+  cardLock,
   markCte,
   PULL_REQUEST_SELECT,
-  type PullRequestRow,
-  pullRequestRank
+  type PullRequestRow
 } from "./forgeRows.ts"
 import type { ForgeChange, PullRequestFacts, ReviewFacts } from "./payloads.ts"
 import { branchMentions, mentionsIn, mergeMentions } from "./refs.ts"
@@ -65,20 +65,17 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
    * written first (`markCte`) and the card's column kind; one statement. The delivery locked the
    * cards before (so this statement's snapshot holds every change another delivery committed).
    */
-  const markedLinksOf = (
-    prIds: ReadonlyArray<string>,
-    one?: { readonly was: number; readonly fresh: ReadonlyArray<string> }
-  ) =>
+  const markedLinksOf = (prIds: ReadonlyArray<string>, raising = false) =>
     run<PullRequestRow & { readonly card_mark: string | null; readonly column_kind: string }>(
       `WITH ${markCte(
         "SELECT card_id FROM card_pull_requests WHERE pull_request_id = ANY($1::uuid[])",
-        one === undefined ? undefined : { pr: "($1::uuid[])[1]", was: "$2::int", fresh: "$3::uuid[]" }
+        raising ? { pr: "($1::uuid[])[1]" } : undefined
       )}
        ${PULL_REQUEST_SELECT.replace("SELECT cpr.card_id,", "SELECT cpr.card_id, CASE WHEN mk.id IS NULL THEN c.pull_request_mark ELSE mk.pull_request_mark END AS card_mark, col.kind AS column_kind,")}
        JOIN board_columns col ON col.id = c.column_id
        LEFT JOIN marked mk ON mk.id = cpr.card_id
        WHERE cpr.pull_request_id = ANY($1::uuid[]) ORDER BY pr.number, c.ref_number`,
-      one === undefined ? [prIds] : [prIds, one.was, one.fresh]
+      [prIds]
     )
 
   /**
@@ -129,9 +126,10 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
         existed: boolean
         fresh: ReadonlyArray<string> | null
         locked: number
+        lowers: boolean
       }>(
         `WITH prev AS (
-           SELECT pr.id, pr.state, pr.review, ${combinedChecksSql("pr")} AS checks FROM pull_requests pr
+           SELECT pr.id, pr.state, pr.review, pr.head_sha, ${combinedChecksSql("pr")} AS checks FROM pull_requests pr
            WHERE pr.repository_id = $1::uuid AND pr.number = $2::int FOR UPDATE
          ), up AS (
            INSERT INTO pull_requests AS pr (repository_id, number, title, url, branch, state, head_sha, review, merge_commit_sha, merged_at, updated_at)
@@ -149,21 +147,33 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
          ), named AS (
            SELECT c.id, m.closes FROM unnest($14::text[], $15::boolean[], $16::int[]) AS m(ref, closes, n)
            JOIN cards c ON c.project_id = $13::uuid AND c.ref_number = m.n AND upper(c.ref) = m.ref
-         ), locked AS (
-           SELECT k.id FROM cards k
-           WHERE k.id IN (SELECT id FROM named
-             UNION SELECT cpr.card_id FROM card_pull_requests cpr JOIN prev ON cpr.pull_request_id = prev.id)
-           ORDER BY k.id FOR NO KEY UPDATE
+         ), lowers AS (
+           -- whether this delivery may lower its cards' marks: a pull request that had a rank and
+           -- is no longer open on the same head (cardLock)
+           SELECT EXISTS (SELECT 1 FROM prev WHERE prev.state <> 'closed' AND NOT (
+             prev.state IN ('open', 'draft') AND $6::text IN ('open', 'draft')
+             AND (lower($7::text) IS NULL OR lower($7::text) = prev.head_sha))) AS yes
+         ), cards_of AS (
+           SELECT id FROM named
+           UNION SELECT cpr.card_id FROM card_pull_requests cpr JOIN prev ON cpr.pull_request_id = prev.id
+         ), shared AS (
+           SELECT k.id FROM cards k WHERE k.id IN (SELECT id FROM cards_of) AND NOT (SELECT yes FROM lowers)
+           ORDER BY k.id ${cardLock(false)}
+         ), exclusive AS (
+           SELECT k.id FROM cards k WHERE k.id IN (SELECT id FROM cards_of) AND (SELECT yes FROM lowers)
+           ORDER BY k.id ${cardLock(true)}
          ), linked AS (
            INSERT INTO card_pull_requests (card_id, pull_request_id, closes, created_at)
-           SELECT n.id, up.id, n.closes, $11::timestamptz FROM named n CROSS JOIN up
+           SELECT n.id, up.id, n.closes, $11::timestamptz
+           FROM named n CROSS JOIN up CROSS JOIN (SELECT count(*) FROM exclusive) AS after_lock
            ON CONFLICT (card_id, pull_request_id) DO UPDATE SET closes = EXCLUDED.closes
            RETURNING card_id, (xmax = 0) AS inserted
          )
          SELECT up.id, prev.state AS prev_state, prev.review AS prev_review, prev.checks AS prev_checks,
            prev.id IS NOT NULL AS existed,
            ARRAY(SELECT card_id FROM linked WHERE inserted) AS fresh,
-           (SELECT count(*) FROM locked)::int AS locked
+           (SELECT count(*) FROM shared)::int + (SELECT count(*) FROM exclusive)::int AS locked,
+           (SELECT yes FROM lowers) AS lowers
          FROM up LEFT JOIN prev ON true`,
         [
           repo.id,
@@ -189,10 +199,8 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
         ? { state: written!.prev_state!, review: written!.prev_review, checks: written!.prev_checks }
         : undefined
       const fresh = new Set<string>(written!.fresh ?? [])
-      const links = yield* markedLinksOf([prId], {
-        was: prev === undefined ? 0 : pullRequestRank(prev.state, prev.checks),
-        fresh: [...fresh]
-      })
+      // a delivery that cannot lower the pull request's rank held the shared lock: it only raises
+      const links = yield* markedLinksOf([prId], !written!.lowers)
       const log: Array<EventInput> = []
       for (const link of links) {
         const base = { workspaceId: repo.workspace_id, projectId: repo.project_id, cardId: link.card_id }
@@ -271,7 +279,7 @@ export const forgeSync = ({ sql, events, cards, sessions, ship }: SyncDeps) => {
          ), locked AS (
            SELECT k.id FROM cards k WHERE k.id IN (
              SELECT cpr.card_id FROM card_pull_requests cpr WHERE cpr.pull_request_id IN (SELECT id FROM prs))
-           ORDER BY k.id FOR NO KEY UPDATE
+           ORDER BY k.id ${cardLock(true)}
          )
          SELECT prs.id, prs.checks, (SELECT count(*) FROM locked)::int AS locked
          FROM prs CROSS JOIN (SELECT count(*) FROM written) w`,
