@@ -4,7 +4,15 @@
  * `X-GitHub-Delivery` (so each is applied, not a replay): signature check, de-duplication insert,
  * the pull request's upsert, its link and their reads, in one transaction. (Deliveries of one
  * pull request take its row lock in turn, as they should; many at once are many pull requests.)
- * Target: p99 under 50 ms.
+ * A forge delivers one hook's events one at a time, waiting for each answer, so the scenario runs
+ * at 10 connections (ten hooks at once; run.ts `FORGE_CONNECTIONS`) and at 1 (one delivery's own
+ * latency), not at BENCH_CONNECTIONS. Target: p99 under 50 ms at 10 connections.
+ *
+ * Round trips of one delivery (counted with log_statement = all on a private database): the
+ * connection's SELECT (repository and project), BEGIN, the delivery id's insert, one statement
+ * for the pull request (its previous state locked, the upsert, the links, the cards' lock), one
+ * for the cards' marks and the links' read, the events' insert, COMMIT: 7 (10 before); the
+ * moves, when the automation makes one, after the commit.
  */
 import * as crypto from "node:crypto"
 import type { Api } from "./api.ts"

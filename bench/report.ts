@@ -198,6 +198,13 @@ export const targets: ReadonlyArray<Target> = [
     oneConnectionRowId: "link-1"
   },
   {
+    kind: "p99",
+    label: "forge delivery p99 < 50 ms (10 connections: ten hooks delivering at once)",
+    rowId: "forge",
+    maxMs: 50,
+    oneConnectionRowId: "forge-1"
+  },
+  {
     kind: "scale-up",
     label: "POST /v1/cards at 50 connections >= 8× its 1-connection rate",
     rowId: "create",

@@ -102,6 +102,9 @@ import {
 import { measureStartup, median } from "./startup.ts"
 import { measureWebBoard, WEB_CARDS, WEB_RUNS, type WebOutcome, webSection } from "./web.ts"
 
+/** Hooks delivering at once in the forge scenario (bench/forge.ts says why not BENCH_CONNECTIONS). */
+const FORGE_CONNECTIONS = 10
+
 const repoRoot = fileURLToPath(new URL("../", import.meta.url))
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
@@ -129,7 +132,8 @@ const mainIds = [
   "move",
   "move-1",
   "claim-next",
-  "forge"
+  "forge",
+  "forge-1"
 ] as const
 const scalingOnlyIds = ["search-10k-cards", "board-100-cards", "board-10000-cards", "search-1m-cards"] as const
 /**
@@ -639,28 +643,40 @@ const scenarios = (
         ]
       }
     },
-    {
-      id: "forge",
-      label: "POST /api/v1/forge-hooks/{id} (GitHub pull_request, signed, a new pull request each)",
-      target: "server",
-      connections,
-      spec: {
-        requests: () => {
-          // numbers unique across runs of the scenario, so every delivery is a new pull request
-          let n = Math.floor(Math.random() * 1_000_000) * 1_000
-          const first = s.forge.delivery(++n)
-          return [
-            {
-              method: "POST",
-              path: `/api/v1/forge-hooks/${s.forge.repositoryId}`,
-              headers: first.headers,
-              body: first.body,
-              setupRequest: (req) => ({ ...req, ...s.forge.delivery(++n) })
-            }
-          ]
+    // A forge sends one hook's deliveries one at a time (GitHub, GitLab, Gitea and Forgejo each
+    // deliver a repository's events in turn, waiting for each answer), so a connection's load is
+    // a few repositories at once, not 50: the target is read at 10 connections (ten hooks
+    // delivering together), and the 1-connection row is one delivery's own latency.
+    ...(
+      [
+        ["forge", FORGE_CONNECTIONS, false],
+        ["forge-1", 1, true]
+      ] as const
+    ).map(
+      ([id, conns, supplementary]): Scenario => ({
+        id,
+        label: `POST /api/v1/forge-hooks/{id} (GitHub pull_request, signed, a new pull request each), ${conns === 1 ? "1 connection" : `${conns} connections`}`,
+        target: "server",
+        connections: conns,
+        supplementary,
+        spec: {
+          requests: () => {
+            // numbers unique across runs of the scenario, so every delivery is a new pull request
+            let n = Math.floor(Math.random() * 1_000_000) * 1_000
+            const first = s.forge.delivery(++n)
+            return [
+              {
+                method: "POST",
+                path: `/api/v1/forge-hooks/${s.forge.repositoryId}`,
+                headers: first.headers,
+                body: first.body,
+                setupRequest: (req) => ({ ...req, ...s.forge.delivery(++n) })
+              }
+            ]
+          }
         }
-      }
-    },
+      })
+    ),
     // after the main scenarios: the other board sizes, then the corpus grown to its largest size
     scaleBoard("board-100-cards", boardSmall),
     scaleBoard("board-10000-cards", boardLarge),

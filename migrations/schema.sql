@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0026_key_limits.sql (25 files).
+-- Migrations: 0001_init.sql .. 0027_pull_request_mark.sql (26 files).
 
 SET check_function_bodies = false;
 
@@ -302,10 +302,12 @@ CREATE TABLE cards (
   shipped_at timestamp with time zone,
   shipped_to text,
   archived_at timestamp with time zone,
+  pull_request_mark text,
   CONSTRAINT cards_archived_unordered CHECK (((archived_at IS NULL) = (sort_key IS NOT NULL))),
   CONSTRAINT cards_order_unique UNIQUE (column_id, sort_key) DEFERRABLE,
   CONSTRAINT cards_pkey PRIMARY KEY (id),
   CONSTRAINT cards_priority_check CHECK ((priority = ANY (ARRAY['low'::text, 'medium'::text, 'high'::text, 'urgent'::text]))),
+  CONSTRAINT cards_pull_request_mark_check CHECK ((pull_request_mark = ANY (ARRAY['open'::text, 'merged'::text, 'checks_failing'::text]))),
   CONSTRAINT cards_ref_unique UNIQUE (project_id, ref_number)
 );
 

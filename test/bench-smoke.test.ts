@@ -79,7 +79,8 @@ const mainRows = [
   /^POST \/api\/mcp tools\/call show_card \(X-API-Key\)$/,
   writes[2]!,
   oneConnection(writes[2]!),
-  /^POST \/api\/v1\/forge-hooks\/\{id\} \(GitHub pull_request, signed, a new pull request each\)$/,
+  /^POST \/api\/v1\/forge-hooks\/\{id\} \(GitHub pull_request, signed, a new pull request each\), 10 connections$/,
+  /^POST \/api\/v1\/forge-hooks\/\{id\} \(GitHub pull_request, signed, a new pull request each\), 1 connection$/,
   /^POST \/api\/v1\/projects\/\{id\}\/claim-next \([\d,]+-card backlog\)$/
 ]
 

@@ -127,7 +127,8 @@ const expectCard = (c: any, fields: { projectId: string; columnId?: string; titl
     archivedAt: null,
     claim: null,
     shippedAt: null,
-    shippedTo: null
+    shippedTo: null,
+    pullRequestMark: null
   })
   for (const l of c.labels) expectLabel(l, fields.projectId)
   for (const s of c.subtasks) expectSubtask(s, c.id)

@@ -65,7 +65,8 @@ describe.each(backends)("board on %s", (backend) => {
         archivedAt: null,
         claim: null,
         shippedAt: null,
-        shippedTo: null
+        shippedTo: null,
+        pullRequestMark: null
       })
       expect((await newCard("defaults")).priority).toBe("medium")
       const read = await call(base, "GET", `/v1/cards/${card.id}`, { headers: h })

@@ -94,6 +94,7 @@ const card = (
   claim: null,
   shippedAt: null,
   shippedTo: null,
+  pullRequestMark: null,
   ...extra
 })
 // the wire form, decoded as the client decodes it (which brands the ids)
@@ -264,5 +265,35 @@ describe("actors on the terminal (issue 28)", () => {
       noColors
     )
     expect(line).toContain("alice [agent]  WEB-3 Fix login")
+    // a forge's events name the pull request or commit, and a move its cause (issue 31)
+    const forge = (type: string, data: unknown) =>
+      eventLine(
+        {
+          id: "0".repeat(24),
+          type,
+          createdAt: "2026-11-26T06:00:00.000Z",
+          workspaceId: "w",
+          projectId: "p",
+          actor: { type: "system", name: "github" },
+          data
+        } as any,
+        noColors
+      )
+    expect(
+      forge("card.moved", {
+        object: { ref: "WEB-3", title: "Fix login" },
+        cause: { repository: "acme/web", number: 42, action: "merged" }
+      })
+    ).toContain("github  WEB-3 Fix login (acme/web#42 merged)")
+    expect(
+      forge("card.pull_request_linked", {
+        object: { cardId: "c", ref: "WEB-3", repository: "acme/web", pullRequest: { number: 42, state: "open" } }
+      })
+    ).toContain("github  WEB-3 acme/web#42 open")
+    expect(
+      forge("card.commit_linked", {
+        object: { cardId: "c", ref: "WEB-3", repository: "acme/web", commit: { sha: "2222222abc", message: "Fix it" } }
+      })
+    ).toContain("github  WEB-3 acme/web@2222222 Fix it")
   })
 })

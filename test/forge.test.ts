@@ -59,6 +59,15 @@ describe.each(backends)("forge flow on %s", (backend) => {
   const column = (kind: string) => A.columns[["todo", "in_progress", "done"].indexOf(kind)]!.id
   const card = async (id: string) => (await call(base, "GET", `/v1/cards/${id}`, { headers: h })).body
   const prs = async (id: string) => (await call(base, "GET", `/v1/cards/${id}/pull-requests`, { headers: h })).body
+  /** The card's compact mark as the card read and the board (its own SQL) both give it. */
+  const mark = async (id: string) => {
+    const board = await call(base, "GET", `/v1/board/${A.projectId}`, { headers: h })
+    const onBoard = board.body.cards.find((c: any) => c.id === id).pullRequestMark
+    expect((await card(id)).pullRequestMark).toBe(onBoard)
+    return onBoard
+  }
+  const historyOf = async (id: string) =>
+    (await call(base, "GET", `/v1/cards/${id}/history`, { headers: h })).body.events as Array<any>
   const send = (event: string, payload: unknown, options?: { delivery?: string; signature?: string | null }) =>
     sendGithub(base, repo.id, repo.webhookSecret, event, payload, options)
 
@@ -156,8 +165,19 @@ describe.each(backends)("forge flow on %s", (backend) => {
     expect(types).toContain("card.pull_request_linked")
     const moved = history.body.events.find((e: any) => e.type === "card.moved")
     expect(moved.actor).toEqual({ type: "system", name: "github" })
+    // an ordinary move that names its cause: the pull request and what it did
+    expect(moved.data.cause).toEqual({ repository: REPO, number: 7, action: "opened" })
+    expect(moved.data.previous).toEqual({ columnId: column("todo"), position: 0 })
     const linked = history.body.events.find((e: any) => e.type === "card.pull_request_linked")
-    expect(linked.data.object).toMatchObject({ ref: cards.login!.ref, repository: REPO, pullRequest: { number: 7 } })
+    expect(linked.data.object).toMatchObject({
+      ref: cards.login!.ref,
+      repository: REPO,
+      pullRequest: { number: 7 },
+      pullRequestMark: "open"
+    })
+    // the board card's compact mark: both cards name an open pull request
+    expect(await mark(cards.login!.id)).toBe("open")
+    expect(await mark(cards.docs!.id)).toBe("open")
   })
 
   it("a review asking for changes adds feedback to the agent's session", async () => {
@@ -185,6 +205,11 @@ describe.each(backends)("forge flow on %s", (backend) => {
     const feedback = session.body.activities.filter((a: any) => a.type === "feedback")
     expect(feedback).toHaveLength(2)
     expect(feedback.at(-1).body).toContain("unit tests")
+    expect(await mark(cards.login!.id)).toBe("checks_failing")
+    const failing = (await historyOf(cards.login!.id)).find(
+      (e) => e.type === "card.pull_request_updated" && e.data.previous.checks !== undefined
+    )
+    expect(failing.data.object.pullRequestMark).toBe("checks_failing")
 
     const green = githubExample("check_run", (e) => e.check_run.conclusion === "success")
     green.check_run.head_sha = HEAD
@@ -205,6 +230,7 @@ describe.each(backends)("forge flow on %s", (backend) => {
     queued.check_suite.conclusion = "success"
     expect((await send("check_suite", queued)).status).toBe(202)
     expect((await prs(cards.login!.id))[0].checks).toBe("success")
+    expect(await mark(cards.login!.id)).toBe("open")
   })
 
   it("with no live session, feedback goes to the card's latest one, which stays as it ended (a runner's --follow-up reads it)", async () => {
@@ -235,6 +261,14 @@ describe.each(backends)("forge flow on %s", (backend) => {
     expect((await send("pull_request", p)).status).toBe(202)
     expect((await card(cards.login!.id)).columnId).toBe(column("done"))
     expect((await card(cards.docs!.id)).columnId).toBe(column("todo"))
+    expect(await mark(cards.login!.id)).toBe("merged")
+    expect(await mark(cards.docs!.id)).toBe("merged")
+    const done = (await historyOf(cards.login!.id)).find(
+      (e) => e.type === "card.moved" && e.data.object.columnId === column("done")
+    )
+    expect(done.actor).toEqual({ type: "system", name: "github" })
+    expect(done.data.cause).toEqual({ repository: REPO, number: 7, action: "merged" })
+    expect(done.data.previous.columnId).toBe(column("in_progress"))
     expect((await prs(cards.login!.id))[0]).toMatchObject({
       state: "merged",
       mergeCommitSha: MERGE,
@@ -294,8 +328,34 @@ describe.each(backends)("forge flow on %s", (backend) => {
   it("a pushed commit links its card, and a GitHub deployment_status ships it", async () => {
     const push = githubExample("push", (e) => e.commits.length === 1)
     push.commits[0].id = "2222222222222222222222222222222222222222"
-    push.commits[0].message = `Reword the login copy (${cards.docs!.ref})`
+    push.commits[0].message = `Reword the login copy (${cards.docs!.ref})\n\nThe long story.`
     expect((await send("push", push)).status).toBe(202)
+    // the link is one event, by GitHub, with the commit
+    const linkedOf = async () => (await historyOf(cards.docs!.id)).filter((e) => e.type === "card.commit_linked")
+    const [linked, ...more] = await linkedOf()
+    expect(more).toEqual([])
+    expect(linked.actor).toEqual({ type: "system", name: "github" })
+    expect(linked.data.object).toEqual({
+      cardId: cards.docs!.id,
+      ref: cards.docs!.ref,
+      repository: REPO,
+      commit: {
+        sha: "2222222222222222222222222222222222222222",
+        message: `Reword the login copy (${cards.docs!.ref})`,
+        url: push.commits[0].url,
+        closes: false
+      }
+    })
+    const events = await call(base, "GET", `/v1/projects/${A.projectId}/events?types=card.commit_linked`, {
+      headers: h
+    })
+    expect(events.status, events.text).toBe(200)
+    expect(events.body.events.map((e: any) => e.data.object.commit.sha)).toEqual([
+      "2222222222222222222222222222222222222222"
+    ])
+    // the same commit pushed again (another branch, a new delivery): linked already, no event
+    expect((await send("push", push)).status).toBe(202)
+    expect(await linkedOf()).toHaveLength(1)
     const deployed = githubExample("deployment_status", (e) => e.deployment_status.state === "success")
     deployed.deployment.sha = "2222222222222222222222222222222222222222"
     deployed.deployment_status.environment = "staging"
@@ -303,5 +363,13 @@ describe.each(backends)("forge flow on %s", (backend) => {
     expect((await card(cards.docs!.id)).shippedTo).toBe("staging")
     const pending = githubExample("deployment_status", (e) => e.deployment_status.state !== "success")
     expect((await send("deployment_status", pending)).status).toBe(202)
+  })
+  it("removing the repository drops its links, and the cards' marks with them", async () => {
+    expect(await mark(cards.login!.id)).toBe("merged")
+    const r = await call(base, "DELETE", `/v1/repositories/${repo.id}`, { headers: h })
+    expect(r.status, r.text).toBe(204)
+    expect(await prs(cards.login!.id)).toEqual([])
+    expect(await mark(cards.login!.id)).toBe(null)
+    expect(await mark(cards.docs!.id)).toBe(null)
   })
 })

@@ -339,6 +339,11 @@ export const ROWS: Record<string, Row> = {
     roles: { member: 403 },
     req: (f) => ({ method: "DELETE", path: `/v1/repositories/${f.repository}` })
   },
+  // a forge's delivery: no credential of the service, its signature over the body (forge-refusals.test.ts)
+  "POST /v1/forge-hooks/{repositoryId}": {
+    scope: "public",
+    req: () => ({ method: "POST", path: `/v1/forge-hooks/${id()}`, body: {} })
+  },
   "GET /v1/cards/{id}/pull-requests": {
     scope: "workspace",
     req: (f) => ({ method: "GET", path: `/v1/cards/${f.card}/pull-requests` })

@@ -152,6 +152,8 @@ const SPEC_STATUSES: Readonly<Record<string, ReadonlyArray<number>>> = {
   "DELETE /v1/repositories/{id}": [204, 401, 403, 404, 409, 429],
   "GET /v1/cards/{id}/pull-requests": [200, 401, 403, 404, 429],
   "POST /v1/projects/{id}/deployments": [201, 400, 401, 403, 404, 409, 429],
+  // the forge's signature is its credential (no key, so no 403): docs/forges.md
+  "POST /v1/forge-hooks/{repositoryId}": [202, 400, 401, 404, 413, 429],
   "GET /v1/search": [200, 400, 401, 429],
   "POST /v1/columns": [201, 400, 401, 403],
   "PATCH /v1/columns/{id}": [200, 401, 404],

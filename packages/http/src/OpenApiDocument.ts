@@ -171,6 +171,89 @@ const addExamples = (spec: {
   }
 }
 
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } }
+})
+
+/**
+ * `POST /v1/forge-hooks/{repositoryId}` (forge/ForgeHookRoutes.ts) is a route outside the
+ * contract: its body is the forge's own webhook request, read as bytes so the signature is
+ * checked on the raw body before anything is parsed. Written here by hand, in the forge's tag.
+ */
+const addForgeHook = (paths: Record<string, Record<string, Operation>>) => {
+  const tags = paths["/v1/projects/{id}/repositories"]?.post?.tags
+  const header = (name: string, description: string) => ({
+    name,
+    in: "header",
+    required: false,
+    description,
+    schema: { type: "string" }
+  })
+  paths["/v1/forge-hooks/{repositoryId}"] = {
+    post: {
+      ...(tags === undefined ? {} : { tags }),
+      operationId: "forge.receiveDelivery",
+      summary: "A forge's webhook delivery (GitHub, GitLab, Gitea, Forgejo)",
+      description:
+        "Where a connected repository's forge sends its webhook (`webhookUrl`). No API key: the forge's signature over the raw body is the credential, checked in constant time before the body is parsed or anything is stored (GitHub `X-Hub-Signature-256: sha256=<hex HMAC-SHA256>`, GitLab `X-Gitlab-Token: <secret>`, Gitea `X-Gitea-Signature` and Forgejo `X-Forgejo-Signature: <hex HMAC-SHA256>`). The event header names the event; the delivery header's id de-duplicates (a delivery seen before is answered 202 and changes nothing). Events the service does not read are answered 202 and ignored. At most 1 MiB. docs/forges.md says which events to tick.",
+      security: [],
+      parameters: [
+        {
+          name: "repositoryId",
+          in: "path",
+          required: true,
+          description: "The connected repository's id (from `POST /v1/projects/{id}/repositories`).",
+          schema: { type: "string", format: "uuid" }
+        },
+        header("X-Hub-Signature-256", "GitHub: `sha256=` and the hex HMAC-SHA256 of the raw body with the secret."),
+        header(
+          "X-GitHub-Event",
+          "GitHub: the event (`pull_request`, `pull_request_review`, `check_suite`, `check_run`, `status`, `push`, `deployment_status`)."
+        ),
+        header("X-GitHub-Delivery", "GitHub: the delivery's id."),
+        header("X-Gitlab-Token", "GitLab: the secret itself."),
+        header("X-Gitlab-Event", "GitLab: the event (`Merge Request Hook`, `Pipeline Hook`, `Push Hook`)."),
+        header("X-Gitlab-Event-UUID", "GitLab: the delivery's id."),
+        header("X-Gitea-Signature", "Gitea: the hex HMAC-SHA256 of the raw body."),
+        header("X-Gitea-Event", "Gitea: the event."),
+        header("X-Gitea-Delivery", "Gitea: the delivery's id."),
+        header("X-Forgejo-Signature", "Forgejo: the hex HMAC-SHA256 of the raw body."),
+        header("X-Forgejo-Event", "Forgejo: the event."),
+        header("X-Forgejo-Delivery", "Forgejo: the delivery's id.")
+      ],
+      requestBody: {
+        required: true,
+        description: "The forge's own webhook payload, as it sends it; unknown fields are ignored.",
+        content: {
+          "application/json": { schema: { type: "object", description: "The forge's payload." } }
+        }
+      },
+      responses: {
+        "202": {
+          description: "Applied, a delivery seen before, or an event the service does not read: nothing to retry.",
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: { ok: { type: "boolean", const: true } },
+                required: ["ok"]
+              },
+              example: { ok: true }
+            }
+          }
+        },
+        "400": errorResponse(
+          "Malformed JSON, no event header, or a payload for another repository than the connection's."
+        ),
+        "401": errorResponse("A missing or wrong signature: nothing was recorded."),
+        "404": errorResponse("No repository connection has this id."),
+        "413": errorResponse("The body is over 1 MiB.")
+      }
+    }
+  }
+}
+
 export const makeOpenApiDocument = (
   publicUrl: string,
   extraSecurity: Record<string, Array<Record<string, Array<string>>>> = {}
@@ -200,6 +283,7 @@ export const makeOpenApiDocument = (
   // the server URL ends in /api: paths are relative to it
   for (const [path, ops] of Object.entries(spec.paths)) paths[path.replace(/^\/api/, "")] = ops
   spec.paths = paths
+  addForgeHook(spec.paths)
   mergeErrorComponents(spec.paths)
   for (const name of errorComponents) delete spec.components.schemas[name]
   spec.components.schemas.Error = ERROR_SCHEMA

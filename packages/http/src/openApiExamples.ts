@@ -49,7 +49,8 @@ const card = {
   archivedAt: null,
   claim: null,
   shippedAt: null,
-  shippedTo: null
+  shippedTo: null,
+  pullRequestMark: null
 }
 const column = { id: columnId, projectId, name: "To do", position: 0, kind: "todo", createdAt, updatedAt }
 const project = {

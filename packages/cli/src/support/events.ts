@@ -31,7 +31,31 @@ export const eventLine = (e: BoardEvent, style: Style, members?: ReadonlyMap<str
   const ref = typeof object.ref === "string" ? `${object.ref} ` : ""
   const name =
     typeof object.title === "string" ? object.title : typeof object.name === "string" ? object.name : (object.id ?? "")
-  return `${style.dim(time)}  ${e.type.padEnd(22)}  ${actor}  ${style.bold(ref)}${String(name)}`
+  return `${style.dim(time)}  ${e.type.padEnd(22)}  ${actor}  ${style.bold(ref)}${String(name)}${forgeDetail(e)}`
+}
+
+const rec = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === "object" ? (v as Record<string, unknown>) : {}
+
+/**
+ * What a forge's event names (issue 31): the pull request or commit of a link, and the pull
+ * request that made the automation move a card (`data.cause`): `acme/web#42 merged`.
+ */
+const forgeDetail = (e: BoardEvent): string => {
+  const object = rec(e.data.object)
+  const cause = rec(e.data.cause)
+  if (e.type === "card.moved" && typeof cause.repository === "string")
+    return ` (${cause.repository}#${String(cause.number)} ${String(cause.action)})`
+  if (e.type === "card.pull_request_linked" || e.type === "card.pull_request_updated") {
+    const pr = rec(object.pullRequest)
+    return `${String(object.repository)}#${String(pr.number)} ${String(pr.state)}`
+  }
+  if (e.type === "card.commit_linked") {
+    const commit = rec(object.commit)
+    return `${String(object.repository)}@${String(commit.sha).slice(0, 7)} ${String(commit.message ?? "")}`.trimEnd()
+  }
+  if (e.type === "card.shipped") return ` shipped to ${String(object.shippedTo)}`
+  return ""
 }
 
 export interface SseFrame {

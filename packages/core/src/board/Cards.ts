@@ -8,7 +8,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { Conflict, InvalidInput, NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
-import type { ForgeProvider } from "../domain/forge.ts"
+import type { ForgeProvider, MoveCause } from "../domain/forge.ts"
 import type { CardId, ColumnId } from "../domain/ids.ts"
 import type { CardCreate, CardMove, CardPatch } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
@@ -116,7 +116,8 @@ export class Cards extends Context.Service<
       id: string,
       columnId: string,
       forge: ForgeProvider,
-      fromKinds: ReadonlyArray<string>
+      fromKinds: ReadonlyArray<string>,
+      cause: MoveCause
     ) => Effect.Effect<CardView | undefined>
     /** Reads cards by id, in the given order, with labels and subtasks. */
     readonly load: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<CardView>>
@@ -406,7 +407,13 @@ export class Cards extends Context.Service<
         }
       })
 
-      const moveAsForge = (id: string, columnId: string, forge: ForgeProvider, fromKinds: ReadonlyArray<string>) =>
+      const moveAsForge = (
+        id: string,
+        columnId: string,
+        forge: ForgeProvider,
+        fromKinds: ReadonlyArray<string>,
+        cause: MoveCause
+      ) =>
         Effect.gen(function* () {
           const now = yield* sqlNow
           const [kind] = actorParams({ forge })
@@ -420,7 +427,8 @@ export class Cards extends Context.Service<
               grants: null,
               kind,
               credential: null,
-              fromKinds: [...fromKinds]
+              fromKinds: [...fromKinds],
+              cause: JSON.stringify({ repository: cause.repository, number: cause.number, action: cause.action })
             })
           )
           return row?.card

@@ -118,7 +118,14 @@ const WRITTEN_COLUMNS = 9
 
 // The card's event, logged in the same statement from the answer's row (alias c): `data` holds
 // the card as the answer wrote it, `scope` names the CTE that carries the workspace id.
-const cardEvent = (type: "card.created" | "card.moved", scope: string, actor: string, at: string, previous?: string) =>
+const cardEvent = (
+  type: "card.created" | "card.moved",
+  scope: string,
+  actor: string,
+  at: string,
+  previous?: string,
+  cause?: string
+) =>
   eventInsertSql({
     name: "logged",
     from: `answer c CROSS JOIN ${scope} w`,
@@ -126,7 +133,9 @@ const cardEvent = (type: "card.created" | "card.moved", scope: string, actor: st
     workspace: "w.workspace_id",
     project: "c.project_id",
     card: "c.id",
-    data: `concat('{"object":', c.card${previous === undefined ? "" : `, ',"previous":', ${previous}`}, '}')`,
+    data: `concat('{"object":', c.card${previous === undefined ? "" : `, ',"previous":', ${previous}`}${
+      cause === undefined ? "" : `, CASE WHEN ${cause}::text IS NULL THEN '' ELSE ',"cause":' || ${cause}::text END`
+    }, '}')`,
     actor,
     at
   })
@@ -207,6 +216,8 @@ const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false
 /** The service's move: only a card whose column is of one of `fromKinds` (forward only). */
 export interface SystemMoveParams extends MoveParams {
   readonly fromKinds: ReadonlyArray<string>
+  /** The event's `data.cause` as JSON text (a forge's automation: the pull request), or null. */
+  readonly cause: string | null
 }
 
 // The old position is counted in the statement's snapshot, which holds the card where it was. An
@@ -241,7 +252,8 @@ const moveStatement = (mode: "member" | "system") =>
     p.now,
     `json_strip_nulls(json_build_object(
       'columnId', CASE WHEN c.old_column_id <> c.column_id THEN c.old_column_id END,
-      'position', CASE WHEN c.old_column_id <> c.column_id OR c.old_position <> c.position THEN c.old_position END))::text`
+      'position', CASE WHEN c.old_column_id <> c.column_id OR c.old_position <> c.position THEN c.old_position END))::text`,
+    mode === "system" ? p.cause : undefined
   )}
   SELECT * FROM answer
   UNION ALL ${nothingWritten("target")}`

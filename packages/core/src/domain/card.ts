@@ -2,6 +2,7 @@
 import { Schema } from "effect"
 import { CardClaim } from "./agentSession.ts"
 import { Priority } from "./enums.ts"
+import { PullRequestMark } from "./forge.ts"
 import { CardId, ColumnId, IntakeTokenId, LabelId, ProjectId, SubtaskId, UserId } from "./ids.ts"
 import { Timestamp } from "./text.ts"
 
@@ -62,6 +63,10 @@ export const Card = Schema.Struct({
   }),
   shippedTo: Schema.NullOr(Schema.String).annotate({
     description: "The environment that deployment shipped to (`production`), or null."
+  }),
+  pullRequestMark: Schema.NullOr(PullRequestMark).annotate({
+    description:
+      "The board's compact mark of the card's linked pull requests: `checks_failing` (one not closed has failing checks), else `open` (one open or draft), else `merged`, else null. `shippedAt` says shipped."
   })
 }).annotate({
   identifier: "Card",

@@ -4,6 +4,7 @@
  * to webhooks: the same JSON everywhere.
  */
 import { Schema } from "effect"
+import { MoveCause } from "./forge.ts"
 import { ProjectId, UserId, WorkspaceId } from "./ids.ts"
 import { Timestamp } from "./text.ts"
 
@@ -45,6 +46,7 @@ export const eventTypes = [
   "agent_activity.created",
   "card.pull_request_linked",
   "card.pull_request_updated",
+  "card.commit_linked",
   "card.shipped"
 ] as const
 export const EventType = Schema.Literals(eventTypes)
@@ -97,7 +99,9 @@ export const BoardEvent = Schema.Struct({
   /** `object`: the resource in its REST shape after the change (a delete: its last state); `previous`: changed fields' old values. */
   data: Schema.Struct({
     object: Schema.Unknown,
-    previous: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+    previous: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
+    /** A forge automation's `card.moved` only: the pull request that caused the move. */
+    cause: Schema.optionalKey(MoveCause)
   })
 }).annotate({
   identifier: "Event",

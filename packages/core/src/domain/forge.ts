@@ -31,6 +31,28 @@ export const reviewStates = ["approved", "changes_requested"] as const
 export const ReviewState = Schema.Literals(reviewStates)
 export type ReviewState = typeof ReviewState.Type
 
+/**
+ * The board card's compact mark of its linked pull requests (CONTRACT.md "seen everywhere"):
+ * `checks_failing` when one that is not closed has failing checks, else `open` when one is open
+ * or draft, else `merged` when one is merged; null without such a pull request. Kept on the card
+ * row by each delivery that changes a linked pull request (migrations/0027_pull_request_mark.sql).
+ */
+export const pullRequestMarks = ["open", "merged", "checks_failing"] as const
+export const PullRequestMark = Schema.Literals(pullRequestMarks)
+export type PullRequestMark = typeof PullRequestMark.Type
+
+/** Why a forge's automation moved a card: the pull request and what it did (`card.moved`'s `data.cause`). */
+export const MoveCause = Schema.Struct({
+  /** `owner/repo`, or a GitLab path. */
+  repository: Schema.String,
+  number: Schema.Int,
+  action: Schema.Literals(["opened", "merged"])
+}).annotate({
+  identifier: "MoveCause",
+  description: "The pull request whose opening or merge made a forge's automation move the card."
+})
+export type MoveCause = typeof MoveCause.Type
+
 export const Repository = Schema.Struct({
   id: Id,
   projectId: ProjectId,

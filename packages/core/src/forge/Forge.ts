@@ -38,6 +38,7 @@ import { sqlNow } from "../infra/clock.ts"
 import { ServerSecret } from "../infra/Secret.ts"
 import { mintWebhookSecret, openSecret, sealSecret } from "../webhooks/secretBox.ts"
 import {
+  markCte,
   PULL_REQUEST_SELECT,
   type PullRequestRow,
   pullRequestView,
@@ -144,7 +145,22 @@ export class Forge extends Context.Service<
           what,
           deletes: true
         })
-        yield* sql`DELETE FROM repositories WHERE id = ${id}`.pipe(Effect.orDie)
+        // the cards linked to its pull requests lose those links: their marks are written again
+        yield* sql
+          .withTransaction(
+            Effect.gen(function* () {
+              const linked = yield* sql<{ id: string }>`
+                SELECT k.id FROM cards k WHERE k.id IN (SELECT cpr.card_id FROM card_pull_requests cpr
+                  JOIN pull_requests pr ON pr.id = cpr.pull_request_id WHERE pr.repository_id = ${id})
+                ORDER BY k.id FOR UPDATE`
+              yield* sql`DELETE FROM repositories WHERE id = ${id}`
+              if (linked.length > 0)
+                yield* sql.unsafe(`WITH ${markCte("SELECT unnest($1::uuid[])")} SELECT count(*) FROM marked`, [
+                  linked.map((r) => r.id)
+                ])
+            })
+          )
+          .pipe(Effect.orDie)
       })
 
       /** Ships the project's cards linked to one of `commits` (a merged pull request's merge commit, or a pushed commit). */
@@ -291,7 +307,7 @@ export class Forge extends Context.Service<
           })
         )
         if (outcome.replayed) return "replayed" as const
-        for (const move of outcome.moves) yield* sync.advance(repo.provider, move.cardId, move.kind)
+        for (const move of outcome.moves) yield* sync.advance(repo.provider, move)
         return "applied" as const
       })
 

@@ -53,7 +53,7 @@ export type ForgeChange =
   | {
       readonly kind: "push"
       readonly repository: string | undefined
-      readonly commits: ReadonlyArray<{ readonly sha: string; readonly message: string }>
+      readonly commits: ReadonlyArray<{ readonly sha: string; readonly message: string; readonly url: string | null }>
     }
   | {
       readonly kind: "deployment"
@@ -163,7 +163,7 @@ const pushOf = (repository: string | undefined, payload: Json): ForgeChange => (
   repository,
   commits: arr(payload.commits).flatMap((c) => {
     const sha = str(obj(c).id)
-    return sha === undefined ? [] : [{ sha, message: str(obj(c).message) ?? "" }]
+    return sha === undefined ? [] : [{ sha, message: str(obj(c).message) ?? "", url: str(obj(c).url) ?? null }]
   })
 })
 

@@ -175,6 +175,15 @@ export function CardFace({
             ☑ {done}/{card.subtasks.length}
           </span>
         )}
+        {card.shippedTo === null && card.pullRequestMark !== null && (
+          <span
+            className={`pr-mark pr-mark-${card.pullRequestMark}`}
+            title={pullRequestMarkTitle[card.pullRequestMark]}
+          >
+            <span className="visually-hidden">Pull requests: </span>
+            {pullRequestMarkText[card.pullRequestMark]}
+          </span>
+        )}
         {card.shippedTo !== null && (
           <span
             className="shipped"
@@ -287,4 +296,19 @@ function CardMenu({ card, actions }: { card: Card; actions: CardActions }) {
       )}
     </>
   )
+}
+
+type PullRequestMark = NonNullable<Card["pullRequestMark"]>
+
+/** The board card's compact mark of its linked pull requests (issue 31); "shipped" shows over it. */
+const pullRequestMarkText: Record<PullRequestMark, string> = {
+  open: "PR open",
+  merged: "merged",
+  checks_failing: "checks failing"
+}
+
+const pullRequestMarkTitle: Record<PullRequestMark, string> = {
+  open: "A linked pull request is open",
+  merged: "A linked pull request is merged, not yet shipped",
+  checks_failing: "Checks are failing on a linked pull request"
 }

@@ -1676,6 +1676,26 @@ export interface paths {
     patch?: never
     trace?: never
   }
+  "/v1/forge-hooks/{repositoryId}": {
+    parameters: {
+      query?: never
+      header?: never
+      path?: never
+      cookie?: never
+    }
+    get?: never
+    put?: never
+    /**
+     * A forge's webhook delivery (GitHub, GitLab, Gitea, Forgejo)
+     * @description Where a connected repository's forge sends its webhook (`webhookUrl`). No API key: the forge's signature over the raw body is the credential, checked in constant time before the body is parsed or anything is stored (GitHub `X-Hub-Signature-256: sha256=<hex HMAC-SHA256>`, GitLab `X-Gitlab-Token: <secret>`, Gitea `X-Gitea-Signature` and Forgejo `X-Forgejo-Signature: <hex HMAC-SHA256>`). The event header names the event; the delivery header's id de-duplicates (a delivery seen before is answered 202 and changes nothing). Events the service does not read are answered 202 and ignored. At most 1 MiB. docs/forges.md says which events to tick.
+     */
+    post: operations["forge.receiveDelivery"]
+    delete?: never
+    options?: never
+    head?: never
+    patch?: never
+    trace?: never
+  }
 }
 export type webhooks = Record<string, never>
 export interface components {
@@ -1783,6 +1803,7 @@ export interface components {
         | "agent_activity.created"
         | "card.pull_request_linked"
         | "card.pull_request_updated"
+        | "card.commit_linked"
         | "card.shipped"
       /** Format: date-time */
       createdAt: string
@@ -1794,7 +1815,15 @@ export interface components {
       data: {
         object: unknown
         previous?: Record<string, never>
+        cause?: components["schemas"]["MoveCause"]
       }
+    }
+    /** @description The pull request whose opening or merge made a forge's automation move the card. */
+    MoveCause: {
+      repository: string
+      number: number
+      /** @enum {string} */
+      action: "opened" | "merged"
     }
     /** @description Who made a change: a person, an agent, an intake token, or the service. */
     Actor: {
@@ -2013,6 +2042,8 @@ export interface components {
       shippedAt: string | null
       /** @description The environment that deployment shipped to (`production`), or null. */
       shippedTo: string | null
+      /** @description The board's compact mark of the card's linked pull requests: `checks_failing` (one not closed has failing checks), else `open` (one open or draft), else `merged`, else null. `shippedAt` says shipped. */
+      pullRequestMark: ("open" | "merged" | "checks_failing") | null
     }
     /** @description The live agent session holding a card, its owner and when its lease ends. */
     CardClaim: {
@@ -9764,6 +9795,98 @@ export interface operations {
       }
       /** @description Too many requests: `Retry-After` says in how many seconds to come back. */
       429: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+    }
+  }
+  "forge.receiveDelivery": {
+    parameters: {
+      query?: never
+      header?: {
+        /** @description GitHub: `sha256=` and the hex HMAC-SHA256 of the raw body with the secret. */
+        "X-Hub-Signature-256"?: string
+        /** @description GitHub: the event (`pull_request`, `pull_request_review`, `check_suite`, `check_run`, `status`, `push`, `deployment_status`). */
+        "X-GitHub-Event"?: string
+        /** @description GitHub: the delivery's id. */
+        "X-GitHub-Delivery"?: string
+        /** @description GitLab: the secret itself. */
+        "X-Gitlab-Token"?: string
+        /** @description GitLab: the event (`Merge Request Hook`, `Pipeline Hook`, `Push Hook`). */
+        "X-Gitlab-Event"?: string
+        /** @description GitLab: the delivery's id. */
+        "X-Gitlab-Event-UUID"?: string
+        /** @description Gitea: the hex HMAC-SHA256 of the raw body. */
+        "X-Gitea-Signature"?: string
+        /** @description Gitea: the event. */
+        "X-Gitea-Event"?: string
+        /** @description Gitea: the delivery's id. */
+        "X-Gitea-Delivery"?: string
+        /** @description Forgejo: the hex HMAC-SHA256 of the raw body. */
+        "X-Forgejo-Signature"?: string
+        /** @description Forgejo: the event. */
+        "X-Forgejo-Event"?: string
+        /** @description Forgejo: the delivery's id. */
+        "X-Forgejo-Delivery"?: string
+      }
+      path: {
+        /** @description The connected repository's id (from `POST /v1/projects/{id}/repositories`). */
+        repositoryId: string
+      }
+      cookie?: never
+    }
+    /** @description The forge's own webhook payload, as it sends it; unknown fields are ignored. */
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>
+      }
+    }
+    responses: {
+      /** @description Applied, a delivery seen before, or an event the service does not read: nothing to retry. */
+      202: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": {
+            /** @constant */
+            ok: true
+          }
+        }
+      }
+      /** @description Malformed JSON, no event header, or a payload for another repository than the connection's. */
+      400: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description A missing or wrong signature: nothing was recorded. */
+      401: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description No repository connection has this id. */
+      404: {
+        headers: {
+          [name: string]: unknown
+        }
+        content: {
+          "application/json": components["schemas"]["Error"]
+        }
+      }
+      /** @description The body is over 1 MiB. */
+      413: {
         headers: {
           [name: string]: unknown
         }

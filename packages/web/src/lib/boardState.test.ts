@@ -46,6 +46,7 @@ const card = (id: string, columnId: string, position: number, more: Partial<Card
   claim: null,
   shippedAt: null,
   shippedTo: null,
+  pullRequestMark: null,
   ...more
 })
 const label = (id: string, name: string): Label => ({
@@ -283,6 +284,23 @@ describe("the stream's events as the reducer's actions", () => {
     expect(actionOfEvent("card.deleted", c)).toEqual({ type: "removeCard", cardId: "a" })
     expect(actionOfEvent("card.archived", c)).toEqual({ type: "removeCard", cardId: "a" })
     expect(actionOfEvent("card.restored", c)).toEqual({ type: "upsertCard", card: c, moved: true })
+    expect(actionOfEvent("card.shipped", c)).toEqual({ type: "upsertCard", card: c, moved: false })
+  })
+
+  it("a linked pull request's event sets the card's compact mark, and nothing else (issue 31)", () => {
+    const link = { cardId: "a", ref: "WEB-1", repository: "acme/web", pullRequest: { number: 42 } }
+    const action = actionOfEvent("card.pull_request_updated", { ...link, pullRequestMark: "checks_failing" })
+    expect(action).toEqual({ type: "pullRequestMark", cardId: "a", mark: "checks_failing" })
+    const s = boardReducer(loaded(), action!)!
+    expect(s.cards.a!.pullRequestMark).toBe("checks_failing")
+    expect({ ...s.cards.a!, pullRequestMark: null }).toEqual(loaded()!.cards.a)
+    expect(s.order).toEqual(loaded()!.order)
+    const cleared = boardReducer(s, actionOfEvent("card.pull_request_linked", { ...link, pullRequestMark: null })!)!
+    expect(cleared.cards.a!.pullRequestMark).toBe(null)
+    // an older event without the mark changes nothing on the board; the panel reads the card again
+    expect(actionOfEvent("card.pull_request_linked", link)).toBeUndefined()
+    expect(cardOfEvent("card.pull_request_linked", link)).toEqual({ cardId: "a" })
+    expect(cardOfEvent("card.commit_linked", { cardId: "a", commit: {} })).toEqual({ cardId: "a" })
   })
 
   it("subtasks, columns, labels and agent sessions", () => {

@@ -36,6 +36,8 @@ export type BoardAction =
   | { readonly type: "removeColumn"; readonly columnId: string }
   | { readonly type: "label"; readonly label: Label }
   | { readonly type: "session"; readonly session: AgentSession }
+  /** A linked pull request changed: the card's compact mark as the event says it is now. */
+  | { readonly type: "pullRequestMark"; readonly cardId: string; readonly mark: Card["pullRequestMark"] }
   /** Put back a snapshot (a failed optimistic change). */
   | { readonly type: "restore"; readonly state: BoardState }
 
@@ -160,6 +162,11 @@ export const boardReducer = (state: BoardState | null, action: BoardAction): Boa
       return state.labels.some((l) => l.id === action.label.id)
         ? { ...state, labels: state.labels.map((l) => (l.id === action.label.id ? action.label : l)) }
         : { ...state, labels: [...state.labels, action.label] }
+    case "pullRequestMark": {
+      const card = state.cards[action.cardId]
+      if (card === undefined || card.pullRequestMark === action.mark) return state
+      return { ...state, cards: { ...state.cards, [card.id]: { ...card, pullRequestMark: action.mark } } }
+    }
     case "session": {
       const s = action.session
       const sessions = { ...state.sessions, [s.id]: s.status }
@@ -186,7 +193,16 @@ export const actionOfEvent = (type: string, object: unknown): BoardAction | unde
     case "card.label_added":
     case "card.label_removed":
     case "card.assigned":
+    case "card.shipped":
       return { type: "upsertCard", card: object as Card, moved: false }
+    case "card.pull_request_linked":
+    case "card.pull_request_updated": {
+      // the object is the link, not the card: it carries the card's new compact mark
+      const o = object as { cardId?: unknown; pullRequestMark?: Card["pullRequestMark"] }
+      return typeof o.cardId === "string" && o.pullRequestMark !== undefined
+        ? { type: "pullRequestMark", cardId: o.cardId, mark: o.pullRequestMark }
+        : undefined
+    }
     case "card.deleted":
     case "card.archived":
       return { type: "removeCard", cardId: (object as Card).id }
@@ -221,7 +237,14 @@ export const cardOfEvent = (type: string, object: unknown): { cardId: string; ca
   if (o === null || typeof o !== "object") return undefined
   if (type.startsWith("card.") && typeof o.id === "string")
     return type === "card.deleted" ? { cardId: o.id } : { cardId: o.id, card: object as Card }
-  if ((type.startsWith("subtask.") || type.startsWith("agent_session.")) && typeof o.cardId === "string")
+  if (
+    (type.startsWith("subtask.") ||
+      type.startsWith("agent_session.") ||
+      type === "card.pull_request_linked" ||
+      type === "card.pull_request_updated" ||
+      type === "card.commit_linked") &&
+    typeof o.cardId === "string"
+  )
     return { cardId: o.cardId }
   return undefined
 }

@@ -26,7 +26,29 @@ describe("the forge's history sentences (issue 31)", () => {
         event("card.moved", { object: { ref: "WEB-12", columnId: "c3" }, previous: { columnId: "c1" } }),
         names
       )
-    ).toBe("WEB-12 was moved from To Do to Done by GitHub")
+    ).toBe("WEB-12 was moved to Done by GitHub")
+    // the automation's move names the pull request that caused it (data.cause)
+    expect(
+      describeEvent(
+        event("card.moved", {
+          object: { ref: "WEB-12", columnId: "c3" },
+          previous: { columnId: "c1" },
+          cause: { repository: "acme/web", number: 42, action: "merged" }
+        }),
+        names
+      )
+    ).toBe("WEB-12 was moved to Done by GitHub (acme/web#42 merged)")
+    expect(
+      describeEvent(event("card.pull_request_linked", { object: { ...pr, pullRequest: { number: 42 } } }), names)
+    ).toBe("WEB-12 was linked to acme/web#42")
+    expect(
+      describeEvent(
+        event("card.commit_linked", {
+          object: { ref: "WEB-12", repository: "acme/web", commit: { sha: "2222222abc", closes: false } }
+        }),
+        names
+      )
+    ).toBe("WEB-12 was linked to commit 2222222 of acme/web")
     expect(describeEvent(event("card.shipped", { object: { ref: "WEB-12", shippedTo: "production" } }), names)).toBe(
       "WEB-12 shipped to production"
     )

@@ -41,9 +41,15 @@ export const describeEvent = (event: BoardEvent, names: HistoryNames): string =>
     case "card.created":
       return `${who} created ${ref} in ${column(object.columnId)}`
     case "card.moved":
-      // a forge's automation: "WEB-12 was moved to Done by GitHub"
-      if (event.actor.type === "system" && event.actor.name !== undefined && typeof previous.columnId === "string")
-        return `${ref} was moved from ${column(previous.columnId)} to ${column(object.columnId)} by ${who}`
+      // a forge's automation: "WEB-12 was moved to Done by GitHub (acme/web#42 merged)"
+      if (event.actor.type === "system" && event.actor.name !== undefined && typeof previous.columnId === "string") {
+        const cause = obj((event.data as Obj).cause)
+        const why =
+          typeof cause.repository === "string" && typeof cause.number === "number"
+            ? ` (${cause.repository}#${cause.number} ${str(cause.action) ?? "changed"})`
+            : ""
+        return `${ref} was moved to ${column(object.columnId)} by ${who}${why}`
+      }
       if (typeof previous.columnId === "string")
         return `${who} moved ${ref} from ${column(previous.columnId)} to ${column(object.columnId)}`
       return `${who} reordered ${ref} in ${column(object.columnId)}`
@@ -117,6 +123,10 @@ export const describeEvent = (event: BoardEvent, names: HistoryNames): string =>
       return `${ref} was linked to ${pullRequestName(object)}${obj(object.pullRequest).closes === true ? " (closes it)" : ""}`
     case "card.pull_request_updated":
       return `${pullRequestName(object)} ${pullRequestChange(obj(object.pullRequest), previous)}`
+    case "card.commit_linked": {
+      const commit = obj(object.commit)
+      return `${ref} was linked to commit ${(str(commit.sha) ?? "?").slice(0, 7)} of ${str(object.repository) ?? "a repository"}${commit.closes === true ? " (closes it)" : ""}`
+    }
     case "card.shipped":
       return `${ref} shipped to ${str(object.shippedTo) ?? "an environment"}`
     default:
