@@ -21,6 +21,7 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dialectBackends as backends } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
+import { eventually } from "./support/poll.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 
 const CLIENTS = Number(process.env.ORDER_CLIENTS ?? 50)
@@ -309,6 +310,30 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
     expect(rows).toEqual(actual)
     await check()
   }, 180_000)
+
+  it("vacuums the order counts every few seconds, so folded rows leave no dead index entries behind", async () => {
+    // writes that fold: each create adds a count row, the fold deletes and re-inserts them
+    const { projectId, columns } = await freshBoard("Vacuumed")
+    for (let i = 0; i < 20; i++) {
+      const r = await call(server.baseUrl, "POST", "/v1/cards", {
+        body: { projectId, columnId: columns[0], title: `vacuumed ${i}` },
+        headers: key(a.apiKey)
+      })
+      expect(r.status).toBe(201)
+    }
+    const since = Date.now()
+    // the database's own statistics say when a VACUUM statement last vacuumed the table
+    await eventually(
+      async () => {
+        const [row] = await server.query<{ at: string | null }>(
+          "SELECT last_vacuum AS at FROM pg_stat_user_tables WHERE relname = 'card_order_counts'"
+        )
+        expect(row?.at == null ? 0 : Date.parse(row.at)).toBeGreaterThan(since - 1000)
+      },
+      { timeoutMs: 15_000, intervalMs: 250 }
+    )
+    expect(server.logLines.filter((l) => l.includes("the vacuum failed"))).toEqual([])
+  })
 
   it("rebalances a column whose counting bucket filled up though no key grew long", async () => {
     const base = server.baseUrl

@@ -18,7 +18,13 @@ import { type Duration, Effect, Layer, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import { SWEEP_MS as WATCH_SWEEP_MS } from "./auth/CredentialWatch.ts"
 import { AgentSessions } from "./board/AgentSessions.ts"
-import { COMPACT_ALL_EVERY, COMPACT_TOUCHED_EVERY, compactOrderCounts } from "./board/orderCounts.ts"
+import {
+  COMPACT_ALL_EVERY,
+  COMPACT_TOUCHED_EVERY,
+  compactOrderCounts,
+  VACUUM_EVERY,
+  vacuumOrderCounts
+} from "./board/orderCounts.ts"
 import { EventLog, NOTIFY_WINDOW_MS } from "./events/EventLog.ts"
 import { Intake } from "./intake/Intake.ts"
 
@@ -56,6 +62,13 @@ export const scheduledJobs: ReadonlyArray<ScheduledJob<AgentSessions | EventLog 
     does: "folds card_order_counts rows of every column, those other instances or hand-written SQL left (board/orderCounts.ts)",
     failed: "card order counts: folding failed",
     pass: Effect.flatMap(SqlClient.SqlClient, (sql) => compactOrderCounts(sql))
+  },
+  {
+    name: "card order counts vacuum",
+    every: VACUUM_EVERY,
+    does: "vacuums card_order_counts, whose folds leave dead index entries every position sum would scan until autovacuum's next minute (board/orderCounts.ts)",
+    failed: "card order counts: the vacuum failed; it runs again in 5 seconds",
+    pass: Effect.flatMap(SqlClient.SqlClient, (sql) => vacuumOrderCounts(sql))
   },
   {
     name: "event retention",
