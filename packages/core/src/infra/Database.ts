@@ -69,7 +69,10 @@ export const startEmbedded = (dataDir: string, serves = false) =>
                     startParams,
                     ...(template === undefined ? {} : { loadDataDir: template })
                   })
-                : await PGlite.create(path.join(path.resolve(dataDir), "pgdata"), { extensions: { pg_trgm }, startParams })
+                : await PGlite.create(path.join(path.resolve(dataDir), "pgdata"), {
+                    extensions: { pg_trgm },
+                    startParams
+                  })
             // The socket server is never started: it is only the holder of pglite-socket's query
             // queue, which keeps a transaction's statements together on the one session.
             const queue = (new PGLiteSocketServer({ db, path: "unused" }) as unknown as { queryQueue: unknown })
