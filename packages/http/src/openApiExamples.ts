@@ -5,6 +5,19 @@
  * same in every operation. Redocly and Spectral check each example against its schema
  * (`pnpm lint:api`), so an example that drifts from the contract fails CI.
  */
+import { Card } from "@board/core/contract"
+import { Schema } from "effect"
+
+/**
+ * `null` for every field of `fields` whose schema takes null: an example lists its meaningful
+ * values and the schema fills the rest, so a new nullable field (a card's, say) needs no line here.
+ */
+const nullsOf = (fields: Record<string, Schema.Top>): Record<string, null> =>
+  Object.fromEntries(
+    Object.entries(fields)
+      .filter(([, field]) => Schema.is(field as Schema.Codec<unknown>)(null))
+      .map(([key]) => [key, null])
+  )
 
 const workspaceId = "6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a4b"
 const projectId = "0b9a8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d"
@@ -30,6 +43,7 @@ const subtask = {
   updatedAt
 }
 const card = {
+  ...nullsOf(Card.fields),
   id: cardId,
   projectId,
   columnId,
@@ -43,14 +57,8 @@ const card = {
   assigneeIds: [userId],
   dueAt: "2026-03-09T17:00:00.000Z",
   source: "api",
-  intakeTokenId: null,
   createdAt,
-  updatedAt,
-  archivedAt: null,
-  claim: null,
-  shippedAt: null,
-  shippedTo: null,
-  pullRequestMark: null
+  updatedAt
 }
 const column = { id: columnId, projectId, name: "To do", position: 0, kind: "todo", createdAt, updatedAt }
 const project = {
