@@ -142,7 +142,9 @@ const runPgbench = async (
     const scriptPath = path.join(dir, "script.sql")
     fs.writeFileSync(scriptPath, o.script)
     // pgbench prints no rate when no transaction ended in the window: on a loaded machine 50
-    // clients may take most of a 1 s smoke run to connect, so a run lasts at least 3 s
+    // clients may take most of a short run to connect, so a timed run lasts at least 3 s; a
+    // smoke run (under a second per scenario) runs a fixed 20 transactions per client instead,
+    // which always ends with a rate and does not hold both cores for seconds
     const args = [
       "-n",
       "-M",
@@ -151,8 +153,7 @@ const runPgbench = async (
       String(o.connections),
       "-j",
       "2",
-      "-T",
-      String(Math.max(3, seconds)),
+      ...(seconds < 1 ? ["-t", "20"] : ["-T", String(Math.max(3, seconds))]),
       "-f",
       scriptPath,
       "-l",

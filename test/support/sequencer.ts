@@ -16,7 +16,7 @@ const expectedSeconds: Record<string, number> = {
   "test/durability.test.ts": 100,
   "test/hostile-generated.test.ts": 85,
   "test/e2e/launch.test.ts": 55,
-  "test/bench-smoke.test.ts": 40,
+  "test/bench-smoke.test.ts": 32,
   "test/webhooks.test.ts": 40,
   "test/access-matrix.test.ts": 35,
   "test/agent-lease-sigkill.test.ts": 33,
