@@ -7,6 +7,7 @@ import { freePort } from "../support/server.ts"
 import { embeddedEnv, type Spawned, spawnBoard, waitForHealth } from "../support/spawn.ts"
 import { git, gitEnv, makeRepo as makeGitRepo } from "../support/gitRepo.ts"
 import { tmpDirs } from "../support/tmp.ts"
+import { migratedDataDir } from "../support/templates.ts"
 
 const tmpDir = tmpDirs("board-runner-svc-")
 const spawned: Array<Spawned> = []
@@ -57,7 +58,7 @@ const inProgress = (base: string, a: Account, cardId: string) =>
 
 describe("board agent run as a service", { timeout: 150_000 }, () => {
   it("survives a server restart mid-run: output kept, card shipped once the server is back", async () => {
-    const dataDir = tmpDir()
+    const dataDir = migratedDataDir(tmpDir())
     const port = await freePort()
     const base = `http://127.0.0.1:${port}/api`
     let server = await serve(dataDir, port)

@@ -16,6 +16,7 @@ import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { freePort } from "../support/server.ts"
 import { embeddedEnv, isListening, spawnProcess, waitForHealth } from "../support/spawn.ts"
+import { migratedDataDir } from "../support/templates.ts"
 import { tmpDirs } from "../support/tmp.ts"
 
 const tmpDir = tmpDirs("board-launch-")
@@ -107,7 +108,8 @@ const launchFromAScriptThatExits = async (nohup: boolean) => {
        while [ ! -e "$GO" ]; do sleep 0.05; done
        exit 0`
     ],
-    env({ DATA_DIR: path.join(dir, "data"), PORT: String(port), LOG: log, GO: go })
+    // a copy of the run's migrated database: these tests are about signals, not a first start
+    env({ DATA_DIR: migratedDataDir(path.join(dir, "data")), PORT: String(port), LOG: log, GO: go })
   )
   await waitUntil("the npx pid", () => script.output().includes("\n"), 10_000)
   const npx = Number(script.output().trim())
@@ -162,7 +164,7 @@ describe("the README's `npx -y pnpm@10 start`", () => {
   it.each(["SIGTERM", "SIGINT"] as const)(
     "%s to npx: a request in flight is answered, the server stops, and npx exits 0 only after it",
     async (signal) => {
-      const dataDir = tmpDir()
+      const dataDir = migratedDataDir(tmpDir())
       const port = await freePort()
       const base = `http://127.0.0.1:${port}/api`
       const npx = spawnProcess("npx", ["-y", "pnpm@10", "start"], env({ DATA_DIR: dataDir, PORT: String(port) }))

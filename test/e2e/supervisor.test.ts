@@ -12,12 +12,13 @@ import { describe, expect, it } from "vitest"
 import { freePort } from "../support/server.ts"
 import { repoRoot, spawnProcess, waitForHealth } from "../support/spawn.ts"
 import { tmpDirs } from "../support/tmp.ts"
+import { migratedDataDir } from "../support/templates.ts"
 
 const tmpDir = tmpDirs("board-supervised-")
 
 describe("run under a supervisor (docs/operations.md's systemd unit)", () => {
   it("SIGTERM to `node_modules/.bin/node --max-semi-space-size=8 bin/board.mjs serve` exits 0 only after a request in flight is answered and DATA_DIR is released", async () => {
-    const dataDir = tmpDir()
+    const dataDir = migratedDataDir(tmpDir())
     const port = await freePort()
     const base = `http://127.0.0.1:${port}/api`
     const server = spawnProcess(
