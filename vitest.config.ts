@@ -84,11 +84,10 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Each file boots its own server and database. Three workers on two cores: the e2e files
-    // spend much of their time waiting on the processes they spawn (restarts, leases, signals),
-    // and a third worker fills that wait (same run, quiet machine: 500 s with two, 445 s with
-    // three, the same 730 s of CPU).
-    maxWorkers: 3,
+    // Each file boots its own server and database: two workers on two cores. (Three filled the
+    // e2e files' waits, 500 s -> 445 s, but the extra contention made timing-bound suites flaky:
+    // a runner card claimed twice, a page read before its second list loaded.)
+    maxWorkers: 2,
     fileParallelism: true,
     // A worker runs file after file in one module graph instead of a fresh process per file
     // (issue 29): importing Effect, PGlite and the server again for each of 120 files cost about

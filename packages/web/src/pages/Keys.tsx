@@ -26,7 +26,7 @@ export function KeysPage() {
       <h1 id="keys-title">Keys and connected agents</h1>
       <ApiKeys workspaces={workspaces.items ?? []} />
       <IntakeTokens workspaces={workspaces.items ?? []} />
-      <Grants workspaces={workspaces.items ?? []} />
+      <Grants workspaces={workspaces.items} />
     </section>
   )
 }
@@ -176,11 +176,13 @@ function IntakeTokens({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) 
   )
 }
 
-function Grants({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) {
+/** `workspaces` is null while they load: a grant is listed only then, or its workspaces would read "left". */
+function Grants({ workspaces }: { workspaces: ReadonlyArray<Workspace> | null }) {
   const id = useId()
   const grants = useList("/v1/oauth/grants", () => api.GET("/v1/oauth/grants"))
   const { error, busy, run } = useAction(grants.reload)
-  const workspaceName = (w: string) => workspaces.find((x) => x.id === w)?.name ?? "a workspace you left"
+  const workspaceName = (w: string) => workspaces?.find((x) => x.id === w)?.name ?? "a workspace you left"
+  const listed = workspaces === null ? null : grants.items
   return (
     <section className="keys-section" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>Connected agents</h2>
@@ -188,9 +190,9 @@ function Grants({ workspaces }: { workspaces: ReadonlyArray<Workspace> }) {
         Agents you allowed through OAuth, and the workspaces each may use. Revoking one ends its access at once.
       </p>
       <ErrorLine error={error ?? grants.error} />
-      {grants.items !== null && grants.items.length === 0 && <p className="keys-muted">No connected agents.</p>}
+      {listed !== null && listed.length === 0 && <p className="keys-muted">No connected agents.</p>}
       <ul className="keys-list">
-        {(grants.items ?? []).map((g) => {
+        {(listed ?? []).map((g) => {
           const name = g.clientName ?? g.clientId
           return (
             <li key={g.id} className="keys-item">
