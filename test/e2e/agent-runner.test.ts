@@ -264,7 +264,20 @@ echo "entry" > CHANGELOG.md`)
     const refs = fs.readFileSync(worked, "utf8").trim().split("\n")
     expect(refs).toHaveLength(20)
     expect(new Set(refs).size).toBe(20)
-    for (const c of cards) expect((await sessionsOf(a, c.id)).length).toBe(1)
+    for (const c of cards) {
+      const sessions = await sessionsOf(a, c.id)
+      // what each runner logged about this card, to tell a second claim from a second piece of work
+      const about = (r: { output: () => string }) =>
+        r
+          .output()
+          .split("\n")
+          .filter((l) => l.includes(c.ref) || l.includes(c.id))
+          .join("\n")
+      expect(
+        sessions.length,
+        `${c.ref}: sessions ${JSON.stringify(sessions)}\nrunner one:\n${about(one)}\nrunner two:\n${about(two)}`
+      ).toBe(1)
+    }
     // both runners took part
     expect(one.output()).toContain('"msg":"shipped"')
     expect(two.output()).toContain('"msg":"shipped"')
