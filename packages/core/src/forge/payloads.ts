@@ -158,6 +158,17 @@ const githubLikePr = (pr: Json): PullRequestFacts => {
   }
 }
 
+/** A commit status (GitHub's `status` event; Gitea and Forgejo send the same shape). */
+const statusOf = (repository: string | undefined, p: Json): ForgeChange => ({
+  kind: "check",
+  repository,
+  sha: need(str(p.sha), "sha"),
+  name: `status:${str(p.context) ?? "default"}`,
+  state: statusState(str(p.state)),
+  url: str(p.target_url) ?? null,
+  numbers: []
+})
+
 const pushOf = (repository: string | undefined, payload: Json): ForgeChange => ({
   kind: "push",
   repository,
@@ -201,15 +212,7 @@ const github = (event: string, p: Json): ForgeChange => {
       }
     }
     case "status":
-      return {
-        kind: "check",
-        repository,
-        sha: need(str(p.sha), "sha"),
-        name: `status:${str(p.context) ?? "default"}`,
-        state: statusState(str(p.state)),
-        url: str(p.target_url) ?? null,
-        numbers: []
-      }
+      return statusOf(repository, p)
     case "push":
       return pushOf(repository, p)
     case "deployment_status": {
@@ -305,15 +308,7 @@ const gitea = (event: string, p: Json): ForgeChange => {
   }
   switch (event) {
     case "status":
-      return {
-        kind: "check",
-        repository,
-        sha: need(str(p.sha), "sha"),
-        name: `status:${str(p.context) ?? "default"}`,
-        state: statusState(str(p.state)),
-        url: str(p.target_url) ?? null,
-        numbers: []
-      }
+      return statusOf(repository, p)
     case "push":
       return pushOf(repository, p)
     default:
