@@ -1,62 +1,98 @@
 /**
- * The order the suite's files start in: the longest first, whatever their layer, so the two
- * workers do not end on one long file while the other has nothing left (issue 29). Vitest's own
- * order runs the layers one after another and, on a fresh clone (no timings cached), larger
- * files first; the few files below take a minute or more of one worker, so they go first.
+ * The order the suite's files start in: layer by layer, the longest files first within each, so
+ * the two workers do not end on one long file while the other has nothing left (issue 29).
+ *
+ * Layer by layer because vitest reuses a worker process for the next file (`isolate: false`) only
+ * when that file belongs to the same project; a file of another layer starts a new process that
+ * imports vitest, Effect, PGlite and the server again, 2-4 s of CPU. Interleaving the layers by
+ * length cost about 1.4 s of idle worker per file (180 s of 950 worker-seconds in one run); the
+ * layers whose longest files are longest go first, so the short unit files fill the end.
  *
  * A file's place comes from vitest's cached duration of its last run when there is one (a
  * developer's machine), else from `expectedSeconds` (measured on the CI machine, 2 cores), else
- * after every known file, in vitest's order. A wrong or stale figure only costs packing, never a
- * result.
+ * after the known files of its layer, in vitest's order. A wrong or stale figure only costs
+ * packing, never a result.
  */
 import { BaseSequencer, type TestSpecification } from "vitest/node"
 
-/** Seconds of one worker each file took in a CI run (the files over about 15 s). */
+/** Seconds of one worker each file took in a run as CI runs it (the files over about 4 s). */
 const expectedSeconds: Record<string, number> = {
-  "test/durability.test.ts": 100,
-  "test/hostile-generated.test.ts": 85,
-  "test/e2e/launch.test.ts": 55,
-  "test/bench-smoke.test.ts": 32,
-  "test/webhooks.test.ts": 40,
-  "test/access-matrix.test.ts": 35,
-  "test/agent-lease-sigkill.test.ts": 33,
-  "test/revocation.test.ts": 33,
-  "test/e2e/agent-runner.test.ts": 30,
-  "test/events-stream.test.ts": 30,
-  "test/e2e/serve.test.ts": 29,
-  "test/access-roles.test.ts": 26,
-  "test/docs-browser.test.ts": 26,
-  "test/hostile.test.ts": 25,
-  "test/e2e/lock.test.ts": 25,
-  "test/concurrent-order.test.ts": 25,
-  "test/board-access.test.ts": 23,
-  "test/access-scopes.test.ts": 20,
-  "test/web-panel.test.ts": 20,
-  "test/limits.test.ts": 19,
-  "test/board-json.test.ts": 18,
-  "test/oidc-browser.test.ts": 18,
-  "test/e2e/agent-runner-service.test.ts": 18,
-  "test/web-board.test.ts": 17,
-  "test/e2e/cli.test.ts": 14
+  "test/durability.test.ts": 62,
+  "test/bench-smoke.test.ts": 38,
+  "test/hostile-generated.test.ts": 37,
+  "test/webhooks.test.ts": 34,
+  "test/agent-lease-sigkill.test.ts": 32,
+  "test/e2e/launch.test.ts": 28,
+  "test/e2e/agent-runner.test.ts": 27,
+  "test/events-stream.test.ts": 26,
+  "test/concurrent-order.test.ts": 24,
+  "test/revocation.test.ts": 22,
+  "test/docs-browser.test.ts": 21,
+  "test/access-roles.test.ts": 21,
+  "test/e2e/serve.test.ts": 20,
+  "test/access-scopes.test.ts": 19,
+  "test/e2e/cli.test.ts": 19,
+  "test/board-access.test.ts": 18,
+  "test/oidc-browser.test.ts": 16,
+  "test/e2e/lock.test.ts": 15,
+  "test/web-board.test.ts": 14,
+  "test/hostile.test.ts": 13,
+  "test/e2e/agent-runner-service.test.ts": 13,
+  "test/web-panel.test.ts": 12,
+  "test/access-matrix.test.ts": 12,
+  "test/backup.test.ts": 11,
+  "test/desktop.test.ts": 11,
+  "test/operators.test.ts": 11,
+  "test/scaleout.test.ts": 9,
+  "test/board-cursor.test.ts": 8,
+  "test/board-json.test.ts": 8,
+  "test/e2e/cli-agent.test.ts": 8,
+  "test/e2e/cli-safety.test.ts": 8,
+  "test/web-keys.test.ts": 7,
+  "test/web-live-restart.test.ts": 7,
+  "test/web-loopback.test.ts": 7,
+  "test/web-team.test.ts": 6,
+  "test/limits.test.ts": 6,
+  "test/mcp-sessions.test.ts": 6,
+  "test/e2e/cli-manage.test.ts": 6,
+  "test/board.test.ts": 5,
+  "test/oauth.test.ts": 5,
+  "test/nlu.test.ts": 5,
+  "test/schema.test.ts": 5,
+  "test/claim-next.test.ts": 4,
+  "test/manage.test.ts": 4,
+  "test/monitoring.test.ts": 4,
+  "test/foundation.test.ts": 4,
+  "test/openapi-client.test.ts": 4,
+  "test/e2e/cli-agents.test.ts": 4,
+  "test/e2e/cli-comments.test.ts": 4,
+  "test/e2e/startup.test.ts": 4,
+  "packages/core/src/auth/passwords.test.ts": 4
 }
 
 export default class LongestFirst extends BaseSequencer {
   override async sort(files: Array<TestSpecification>): Promise<Array<TestSpecification>> {
     const base = await super.sort(files)
     const rank = new Map(base.map((spec, i) => [spec, i]))
-    const seconds = (spec: TestSpecification): number | undefined => {
+    const seconds = (spec: TestSpecification): number => {
       const cached = this.ctx.cache.getTestSpecificationResult(spec)?.duration
       if (cached !== undefined) return cached / 1000
       const relative = spec.moduleId.slice(spec.project.config.root.length + 1)
-      return expectedSeconds[relative]
+      return expectedSeconds[relative] ?? 0
+    }
+    // a layer starts where its longest file says: the layers with the longest files go first
+    const longest = new Map<string, number>()
+    for (const spec of base) {
+      const name = spec.project.name
+      longest.set(name, Math.max(longest.get(name) ?? 0, seconds(spec)))
     }
     return [...base].sort((a, b) => {
-      const sa = seconds(a)
-      const sb = seconds(b)
-      if (sa !== undefined && sb !== undefined && sa !== sb) return sb - sa
-      if (sa !== undefined && sb === undefined) return -1
-      if (sa === undefined && sb !== undefined) return 1
-      return rank.get(a)! - rank.get(b)!
+      if (a.project.name !== b.project.name) {
+        const byLayer = longest.get(b.project.name)! - longest.get(a.project.name)!
+        return byLayer !== 0 ? byLayer : a.project.name < b.project.name ? -1 : 1
+      }
+      const bySeconds = seconds(b) - seconds(a)
+      return bySeconds !== 0 ? bySeconds : rank.get(a)! - rank.get(b)!
     })
   }
 }
