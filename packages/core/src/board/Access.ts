@@ -12,6 +12,9 @@
  * role: `scopesFor`, from the same `WriteNeeds` that name the role) and its projects (outside
  * them everything is NotFound, as for a non-member; a key limited to projects changes nothing
  * workspace-wide). The SQL forms take them through `reachOf`.
+ *
+ * Over 400 lines on purpose: the rule's TypeScript form and its SQL form (`writableBy`,
+ * `reachOf`) sit side by side so a change to one is made to the other; apart they would drift.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"

@@ -4,6 +4,9 @@
  * `RETURNING`, no lock on a shared row held across the commit (orderKeys.ts says how order
  * stays total without one; refs come from the project's sequence). When the statement finds
  * nothing to write, a second look (the access rule, then the column) names the reason.
+ *
+ * Over 400 lines: one service, the card writes, each beside its second look; the statements
+ * already live in cardStatements.ts and cardReads.ts, the shapes in cardView.ts.
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"

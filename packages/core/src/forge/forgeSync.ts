@@ -3,6 +3,9 @@
  * and its links to the cards it names, the checks of a commit, a pushed commit's links, a
  * successful deployment; then the automation (forward only, never out of `done`, each move an
  * ordinary `card.moved` by the forge) and the feedback for the agent holding a card.
+ *
+ * Over 400 lines: one delivery's steps in the order the transaction runs them (links before
+ * marks, marks before moves, moves before feedback); the SQL fragments live in forgeRows.ts.
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"

@@ -2,6 +2,9 @@
  * The authorization server's state: clients, single-use codes, grants bound to workspaces,
  * and rotating tokens. Redemptions and rotations are single UPDATE … WHERE used_at IS NULL
  * statements, so two instances racing on one code or refresh token get one success.
+ *
+ * Over 400 lines: one service for the authorization server's every state change, so each
+ * single-use rule is read in one place; rows and constants live in oauthTypes.ts.
  */
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
