@@ -632,7 +632,14 @@ describe.each(dialectBackends)("webhook delivery across SIGKILL on %s", (backend
       body: { projectId: a.projectId, columnId: a.columns[0]!.id, title: "survives" },
       headers: key(a.apiKey)
     })
-    await waitFor("two failed attempts", () => (receiver.received.length >= 2 ? true : undefined))
+    // killed between attempts: the second failure recorded and the next attempt not yet due. (Killed
+    // while an attempt is in flight, its claim would hold the delivery for 30 s: also at least once,
+    // but not this test's moment.)
+    await waitFor("two failed attempts recorded", async () => {
+      const r = await call(base, "GET", `/v1/webhooks/${hook.id}/deliveries`, { headers: key(a.apiKey) })
+      const d = r.body.deliveries[0]
+      return d !== undefined && d.attempts >= 2 && d.nextAttemptAt !== null ? true : undefined
+    })
     server.child.kill("SIGKILL")
     await server.exited
     const failed = receiver.received.length
@@ -642,10 +649,16 @@ describe.each(dialectBackends)("webhook delivery across SIGKILL on %s", (backend
     env.PORT = String(port)
     server = spawnBoard(["serve"], env)
     await waitForHealth(base, 60_000)
-    const delivered = await waitFor("the delivery after the restart", async () => {
-      const r = await call(base, "GET", `/v1/webhooks/${hook.id}/deliveries`, { headers: key(a.apiKey) })
-      return r.body.deliveries[0]?.status === "delivered" ? r.body.deliveries[0] : undefined
-    })
+    // up to 45 s: on a busy machine the third attempt may have been claimed before the kill, and
+    // its claim (30 s) must run out first
+    const delivered = await waitFor(
+      "the delivery after the restart",
+      async () => {
+        const r = await call(base, "GET", `/v1/webhooks/${hook.id}/deliveries`, { headers: key(a.apiKey) })
+        return r.body.deliveries[0]?.status === "delivered" ? r.body.deliveries[0] : undefined
+      },
+      45_000
+    )
     expect(receiver.received.length).toBeGreaterThan(failed)
     const ids = new Set(receiver.received.map((r) => r.headers["board-delivery"]))
     expect([...ids]).toEqual([delivered.id])
