@@ -164,10 +164,13 @@ export const measureStreamMemory = async (o: {
   readonly projectId: string
   readonly columnId: string
   readonly streams: number
+  /** The pauses before the first RSS reading and after the streams connected (1 s and 3 s). */
+  readonly settleMs?: { readonly before: number; readonly after: number }
 }): Promise<StreamMemoryResult> => {
+  const settle = o.settleMs ?? { before: 1_000, after: 3_000 }
   const path = `/api/v1/projects/${o.projectId}/events/stream`
   if (typeof global.gc === "function") global.gc()
-  await sleep(1_000)
+  await sleep(settle.before)
   const rssBefore = o.readRss() ?? Number.NaN
   const started = performance.now()
   const clients: Array<StreamClient> = []
@@ -179,7 +182,7 @@ export const measureStreamMemory = async (o: {
       await Promise.all(batch.map((c) => c.connected))
     }
     const connectSeconds = (performance.now() - started) / 1000
-    await sleep(3_000)
+    await sleep(settle.after)
     const rssAfter = o.readRss() ?? Number.NaN
     const res = await fetch(`${o.origin}/api/v1/cards`, {
       method: "POST",

@@ -202,6 +202,8 @@ const queueCards = smokeRun ? 100 : 10_000
 /** Streams of the two stream benchmarks; a smoke run only checks that they work. */
 const STREAMS_FOR_LATENCY = smokeRun ? 10 : 100
 const STREAMS_FOR_MEMORY = smokeRun ? 50 : 1_000
+/** A server's idle RSS is read this long after its first 200 (a smoke run's figures mean nothing: it waits less). */
+const IDLE_MS = smokeRun ? 200 : 2_000
 const positiveInt = (name: string, fallback: number, max: number) => {
   const raw = process.env[name]
   if (raw === undefined || raw === "") return fallback
@@ -938,7 +940,7 @@ const runEmbedded = async (
   const server = await startBoardServer("embedded board server", { DATA_DIR: dataDir }, 120_000)
   register(server)
   // idle after start, as bench/startup.ts reads the PostgreSQL server's: 2 s after its first 200
-  await new Promise((r) => setTimeout(r, 2_000))
+  await new Promise((r) => setTimeout(r, IDLE_MS))
   const idleRss = readRss(server.child.pid)
   const started = performance.now()
   const api = makeApi(`${server.origin}/api`)
@@ -1248,7 +1250,8 @@ const main = async () => {
         ...streamTarget,
         origin: reader.origin,
         readRss: () => readRss(reader.child.pid),
-        streams: STREAMS_FOR_MEMORY
+        streams: STREAMS_FOR_MEMORY,
+        settleMs: smokeRun ? { before: 100, after: 300 } : undefined
       })
       log(
         `  RSS ${mib(streamMemory.rssBefore)} → ${mib(streamMemory.rssAfter)} MiB; the probe event reached ${streamMemory.reached} streams`
@@ -1323,6 +1326,7 @@ const main = async () => {
     apiKey: seeded.apiKey,
     cardRef: probeCard.ref,
     runs: smokeRun ? 1 : 5,
+    idleMs: IDLE_MS,
     log
   })
   // 6. the write scenarios on the embedded database

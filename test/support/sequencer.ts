@@ -19,7 +19,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node"
 const expectedSeconds: Record<string, number> = {
   "test/webhooks.test.ts": 35,
   "test/durability.test.ts": 49,
-  "test/bench-smoke.test.ts": 42,
+  "test/bench-smoke.test.ts": 30,
   "test/e2e/launch.test.ts": 27,
   "test/hostile-generated.test.ts": 26,
   "test/e2e/agent-runner.test.ts": 26,
