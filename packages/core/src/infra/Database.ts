@@ -15,6 +15,7 @@ import type { Duplex } from "node:stream"
 import type { AppConfigValues } from "../Config.ts"
 import { acquireDataDirLock } from "./DataDirLock.ts"
 import { adminSocketPath, postgresSocketPath } from "./dataDirSockets.ts"
+import { hasDatabase, initdbApart } from "./embeddedInitdb.ts"
 import { refuseOutsideClients } from "./outsideClients.ts"
 
 // PGlite has ONE backend session. The server's SQL client reaches it through an in-process
@@ -62,6 +63,9 @@ export const startEmbedded = (dataDir: string, serves = false) =>
           let stopRefusing = () => {}
           try {
             const startParams = embeddedStartParams(PGlite.defaultStartParams)
+            const pgdata = path.join(path.resolve(dataDir), "pgdata")
+            // a first start: initdb in a thread of its own, whose memory goes when it ends
+            if (dataDir !== "memory:" && !hasDatabase(pgdata)) await initdbApart(pgdata, startParams)
             const db =
               dataDir === "memory:"
                 ? await PGlite.create({
@@ -69,10 +73,7 @@ export const startEmbedded = (dataDir: string, serves = false) =>
                     startParams,
                     ...(template === undefined ? {} : { loadDataDir: template })
                   })
-                : await PGlite.create(path.join(path.resolve(dataDir), "pgdata"), {
-                    extensions: { pg_trgm },
-                    startParams
-                  })
+                : await PGlite.create(pgdata, { extensions: { pg_trgm }, startParams })
             // The socket server is never started: it is only the holder of pglite-socket's query
             // queue, which keeps a transaction's statements together on the one session.
             const queue = (new PGLiteSocketServer({ db, path: "unused" }) as unknown as { queryQueue: unknown })
