@@ -95,7 +95,7 @@ export default defineConfig({
     // own server, database and port from its own hooks; nothing a file relies on lives in a
     // module's state between files (support/templates.ts caches only the read-only template).
     isolate: false,
-    // the longest files start first, across the layers (support/sequencer.ts)
+    // layer by layer, the longest files first within each (support/sequencer.ts)
     sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: "unit", include: unit } },

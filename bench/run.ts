@@ -775,12 +775,14 @@ const measure = async (sc: Scenario, drive: Drive, pid: number | undefined): Pro
   }
   // A smoke run's window is a quarter of a second: on a busy machine (the test suite beside it) one
   // slow response can fill it, and a window without a response measures nothing (no rate, no CPU
-  // per request). The smoke run measures again in a window twice as long, up to 2 s; a full run's
-  // windows are seconds long and measure once.
+  // per request). The smoke run measures again in a window twice as long, up to 2 s, but only a
+  // window that was merely empty: one with an error or a non-2xx is the row, and the test sees it.
+  // A full run's windows are seconds long and measure once.
   let window = duration
   for (;;) {
     const measured = await measureOnce(sc, drive, pid, window)
-    if (!smokeRun || measured.result.responses > 0 || window >= 2) return measured
+    const r = measured.result
+    if (!smokeRun || r.responses > 0 || r.errors + r.non2xx + r.timeouts > 0 || window >= 2) return measured
     log(`  ${sc.id}: no response in ${window} s (a busy machine); measuring again in ${window * 2} s`)
     window *= 2
   }

@@ -7,9 +7,10 @@
  *
  * The binary runs on the real clock, so this test waits for the lease, the one real-time wait of
  * the agent suites (the HTTP suites move a test clock instead). While the server is down the test
- * moves the stored lease end to 8 s after the kill, as a heartbeat with a shorter lease would have:
- * the restarted server knows the lease only from the database, so what it proves is the same, and
- * the suite waits 8 s instead of 30 (issue 29).
+ * checks that the stored lease end is the one the claim answered, then moves it to 12 s after the
+ * kill: the restarted server knows the lease only from the database (its sweep runs every second
+ * whatever the lease's length), so what the test proves is the same, and the suite waits 12 s
+ * instead of 30 (issue 29).
  */
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
@@ -79,9 +80,11 @@ describe.skipIf(postgresUrl === undefined)("a lease across SIGKILL on postgres",
     const killed: Spawned = server
     killed.child.kill("SIGKILL")
     expect((await killed.exited).signal).toBe("SIGKILL")
+    const [stored] = await query(db.url, "SELECT lease_expires_at FROM agent_sessions WHERE id = $1", [session.id])
+    expect(new Date(stored.lease_expires_at).getTime()).toBe(Date.parse(session.leaseExpiresAt))
     const [moved] = await query(
       db.url,
-      "UPDATE agent_sessions SET lease_expires_at = now() + interval '8 seconds' WHERE id = $1 RETURNING lease_expires_at",
+      "UPDATE agent_sessions SET lease_expires_at = now() + interval '12 seconds' WHERE id = $1 RETURNING lease_expires_at",
       [session.id]
     )
     const leaseEnd = new Date(moved.lease_expires_at).getTime()
@@ -94,6 +97,8 @@ describe.skipIf(postgresUrl === undefined)("a lease across SIGKILL on postgres",
     const [row] = await query(db.url, "SELECT status FROM agent_sessions WHERE id = $1", [session.id])
     expect(row.status).toBe("active")
     expect((await call(base, "POST", `/v1/cards/${card.id}/claim`, { body: {}, headers: key(other) })).status).toBe(409)
+    // all of that happened within the lease (else the checks above proved less than they say)
+    expect(Date.now()).toBeLessThan(leaseEnd)
 
     // no request touches the session now: the restarted server's sweep must find the passed lease
     let staleAt: number | undefined

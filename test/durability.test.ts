@@ -66,6 +66,7 @@ describe.each(backends)("durability under SIGKILL on %s", (backend: Backend) => 
 
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       let stop = false
+      let ackedThisCycle = 0
       const loop = async (client: number) => {
         while (!stop) {
           const title = `c${cycle}-k${client}-${sent++}`
@@ -80,15 +81,22 @@ describe.each(backends)("durability under SIGKILL on %s", (backend: Backend) => 
                   body: { projectId: a.projectId, columnId, title },
                   headers: key(a.apiKey)
                 })
-            if (r.status >= 200 && r.status < 300) acked.add(title)
+            if (r.status >= 200 && r.status < 300) {
+              acked.add(title)
+              ackedThisCycle++
+            }
           } catch {
             // the connection died with the server: this write is unacknowledged
           }
         }
       }
       const loops = Array.from({ length: CLIENTS }, (_, i) => loop(i))
-      // the kill lands 100-500 ms into the load: four clients have writes in flight at any moment
-      // of it, and what each kill tests is the writes in flight then, not how many came before
+      // the kill lands 100-500 ms after the restarted server acknowledged its first write of the
+      // cycle: four clients have writes in flight at any moment of that, and what each kill tests
+      // is the writes in flight then and those acknowledged before, not how many came before
+      const firstAck = Date.now() + 30_000
+      while (ackedThisCycle === 0 && Date.now() < firstAck) await new Promise((r) => setTimeout(r, 5))
+      expect(ackedThisCycle, `cycle ${cycle}: no write acknowledged before the kill`).toBeGreaterThan(0)
       await new Promise((r) => setTimeout(r, 100 + Math.floor(random() * 400)))
       server.child.kill("SIGKILL")
       await server.exited

@@ -2,8 +2,9 @@
  * Migrated databases to clone, made once per suite run (globalSetup.ts), so a test server does
  * not pay for a fresh database: a fresh PGlite runs initdb (about 3 s of CPU, more than the
  * whole start-up of a server on an existing database) and then every migration. A clone is
- * what those steps make, byte for byte, and the server still runs its migrator on it (nothing
- * is pending). Suites about a fresh database or the migrations themselves (migrations, startup,
+ * what those steps make, byte for byte, less initdb's template0 and template1 databases, which
+ * nothing of the board reads (dropped to make the dump smaller: buildEmbedded), and the server
+ * still runs its migrator on it (nothing is pending). Suites about a fresh database or the migrations themselves (migrations, startup,
  * schema, instances' racing migrations) keep starting from nothing.
  *
  * - the embedded database: a dump of a migrated PGlite (`embeddedTemplate()`, loaded by an

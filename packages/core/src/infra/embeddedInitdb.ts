@@ -2,17 +2,22 @@
  * The first start of an embedded database runs PostgreSQL's initdb, in PGlite's own WebAssembly
  * module: its heap grows to hundreds of MiB and a WebAssembly memory never shrinks, so a server
  * that ran initdb itself kept that memory for as long as it ran (an embedded server idle at
- * 541-727 MiB after a first start, about 300 MiB after a restart on the same directory: issue 35).
+ * 656-744 MiB after a first start, about 300 MiB after a restart on the same directory: issue 35).
  * Here initdb runs in a worker thread that opens the new directory once and closes it: when the
  * thread ends its isolate, and every WebAssembly memory in it, is freed, and the server then opens
- * the directory as it would after a restart. The worker gets PGlite's module URL from this
- * process, which resolves it from its own location (the bundle in dist/ or the sources).
+ * the directory as it would after a restart.
+ *
+ * The database is made in `pgdata.creating` beside `pgdata` and renamed into place once it is
+ * whole, so a start killed halfway leaves no directory that looks like a database; the next start
+ * (holding the DATA_DIR lock, as this one does) removes the leftover and begins again.
  */
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
 
-/** Whether `pgdataDir` already holds a database (initdb writes PG_VERSION first of all). */
+/** Whether `pgdataDir` holds a database: it exists only once initdb finished (see above). */
 export const hasDatabase = (pgdataDir: string): boolean => fs.existsSync(path.join(pgdataDir, "PG_VERSION"))
 
 // the worker's whole program: create the database in the directory, close it, report
@@ -25,14 +30,27 @@ await db.close()
 parentPort.postMessage("done")
 `
 
-/** Runs initdb for `pgdataDir` in a worker thread; resolves once the database is on disk. */
-export const initdbApart = (pgdataDir: string, startParams: ReadonlyArray<string>): Promise<void> =>
+/**
+ * A module's URL for the worker, which is loaded from a data: URL and so resolves nothing itself:
+ * Node's own resolution from this module (the bundle in dist/, or the sources), or, where
+ * `import.meta.resolve` is missing (vitest's module runner, which the test suite's set-up runs in),
+ * the package's CommonJS entry.
+ */
+const moduleUrl = (specifier: string): string => {
+  try {
+    return import.meta.resolve(specifier)
+  } catch {
+    return pathToFileURL(createRequire(import.meta.url).resolve(specifier)).href
+  }
+}
+
+const runInitdb = (dir: string, startParams: ReadonlyArray<string>): Promise<void> =>
   new Promise((resolve, reject) => {
     const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(workerSource)}`), {
       workerData: {
-        pglite: import.meta.resolve("@electric-sql/pglite"),
-        trgm: import.meta.resolve("@electric-sql/pglite/contrib/pg_trgm"),
-        dir: pgdataDir,
+        pglite: moduleUrl("@electric-sql/pglite"),
+        trgm: moduleUrl("@electric-sql/pglite/contrib/pg_trgm"),
+        dir,
         startParams: [...startParams]
       }
     })
@@ -42,6 +60,16 @@ export const initdbApart = (pgdataDir: string, startParams: ReadonlyArray<string
     })
     worker.once("error", reject)
     worker.once("exit", (code) =>
-      done ? resolve() : reject(new Error(`creating the embedded database in ${pgdataDir} stopped (exit ${code})`))
+      done ? resolve() : reject(new Error(`creating the embedded database in ${dir} stopped (exit ${code})`))
     )
   })
+
+/** Runs initdb for `pgdataDir` in a worker thread; resolves once the whole database is in place. */
+export const initdbApart = async (pgdataDir: string, startParams: ReadonlyArray<string>): Promise<void> => {
+  const creating = `${pgdataDir}.creating`
+  fs.rmSync(creating, { recursive: true, force: true })
+  await runInitdb(creating, startParams)
+  // an empty or half-made pgdata of an earlier start that never got this far
+  fs.rmSync(pgdataDir, { recursive: true, force: true })
+  fs.renameSync(creating, pgdataDir)
+}
