@@ -83,10 +83,17 @@ describe("board serve (spawned)", () => {
 
   it("serves health, refuses a second process on the same DATA_DIR at once, stops on SIGTERM, keeps data", async () => {
     const dataDir = tmpDir()
+    // what a first start killed during initdb leaves (embeddedInitdb.ts): a half-made database
+    // beside an empty pgdata; the next start makes the database anew and keeps neither
+    fs.mkdirSync(path.join(dataDir, "pgdata.creating", "base"), { recursive: true })
+    fs.writeFileSync(path.join(dataDir, "pgdata.creating", "base", "half"), "half-written")
+    fs.mkdirSync(path.join(dataDir, "pgdata"))
     const port = await freePort()
     const base = `http://127.0.0.1:${port}/api`
     const first = spawnBoard(["serve"], env({ DATA_DIR: dataDir, PORT: String(port) }))
     await waitForHealth(base)
+    expect(fs.existsSync(path.join(dataDir, "pgdata", "PG_VERSION"))).toBe(true)
+    expect(fs.existsSync(path.join(dataDir, "pgdata.creating"))).toBe(false)
     expect((await call(base, "GET", "/v1/health")).text).toBe(`{"status":"ok","service":"service-api"}`)
     const signup = await call(base, "POST", "/v1/auth/signup", {
       body: { email: "keep@example.com", password: "k8#mQ2vz", full_name: "K" }
