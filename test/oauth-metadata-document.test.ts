@@ -19,6 +19,7 @@ import { authorizeUrl, Browser, consent, pkce, tokenRequest } from "./support/oa
 import { exited } from "./support/poll.ts"
 import { freePort } from "./support/server.ts"
 import { embeddedEnv, type Spawned, spawnBoard, waitForHealth } from "./support/spawn.ts"
+import { migratedDataDir } from "./support/templates.ts"
 import { tmpDirs } from "./support/tmp.ts"
 
 const REDIRECT = "http://127.0.0.1:47001/callback"
@@ -58,7 +59,13 @@ const startServe = async (env: Record<string, string>) => {
   const base = `http://127.0.0.1:${port}/api`
   const spawned = spawnBoard(
     ["serve"],
-    embeddedEnv({ DATA_DIR: "memory:", PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env })
+    // a migrated copy: memory: would run initdb (~5 s of CPU) for a suite about client metadata documents
+    embeddedEnv({
+      DATA_DIR: migratedDataDir(tmp()),
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...env
+    })
   )
   try {
     await waitForHealth(base, 90_000)

@@ -100,7 +100,7 @@ echo done > result.txt`,
   it("--follow-up: feedback on a shipped card reruns the command on its branch with the feedback in the prompt", async () => {
     const port = await freePort()
     const base = `http://127.0.0.1:${port}/api`
-    await serve("memory:", port)
+    await serve(migratedDataDir(tmpDir()), port)
     const a = await bootstrap(base, "runner-follow")
     const repo = makeRepo()
     const card = await createCard(base, a, "Polish the page")

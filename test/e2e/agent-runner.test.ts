@@ -6,6 +6,7 @@ import { eventually, waitFor } from "../support/poll.ts"
 import { freePort } from "../support/server.ts"
 import { embeddedEnv, type Spawned, spawnBoard, waitForHealth } from "../support/spawn.ts"
 import { git, gitEnv, makeRepo as makeGitRepo } from "../support/gitRepo.ts"
+import { migratedDataDir } from "../support/templates.ts"
 import { tmpDirs } from "../support/tmp.ts"
 
 const tmpDir = tmpDirs("board-runner-")
@@ -14,9 +15,15 @@ let base: string
 
 beforeAll(async () => {
   const port = await freePort()
+  // a migrated copy, not memory: (a fresh database runs initdb, ~5 s of CPU): this file is about the runner
   const server = spawnBoard(
     ["serve"],
-    embeddedEnv({ DATA_DIR: "memory:", PORT: String(port), RATE_LIMIT: "1000000/60s", LOG_LEVEL: "error" })
+    embeddedEnv({
+      DATA_DIR: migratedDataDir(tmpDir()),
+      PORT: String(port),
+      RATE_LIMIT: "1000000/60s",
+      LOG_LEVEL: "error"
+    })
   )
   spawned.push(server)
   base = `http://127.0.0.1:${port}/api`
