@@ -5,6 +5,7 @@
  */
 import * as crypto from "node:crypto"
 import { type Fixture, type Req, WEBHOOK_URL } from "./accessRows.ts"
+import { installChangeLog, unlessChanged } from "./changeLog.ts"
 import { type Account, bearer, bootstrap, call, key } from "./client.ts"
 import type { TestServer } from "./server.ts"
 
@@ -175,9 +176,10 @@ export const accessWorld = async (server: TestServer): Promise<AccessWorld> => {
   /**
    * A digest of every row that is A's: both workspaces, their members and projects, everything on
    * their boards, project links, intake tokens (and claims), and A's API keys and OAuth grants
-   * (without their last-used times, which reads may touch).
+   * (without their last-used times, which reads may touch). Taken again only when something in
+   * the database changed since the last one (`unlessChanged`): most checks follow a refused request.
    */
-  const digest = async () => {
+  const digest = unlessChanged(await installChangeLog(server), async () => {
     // every workspace of A's: W1, W2 and the rows' spare ones
     const ws = `SELECT workspace_id FROM workspace_members WHERE user_id = '${A.userId}'`
     const projects = `SELECT id FROM projects WHERE workspace_id IN (${ws})`
@@ -211,7 +213,7 @@ export const accessWorld = async (server: TestServer): Promise<AccessWorld> => {
       UNION ALL SELECT 'g' || id::text || workspaces::text || coalesce(revoked_at::text, '') FROM oauth_grants WHERE user_id = '${A.userId}'
     ) rows`)
     return rows[0]!
-  }
+  })
 
   const prepare = async () => {
     await server.query(
