@@ -97,12 +97,16 @@ describe.skipIf(postgresUrl === undefined)("a lease across SIGKILL on postgres",
     expect(Date.now()).toBeLessThan(answeredEnd)
 
     // the lease now ends 2 s from now, in the database only: the running server is not told
-    const [moved] = await query(
+    // (only while it is still active: a sweep that ended it first would otherwise surface below
+    // as a misleading "on time" failure; its stored end is the answered one, checked above)
+    const moved = await query(
       db.url,
-      "UPDATE agent_sessions SET lease_expires_at = now() + interval '2 seconds' WHERE id = $1 RETURNING lease_expires_at",
+      `UPDATE agent_sessions SET lease_expires_at = now() + interval '2 seconds'
+       WHERE id = $1 AND status = 'active' RETURNING lease_expires_at`,
       [session.id]
     )
-    const leaseEnd = new Date(moved.lease_expires_at).getTime()
+    expect(moved, "the session was no longer active").toHaveLength(1)
+    const leaseEnd = new Date(moved[0].lease_expires_at).getTime()
 
     // no request touches the session now: the restarted server's sweep must find the passed lease
     let staleAt: number | undefined

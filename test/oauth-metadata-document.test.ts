@@ -59,7 +59,7 @@ const startServe = async (env: Record<string, string>) => {
   const base = `http://127.0.0.1:${port}/api`
   const spawned = spawnBoard(
     ["serve"],
-    // a migrated copy: memory: would run initdb (~5 s of CPU) for a suite about client metadata documents
+    // a migrated copy (templates.ts): this file is about client metadata documents, not a first start
     embeddedEnv({
       DATA_DIR: migratedDataDir(tmp()),
       PORT: String(port),

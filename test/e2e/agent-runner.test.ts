@@ -15,7 +15,7 @@ let base: string
 
 beforeAll(async () => {
   const port = await freePort()
-  // a migrated copy, not memory: (a fresh database runs initdb, ~5 s of CPU): this file is about the runner
+  // a migrated copy (templates.ts): this file is about the runner, not a first start
   const server = spawnBoard(
     ["serve"],
     embeddedEnv({

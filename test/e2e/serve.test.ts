@@ -22,6 +22,24 @@ const env = (extra: Record<string, string>) => ({
   ...extra
 })
 
+/** The process's output as JSON lines, each checked to be of the one shape every line has. */
+const jsonLines = (output: string): Array<Record<string, unknown>> => {
+  const parsed = output
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+  for (const line of parsed) {
+    // the same three keys first on every line, never Effect's own shape
+    expect(Object.keys(line).slice(0, 3), JSON.stringify(line)).toEqual(["time", "level", "msg"])
+    expect(new Date(line.time as string).toISOString()).toBe(line.time)
+    expect(["debug", "info", "warn", "error"]).toContain(line.level)
+    expect(typeof line.msg).toBe("string")
+    for (const effectKey of ["message", "timestamp", "annotations", "spans", "fiberId"])
+      expect(line, JSON.stringify(line)).not.toHaveProperty(effectKey)
+  }
+  return parsed
+}
+
 describe("board serve (spawned)", () => {
   it.each([
     [{ PORT: "eighty" }, "PORT"],
@@ -117,16 +135,10 @@ describe("board serve (spawned)", () => {
     first.child.kill("SIGTERM")
     const stopped = await first.exited
     expect(stopped.code).toBe(0)
-    // the first start's migrations are logged as a JSON line of the usual shape (the next test
-    // checks every line of a whole run, on a migrated copy: nothing to apply there)
-    const applied = first
-      .output()
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => typeof l.msg === "string" && l.msg.startsWith("applied migrations"))
+    // a first start's lines, its migrations' among them, are JSON lines of the one shape (the
+    // next test checks a whole run's on a migrated copy, where there is nothing to apply)
+    const applied = jsonLines(first.output()).find((l) => (l.msg as string).startsWith("applied migrations"))
     expect(applied).toMatchObject({ level: "info", msg: expect.stringMatching(/^applied migrations: 1_init, /) })
-    expect(Object.keys(applied!).slice(0, 3)).toEqual(["time", "level", "msg"])
     expect(fs.existsSync(path.join(dataDir, "board.lock"))).toBe(false)
 
     const again = spawnBoard(["serve"], env({ DATA_DIR: dataDir, PORT: String(port) }))
@@ -142,7 +154,7 @@ describe("board serve (spawned)", () => {
   it("in JSON mode every line from start to SIGTERM is one JSON object of one shape, with start, ready and stop", async () => {
     const port = await freePort()
     const base = `http://127.0.0.1:${port}/api`
-    // a migrated copy: a first start's initdb costs ~5 s of CPU, and the test above made one
+    // a migrated copy (templates.ts): the test above made a first start
     const p = spawnBoard(
       ["serve"],
       env({ DATA_DIR: migratedDataDir(tmpDir()), PORT: String(port), LOG_LEVEL: "debug" })
@@ -153,17 +165,7 @@ describe("board serve (spawned)", () => {
     await call(base, "GET", "/v1/nope")
     p.child.kill("SIGTERM")
     expect((await p.exited).code).toBe(0)
-    const lines = p.output().trim().split("\n")
-    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
-    for (const line of parsed) {
-      // the same three keys first on every line, never Effect's own shape
-      expect(Object.keys(line).slice(0, 3), JSON.stringify(line)).toEqual(["time", "level", "msg"])
-      expect(new Date(line.time as string).toISOString()).toBe(line.time)
-      expect(["debug", "info", "warn", "error"]).toContain(line.level)
-      expect(typeof line.msg).toBe("string")
-      for (const effectKey of ["message", "timestamp", "annotations", "spans", "fiberId"])
-        expect(line, JSON.stringify(line)).not.toHaveProperty(effectKey)
-    }
+    const parsed = jsonLines(p.output())
     const msgs = parsed.map((l) => l.msg as string)
     expect(msgs.findIndex((m) => m.startsWith("board listening on"))).toBeLessThan(msgs.indexOf("ready"))
     expect(parsed.find((l) => l.msg === "ready")).toMatchObject({ database: "embedded", startupMs: expect.any(Number) })

@@ -100,7 +100,9 @@ export const installChangeLog = async (
  * nothing in the whole database changed, what it reads cannot have changed either. For a digest
  * that is checked after every refused request (support/accessWorld.ts), most checks become one
  * small statement instead of hashing every row again (issue 29). Marking comes before computing,
- * so a change made while it computes is seen by the next call, which computes again.
+ * so a change made while it computes is seen by the next call, which computes again. Sound only
+ * for a log that watches every column of what `compute` reads: one installed with `columns` or
+ * `summaries` for those tables would miss the changes they leave out.
  */
 export const unlessChanged = <A>(changes: ChangeLog, compute: () => Promise<A>): (() => Promise<A>) => {
   let last: { readonly value: A } | undefined

@@ -1,21 +1,23 @@
 /**
- * The order the suite's files start in: layer by layer, the longest files first within each, so
- * the two workers do not end on one long file while the other has nothing left (issue 29).
+ * The order the suite's files start in, within each of vitest.config.ts's groups: layer by layer,
+ * the longest files first within each, so the workers do not end on one long file while the
+ * others have nothing left (issue 29).
  *
  * Layer by layer because vitest reuses a worker process for the next file (`isolate: false`) only
  * when that file belongs to the same project; a file of another layer starts a new process that
  * imports vitest, Effect, PGlite and the server again, 2-4 s of CPU. Interleaving the layers by
- * length cost about 1.4 s of idle worker per file (180 s of 950 worker-seconds in one run); the
- * layers whose longest files are longest go first, so the short unit files fill the end.
+ * length cost about 1.4 s of idle worker per file (180 s of 950 worker-seconds in one run); in a
+ * group of several layers (http, browser, unit) the layers whose longest files are longest go
+ * first, so the short unit files fill the group's end.
  *
  * A file's place comes from vitest's cached duration of its last run when there is one (a
- * developer's machine), else from `expectedSeconds` (measured on the CI machine, 2 cores), else
+ * developer's machine), else from `expectedSeconds` (a full run on a machine like CI's, 2 cores), else
  * after the known files of its layer, in vitest's order. A wrong or stale figure only costs
  * packing, never a result.
  */
 import { BaseSequencer, type TestSpecification } from "vitest/node"
 
-/** Seconds of one worker each file took in a run as CI runs it (the files of 4 s or more). */
+/** Seconds each file took in a full run with CI's databases and workers (the files of 4 s or more). */
 const expectedSeconds: Record<string, number> = {
   "test/durability.test.ts": 50,
   "test/webhooks.test.ts": 41,
