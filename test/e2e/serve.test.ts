@@ -151,6 +151,25 @@ describe("board serve (spawned)", () => {
     expect((await again.exited).code).toBe(0)
   })
 
+  it("a pgdata that holds files but no database is refused with one line naming DATA_DIR, and kept as it was", async () => {
+    const dataDir = tmpDir()
+    const pgdata = path.join(dataDir, "pgdata")
+    fs.mkdirSync(path.join(pgdata, "base"), { recursive: true })
+    fs.writeFileSync(path.join(pgdata, "base", "1234"), "someone's pages")
+    const p = spawnBoard(["serve"], env({ DATA_DIR: dataDir, PORT: String(await freePort()) }))
+    const { code } = await p.exited
+    expect(code, p.output()).toBe(1)
+    const last = jsonLines(p.output()).at(-1)!
+    expect(last).toMatchObject({ level: "error" })
+    expect(last.msg).toMatch(/^board serve: DATA_DIR: .+ holds files but no database \(it has no PG_VERSION\)/)
+    expect(last.msg).toMatch(/board restore FILE/)
+    expect(fs.readFileSync(path.join(pgdata, "base", "1234"), "utf8")).toBe("someone's pages")
+    // no half-made database beside it, and the lock released
+    expect(fs.readdirSync(dataDir)).not.toContain("pgdata.creating")
+    expect(fs.readdirSync(dataDir)).not.toContain("board.lock")
+    expect(fs.readdirSync(pgdata)).toEqual(["base"])
+  })
+
   it("in JSON mode every line from start to SIGTERM is one JSON object of one shape, with start, ready and stop", async () => {
     const port = await freePort()
     const base = `http://127.0.0.1:${port}/api`

@@ -9,7 +9,9 @@
  *
  * The database is made in `pgdata.creating` beside `pgdata` and renamed into place once it is
  * whole, so a start killed halfway leaves no directory that looks like a database; the next start
- * (holding the DATA_DIR lock, as this one does) removes the leftover and begins again.
+ * (holding the DATA_DIR lock, as this one does) removes the leftover and begins again. A `pgdata`
+ * that holds anything but no `PG_VERSION` is no leftover of this (at most an empty directory is):
+ * it is refused, never removed, so a damaged database is not replaced by an empty one.
  */
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
@@ -64,12 +66,32 @@ const runInitdb = (dir: string, startParams: ReadonlyArray<string>): Promise<voi
     )
   })
 
+/**
+ * Throws, naming DATA_DIR, when `pgdataDir` exists and is anything but an empty directory: with no
+ * `PG_VERSION` it holds no database this program made, and what it holds is not ours to delete.
+ */
+const refuseUnknownContents = (pgdataDir: string): void => {
+  let entries: Array<string>
+  try {
+    entries = fs.readdirSync(pgdataDir)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return
+    throw new Error(`DATA_DIR: cannot use ${pgdataDir} for the embedded database (${(e as Error).message})`)
+  }
+  if (entries.length > 0)
+    throw new Error(
+      `DATA_DIR: ${pgdataDir} holds files but no database (it has no PG_VERSION), so nothing was changed; ` +
+        "move it away to start a new database, or restore a backup with `board restore FILE`"
+    )
+}
+
 /** Runs initdb for `pgdataDir` in a worker thread; resolves once the whole database is in place. */
 export const initdbApart = async (pgdataDir: string, startParams: ReadonlyArray<string>): Promise<void> => {
+  refuseUnknownContents(pgdataDir)
   const creating = `${pgdataDir}.creating`
   fs.rmSync(creating, { recursive: true, force: true })
   await runInitdb(creating, startParams)
-  // an empty or half-made pgdata of an earlier start that never got this far
+  // an empty pgdata (refuseUnknownContents let nothing else through)
   fs.rmSync(pgdataDir, { recursive: true, force: true })
   fs.renameSync(creating, pgdataDir)
 }
