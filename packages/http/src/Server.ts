@@ -44,12 +44,15 @@ import { makeOpenApiDocument } from "./OpenApiDocument.ts"
 import { createStartingServer } from "./startingListener.ts"
 import { WebAppRoutes } from "./web/WebApp.ts"
 
+/**
+ * The OpenAPI document is generated on its first request, not at start: generating it allocates
+ * several MiB that a server nobody asks for its document would carry for nothing (issue 35: idle
+ * RSS). The first request pays ~100 ms once; the answer is the same bytes every time after.
+ */
 const docsRoutes = (publicUrl: string) => {
-  const spec = makeOpenApiDocument(publicUrl)
-  return Layer.mergeAll(
-    HttpRouter.add("GET", "/api/v1/openapi.json", HttpServerResponse.jsonUnsafe(spec)),
-    docsPageRoutes(publicUrl)
-  )
+  let document: HttpServerResponse.HttpServerResponse | undefined
+  const openApi = Effect.sync(() => (document ??= HttpServerResponse.jsonUnsafe(makeOpenApiDocument(publicUrl))))
+  return Layer.mergeAll(HttpRouter.add("GET", "/api/v1/openapi.json", openApi), docsPageRoutes(publicUrl))
 }
 
 /** Every route of the service, needing only the core services; `/metrics` only with metrics on. */
