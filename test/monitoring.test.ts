@@ -47,6 +47,41 @@ describe.each(backends)("monitoring on %s", (backend: Backend) => {
       expect((await call(base, "GET", "/v1/health")).text).toBe(`{"status":"ok","service":"service-api"}`)
     })
 
+    it("health answers alike before the router (monitoring/healthFastPath.ts) and through it", async () => {
+      // a query string leaves the request to the router; the bare path is answered before it
+      const id = `probe-${crypto.randomBytes(6).toString("hex")}`
+      const fast = await fetch(`${base}/v1/health`, { headers: { "x-request-id": id } })
+      const routed = await fetch(`${base}/v1/health?via=router`, { headers: { "x-request-id": `${id}-r` } })
+      const shape = async (r: Response) => ({
+        status: r.status,
+        text: await r.text(),
+        headers: [...r.headers.entries()].filter(([name]) => name !== "date" && name !== "x-request-id")
+      })
+      expect(await shape(fast)).toEqual(await shape(routed))
+      expect(fast.headers.get("x-request-id")).toBe(id)
+      expect(routed.headers.get("x-request-id")).toBe(`${id}-r`)
+      const lines = server.logLines.map((l) => JSON.parse(l))
+      const line = (requestId: string) => lines.find((l) => l.requestId === requestId)
+      const expected = { msg: "request", method: "GET", path: "/api/v1/health", status: 200, userId: null }
+      expect(line(id)).toMatchObject(expected)
+      expect(line(`${id}-r`)).toMatchObject(expected)
+      // a request with a body is the router's (its 413 rule), as is every other method
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          `${base}/v1/health`,
+          { headers: { "content-length": String(2 * 1024 * 1024) } },
+          (r) => {
+            r.resume()
+            resolve(r.statusCode ?? 0)
+          }
+        )
+        req.on("error", reject)
+        req.flushHeaders()
+      })
+      expect(status).toBe(413)
+      expect((await fetch(`${base}/v1/health`, { method: "HEAD" })).status).toBe(200)
+    })
+
     it("GET /v1 carries the service version beside the API version", async () => {
       const r = await call(base, "GET", "/v1")
       expect(r.body.version).toBe("1.0")
@@ -151,6 +186,11 @@ describe.each(backends)("monitoring on %s", (backend: Backend) => {
       expect(text).toMatch(/^http_requests_total\{route="unmatched",method="GET",status="404"\} \d+$/m)
       expect(text).toMatch(
         /^http_request_duration_seconds_bucket\{le="0\.1",route="\/api\/v1\/cards\/:id",method="GET",status="\d+"\} \d+$/m
+      )
+      // with metrics on, health goes through the router too, and is counted
+      await call(metered.baseUrl, "GET", "/v1/health")
+      expect(await scrape()).toMatch(
+        /^http_requests_total\{route="\/api\/v1\/health",method="GET",status="200"\} [1-9]\d*$/m
       )
       expect(text).toMatch(/^nodejs_eventloop_lag_seconds /m)
       expect(text).toMatch(/^process_resident_memory_bytes /m)

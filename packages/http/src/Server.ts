@@ -34,6 +34,7 @@ import { makeRequestLogger, type RequestLogger } from "./middleware/RequestLog.t
 import { RequestErrorsLive } from "./middleware/RequestErrorsLive.ts"
 import { makeRouteTable, type RouteTable } from "./middleware/routeTable.ts"
 import type { RequestMetrics } from "./monitoring/Metrics.ts"
+import { healthFastPath } from "./monitoring/healthFastPath.ts"
 import { MetricsRoute, ReadyRoute } from "./monitoring/MonitoringRoutes.ts"
 import { serviceVersion } from "./monitoring/version.ts"
 import { McpRoutes } from "./mcp/McpRoutes.ts"
@@ -161,8 +162,13 @@ export const serverLayer = (config: AppConfigValues, options: ServerOptions = {}
   // port in use or a foreign HOST fails here, before anything is touched); then the core reaches
   // Redis, opens the database and migrates; only then are the routes attached. Until then the
   // bound listener answers 503 {"error":"starting"} (startingListener.ts).
+  const fastPath = healthFastPath({
+    logger,
+    corsOrigins: config.corsOrigins,
+    metrics: config.metricsToken !== undefined
+  })
   const listener = NodeHttpServer.layer(
-    () => createStartingServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, closing.close),
+    () => createStartingServer({ requestTimeout: 30_000, headersTimeout: 15_000 }, closing.close, fastPath),
     { port: config.port, host: config.host }
   )
   const core = Layer.provide(

@@ -22,6 +22,24 @@ describe("createStartingServer", () => {
     }
   })
 
+  it("lets the fast path answer first only once the application is attached; what it declines reaches the application", async () => {
+    const server = createStartingServer({}, undefined, (req, res) => {
+      if (req.url !== "/fast") return false
+      res.end("fast")
+      return true
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      expect((await fetch(`${origin}/fast`)).status).toBe(503)
+      server.on("request", (_req, res) => res.end("app"))
+      expect(await (await fetch(`${origin}/fast`)).text()).toBe("fast")
+      expect(await (await fetch(`${origin}/other`)).text()).toBe("app")
+    } finally {
+      server.close()
+    }
+  })
+
   it("closes at once when a request in flight at close is answered (not after the keep-alive timeout)", async () => {
     const server = createStartingServer({ keepAliveTimeout: 30_000 })
     let answer: (() => void) | undefined

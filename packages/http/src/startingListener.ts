@@ -68,9 +68,34 @@ const answerClientError =
     setTimeout(() => socket.destroy(), 5_000).unref()
   }
 
-/** A Node server that answers 503 "starting" until the application's request handler is attached. */
-export const createStartingServer = (options: ServerOptions, onClose?: () => void): Server => {
+/**
+ * Answers a request in Node's own request event, before the application sees it, and says so;
+ * false leaves the request to the application. Runs for every request: it must decide cheaply.
+ */
+export type FastPath = (request: IncomingMessage, response: ServerResponse) => boolean
+
+/**
+ * A Node server that answers 503 "starting" until the application's request handler is attached.
+ * From then until the server starts closing, `fastPath` sees each request first.
+ */
+export const createStartingServer = (options: ServerOptions, onClose?: () => void, fastPath?: FastPath): Server => {
   const server = createServer(options, answerStarting)
+  let attached = false
+  let closing = false
+  if (fastPath !== undefined) {
+    // Node calls its request listeners through emit: answered here, the request reaches none of them
+    const emit = server.emit
+    server.emit = function (this: Server, event: string | symbol, ...args: Array<unknown>): boolean {
+      if (
+        event === "request" &&
+        attached &&
+        !closing &&
+        fastPath(args[0] as IncomingMessage, args[1] as ServerResponse)
+      )
+        return true
+      return emit.apply(this, [event, ...args] as Parameters<typeof emit>)
+    } as typeof server.emit
+  }
   server.on("clientError", answerClientError(options.maxHeaderSize ?? maxHeaderSize))
   // On close, Node ends the connections idle at that moment, but one whose request is still in
   // flight stays open after its answer until the keep-alive timeout: a SIGTERM waited ~5 s for
@@ -80,6 +105,8 @@ export const createStartingServer = (options: ServerOptions, onClose?: () => voi
   server.close = ((callback?: (error?: Error) => void) => {
     // long-lived responses (event streams) end now rather than hold the close open
     onClose?.()
+    // every answer says `Connection: close` from now on: the fast path's too, so it steps aside
+    closing = true
     server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
       response.setHeader("connection", "close")
     })
@@ -95,6 +122,7 @@ export const createStartingServer = (options: ServerOptions, onClose?: () => voi
     if (event === "request" && listener !== answerStarting) {
       server.off("request", answerStarting)
       server.off("newListener", onListener)
+      attached = true
     }
   }
   server.on("newListener", onListener)

@@ -2,6 +2,7 @@ import { AppConfig } from "@board/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../Api.ts"
+import { healthBody } from "../monitoring/healthFastPath.ts"
 import { serviceVersion } from "../monitoring/version.ts"
 
 export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
@@ -55,7 +56,7 @@ export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
         ]
       }
     }
-    const health = { status: "ok" as const, service: "service-api" as const }
-    return handlers.handle("index", () => Effect.succeed(index)).handle("health", () => Effect.succeed(health))
+    // most health requests never reach this handler (monitoring/healthFastPath.ts)
+    return handlers.handle("index", () => Effect.succeed(index)).handle("health", () => Effect.succeed(healthBody))
   })
 )

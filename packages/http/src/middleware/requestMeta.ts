@@ -18,6 +18,10 @@ export interface RequestMeta {
  */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
+/** The request's id: the client's `X-Request-Id` when sane, else a fresh UUID. */
+export const requestIdFrom = (incoming: string | string[] | undefined): string =>
+  typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+
 class Meta implements RequestMeta {
   userId: string | undefined = undefined
   #id: string | undefined
@@ -26,10 +30,7 @@ class Meta implements RequestMeta {
     this.#incoming = incoming
   }
   get id(): string {
-    if (this.#id === undefined) {
-      const incoming = this.#incoming
-      this.#id = typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
-    }
+    this.#id ??= requestIdFrom(this.#incoming)
     return this.#id
   }
 }
