@@ -510,6 +510,19 @@ describe.each(backends)("board on %s", (backend) => {
         404
       )
     })
+
+    it("answers many board reads at once, more than run together (Boards.ts: BOARD_READS), each whole, refusals among them", async () => {
+      const missing = "00000000-0000-4000-8000-000000000000"
+      const reads = Array.from({ length: 24 }, (_, i) =>
+        call(base, "GET", `/v1/board/${i % 3 === 0 ? missing : a.projectId}`, { headers: h })
+      )
+      const answers = await Promise.all(reads)
+      const boards = answers.filter((_r, i) => i % 3 !== 0)
+      expect(answers.filter((_r, i) => i % 3 === 0).map((r) => r.status)).toEqual(Array(8).fill(404))
+      expect(boards.map((r) => r.status)).toEqual(Array(16).fill(200))
+      expect(new Set(boards.map((r) => r.text)).size).toBe(1)
+      expect(boards[0]!.body.project.id).toBe(a.projectId)
+    })
   })
 
   describe("search", () => {
