@@ -48,7 +48,7 @@ import { WebAppRoutes } from "./web/WebApp.ts"
 /**
  * The OpenAPI document is generated on its first request, not at start: generating it allocates
  * several MiB that a server nobody asks for its document would carry for nothing (issue 35: idle
- * RSS). The first request pays ~100 ms once; the answer is the same bytes every time after.
+ * RSS). The first request pays ~70 ms once; the answer is the same bytes every time after.
  */
 const docsRoutes = (publicUrl: string) => {
   let document: HttpServerResponse.HttpServerResponse | undefined

@@ -1,6 +1,8 @@
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
+import { healthFastPath } from "./monitoring/healthFastPath.ts"
+import { makeRequestLogger } from "./middleware/RequestLog.ts"
 import { createStartingServer } from "./startingListener.ts"
 
 describe("createStartingServer", () => {
@@ -37,6 +39,31 @@ describe("createStartingServer", () => {
       expect(await (await fetch(`${origin}/other`)).text()).toBe("app")
     } finally {
       server.close()
+    }
+  })
+
+  it("health's fast path answers the bare path itself and leaves the rest, and every request under CORS, to the application", async () => {
+    const logger = makeRequestLogger({ level: "error", format: "json" })
+    const seen: Array<string | undefined> = []
+    const app = (req: http.IncomingMessage, res: http.ServerResponse) => {
+      seen.push(req.url)
+      res.statusCode = 500
+      res.end("app")
+    }
+    const plain = createStartingServer({}, undefined, healthFastPath({ logger, corsOrigins: [], metrics: false }))
+    const cors = healthFastPath({ logger, corsOrigins: ["https://a.example"], metrics: false })
+    expect(cors).toBeUndefined()
+    await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve))
+    const origin = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`
+    try {
+      plain.on("request", app)
+      const fast = await fetch(`${origin}/api/v1/health`)
+      expect(fast.status).toBe(200)
+      expect(await fast.text()).toBe(`{"status":"ok","service":"service-api"}`)
+      expect((await fetch(`${origin}/api/v1/health?x=1`)).status).toBe(500)
+      expect(seen).toEqual(["/api/v1/health?x=1"])
+    } finally {
+      plain.close()
     }
   })
 

@@ -105,10 +105,11 @@ export const createStartingServer = (options: ServerOptions, onClose?: () => voi
   server.close = ((callback?: (error?: Error) => void) => {
     // long-lived responses (event streams) end now rather than hold the close open
     onClose?.()
-    // every answer says `Connection: close` from now on: the fast path's too, so it steps aside
+    // every answer says `Connection: close` from now on: the fast path steps aside for the router's
     closing = true
-    server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
-      response.setHeader("connection", "close")
+    // before the application's handler, which may answer synchronously (headers then sent)
+    server.prependListener("request", (_request: IncomingMessage, response: ServerResponse) => {
+      if (!response.headersSent) response.setHeader("connection", "close")
     })
     close(callback)
     server.closeIdleConnections()

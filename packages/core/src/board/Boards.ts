@@ -50,11 +50,12 @@ const BoardJsonRow = Schema.Struct({
 })
 
 /**
- * Whole-board reads running at once; the others wait their turn. Each is CPU-bound (PostgreSQL
- * writes the JSON, the server passes it on) and holds its rows until answered, about 1.3 MB per
- * 1,000 cards: beyond twice the cores, more at once finish no sooner but hold more memory. At
- * 50 connections on a 1,000-card board (2 cores): the same 141 req/s as unbounded, p99 440
- * against 510-600 ms, highest RSS 270-297 against 348-371 MiB (issue 35).
+ * Whole-board queries running at once; the others wait their turn. Each is CPU-bound (PostgreSQL
+ * writes the JSON) and builds a result of about 0.6 MB per 1,000 cards in the server: beyond twice
+ * the cores, more at once finish no sooner but hold more result sets. The permit covers the query
+ * (its result set being built), not the writing of the answer to the client. At 50 connections
+ * on a 1,000-card board (2 cores): the same 141 req/s as unbounded, p99 440 against 510-600 ms,
+ * highest RSS 270-297 against 348-371 MiB (issue 35).
  */
 const BOARD_READS = Math.max(4, 2 * os.availableParallelism())
 

@@ -8,8 +8,9 @@
  * same `X-Request-Id` rule (middleware/requestMeta.ts) and the same request log line.
  *
  * Left to the router, so that its middleware answers them as before: any other method, path or a
- * query string; a request with a body (the 413 rule); one with an Origin when CORS_ORIGINS is set
- * (the CORS headers); and every request when metrics are on (the middleware counts them).
+ * query string; a request with a body (the 413 rule); every request when CORS_ORIGINS is set (the
+ * CORS middleware adds `Vary: Origin` to every answer, with or without an Origin); and every
+ * request when metrics are on (the middleware counts them).
  */
 import type { IncomingMessage, ServerResponse } from "node:http"
 import type { RequestLogger } from "../middleware/RequestLog.ts"
@@ -28,14 +29,12 @@ export const healthFastPath = (options: {
   readonly corsOrigins: ReadonlyArray<string>
   readonly metrics: boolean
 }): FastPath | undefined => {
-  if (options.metrics) return undefined
+  if (options.metrics || options.corsOrigins.length > 0) return undefined
   const { logger } = options
-  const cors = options.corsOrigins.length > 0
   return (request: IncomingMessage, response: ServerResponse): boolean => {
     if (request.url !== HEALTH_PATH || request.method !== "GET") return false
     const headers = request.headers
     if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false
-    if (cors && headers.origin !== undefined) return false
     const started = logger.enabled ? performance.now() : 0
     const id = requestIdFrom(headers["x-request-id"])
     response.writeHead(200, { "content-type": "application/json", "content-length": length, "x-request-id": id })
