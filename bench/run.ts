@@ -99,7 +99,7 @@ import {
   seedQueue,
   smokeSizes
 } from "./seed.ts"
-import { measureStartup, median } from "./startup.ts"
+import { measureStartup, median, SERVER_NODE_FLAGS } from "./startup.ts"
 import { measureWebBoard, WEB_CARDS, WEB_RUNS, type WebOutcome, webSection } from "./web.ts"
 
 /** Hooks delivering at once in the forge scenario (bench/forge.ts says why not BENCH_CONNECTIONS). */
@@ -857,11 +857,11 @@ const startBoardServer = async (
 ): Promise<{ origin: string; child: Child }> => {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
-  // as `pnpm start` runs it: the young generation capped (see docs/performance.md, Memory)
+  // as `pnpm start` runs it: the young generation capped (SERVER_NODE_FLAGS; docs/performance.md, Memory)
   const child = spawnChild(
     name,
     process.execPath,
-    ["--max-semi-space-size=8", path.join(repoRoot, "bin/board.mjs"), "serve"],
+    [...SERVER_NODE_FLAGS, path.join(repoRoot, "bin/board.mjs"), "serve"],
     {
       cwd: repoRoot,
       env: {
@@ -1463,7 +1463,7 @@ ${smokeRun ? "\n**Smoke run** (`--smoke`): tiny data (search corpora ÷100, boar
 - **Load**: autocannon, ${connections} connections (rows with 1 in the conns column, and every scaling row, use 1), ${warmup} s warm-up then ${duration} s measured per scenario, keep-alive, no pipelining.
   The floor (issue 35; its figures were taken at 5 s after a 1 s warm-up: \`BENCH_DURATION=5 BENCH_WARMUP=1\`): the thin service, loaded like every scenario, right after the baseline; then PostgreSQL alone: ${floorDriver}.
   Load generator, server, baseline and PostgreSQL share the same ${cpus.length} cores. Before each scenario the run waits (up to ${quietBudgetSeconds} s in total) until other processes use less than 15% of a core.
-- **Server**: \`node --max-semi-space-size=8 bin/board.mjs serve\` (as \`pnpm start\` runs it) with \`LOG_LEVEL=error RATE_LIMIT=100000000/60s NODE_ENV=production\`; baseline: \`bench/hello-server.ts\` (bare \`node:http\` answering \`{"status":"ok"}\`), also a child process;
+- **Server**: \`node ${SERVER_NODE_FLAGS.join(" ")} bin/board.mjs serve\` (as \`pnpm start\` runs it) with \`LOG_LEVEL=error RATE_LIMIT=100000000/60s NODE_ENV=production\`; baseline: \`bench/hello-server.ts\` (bare \`node:http\` answering \`{"status":"ok"}\`), also a child process;
   framework: \`bench/effect-hello-server.ts\` (an Effect HttpApi with one health endpoint and no middleware: the ceiling our health row can reach);
   thin service: \`bench/thin-server.ts\`, the thinnest service anyone could hand-write doing a create's durable work: bare \`node:http\` and \`pg\` (node-postgres, a pool of 20), the key compared in memory, no framework, no validation beyond JSON parsing, no access rule.
   \`POST /cards\` inserts the card row (uuid key, project, column, title, description, created time; B-tree indexes on column and on project) and its event row (bigserial key, project, card, type, the card's JSON; indexes on (project, id) and (card, id)) in one statement, one CTE, and answers the row with 201;

@@ -9,6 +9,12 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { type Child, freePort, readRss, spawnChild, stopChild } from "./processes.ts"
 
+/**
+ * Node's flags for `board serve`, as `pnpm start` and the Containerfile run it: 16 MiB semi-spaces
+ * (docs/performance.md, Memory). Every server the benchmark starts runs with them.
+ */
+export const SERVER_NODE_FLAGS = ["--max-semi-space-size=16"] as const
+
 export interface StartupFigures {
   /** Process start to the first 200 from /api/v1/health, ms, one per run. */
   readonly serveMs: ReadonlyArray<number>
@@ -67,7 +73,7 @@ const timeServe = async (
   const child: Child = spawnChild(
     "start-up probe server",
     process.execPath,
-    ["--max-semi-space-size=8", path.join(repoRoot, "bin/board.mjs"), "serve"],
+    [...SERVER_NODE_FLAGS, path.join(repoRoot, "bin/board.mjs"), "serve"],
     {
       cwd: repoRoot,
       env: { ...env, HOST: "127.0.0.1", PORT: String(port) }
