@@ -10,7 +10,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type Fixture, type KeyScope, ROWS, scopesNeeded } from "./support/accessRows.ts"
+import { type Fixture, type KeyScope, ROWS, scopesNeeded, WEBHOOK_URL } from "./support/accessRows.ts"
 import { type AccessWorld, accessWorld } from "./support/accessWorld.ts"
 import { backends } from "./support/backends.ts"
 import { bearer, call, key } from "./support/client.ts"
@@ -145,6 +145,68 @@ describe.each(backends)("the access matrix's scope column on %s", (backend) => {
       headers: key(keys.otherProject)
     })
     expect(search.body).toEqual([])
+  })
+
+  it("a key limited to one project of a workspace reaches that project's webhooks by id, and no other's", async () => {
+    const f = await world.fixture()
+    // a second project in the same workspace, the key's one project
+    const p2 = await call(base, "POST", "/v1/projects", {
+      body: { workspaceId: world.A.workspaceId, name: "Second", template: "kanban" },
+      headers: key(world.A.apiKey)
+    })
+    expect(p2.status, p2.text).toBe(201)
+    const projectKey = (await makeKey({ projectIds: [p2.body.project.id] })).rawKey
+    // webhooks made disabled at once, as the fixture's, so nothing is ever sent to WEBHOOK_URL
+    const hook = async (scope: Record<string, string>) => {
+      const made = await call(base, "POST", "/v1/webhooks", {
+        body: { url: WEBHOOK_URL, events: ["project_link.deleted"], ...scope },
+        headers: key(world.A.apiKey)
+      })
+      expect(made.status, made.text).toBe(201)
+      const off = await call(base, "PATCH", `/v1/webhooks/${made.body.id}`, {
+        body: { enabled: false },
+        headers: key(world.A.apiKey)
+      })
+      expect(off.status, off.text).toBe(200)
+      return made.body.id as string
+    }
+    const mine = await hook({ projectId: p2.body.project.id })
+    const elsewhere = [f.webhook, await hook({ workspaceId: world.A.workspaceId })]
+
+    const listed = await call(base, "GET", `/v1/webhooks?workspaceId=${world.A.workspaceId}`, {
+      headers: key(projectKey)
+    })
+    expect(listed.status, listed.text).toBe(200)
+    expect(listed.body.map((w: { id: string }) => w.id)).toEqual([mine])
+    const before = await world.digest()
+    for (const id of elsewhere)
+      for (const [method, path, body] of [
+        ["GET", `/v1/webhooks/${id}`, undefined],
+        ["GET", `/v1/webhooks/${id}/deliveries`, undefined],
+        ["POST", `/v1/webhooks/${id}/ping`, undefined],
+        ["PATCH", `/v1/webhooks/${id}`, { description: "intruder" }],
+        ["DELETE", `/v1/webhooks/${id}`, undefined]
+      ] as const) {
+        const r = await call(base, method, path, { ...(body ? { body } : {}), headers: key(projectKey) })
+        expect(r.status, `${method} ${path}: ${r.text}`).toBe(404)
+        expect(r.body).toEqual({ error: `webhook ${id} not found` })
+      }
+    expect(await world.digest()).toEqual(before)
+
+    // its own project's webhook it reads, changes and deletes, as it made it
+    const read = await call(base, "GET", `/v1/webhooks/${mine}`, { headers: key(projectKey) })
+    expect(read.status, read.text).toBe(200)
+    expect(read.body.projectId).toBe(p2.body.project.id)
+    const changed = await call(base, "PATCH", `/v1/webhooks/${mine}`, {
+      body: { description: "the key's own" },
+      headers: key(projectKey)
+    })
+    expect(changed.status, changed.text).toBe(200)
+    expect(changed.body.description).toBe("the key's own")
+    const deleted = await call(base, "DELETE", `/v1/webhooks/${mine}`, { headers: key(projectKey) })
+    expect(deleted.status, deleted.text).toBe(204)
+    const gone = await call(base, "GET", `/v1/webhooks/${mine}`, { headers: key(world.A.apiKey) })
+    expect(gone.status).toBe(404)
   })
 
   it("the keys list says each key's scopes, projects and expiry", async () => {

@@ -155,23 +155,39 @@ export class Webhooks extends Context.Service<
         return bad === undefined ? Effect.void : Effect.fail(new InvalidInput({ message: bad }))
       }
 
-      /** The webhook's row, after `check` (the access rule on its workspace, to read or to change). */
-      const find = <E>(id: string, check: (workspaceId: string, what: string) => Effect.Effect<unknown, E>) =>
+      /**
+       * The webhook's row, after `check` (the access rule on what it watches, to read or to
+       * change): its project's, or for a workspace-wide one its workspace's. A key limited to
+       * projects reaches a project's webhook only within them, and no workspace-wide one: what
+       * `list` shows it (`visibleTo`), by id as well.
+       */
+      const find = <E>(
+        principal: Principal,
+        id: string,
+        check: (kind: "project" | "workspace", scopeId: string, what: string) => Effect.Effect<unknown, E>
+      ) =>
         Effect.gen(function* () {
           const what = `webhook ${id}`
           if (!isUuid(id)) return yield* new NotFound({ message: `${what} not found` })
           const [row] = yield* sql.unsafe<Row>(`SELECT ${COLUMNS} FROM webhooks WHERE id = $1`, [id]).pipe(Effect.orDie)
           if (row === undefined) return yield* new NotFound({ message: `${what} not found` })
-          yield* check(row.workspace_id, what)
+          if (row.project_id === null && principal.projects !== undefined)
+            return yield* new NotFound({ message: `${what} not found` })
+          yield* row.project_id === null
+            ? check("workspace", row.workspace_id, what)
+            : check("project", row.project_id, what)
           return row
         })
       const owned = (principal: Principal, id: string) =>
-        find(id, (workspaceId, what) => access.resolve(principal, "workspace", workspaceId, what))
+        find(principal, id, (kind, scopeId, what) => access.resolve(principal, kind, scopeId, what))
       const ownedToChange = (principal: Principal, id: string, deletes = false) =>
-        find(id, (workspaceId, what) =>
-          access.write(principal, "workspace", workspaceId, {
+        find(principal, id, (kind, scopeId, what) =>
+          access.write(principal, kind, scopeId, {
             ...manageHooks,
             ...(deletes ? { action: "delete webhooks", deletes } : {}),
+            // as before the rule looked at the project: an archived project's webhooks can still
+            // be turned off, changed and deleted
+            evenArchived: true,
             what
           })
         )
