@@ -185,7 +185,11 @@ describe.each(backends)("the access matrix's scope column on %s", (backend) => {
         ["GET", `/v1/webhooks/${id}/deliveries`, undefined],
         ["POST", `/v1/webhooks/${id}/ping`, undefined],
         ["PATCH", `/v1/webhooks/${id}`, { description: "intruder" }],
-        ["DELETE", `/v1/webhooks/${id}`, undefined]
+        ["DELETE", `/v1/webhooks/${id}`, undefined],
+        // the fixture's webhook has a delivery to retry
+        ...(id === f.webhook
+          ? ([["POST", `/v1/webhooks/${id}/deliveries/${f.delivery}/retry`, undefined]] as const)
+          : [])
       ] as const) {
         const r = await call(base, method, path, { ...(body ? { body } : {}), headers: key(projectKey) })
         expect(r.status, `${method} ${path}: ${r.text}`).toBe(404)

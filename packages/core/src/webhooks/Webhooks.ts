@@ -185,8 +185,8 @@ export class Webhooks extends Context.Service<
           access.write(principal, kind, scopeId, {
             ...manageHooks,
             ...(deletes ? { action: "delete webhooks", deletes } : {}),
-            // as before the rule looked at the project: an archived project's webhooks can still
-            // be turned off, changed and deleted
+            // as when this rule looked only at the workspace (which is never archived): an archived
+            // project's webhooks can still be turned off, changed and deleted
             evenArchived: true,
             what
           })
