@@ -775,14 +775,16 @@ const measure = async (sc: Scenario, drive: Drive, pid: number | undefined): Pro
   }
   // A smoke run's window is a quarter of a second: on a busy machine (the test suite beside it) one
   // slow response can fill it, and a window without a response measures nothing (no rate, no CPU
-  // per request). The smoke run measures again in a window twice as long, up to 2 s, but only a
+  // per request). The smoke run measures again in a window twice as long, up to 8 s, but only a
   // window that was merely empty: one with an error or a non-2xx is the row, and the test sees it.
-  // A full run's windows are seconds long and measure once.
+  // (Up to 2 s was once enough; on a slow shared machine, 50 moves of one pool at once took 2 s and
+  // more before the first answered, and the row came out empty.) A full run's windows are seconds
+  // long and measure once.
   let window = duration
   for (;;) {
     const measured = await measureOnce(sc, drive, pid, window)
     const r = measured.result
-    if (!smokeRun || r.responses > 0 || r.errors + r.non2xx + r.timeouts > 0 || window >= 2) return measured
+    if (!smokeRun || r.responses > 0 || r.errors + r.non2xx + r.timeouts > 0 || window >= 8) return measured
     log(`  ${sc.id}: no response in ${window} s (a busy machine); measuring again in ${window * 2} s`)
     window *= 2
   }

@@ -66,7 +66,8 @@ describe.skipIf(process.platform !== "linux")("the DATA_DIR lock after a SIGKILL
     server.child.kill("SIGTERM")
     expect((await server.exited).code).toBe(0)
     expect(fs.existsSync(path.join(dataDir, "board.lock"))).toBe(false)
-  })
+    // eleven starts, the first with initdb: a slow shared machine took more than the default 60 s
+  }, 120_000)
 
   it("an owner killed but not yet reaped by its parent (a zombie) does not hold the directory", async () => {
     const dataDir = tmpDir()
