@@ -3,7 +3,7 @@ import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { boardBin, repoRoot } from "./spawn.ts"
+import { boardBin, repoRoot, SPAWNED_NODE_FLAGS } from "./spawn.ts"
 
 export interface BoardRun {
   readonly code: number | null
@@ -19,7 +19,7 @@ export const runBoard = (
   options: { env?: Record<string, string | undefined>; input?: string } = {}
 ): Promise<BoardRun> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [boardBin, ...args], {
+    const child = spawn(process.execPath, [...SPAWNED_NODE_FLAGS, boardBin, ...args], {
       cwd: repoRoot,
       env: {
         ...process.env,

@@ -122,12 +122,30 @@ export const makeTemplates = async (): Promise<() => Promise<void>> => {
   return postgresUrl === undefined ? async () => {} : makePostgres(postgresUrl)
 }
 
+/**
+ * The dump as a Blob whose `arrayBuffer()` is one copy of bytes already in memory. PGlite reads
+ * `loadDataDir` with `arrayBuffer()` at every start, and Node's own Blob answers it by streaming
+ * its 27 MB in small chunks and joining them: about 170 ms of CPU per test server, against about
+ * 10 for a copy. A fresh copy each time, so no server can change another's template.
+ */
+class DumpBlob extends Blob {
+  readonly #dump: Uint8Array
+  constructor(dump: Uint8Array) {
+    super([])
+    this.#dump = dump
+    Object.defineProperty(this, "size", { value: dump.byteLength })
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.#dump.slice().buffer)
+  }
+}
+
 let loaded: Blob | undefined
 /** The migrated embedded database as a dump, for `EmbeddedTemplate` (undefined outside a run that made it). */
 export const embeddedTemplate = (): Blob | undefined => {
   const dir = process.env[EMBEDDED_ENV]
   if (dir === undefined) return undefined
-  loaded ??= new Blob([fs.readFileSync(path.join(dir, "embedded.tar"))])
+  loaded ??= new DumpBlob(new Uint8Array(fs.readFileSync(path.join(dir, "embedded.tar"))))
   return loaded
 }
 
