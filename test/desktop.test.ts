@@ -18,7 +18,7 @@ import { presignedSignatureValid, startS3, type TestS3 } from "./support/desktop
 import { readFeed } from "./support/desktopUpdater.ts"
 import { fullFlow } from "./support/oauthFlow.ts"
 import { startServer, type TestServer } from "./support/server.ts"
-import { boardBin, spawnBoard, spawnProcess } from "./support/spawn.ts"
+import { boardBin, SPAWNED_NODE_FLAGS, spawnBoard, spawnProcess } from "./support/spawn.ts"
 import { execFileSync } from "node:child_process"
 
 const PLATFORM = "darwin-arm64"
@@ -421,6 +421,7 @@ describe.each(combos)("desktop builds on %s with %s storage", (backend, storage)
   it.runIf(hasScript && storage === "local")("on a terminal, publish draws a progress bar per file", async () => {
     const command = [
       process.execPath,
+      ...SPAWNED_NODE_FLAGS,
       boardBin,
       "desktop",
       "publish",

@@ -8,7 +8,15 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { freePort } from "../support/server.ts"
-import { embeddedEnv, boardBin, type Spawned, spawnBoard, spawnProcess, waitForHealth } from "../support/spawn.ts"
+import {
+  boardBin,
+  embeddedEnv,
+  SPAWNED_NODE_FLAGS,
+  type Spawned,
+  spawnBoard,
+  spawnProcess,
+  waitForHealth
+} from "../support/spawn.ts"
 import { migratedDataDir } from "../support/templates.ts"
 import { tmpDirs } from "../support/tmp.ts"
 
@@ -66,8 +74,7 @@ describe.skipIf(process.platform !== "linux")("the DATA_DIR lock after a SIGKILL
     server.child.kill("SIGTERM")
     expect((await server.exited).code).toBe(0)
     expect(fs.existsSync(path.join(dataDir, "board.lock"))).toBe(false)
-    // eleven starts, the first with initdb: a slow shared machine took more than the default 60 s
-  }, 120_000)
+  }, 120_000) // eleven starts and ten SIGKILLs: on a slow shared machine, more than the default 60 s
 
   it("an owner killed but not yet reaped by its parent (a zombie) does not hold the directory", async () => {
     const dataDir = tmpDir()
@@ -76,7 +83,7 @@ describe.skipIf(process.platform !== "linux")("the DATA_DIR lock after a SIGKILL
     const holder = track(
       spawnProcess(
         "sh",
-        ["-c", `"$0" "$1" serve & echo "$!"; exec sleep 120`, process.execPath, boardBin],
+        ["-c", `"$0" "$@" serve & echo "$!"; exec sleep 120`, process.execPath, ...SPAWNED_NODE_FLAGS, boardBin],
         env({ DATA_DIR: dataDir, PORT: String(port) })
       )
     )

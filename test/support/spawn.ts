@@ -33,17 +33,18 @@ export const spawnProcess = (
 }
 
 /**
- * Node's flags for every `board` program a test spawns. `--liftoff-only` keeps PGlite's
- * WebAssembly on V8's baseline compiler: a spawned program lives for seconds, and V8 otherwise
- * spends them optimizing PostgreSQL's largest functions on a background thread (one alone takes
- * about 2.3 s of CPU) that the program is stopped before it gains from. Measured on an embedded
- * `board serve` that starts, signs up and stops: 2.5 s of CPU instead of 5.5 (docs/development.md).
- * Only how V8 compiles changes, not what runs; `pnpm start`, the container and the benchmarks keep
- * V8's defaults.
+ * Node's flags for the `board` programs the tests spawn (`spawnBoard`, `runBoard`, and the few
+ * tests that write their own command line). `--liftoff-only` keeps PGlite's WebAssembly on V8's
+ * baseline compiler: a spawned program lives for seconds, and V8 otherwise spends them optimizing
+ * PostgreSQL's largest functions on a background thread (one alone takes about 2.3 s of CPU) that
+ * the program is stopped before it gains from. Measured on an embedded `board serve` that starts,
+ * signs up and stops: 2.5 s of CPU instead of 5.5 (docs/development.md). Only how V8 compiles
+ * changes, not what runs. The tests of production's own command lines (supervisor, launch, the
+ * benchmark's smoke run) and `pnpm start`, the container and the benchmarks keep V8's defaults.
  */
 export const SPAWNED_NODE_FLAGS: ReadonlyArray<string> = ["--liftoff-only"]
 
-/** `board <args>` on this process's Node (the project's Node 24 under vitest). */
+/** `board <args>` on this process's Node (the project's Node 24 under vitest), with SPAWNED_NODE_FLAGS. */
 export const spawnBoard = (args: ReadonlyArray<string>, env: Record<string, string | undefined> = {}, cwd?: string) =>
   spawnProcess(process.execPath, [...SPAWNED_NODE_FLAGS, boardBin, ...args], env, cwd)
 

@@ -126,7 +126,10 @@ export const makeTemplates = async (): Promise<() => Promise<void>> => {
  * The dump as a Blob whose `arrayBuffer()` is one copy of bytes already in memory. PGlite reads
  * `loadDataDir` with `arrayBuffer()` at every start, and Node's own Blob answers it by streaming
  * its 27 MB in small chunks and joining them: about 170 ms of CPU per test server, against about
- * 10 for a copy. A fresh copy each time, so no server can change another's template.
+ * 10 for a copy. A fresh copy each time, so no server can change another's template. Only the
+ * two whole reads are served: the Blob underneath is empty, so the streaming reads throw rather
+ * than answer nothing (a PGlite that read the dump another way would fail loudly, not load an
+ * empty database).
  */
 class DumpBlob extends Blob {
   readonly #dump: Uint8Array
@@ -136,7 +139,19 @@ class DumpBlob extends Blob {
     Object.defineProperty(this, "size", { value: dump.byteLength })
   }
   override arrayBuffer(): Promise<ArrayBuffer> {
-    return Promise.resolve(this.#dump.slice().buffer)
+    return Promise.resolve(new Uint8Array(this.#dump).buffer)
+  }
+  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return Promise.resolve(new Uint8Array(this.#dump))
+  }
+  override stream(): never {
+    throw new Error("DumpBlob: only arrayBuffer() and bytes() read the template")
+  }
+  override text(): never {
+    throw new Error("DumpBlob: only arrayBuffer() and bytes() read the template")
+  }
+  override slice(): never {
+    throw new Error("DumpBlob: only arrayBuffer() and bytes() read the template")
   }
 }
 
@@ -145,7 +160,7 @@ let loaded: Blob | undefined
 export const embeddedTemplate = (): Blob | undefined => {
   const dir = process.env[EMBEDDED_ENV]
   if (dir === undefined) return undefined
-  loaded ??= new DumpBlob(new Uint8Array(fs.readFileSync(path.join(dir, "embedded.tar"))))
+  loaded ??= new DumpBlob(fs.readFileSync(path.join(dir, "embedded.tar")))
   return loaded
 }
 
