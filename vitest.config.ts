@@ -13,7 +13,8 @@ const unit = [
   "packages/*/src/**/*.test.ts",
   "test/cli-parse.test.ts",
   "test/cli-units.test.ts",
-  "test/docs-links.test.ts"
+  "test/docs-links.test.ts",
+  "test/server-flags.test.ts"
 ]
 
 /**
