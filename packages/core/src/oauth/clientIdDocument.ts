@@ -9,9 +9,7 @@
  * (NODE_EXTRA_CA_CERTS adds a CA, e.g. an intranet's or a test's).
  */
 import * as https from "node:https"
-import type * as net from "node:net"
-import * as netModule from "node:net"
-import { addressFailure, hostOf, type ResolvedAddress, urlShapeFailure } from "../webhooks/urlPolicy.ts"
+import { pinHost, type Resolver, urlShapeFailure } from "../webhooks/urlPolicy.ts"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
 import { sqlNow } from "../infra/clock.ts"
@@ -66,34 +64,22 @@ export type Fetched =
   | { readonly ok: true; readonly document: unknown; readonly cacheMs: number }
   | { readonly ok: false; readonly error: string }
 
+/** The address rules' refusals, worded for a document rather than a webhook. */
+const reworded = (refusal: string) => refusal.replace(/^url: /, "").replace(/webhooks go/, "documents are fetched")
+
 /** GETs the document at `url` under the address rules; never throws. */
 export const fetchClientDocument = async (
   url: string,
   settings: { readonly allowPrivate: boolean },
-  resolver: { readonly lookup: (hostname: string) => Promise<ReadonlyArray<ResolvedAddress>> }
+  resolver: Resolver
 ): Promise<Fetched> => {
   const failed = (error: string): Fetched => ({ ok: false, error })
   const shape = urlShapeFailure(url, { allowHttp: false, allowPrivate: settings.allowPrivate })
-  if (shape !== undefined) return failed(shape.replace(/^url: /, "").replace(/webhooks go/, "documents are fetched"))
+  if (shape !== undefined) return failed(reworded(shape))
   const target = new URL(url)
-  const host = hostOf(target)
-  let pinned: ResolvedAddress | undefined
-  if (netModule.isIP(host) === 0) {
-    let addresses: ReadonlyArray<ResolvedAddress>
-    try {
-      addresses = await resolver.lookup(host)
-    } catch (e) {
-      return failed(`could not resolve ${host} (${(e as NodeJS.ErrnoException).code ?? e})`)
-    }
-    if (addresses.length === 0) return failed(`could not resolve ${host} (no address)`)
-    const bad = addressFailure(
-      host,
-      addresses.map((a) => a.address),
-      { allowHttp: false, allowPrivate: settings.allowPrivate }
-    )
-    if (bad !== undefined) return failed(bad.replace(/^url: /, "").replace(/webhooks go/, "documents are fetched"))
-    pinned = addresses[0]
-  }
+  const pin = await pinHost(target, { allowHttp: false, allowPrivate: settings.allowPrivate }, resolver)
+  if (!pin.ok) return failed(pin.refused ? reworded(pin.error) : pin.error)
+  const { lookup } = pin
   return new Promise<Fetched>((resolve) => {
     let settled = false
     const finish = (outcome: Fetched) => {
@@ -104,17 +90,9 @@ export const fetchClientDocument = async (
       resolve(outcome)
     }
     // the connection goes to the address checked above (the Host header and TLS name stay the URL's)
-    const lookup: net.LookupFunction = (_hostname, options, callback) => {
-      const chosen = pinned!
-      if ((options as { all?: boolean }).all === true)
-        (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
-          { address: chosen.address, family: chosen.family }
-        ])
-      else callback(null, chosen.address, chosen.family)
-    }
     const req = https.get(
       target,
-      { headers: { accept: "application/json" }, agent: false, ...(pinned !== undefined ? { lookup } : {}) },
+      { headers: { accept: "application/json" }, agent: false, ...(lookup !== undefined ? { lookup } : {}) },
       (res) => {
         const status = res.statusCode ?? 0
         if (status >= 300 && status < 400) return finish(failed(`it answered ${status} (redirects are not followed)`))
@@ -178,7 +156,7 @@ export const documentRegistration = (url: string, document: unknown): Registrati
 export const makeDocumentClient = (
   sql: SqlClient.SqlClient,
   settings: { readonly allowPrivate: boolean },
-  resolver: { readonly lookup: (hostname: string) => Promise<ReadonlyArray<ResolvedAddress>> }
+  resolver: Resolver
 ) =>
   Effect.fnUntraced(function* (url: string) {
     const now = yield* sqlNow

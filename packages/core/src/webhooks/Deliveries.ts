@@ -28,14 +28,13 @@ import { Clock, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as http from "node:http"
 import * as https from "node:https"
-import * as net from "node:net"
 import { AppConfig } from "../Config.ts"
 import { membershipOf } from "../board/Access.ts"
 import { EventLog, toEvent } from "../events/EventLog.ts"
 import { timestampOf } from "../infra/clock.ts"
 import { ServerSecret } from "../infra/Secret.ts"
 import { openSecret, signatureHeader } from "./secretBox.ts"
-import { addressFailure, hostOf, type ResolvedAddress, urlShapeFailure, WebhookResolver } from "./urlPolicy.ts"
+import { pinHost, type Resolver, urlShapeFailure, WebhookResolver } from "./urlPolicy.ts"
 import { Webhooks } from "./Webhooks.ts"
 
 /** A claim's lease: 30 s, and always longer than an attempt may take. */
@@ -78,30 +77,15 @@ const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 export const postOnce = async (
   target: { readonly url: string; readonly body: string; readonly headers: Record<string, string> },
   settings: { readonly allowHttp: boolean; readonly allowPrivate: boolean; readonly timeoutMs: number },
-  resolver: { readonly lookup: (hostname: string) => Promise<ReadonlyArray<ResolvedAddress>> }
+  resolver: Resolver
 ): Promise<Outcome> => {
   const refused = (error: string): Outcome => ({ statusCode: null, error: `refused: ${error.replace(/^url: /, "")}` })
   const shape = urlShapeFailure(target.url, settings)
   if (shape !== undefined) return refused(shape)
   const url = new URL(target.url)
-  const host = hostOf(url)
-  let pinned: ResolvedAddress | undefined
-  if (net.isIP(host) === 0) {
-    let addresses: ReadonlyArray<ResolvedAddress>
-    try {
-      addresses = await resolver.lookup(host)
-    } catch (e) {
-      return { statusCode: null, error: `could not resolve ${host} (${(e as NodeJS.ErrnoException).code ?? e})` }
-    }
-    if (addresses.length === 0) return { statusCode: null, error: `could not resolve ${host} (no address)` }
-    const bad = addressFailure(
-      host,
-      addresses.map((a) => a.address),
-      settings
-    )
-    if (bad !== undefined) return refused(bad)
-    pinned = addresses[0]
-  }
+  const pin = await pinHost(url, settings, resolver)
+  if (!pin.ok) return pin.refused ? refused(pin.error) : { statusCode: null, error: pin.error }
+  const { lookup } = pin
   return new Promise<Outcome>((resolve) => {
     let settled = false
     const finish = (outcome: Outcome) => {
@@ -111,20 +95,12 @@ export const postOnce = async (
       req.destroy()
       resolve(outcome)
     }
-    const lookup: net.LookupFunction = (_hostname, options, callback) => {
-      const chosen = pinned!
-      if ((options as { all?: boolean }).all === true)
-        (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
-          { address: chosen.address, family: chosen.family }
-        ])
-      else callback(null, chosen.address, chosen.family)
-    }
     const requestOptions: http.RequestOptions = {
       method: "POST",
       headers: { ...target.headers, "content-length": String(Buffer.byteLength(target.body)) },
       // a connection of its own: a pooled one could have been opened to another address
       agent: false,
-      ...(pinned !== undefined ? { lookup } : {})
+      ...(lookup !== undefined ? { lookup } : {})
     }
     const req = (url.protocol === "https:" ? https : http).request(url, requestOptions, (res) => {
       const status = res.statusCode ?? 0

@@ -1,7 +1,9 @@
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
 import { backoffMs } from "./Deliveries.ts"
 import { openSecret, sealSecret, signatureHeader } from "./secretBox.ts"
-import { addressFailure, refusedAddressClass, urlShapeFailure } from "./urlPolicy.ts"
+import { addressFailure, pinHost, type Resolver, refusedAddressClass, urlShapeFailure } from "./urlPolicy.ts"
 
 describe("the webhook address rule", () => {
   it("refuses every non-public class, in both families and the IPv4 forms inside IPv6", () => {
@@ -101,5 +103,71 @@ describe("webhook delivery arithmetic and secrets", () => {
     expect(openSecret(key, "hook-2", box)).toBeUndefined()
     expect(openSecret(new Uint8Array(32).fill(8), "hook-1", box)).toBeUndefined()
     expect(signatureHeader("whsec_abc", 1700000000, "{}")).toMatch(/^t=1700000000,v1=[0-9a-f]{64}$/)
+  })
+})
+
+describe("pinHost: one resolution, every address checked, the connection to the checked one", () => {
+  const strict = { allowHttp: true, allowPrivate: false }
+  const answering = (table: Record<string, ReadonlyArray<string>>): Resolver & { asked: Array<string> } => {
+    const asked: Array<string> = []
+    return {
+      asked,
+      lookup: async (host) => {
+        asked.push(host)
+        const found = table[host]
+        if (found === undefined) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" })
+        return found.map((address) => ({ address, family: address.includes(":") ? (6 as const) : (4 as const) }))
+      }
+    }
+  }
+
+  it("refuses a name with any refused address, and says when a name does not resolve", async () => {
+    const resolver = answering({ "mixed.example": ["93.184.216.34", "10.0.0.1"], "empty.example": [] })
+    const mixed = await pinHost(new URL("https://mixed.example/hook"), strict, resolver)
+    expect(mixed).toEqual({
+      ok: false,
+      refused: true,
+      error: expect.stringMatching(/resolves to a private address 10\.0\.0\.1/)
+    })
+    expect(await pinHost(new URL("https://nowhere.example/"), strict, resolver)).toEqual({
+      ok: false,
+      refused: false,
+      error: "could not resolve nowhere.example (ENOTFOUND)"
+    })
+    expect(await pinHost(new URL("https://empty.example/"), strict, resolver)).toEqual({
+      ok: false,
+      refused: false,
+      error: "could not resolve empty.example (no address)"
+    })
+    // an address literal is not resolved (its class is urlShapeFailure's)
+    expect(await pinHost(new URL("https://[2606:4700::1]/"), strict, resolver)).toEqual({ ok: true, lookup: undefined })
+    expect(resolver.asked).toEqual(["mixed.example", "nowhere.example", "empty.example"])
+  })
+
+  it("connects to the checked address whatever the name would resolve to later, Host kept", async () => {
+    const server = http.createServer((req, res) => res.end(req.headers.host))
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const port = (server.address() as AddressInfo).port
+    try {
+      // the resolver answers once; the request itself never asks the system (the name does not exist)
+      const resolver = answering({ "pinned.invalid": ["127.0.0.1"] })
+      const pin = await pinHost(new URL(`http://pinned.invalid:${port}/`), { ...strict, allowPrivate: true }, resolver)
+      if (!pin.ok || pin.lookup === undefined) throw new Error(`expected a pinned lookup: ${JSON.stringify(pin)}`)
+      const host = await new Promise<string>((resolve, reject) =>
+        http
+          .get(`http://pinned.invalid:${port}/`, { agent: false, lookup: pin.lookup }, (res) => {
+            let body = ""
+            res.on("data", (c) => {
+              body += c
+            })
+            res.on("end", () => resolve(body))
+          })
+          .on("error", reject)
+      )
+      expect(host).toBe(`pinned.invalid:${port}`)
+      expect(resolver.asked).toEqual(["pinned.invalid"])
+    } finally {
+      server.close()
+    }
   })
 })

@@ -19,9 +19,11 @@ export interface ResolvedAddress {
  * Name resolution for webhook hosts: the system resolver by default; tests stub it to answer
  * refused addresses for public-looking names without any lookup leaving the machine.
  */
-export const WebhookResolver = Context.Reference<{
+export interface Resolver {
   readonly lookup: (hostname: string) => Promise<ReadonlyArray<ResolvedAddress>>
-}>("board/core/WebhookResolver", {
+}
+
+export const WebhookResolver = Context.Reference<Resolver>("board/core/WebhookResolver", {
   defaultValue: () => ({
     lookup: async (hostname) =>
       (await dns.promises.lookup(hostname, { all: true, verbatim: true })).map((a) => ({
@@ -159,4 +161,53 @@ export const addressFailure = (
         : `url: ${host} resolves to a ${kind} address ${address}; webhooks go only to public addresses (${ALLOW_PRIVATE})`
   }
   return undefined
+}
+
+/** Where a request may connect (`pinHost`), or why it may not. */
+export type PinnedHost =
+  | {
+      readonly ok: true
+      /** For http(s).request: the checked address for any name (none for an IP literal, checked with the URL's shape). */
+      readonly lookup: net.LookupFunction | undefined
+    }
+  | {
+      readonly ok: false
+      /** True: the address rules refuse the host (`url: …`); false: it could not be resolved. */
+      readonly refused: boolean
+      readonly error: string
+    }
+
+/**
+ * Resolves `url`'s host once and checks every address it answers; the request is then made
+ * with the returned `lookup` (and a connection of its own: a pooled one could have been opened
+ * to another address), so it connects to the very address checked while the Host header and
+ * the TLS server name stay the URL's. A name that re-resolves elsewhere between the check and
+ * the connection (DNS rebinding) reaches nothing it was refused. The URL's shape (scheme,
+ * credentials, an IP literal's class) is `urlShapeFailure`'s, checked before this.
+ */
+export const pinHost = async (url: URL, settings: UrlSettings, resolver: Resolver): Promise<PinnedHost> => {
+  const host = hostOf(url)
+  if (net.isIP(host) !== 0) return { ok: true, lookup: undefined }
+  let addresses: ReadonlyArray<ResolvedAddress>
+  try {
+    addresses = await resolver.lookup(host)
+  } catch (e) {
+    return { ok: false, refused: false, error: `could not resolve ${host} (${(e as NodeJS.ErrnoException).code ?? e})` }
+  }
+  if (addresses.length === 0) return { ok: false, refused: false, error: `could not resolve ${host} (no address)` }
+  const bad = addressFailure(
+    host,
+    addresses.map((a) => a.address),
+    settings
+  )
+  if (bad !== undefined) return { ok: false, refused: true, error: bad }
+  const chosen = addresses[0]!
+  const lookup: net.LookupFunction = (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all === true)
+      (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+        { address: chosen.address, family: chosen.family }
+      ])
+    else callback(null, chosen.address, chosen.family)
+  }
+  return { ok: true, lookup }
 }
