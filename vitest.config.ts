@@ -8,7 +8,7 @@ import LongestFirst from "./test/support/sequencer.ts"
  * an HTTP suite on the embedded database: the http layer takes every file the others do not.
  */
 
-/** Pure functions and parsers: no server, no database, no build. Seconds. */
+/** Pure functions and parsers: no board server, no database, no build. Seconds. */
 const unit = [
   "packages/*/src/**/*.test.ts",
   "test/cli-parse.test.ts",

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dialectBackends as backends, postgresUrl } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
 import { runBoard, tempConfigHome } from "./support/cli.ts"
+import { waitFor } from "./support/poll.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 import { spawnBoard } from "./support/spawn.ts"
 
@@ -247,7 +248,8 @@ describe.each(backends)("live event stream on %s", (backend) => {
       // buffers full, then its queue past 5): at most 800 events, each round after that wasted work
       const description = "x".repeat(10_000)
       const streamsOpen = () => slow.run(Effect.map(Effect.service(EventFeed), (feed) => feed.stats().streams))
-      expect(await streamsOpen()).toBe(1)
+      // attached once the stream has read where the project's log ends
+      await waitFor("the stream attached to the feed", async () => (await streamsOpen()) === 1)
       let written = 0
       while (written < 800 && (await streamsOpen()) > 0) {
         await Promise.all(

@@ -144,7 +144,22 @@ describe("pinHost: one resolution, every address checked, the connection to the 
     expect(resolver.asked).toEqual(["mixed.example", "nowhere.example", "empty.example"])
   })
 
-  it("connects to the checked address whatever the name would resolve to later, Host kept", async () => {
+  it("answers the checked address for the name in both lookup forms, without asking the resolver again", async () => {
+    const resolver = answering({ "two.example": ["93.184.216.34", "2606:2800:220:1::1"] })
+    const pin = await pinHost(new URL("https://two.example/"), strict, resolver)
+    if (!pin.ok || pin.lookup === undefined) throw new Error(`expected a pinned lookup: ${JSON.stringify(pin)}`)
+    const one = await new Promise<Array<unknown>>((resolve) =>
+      pin.lookup!("elsewhere.example", {}, (...args: Array<unknown>) => resolve(args))
+    )
+    expect(one).toEqual([null, "93.184.216.34", 4])
+    const all = await new Promise<Array<unknown>>((resolve) =>
+      pin.lookup!("elsewhere.example", { all: true }, (...args: Array<unknown>) => resolve(args))
+    )
+    expect(all).toEqual([null, [{ address: "93.184.216.34", family: 4 }]])
+    expect(resolver.asked).toEqual(["two.example"])
+  })
+
+  it("connects to the checked address, not to what the system would resolve the name to, Host kept", async () => {
     const server = http.createServer((req, res) => res.end(req.headers.host))
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     const port = (server.address() as AddressInfo).port

@@ -3,8 +3,9 @@
  * with WEBHOOK_ALLOW_HTTP), no credentials in the URL, and a host that is, or resolves to, only
  * public addresses (WEBHOOK_ALLOW_PRIVATE lifts that for tests and intranets). Checked at
  * creation and again at every delivery, after resolving the name, and the delivery then
- * connects to the very address checked (Deliveries.ts), so a name that re-resolves elsewhere
- * (DNS rebinding) cannot reach a refused address.
+ * connects to the very address checked (`pinHost`, below), so a name that re-resolves elsewhere
+ * (DNS rebinding) cannot reach a refused address. Client metadata documents are fetched under
+ * the same rules (oauth/clientIdDocument.ts).
  */
 import { Context } from "effect"
 import * as dns from "node:dns"
@@ -15,14 +16,16 @@ export interface ResolvedAddress {
   readonly family: 4 | 6
 }
 
-/**
- * Name resolution for webhook hosts: the system resolver by default; tests stub it to answer
- * refused addresses for public-looking names without any lookup leaving the machine.
- */
+/** Resolves a host name to every address it has. */
 export interface Resolver {
   readonly lookup: (hostname: string) => Promise<ReadonlyArray<ResolvedAddress>>
 }
 
+/**
+ * Name resolution for webhook hosts and client metadata documents: the system resolver by
+ * default; tests stub it to answer refused addresses for public-looking names without any
+ * lookup leaving the machine.
+ */
 export const WebhookResolver = Context.Reference<Resolver>("board/core/WebhookResolver", {
   defaultValue: () => ({
     lookup: async (hostname) =>
