@@ -22,7 +22,13 @@ import { tmpDirs } from "../support/tmp.ts"
 const tmpDir = tmpDirs("board-launch-")
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-const env = embeddedEnv
+/**
+ * The embedded database, and npm offline: `npx -y pnpm@10` would otherwise ask the registry
+ * (registry.npmjs.org) which pnpm 10 is newest on every launch, and tests send nothing off this
+ * machine. npx runs the pnpm 10 its cache holds: the README's install (`npx -y pnpm@10 install`,
+ * as .ci/run does) put it there. The command and its process chain are the same.
+ */
+const env = (extra: Record<string, string>) => embeddedEnv({ npm_config_offline: "true", ...extra })
 
 /** A process's state letter from /proc, or undefined once it is gone. */
 const processState = (pid: number): string | undefined => {
