@@ -85,14 +85,27 @@ afterAll(async () => {
 
 describe.each(dialectBackends)("webhooks on %s", (backend: Backend) => {
   let server: TestServer
+  // the system's answers, and one name whose address the kernel refuses at once: TCP to a
+  // multicast address fails with ENETUNREACH before anything is sent
+  const resolver = {
+    lookup: async (hostname: string) =>
+      hostname === "unreachable.example.test"
+        ? [{ address: "224.0.0.1", family: 4 as const }]
+        : await WebhookResolver.defaultValue().lookup(hostname)
+  }
   beforeAll(async () => {
-    server = await startServer(backend, {
-      WEBHOOK_ALLOW_PRIVATE: "true",
-      WEBHOOK_ALLOW_HTTP: "true",
-      WEBHOOK_RETRY_BASE: "200ms",
-      WEBHOOK_TIMEOUT: "1s",
-      WEBHOOK_DISABLE_AFTER: "6s"
-    })
+    server = await startServer(
+      backend,
+      {
+        WEBHOOK_ALLOW_PRIVATE: "true",
+        WEBHOOK_ALLOW_HTTP: "true",
+        WEBHOOK_RETRY_BASE: "200ms",
+        WEBHOOK_TIMEOUT: "1s",
+        WEBHOOK_DISABLE_AFTER: "6s"
+      },
+      undefined,
+      Layer.succeed(WebhookResolver, resolver)
+    )
   })
   afterAll(() => server?.stop())
 
@@ -202,6 +215,34 @@ describe.each(dialectBackends)("webhooks on %s", (backend: Backend) => {
     expect(final.deliveries[0].eventId).toBe(body.id)
     // the timeout (1 s) lies between the second and the third attempt, so they are further apart
     expect(third!.at - second!.at).toBeGreaterThan(second!.at - first!.at)
+  })
+
+  it("a delivery whose connection the kernel refuses at once is a failed attempt; the server carries on", async () => {
+    const base = server.baseUrl
+    const a = await bootstrap(base, "unreachable")
+    const hook = await call(base, "POST", "/v1/webhooks", {
+      body: { url: "https://unreachable.example.test/hook", projectId: a.projectId, events: ["card.created"] },
+      headers: key(a.apiKey)
+    })
+    expect(hook.status).toBe(201)
+    const card = await call(base, "POST", "/v1/cards", {
+      body: { projectId: a.projectId, columnId: a.columns[0]!.id, title: "to nowhere" },
+      headers: key(a.apiKey)
+    })
+    expect(card.status).toBe(201)
+    // the error was uncaught and ended the process (the vitest worker, here) at the first attempt
+    const attempt = await poll("a failed attempt", async () => {
+      const r = await call(base, "GET", `/v1/webhooks/${hook.body.id}/deliveries`, { headers: key(a.apiKey) })
+      const d = r.body.deliveries[0]
+      return d?.attempts >= 1 ? d : undefined
+    })
+    expect(attempt).toMatchObject({
+      status: "pending",
+      lastStatusCode: null,
+      lastError: "could not deliver: ENETUNREACH"
+    })
+    expect((await call(base, "GET", "/v1/health")).status).toBe(200)
+    expect((await call(base, "DELETE", `/v1/webhooks/${hook.body.id}`, { headers: key(a.apiKey) })).status).toBe(204)
   })
 
   it("backs off exponentially, unique ids per delivery, ping, disable after the window, re-enable and retry", async () => {
@@ -542,6 +583,8 @@ describe.each(backends)("webhook address rules (no WEBHOOK_ALLOW_PRIVATE) on %s"
       )
     } finally {
       spy.mockRestore()
+      // its delivery stays pending and is retried: gone before the name answers a public address again
+      await call(base, "DELETE", `/v1/webhooks/${created.body.id}`, { headers: key(a.apiKey) })
       answers.set("hooks.example.test", "203.0.113.7")
     }
   })

@@ -1,7 +1,8 @@
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
-import { backoffMs } from "./Deliveries.ts"
+import { fetchClientDocument } from "../oauth/clientIdDocument.ts"
+import { backoffMs, postOnce } from "./Deliveries.ts"
 import { openSecret, sealSecret, signatureHeader } from "./secretBox.ts"
 import { addressFailure, pinHost, type Resolver, refusedAddressClass, urlShapeFailure } from "./urlPolicy.ts"
 
@@ -184,5 +185,22 @@ describe("pinHost: one resolution, every address checked, the connection to the 
     } finally {
       server.close()
     }
+  })
+
+  it("a connection the kernel refuses at once fails its request, not the process", async () => {
+    // TCP to a multicast address: the kernel answers ENETUNREACH before sending anything
+    const multicast: Resolver = { lookup: async () => [{ address: "224.0.0.1", family: 4 }] }
+    const delivery = await postOnce(
+      { url: "https://hooks.example.test/hook", body: "{}", headers: {} },
+      { allowHttp: false, allowPrivate: true, timeoutMs: 5_000 },
+      multicast
+    )
+    expect(delivery).toEqual({ statusCode: null, error: "could not deliver: ENETUNREACH" })
+    expect(
+      await fetchClientDocument("https://client.example.test/app.json", { allowPrivate: true }, multicast)
+    ).toEqual({
+      ok: false,
+      error: "could not fetch it: ENETUNREACH"
+    })
   })
 })

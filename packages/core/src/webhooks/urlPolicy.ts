@@ -205,12 +205,17 @@ export const pinHost = async (url: URL, settings: UrlSettings, resolver: Resolve
   )
   if (bad !== undefined) return { ok: false, refused: true, error: bad }
   const chosen = addresses[0]!
-  const lookup: net.LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all === true)
-      (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
-        { address: chosen.address, family: chosen.family }
-      ])
-    else callback(null, chosen.address, chosen.family)
-  }
+  // answered on a later turn, as a real lookup is: answered at once, a connection the kernel
+  // refuses at once (ENETUNREACH: an IPv6 address on a host without an IPv6 route) failed
+  // inside http.request, before the request had its socket's error listener, and the error
+  // was uncaught: it ended the process
+  const lookup: net.LookupFunction = (_hostname, options, callback) =>
+    setImmediate(() => {
+      if ((options as { all?: boolean }).all === true)
+        (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+          { address: chosen.address, family: chosen.family }
+        ])
+      else callback(null, chosen.address, chosen.family)
+    })
   return { ok: true, lookup }
 }
