@@ -78,6 +78,17 @@ const waitFor = <T>(what: string, f: () => Promise<T | undefined> | T | undefine
 const eventIdOf = (tx: string, n: string) =>
   BigInt(tx).toString(16).padStart(12, "0") + BigInt(n).toString(16).padStart(12, "0")
 
+/** A new account, and a webhook of its project's for card.created to `url`. */
+const accountWithHook = async (base: string, label: string, url: string) => {
+  const a = await bootstrap(base, label)
+  const made = await call(base, "POST", "/v1/webhooks", {
+    body: { url, projectId: a.projectId, events: ["card.created"] },
+    headers: key(a.apiKey)
+  })
+  expect(made.status).toBe(201)
+  return { a, hook: made.body as { id: string } }
+}
+
 const cleanups: Array<() => Promise<void>> = []
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c()
@@ -219,12 +230,7 @@ describe.each(dialectBackends)("webhooks on %s", (backend: Backend) => {
 
   it("a delivery whose connection the kernel refuses at once is a failed attempt; the server carries on", async () => {
     const base = server.baseUrl
-    const a = await bootstrap(base, "unreachable")
-    const hook = await call(base, "POST", "/v1/webhooks", {
-      body: { url: "https://unreachable.example.test/hook", projectId: a.projectId, events: ["card.created"] },
-      headers: key(a.apiKey)
-    })
-    expect(hook.status).toBe(201)
+    const { a, hook } = await accountWithHook(base, "unreachable", "https://unreachable.example.test/hook")
     const card = await call(base, "POST", "/v1/cards", {
       body: { projectId: a.projectId, columnId: a.columns[0]!.id, title: "to nowhere" },
       headers: key(a.apiKey)
@@ -232,7 +238,7 @@ describe.each(dialectBackends)("webhooks on %s", (backend: Backend) => {
     expect(card.status).toBe(201)
     // the error was uncaught and ended the process (the vitest worker, here) at the first attempt
     const attempt = await poll("a failed attempt", async () => {
-      const r = await call(base, "GET", `/v1/webhooks/${hook.body.id}/deliveries`, { headers: key(a.apiKey) })
+      const r = await call(base, "GET", `/v1/webhooks/${hook.id}/deliveries`, { headers: key(a.apiKey) })
       const d = r.body.deliveries[0]
       return d?.attempts >= 1 ? d : undefined
     })
@@ -242,7 +248,7 @@ describe.each(dialectBackends)("webhooks on %s", (backend: Backend) => {
       lastError: "could not deliver: ENETUNREACH"
     })
     expect((await call(base, "GET", "/v1/health")).status).toBe(200)
-    expect((await call(base, "DELETE", `/v1/webhooks/${hook.body.id}`, { headers: key(a.apiKey) })).status).toBe(204)
+    expect((await call(base, "DELETE", `/v1/webhooks/${hook.id}`, { headers: key(a.apiKey) })).status).toBe(204)
   })
 
   it("backs off exponentially, unique ids per delivery, ping, disable after the window, re-enable and retry", async () => {
@@ -544,12 +550,7 @@ describe.each(backends)("webhook address rules (no WEBHOOK_ALLOW_PRIVATE) on %s"
 
   it("refuses at delivery a name that now resolves to a private address, without connecting", async () => {
     const base = server.baseUrl
-    const a = await bootstrap(base, "rebind")
-    const created = await call(base, "POST", "/v1/webhooks", {
-      body: { url: "https://hooks.example.test/hook", projectId: a.projectId, events: ["card.created"] },
-      headers: key(a.apiKey)
-    })
-    expect(created.status).toBe(201)
+    const { a, hook: created } = await accountWithHook(base, "rebind", "https://hooks.example.test/hook")
     // every socket this process opens from now on: loopback only, and never to the webhook's host
     const connects: Array<string> = []
     const original = net.Socket.prototype.connect
@@ -571,7 +572,7 @@ describe.each(backends)("webhook address rules (no WEBHOOK_ALLOW_PRIVATE) on %s"
         headers: key(a.apiKey)
       })
       const d = await waitFor("a refused attempt", async () => {
-        const r = await call(base, "GET", `/v1/webhooks/${created.body.id}/deliveries`, { headers: key(a.apiKey) })
+        const r = await call(base, "GET", `/v1/webhooks/${created.id}/deliveries`, { headers: key(a.apiKey) })
         const x = r.body.deliveries[0]
         return x?.attempts >= 1 ? x : undefined
       })
@@ -584,7 +585,7 @@ describe.each(backends)("webhook address rules (no WEBHOOK_ALLOW_PRIVATE) on %s"
     } finally {
       spy.mockRestore()
       // its delivery stays pending and is retried: gone before the name answers a public address again
-      await call(base, "DELETE", `/v1/webhooks/${created.body.id}`, { headers: key(a.apiKey) })
+      await call(base, "DELETE", `/v1/webhooks/${created.id}`, { headers: key(a.apiKey) })
       answers.set("hooks.example.test", "203.0.113.7")
     }
   })
