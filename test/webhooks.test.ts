@@ -476,7 +476,8 @@ describe.each(backends)("webhook address rules (no WEBHOOK_ALLOW_PRIVATE) on %s"
   const answers = new Map<string, string>([
     ["hooks.example.test", "203.0.113.7"],
     ["private.example.test", "10.0.0.5"],
-    ["mapped.example.test", "::ffff:169.254.169.254"]
+    ["mapped.example.test", "::ffff:169.254.169.254"],
+    ["empty.example.test", ""]
   ])
   const lookups: Array<string> = []
   const resolver = {
@@ -484,7 +485,8 @@ describe.each(backends)("webhook address rules (no WEBHOOK_ALLOW_PRIVATE) on %s"
       lookups.push(hostname)
       const address = answers.get(hostname)
       if (address === undefined) throw Object.assign(new Error("not found"), { code: "ENOTFOUND" })
-      return [{ address, family: (net.isIP(address) === 6 ? 6 : 4) as 4 | 6 }]
+      // a name with no address at all ("")
+      return address === "" ? [] : [{ address, family: (net.isIP(address) === 6 ? 6 : 4) as 4 | 6 }]
     }
   }
   beforeAll(async () => {
@@ -520,7 +522,8 @@ describe.each(backends)("webhook address rules (no WEBHOOK_ALLOW_PRIVATE) on %s"
       ["https://2130706433/hook", /loopback/], // 127.0.0.1 in one number: the URL parser normalises it
       ["https://private.example.test/hook", /private\.example\.test resolves to a private address 10\.0\.0\.5/],
       ["https://mapped.example.test/hook", /resolves to a cloud metadata address/],
-      ["https://nowhere.example.test/hook", /could not resolve nowhere\.example\.test/],
+      ["https://nowhere.example.test/hook", /could not resolve nowhere\.example\.test \(ENOTFOUND\); give a host/],
+      ["https://empty.example.test/hook", /could not resolve empty\.example\.test \(no address\); give a host/],
       ["http://hooks.example.test/hook", /must be https \(set WEBHOOK_ALLOW_HTTP=true/],
       ["https://user:pass@hooks.example.test/hook", /must not contain credentials/]
     ]
@@ -531,7 +534,8 @@ describe.each(backends)("webhook address rules (no WEBHOOK_ALLOW_PRIVATE) on %s"
       })
       expect(r.status, url).toBe(400)
       expect(r.body.error, url).toMatch(message)
-      if (/address/.test(r.body.error)) expect(r.body.error).toContain("WEBHOOK_ALLOW_PRIVATE=true")
+      // an address class refused (not a name without any address) says how to allow it
+      if (/ address[ ;]/.test(r.body.error)) expect(r.body.error).toContain("WEBHOOK_ALLOW_PRIVATE=true")
     }
     expect(await server.query("SELECT id FROM webhooks")).toHaveLength(0)
     // the same rule on PATCH

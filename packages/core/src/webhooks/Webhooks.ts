@@ -19,7 +19,6 @@
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as crypto from "node:crypto"
-import * as net from "node:net"
 import { AppConfig } from "../Config.ts"
 import { Access, reachOf, visibleTo, type WriteNeeds } from "../board/Access.ts"
 import { iso } from "../board/rows.ts"
@@ -50,7 +49,7 @@ import {
   type Row,
   webhookView
 } from "./webhookRows.ts"
-import { addressFailure, hostOf, urlShapeFailure, WebhookResolver } from "./urlPolicy.ts"
+import { pinHost, urlShapeFailure, WebhookResolver } from "./urlPolicy.ts"
 
 export { deliveryView, webhookView }
 
@@ -124,22 +123,13 @@ export class Webhooks extends Context.Service<
         Effect.gen(function* () {
           const shape = urlShapeFailure(url, settings)
           if (shape !== undefined) return yield* new InvalidInput({ message: shape })
-          const host = hostOf(new URL(url))
-          if (net.isIP(host) !== 0 || settings.allowPrivate) return
-          const resolved = yield* Effect.tryPromise(() => resolver.lookup(host)).pipe(
-            Effect.mapError(
-              (e) =>
-                new InvalidInput({
-                  message: `url: could not resolve ${host} (${(e.cause as NodeJS.ErrnoException)?.code ?? "lookup failed"}); give a host name that resolves`
-                })
-            )
-          )
-          const refused = addressFailure(
-            host,
-            resolved.map((a) => a.address),
-            settings
-          )
-          if (refused !== undefined) return yield* new InvalidInput({ message: refused })
+          if (settings.allowPrivate) return
+          // the rule a delivery applies (pinHost), here without keeping the address
+          const pin = yield* Effect.promise(() => pinHost(new URL(url), settings, resolver))
+          if (!pin.ok)
+            return yield* new InvalidInput({
+              message: pin.refused ? pin.error : `url: ${pin.error}; give a host name that resolves`
+            })
         })
 
       const checkDescription = (description: string | null | undefined) => {
