@@ -597,13 +597,20 @@ describe.each(backends)("webhook address rules (no WEBHOOK_ALLOW_PRIVATE) on %s"
 
 describe.skipIf(postgresUrl === undefined)("webhooks with two instances on one PostgreSQL", () => {
   it("share the deliveries: every event is delivered once, none twice", async () => {
-    const env = { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_RETRY_BASE: "200ms" }
+    // one deployment: one SECRET, which seals each webhook's signing secret (with a SECRET of its
+    // own each, the second instance could sign nothing and every attempt of its failed)
+    const env = {
+      SECRET: "one-secret-shared-by-both-instances-0123456789",
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      WEBHOOK_ALLOW_HTTP: "true",
+      WEBHOOK_RETRY_BASE: "200ms"
+    }
     const one = await startServer("postgres", env)
     // the second instance on the first one's database (it is dropped with the first)
     const two = await startServer("pglite", { ...env, DATABASE_URL: one.config.databaseUrl! })
     try {
       const a = await bootstrap(one.baseUrl, "pair")
-      const receiver = await startReceiver(["ok"])
+      const receiver = await startReceiver(["fail"])
       cleanups.push(receiver.close)
       const hook = await call(one.baseUrl, "POST", "/v1/webhooks", {
         body: { url: receiver.url, projectId: a.projectId, events: ["card.created"] },
@@ -632,6 +639,13 @@ describe.skipIf(postgresUrl === undefined)("webhooks with two instances on one P
       expect(ok()).toHaveLength(30)
       expect(new Set(ok().map((r) => r.headers["board-delivery"])).size).toBe(30)
       expect(new Set(ok().map((r) => JSON.parse(r.body).data.object.title))).toEqual(new Set(titles))
+      // every attempt reached the receiver: none failed on our side (a signature no instance could make)
+      const listed = await call(one.baseUrl, "GET", `/v1/webhooks/${hook.body.id}/deliveries?limit=100`, {
+        headers: key(a.apiKey)
+      })
+      expect(listed.body.deliveries).toHaveLength(30)
+      const attempts = listed.body.deliveries.reduce((n: number, d: { attempts: number }) => n + d.attempts, 0)
+      expect(attempts).toBe(receiver.received.length)
     } finally {
       await two.stop()
       await one.stop()
