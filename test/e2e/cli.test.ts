@@ -3,6 +3,7 @@
  * server (embedded database, random port), with a config home of its own.
  */
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runBoard, tempConfigHome } from "../support/cli.ts"
@@ -115,6 +116,37 @@ describe("board, the command line, against a real server", { timeout: 180_000 },
     const drawn = await ok(["board", "show"])
     expect(drawn.stdout).toContain("In Progress (1)")
     expect(drawn.stdout).not.toMatch(/\u001b\[/)
+  })
+
+  it("a command's requests share one kept-alive connection, on node:http, not fetch", async () => {
+    // card show sends five requests: one connection for them all (one TLS handshake to a hosted
+    // server), and Node's fetch (undici, about a quarter of a short command's CPU to load) unused
+    const target = new URL(server.baseUrl)
+    let connections = 0
+    const proxy = net.createServer((client) => {
+      connections++
+      const upstream = net.connect(Number(target.port), target.hostname)
+      client.pipe(upstream).pipe(client)
+      client.on("error", () => upstream.destroy())
+      upstream.on("error", () => client.destroy())
+    })
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r))
+    const hook = path.join(home, "loaded.cjs")
+    fs.writeFileSync(
+      hook,
+      `process.on("exit", () => process.stderr.write("undici loaded: " + process.moduleLoadList.some((m) => m.includes("undici")) + "\\n"))\n`
+    )
+    try {
+      const port = (proxy.address() as net.AddressInfo).port
+      const shown = await ok(["card", "show", "WEB-1"], {
+        env: { BOARD_API_URL: `http://127.0.0.1:${port}/api`, NODE_OPTIONS: `--require=${hook}` }
+      })
+      expect(shown.stdout).toContain("Fix login bug")
+      expect(shown.stderr).toContain("undici loaded: false")
+      expect(connections).toBe(1)
+    } finally {
+      proxy.close()
+    }
   })
 
   it("intake from a script: BOARD_INTAKE_KEY, stdin, and one card for a repeated idempotency key", async () => {
