@@ -193,6 +193,29 @@ describe("board serve (spawned)", () => {
     expect(parsed.at(-1)).toMatchObject({ msg: "stopped", signal: "SIGTERM", shutdownMs: expect.any(Number) })
   })
 
+  it("a server that sends no mail and fetches nothing never loads Node's fetch (undici)", async () => {
+    // an ESM import of node:http loads it (its lazy WebSocket exports): 13 MiB and 70 ms of CPU at
+    // every start for nothing; core/infra/nodeHttp.ts loads node:http with require instead
+    const dir = tmpDir()
+    const hook = path.join(dir, "loaded.cjs")
+    const report = path.join(dir, "loaded.txt")
+    fs.writeFileSync(
+      hook,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(report)}, process.moduleLoadList.filter((m) => m.includes("undici")).join(",")))\n`
+    )
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}/api`
+    const p = spawnBoard(
+      ["serve"],
+      env({ DATA_DIR: migratedDataDir(path.join(dir, "data")), PORT: String(port), NODE_OPTIONS: `--require=${hook}` })
+    )
+    await waitForHealth(base)
+    expect((await call(base, "GET", "/v1/workspaces")).status).toBe(401)
+    p.child.kill("SIGTERM")
+    expect((await p.exited).code).toBe(0)
+    expect(fs.readFileSync(report, "utf8")).toBe("")
+  })
+
   it("in pretty mode the fatal start-up line stays plain text", async () => {
     const p = spawnBoard(
       ["serve"],

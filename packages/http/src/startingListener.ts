@@ -6,14 +6,8 @@
  * client is never held open across a long migration nor left without an answer (Node leaves a
  * request with no `request` listener unanswered).
  */
-import {
-  createServer,
-  type IncomingMessage,
-  maxHeaderSize,
-  type Server,
-  type ServerOptions,
-  type ServerResponse
-} from "node:http"
+import { http } from "@board/core"
+import type { IncomingMessage, Server, ServerOptions, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 
 const startingBody = JSON.stringify({ error: "starting" })
@@ -79,7 +73,7 @@ export type FastPath = (request: IncomingMessage, response: ServerResponse) => b
  * From then until the server starts closing, `fastPath` sees each request first.
  */
 export const createStartingServer = (options: ServerOptions, onClose?: () => void, fastPath?: FastPath): Server => {
-  const server = createServer(options, answerStarting)
+  const server = http.createServer(options, answerStarting)
   let attached = false
   let closing = false
   if (fastPath !== undefined) {
@@ -96,7 +90,7 @@ export const createStartingServer = (options: ServerOptions, onClose?: () => voi
       return emit.apply(this, [event, ...args] as Parameters<typeof emit>)
     } as typeof server.emit
   }
-  server.on("clientError", answerClientError(options.maxHeaderSize ?? maxHeaderSize))
+  server.on("clientError", answerClientError(options.maxHeaderSize ?? http.maxHeaderSize))
   // On close, Node ends the connections idle at that moment, but one whose request is still in
   // flight stays open after its answer until the keep-alive timeout: a SIGTERM waited ~5 s for
   // nothing. While closing, answers say `Connection: close` and connections that became idle

@@ -26,12 +26,12 @@
  */
 import { Clock, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import * as http from "node:http"
-import * as https from "node:https"
+import type { RequestOptions } from "node:http"
 import { AppConfig } from "../Config.ts"
 import { membershipOf } from "../board/Access.ts"
 import { EventLog, toEvent } from "../events/EventLog.ts"
 import { timestampOf } from "../infra/clock.ts"
+import { http, https } from "../infra/nodeHttp.ts"
 import { ServerSecret } from "../infra/Secret.ts"
 import { openSecret, signatureHeader } from "./secretBox.ts"
 import { pinHost, type Resolver, urlShapeFailure, WebhookResolver } from "./urlPolicy.ts"
@@ -95,7 +95,7 @@ export const postOnce = async (
       req.destroy()
       resolve(outcome)
     }
-    const requestOptions: http.RequestOptions = {
+    const requestOptions: RequestOptions = {
       method: "POST",
       headers: { ...target.headers, "content-length": String(Buffer.byteLength(target.body)) },
       // a connection of its own: a pooled one could have been opened to another address
