@@ -205,10 +205,17 @@ describe("board serve (spawned)", () => {
     )
     const port = await freePort()
     const base = `http://127.0.0.1:${port}/api`
-    const p = spawnBoard(
-      ["serve"],
-      env({ DATA_DIR: migratedDataDir(path.join(dir, "data")), PORT: String(port), NODE_OPTIONS: `--require=${hook}` })
-    )
+    const p = spawnBoard(["serve"], {
+      ...env({
+        DATA_DIR: migratedDataDir(path.join(dir, "data")),
+        PORT: String(port),
+        NODE_OPTIONS: `--require=${hook}`
+      }),
+      // what would use fetch or nodemailer, if the developer's environment set it
+      OTEL_EXPORTER_OTLP_ENDPOINT: undefined,
+      SMTP_URL: undefined,
+      OIDC_ISSUER: undefined
+    })
     await waitForHealth(base)
     expect((await call(base, "GET", "/v1/workspaces")).status).toBe(401)
     p.child.kill("SIGTERM")

@@ -83,6 +83,24 @@ const credentialClients = (credentials: Credentials) => {
   return Layer.mergeAll(layers[0], ...layers.slice(1))
 }
 
+/**
+ * Requests go through `node:http` rather than fetch: loading Node's fetch (undici) was about a
+ * quarter of a short command's CPU (`card show`: 0.72 → 0.54 core-s). They take Node's own global
+ * agents, as a plain `http.request` does: kept alive, so a command's requests share one connection
+ * (one TLS handshake to a hosted server); an idle connection dropped before the server's
+ * `Keep-Alive` timeout (else after 5 s), so a polling command never sends on one being closed; and
+ * a proxy from HTTP(S)_PROXY when NODE_USE_ENV_PROXY is set, as fetch would. Taken through
+ * `process.getBuiltinModule`: an ESM import of `node:http` would load undici anyway.
+ */
+const nodeHttpClient = NodeHttpClient.layerNodeHttpNoAgent.pipe(
+  Layer.provide(
+    Layer.succeed(NodeHttpClient.HttpAgent, {
+      http: process.getBuiltinModule("node:http").globalAgent,
+      https: process.getBuiltinModule("node:https").globalAgent
+    })
+  )
+)
+
 export const layer = Layer.unwrap(
   Effect.gen(function* () {
     const settings = yield* Settings
@@ -107,12 +125,6 @@ export const layer = Layer.unwrap(
         })
         return BoardApi.of({ client, credentials, retryAfter: () => lastRetryAfter })
       })
-    ).pipe(
-      Layer.provide(credentialClients(credentials)),
-      // node:http rather than fetch: loading Node's fetch (undici) was about a quarter of a short
-      // command's CPU (`card show`: 0.72 → 0.54 core-s). Kept alive, a command's requests share
-      // one connection (one TLS handshake to a hosted server); the agents go with the command.
-      Layer.provide(NodeHttpClient.layerNodeHttpOptions({ keepAlive: true }))
-    )
+    ).pipe(Layer.provide(credentialClients(credentials)), Layer.provide(nodeHttpClient))
   })
 )
