@@ -8,7 +8,7 @@
  * bytes, within DOCUMENT_TIMEOUT_MS. The TLS certificate is checked against Node's trust store
  * (NODE_EXTRA_CA_CERTS adds a CA, e.g. an intranet's or a test's).
  */
-import * as https from "node:https"
+import { https } from "../infra/nodeHttp.ts"
 import { pinHost, type Resolver, urlShapeFailure } from "../webhooks/urlPolicy.ts"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
