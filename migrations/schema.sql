@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0027_pull_request_mark.sql (26 files).
+-- Migrations: 0001_init.sql .. 0028_order_count_update_linear.sql (27 files).
 
 SET check_function_bodies = false;
 
@@ -49,11 +49,11 @@ AS $function$
 BEGIN
   INSERT INTO card_order_counts (column_id, bucket, delta)
     SELECT column_id, bucket, sum(d) FROM (
-      SELECT o.column_id, floor(floor(o.sort_key) / 128) AS bucket, -1 AS d FROM old_cards o JOIN new_cards n ON n.id = o.id
-        WHERE o.sort_key IS NOT NULL
+      SELECT column_id, floor(floor(sort_key) / 128) AS bucket, -1 AS d FROM old_cards
+        WHERE sort_key IS NOT NULL
       UNION ALL
-      SELECT n.column_id, floor(floor(n.sort_key) / 128), 1 FROM old_cards o JOIN new_cards n ON n.id = o.id
-        WHERE n.sort_key IS NOT NULL
+      SELECT column_id, floor(floor(sort_key) / 128), 1 FROM new_cards
+        WHERE sort_key IS NOT NULL
     ) moved GROUP BY 1, 2 HAVING sum(d) <> 0;
   RETURN NULL;
 END $function$;

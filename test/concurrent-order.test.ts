@@ -18,6 +18,7 @@ import { compactOrderCounts } from "@board/core"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import fc from "fast-check"
+import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { dialectBackends as backends } from "./support/backends.ts"
 import { type Account, bootstrap, call, key } from "./support/client.ts"
@@ -384,6 +385,57 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
       expect((await call(base, "GET", `/v1/cards/${model[i]}`, { headers: h })).body.position).toBe(i)
     }
   }, 180_000)
+
+  // A PL/pgSQL statement keeps its first plan for the session, and a session's first UPDATE of
+  // cards is nearly always one card: a trigger that joined its transition tables then ran a
+  // rebalance's thousands of rows as old × new (2.4 s for 4,200 cards, the column's writers held
+  // back meanwhile). PostgreSQL's auto_explain shows the plan the trigger really ran.
+  it.runIf(backend === "postgres")(
+    "counts a rebalance's rows reading each transition table once, after a one-card update in the same session",
+    async () => {
+      const {
+        projectId,
+        columns: [column]
+      } = await freshBoard("Planned")
+      await server.query(
+        `INSERT INTO cards (project_id, column_id, sort_key, ref_number, ref, title)
+         SELECT $1, $2, g, n, 'PLN-' || n, 'planned card ' || g
+         FROM (SELECT g, board_next_ref($1::uuid)::int AS n FROM generate_series(1, 500) g) s`,
+        [projectId, column]
+      )
+      const client = new pg.Client({ connectionString: server.config.databaseUrl })
+      const plans: Array<unknown> = []
+      client.on("notice", (n) => {
+        if (n.message?.startsWith("duration:")) plans.push(JSON.parse(n.message.slice(n.message.indexOf("{"))))
+      })
+      await client.connect()
+      try {
+        await client.query(`LOAD 'auto_explain'`)
+        await client.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_nested_statements = on;
+          SET auto_explain.log_analyze = on; SET auto_explain.log_level = 'notice'; SET auto_explain.log_format = 'json'`)
+        await client.query(`UPDATE cards SET title = title WHERE column_id = $1 AND sort_key = 1`, [column])
+        await client.query("BEGIN")
+        plans.length = 0
+        await client.query(`UPDATE cards SET sort_key = sort_key + 1 WHERE column_id = $1`, [column])
+        await client.query("ROLLBACK")
+      } finally {
+        await client.end()
+      }
+      // every scan of a transition table in what that UPDATE ran, with how often it ran
+      const scans: Array<{ table: string; loops: number }> = []
+      const walk = (node: any): void => {
+        if (node === null || typeof node !== "object") return
+        if (node["Node Type"] === "Named Tuplestore Scan") {
+          scans.push({ table: node["Tuplestore Name"] ?? node.Alias, loops: node["Actual Loops"] })
+        }
+        for (const value of Object.values(node)) walk(value)
+      }
+      walk(plans)
+      expect(scans.length).toBeGreaterThan(0)
+      expect(scans.filter((s) => s.loops !== 1)).toEqual([])
+    },
+    60_000
+  )
 
   it("board_key_between always lands strictly between its neighbours, whatever the gap", async () => {
     // keys as PostgreSQL numerics: whole, negative, and with up to 40 digits after the point
