@@ -203,7 +203,10 @@ export class EventFeed extends Context.Service<
           tail.holders--
           if (tail.holders > 0) return Effect.void
           if (tails.get(tail.projectId) === tail) tails.delete(tail.projectId)
-          return tail.fiber === undefined ? Effect.void : Fiber.interrupt(tail.fiber)
+          // not awaited: a stream's body ends only after this release, and a tail reading a page
+          // stops only once its query is answered, which on the embedded database's one
+          // connection waits behind every other query (a revoked stream ended seconds late)
+          return tail.fiber === undefined ? Effect.void : Effect.asVoid(Effect.forkDetach(Fiber.interrupt(tail.fiber)))
         })
 
       const position = (projectId: string) => {

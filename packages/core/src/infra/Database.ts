@@ -26,6 +26,10 @@ import { refuseOutsideClients } from "./outsideClients.ts"
 // server's admin channel (AdminChannel.ts), which runs their work on this same connection.
 const EMBEDDED_CONNECTIONS = 1
 
+/** PostgreSQL's CancelRequest: length 16, then the code 80877102, then a process id and key. */
+const isCancelRequest = (chunk: Buffer): boolean =>
+  chunk.length >= 8 && chunk.readInt32BE(0) === 16 && chunk.readInt32BE(4) === 80877102
+
 /** What the embedded database's owner holds: PGlite and a connector for its SQL client. */
 export interface Embedded {
   readonly db: import("@electric-sql/pglite").PGlite
@@ -90,6 +94,15 @@ export const startEmbedded = (dataDir: string, serves = false) =>
               handler.addEventListener("close", () => handlers.delete(handler))
               handler.addEventListener("error", () => handlers.delete(handler))
               void handler.attach(server as unknown as net.Socket)
+              // sql-pg cancels a statement whose fiber was interrupted on a side connection and
+              // waits for the server to close it; pglite-socket ignores a CancelRequest and keeps
+              // it open, so every interrupted statement held its interrupter 5 s (sql-pg's
+              // timeout): a revoked event stream ended seconds late. PGlite cannot cancel a
+              // statement (it runs on this thread), so the request is answered as PostgreSQL
+              // answers one it is done with: the connection closes.
+              server.once("data", (first: Buffer) => {
+                if (isCancelRequest(first)) client.destroy()
+              })
               return client as unknown as net.Socket
             }
             // closing: no message may reach PGlite once it is closed (its queue would throw)
