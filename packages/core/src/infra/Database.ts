@@ -103,6 +103,11 @@ export const startEmbedded = (dataDir: string, serves = false) =>
               server.once("data", (first: Buffer) => {
                 if (isCancelRequest(first)) client.destroy()
               })
+              // a pair's end closed by its client (a pool's retired connection, a cancel) sees
+              // only 'end', and the handler waits for 'close': without this it stayed in
+              // `handlers` until shutdown, one per retired connection, and a transaction its
+              // client left open was never rolled back (detach does that)
+              server.once("end", () => server.destroy())
               return client as unknown as net.Socket
             }
             // closing: no message may reach PGlite once it is closed (its queue would throw)
