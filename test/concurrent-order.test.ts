@@ -99,6 +99,19 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
     }
   }
 
+  /**
+   * Inserts `count` cards into `column` in one statement, as SQL typed by hand would (no API, no
+   * rebalance): the key of card g (1..count) is the SQL expression `key`.
+   */
+  const insertCards = (projectId: string, column: string, count: number, key: string) =>
+    server.query(
+      `INSERT INTO cards (project_id, column_id, sort_key, ref_number, ref, title)
+       SELECT $1, $2, ${key}, n, p.ref_prefix || '-' || n, 'card ' || g
+       FROM (SELECT g, board_next_ref($1::uuid)::int AS n FROM generate_series(1, $3::int) g) s
+       JOIN projects p ON p.id = $1`,
+      [projectId, column, count]
+    )
+
   it(`${CLIENTS} clients creating, moving and deleting at once lose, duplicate and misorder nothing`, async () => {
     const base = server.baseUrl
     const h = key(a.apiKey)
@@ -345,12 +358,7 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
     } = await freshBoard("Dense")
     // 4,200 cards with short keys between 1 and 2: one bucket far fuller than its 128 key units
     // would hold after appends (as inserts spread over many gaps would leave it)
-    await server.query(
-      `INSERT INTO cards (project_id, column_id, sort_key, ref_number, ref, title)
-       SELECT $1, $2, 1 + g / 10000.0, n, 'DNS-' || n, 'dense card ' || g
-       FROM (SELECT g, board_next_ref($1::uuid)::int AS n FROM generate_series(1, 4200) g) s`,
-      [projectId, column]
-    )
+    await insertCards(projectId, column!, 4200, "1 + g / 10000.0")
     const before = (await call(base, "GET", `/v1/board/${projectId}`, { headers: h })).body.cards.map(
       (c: any) => c.id as string
     )
@@ -402,12 +410,7 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
         projectId,
         columns: [column]
       } = await freshBoard("Planned")
-      await server.query(
-        `INSERT INTO cards (project_id, column_id, sort_key, ref_number, ref, title)
-         SELECT $1, $2, g, n, 'PLN-' || n, 'planned card ' || g
-         FROM (SELECT g, board_next_ref($1::uuid)::int AS n FROM generate_series(1, 500) g) s`,
-        [projectId, column]
-      )
+      await insertCards(projectId, column!, 500, "g")
       const client = new pg.Client({ connectionString: server.config.databaseUrl })
       const plans: Array<unknown> = []
       client.on("notice", (n) => {
