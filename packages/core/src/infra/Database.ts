@@ -103,11 +103,34 @@ export const startEmbedded = (dataDir: string, serves = false) =>
               server.once("data", (first: Buffer) => {
                 if (isCancelRequest(first)) client.destroy()
               })
-              // a pair's end closed by its client (a pool's retired connection, a cancel) sees
-              // only 'end', and the handler waits for 'close': without this it stayed in
-              // `handlers` until shutdown, one per retired connection, and a transaction its
-              // client left open was never rolled back (detach does that)
-              server.once("end", () => server.destroy())
+              // The handler detaches only on its socket's 'close', which a pair's server end never
+              // sees when the client end goes (a retired connection, a cancel; it sees 'end' on
+              // Node 24, nothing on older): each stayed attached until shutdown, and one that went
+              // inside a transaction left PGlite's queue running only its statements, so every
+              // later statement waited forever. So it is detached here once its client is gone
+              // (detach rolls back the transaction its last statement left open) and once the
+              // chunks it was sent are handled (the handler's 'data' event follows each): a cycle
+              // already sent completes, as PostgreSQL runs what is in its buffer.
+              let unhandled = 0
+              let gone = false
+              const detachIfDone = () => {
+                if (!gone || unhandled > 0 || !handlers.delete(handler)) return
+                void handler.detach(true).catch(() => {})
+              }
+              server.on("data", () => {
+                unhandled++
+              })
+              handler.addEventListener("data", () => {
+                unhandled--
+                detachIfDone()
+              })
+              const clientGone = () => {
+                gone = true
+                detachIfDone()
+              }
+              server.once("end", clientGone)
+              client.once("close", clientGone)
+              client.once("finish", clientGone)
               return client as unknown as net.Socket
             }
             // closing: no message may reach PGlite once it is closed (its queue would throw)
