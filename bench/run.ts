@@ -67,20 +67,19 @@ import {
 } from "./processes.ts"
 import {
   disturbedPct,
-  embeddedTable,
   errorSamples,
-  type Figures,
   figuresTable,
   otherCpu,
   resourceTable,
   type Row,
   type Scale,
-  scalingTable,
-  targetsTable,
   thinIds,
-  writeIds,
-  writesTable
+  writeIds
 } from "./report.ts"
+import { scalingTable } from "./scaling-table.ts"
+import type { Figures } from "./targets.ts"
+import { targetsTable } from "./targets-table.ts"
+import { embeddedTable, writesTable } from "./writes-table.ts"
 import {
   boardColumnCount,
   checkInvariants,
