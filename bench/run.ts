@@ -19,7 +19,7 @@
  * PostgreSQL alone: pgbench INSERT into a card-shaped table and primary-key SELECT on one, every
  * such table dropped right after), then the 100- and 10,000-card
  * boards are filled and measured, and the corpus grows to 1,000,000 cards and is measured. The
- * main scenarios thus read the same rows as before the scaling runs existed (see seed.ts),
+ * main scenarios thus read the same rows as before the scaling runs existed (see corpus.ts),
  * vacuumed and analyzed the same way. Last, a second server on the embedded database is seeded
  * through the API and the write scenarios run against it at N connections and at 1.
  *
@@ -80,24 +80,23 @@ import { scalingTable } from "./scaling-table.ts"
 import type { Figures } from "./targets.ts"
 import { targetsTable } from "./targets-table.ts"
 import { embeddedTable, writesTable } from "./writes-table.ts"
+import { type CorpusStep, growCorpus } from "./corpus.ts"
 import {
   boardColumnCount,
   checkInvariants,
-  type CorpusStep,
   fillScaleBoards,
   fullSizes,
-  growCorpus,
   mintIntakeToken,
   type MovePool,
   type Seeded,
   type SeededAccount,
-  searchQueries,
   seed,
   seedAccount,
   seedMovePool,
   seedQueue,
   smokeSizes
 } from "./seed.ts"
+import { searchQueries } from "./words.ts"
 import { measureStartup, median, SERVER_NODE_FLAGS } from "./startup.ts"
 import { measureWebBoard, WEB_CARDS, WEB_RUNS, type WebOutcome, webSection } from "./web.ts"
 
