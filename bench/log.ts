@@ -1,2 +1,6 @@
-/** The run's log: a line on stderr (stdout gets the report's tables at the end). */
+/**
+ * The run's log and how it writes numbers: `log` writes a line on stderr (stdout gets the report's
+ * tables at the end), `count` a count as the log and the report show it (1,000,000).
+ */
 export const log = (line: string) => process.stderr.write(`${line}\n`)
+export const count = (n: number) => n.toLocaleString("en-US")

@@ -36,7 +36,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { makeApi } from "./api.ts"
-import { type ForgeTarget, seedForge } from "./forge.ts"
+import { seedForge } from "./forge.ts"
 import {
   EVENTS_OFF_SQL,
   EVENTS_ON_SQL,
@@ -48,7 +48,7 @@ import {
 } from "./events.ts"
 import { createBenchDatabase, type Db, openDb, redactUrl } from "./db.ts"
 import { dropFloors, findOnPath, floorIds, makeFloors, prepareFloors } from "./floors.ts"
-import { type Drive, type LoadRequest, type LoadSpec, runLoad } from "./load.ts"
+import { type Drive, runLoad } from "./load.ts"
 import {
   type Child,
   freePort,
@@ -64,16 +64,7 @@ import {
   waitForOk,
   waitForQuiet
 } from "./processes.ts"
-import {
-  disturbedPct,
-  errorSamples,
-  figuresTable,
-  otherCpu,
-  resourceTable,
-  type Row,
-  type Scale,
-  thinIds
-} from "./report.ts"
+import { disturbedPct, errorSamples, figuresTable, otherCpu, resourceTable, type Row, thinIds } from "./report.ts"
 import { scalingTable } from "./scaling-table.ts"
 import type { Figures } from "./targets.ts"
 import { targetsTable } from "./targets-table.ts"
@@ -86,14 +77,13 @@ import {
   mintIntakeToken,
   type MovePool,
   type Seeded,
-  type SeededAccount,
   seed,
   seedAccount,
   seedMovePool,
   seedQueue
 } from "./seed.ts"
 import { searchQueries } from "./words.ts"
-import { log } from "./log.ts"
+import { count, log } from "./log.ts"
 import {
   adminUrl,
   alwaysIds,
@@ -120,410 +110,17 @@ import {
   webIds
 } from "./options.ts"
 import { abort, cleanup, cleanups } from "./cleanup.ts"
+import type { FloorScenario, HttpScenario, Scenario, ThinTarget } from "./scenario-types.ts"
+import { scenarios } from "./scenarios.ts"
+import { eventsOffScenarios, thinScenarios, writeScenarios } from "./write-scenarios.ts"
 import { measureStartup, median, SERVER_NODE_FLAGS } from "./startup.ts"
 import { measureWebBoard, WEB_CARDS, WEB_RUNS, type WebOutcome, webSection } from "./web.ts"
 
-/** Hooks delivering at once in the forge scenario (bench/forge.ts says why not BENCH_CONNECTIONS). */
-const FORGE_CONNECTIONS = 10
-
 let quietBudgetLeftMs = quietBudgetSeconds * 1000
 
-// ---- scenarios -------------------------------------------------------------------------------
-
-interface ScenarioBase {
-  readonly id: string
-  readonly label: string
-  readonly connections: number
-  readonly supplementary?: boolean
-  /** A row of a scaling table; `probe` is the request(s) whose response size is reported. */
-  readonly scale?: Scale & { readonly probe: ReadonlyArray<string> }
-}
-
-/** HTTP load by autocannon on the baseline, the thin service, the board server on PostgreSQL, or the one on the embedded database. */
-interface HttpScenario extends ScenarioBase {
-  readonly target: "baseline" | "framework" | "thin" | "server" | "embedded"
-  readonly spec: Omit<LoadSpec, "origin" | "connections" | "durationSeconds">
-}
-
-/** PostgreSQL alone: pgbench (or its stand-in), no HTTP. */
-interface FloorScenario extends ScenarioBase {
-  readonly target: "floor"
-  readonly drive: Drive
-}
-
-type Scenario = HttpScenario | FloorScenario
-
-/** What the write scenarios need, seeded the same way on PostgreSQL and on the embedded database. */
-type WriteTargets = SeededAccount & MovePool & { readonly intakeToken: string }
-
-const count = (n: number) => n.toLocaleString("en-US")
 /** "100, 1,000 and 10,000" */
 const sizeList = (ns: ReadonlyArray<number>) =>
   `${ns.slice(0, -1).map(count).join(", ")} and ${count(ns[ns.length - 1]!)}`
-
-/**
- * POST /v1/cards, POST /v1/intake and the card move, each at N connections and at 1, against the
- * server on PostgreSQL or (ids prefixed `embedded-`) the one on the embedded database.
- */
-/** A fresh string per call from `make`, its tag unique across runs of the same scenario (e.g. a card's title). */
-const numbered = (make: (tag: string) => string) => {
-  let n = 0
-  const run = Math.random().toString(36).slice(2, 8)
-  return () => make(`${run}-${++n}`)
-}
-
-/** POST `path` with the create scenario's body (a new title each request): the API's create and the thin service's send the same JSON. */
-const createSpec = (
-  urlPath: string,
-  apiKey: string,
-  into: { readonly id: string; readonly columnId: string }
-): HttpScenario["spec"] => ({
-  requests: () => {
-    const body = numbered((tag) =>
-      JSON.stringify({ projectId: into.id, columnId: into.columnId, title: `Bench card ${tag}`, priority: "high" })
-    )
-    const headers = { "x-api-key": apiKey, "content-type": "application/json" }
-    return [{ method: "POST", path: urlPath, headers, body: body(), setupRequest: (req) => ({ ...req, body: body() }) }]
-  }
-})
-
-/** GET `paths` in turn, one a request. */
-const rotating = (paths: ReadonlyArray<string>, headers: Record<string, string>): LoadRequest => {
-  let i = 0
-  return { path: paths[0]!, headers, setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }
-}
-
-const writeScenarios = (w: WriteTargets, target: "server" | "embedded"): ReadonlyArray<HttpScenario> => {
-  const json = { "x-api-key": w.apiKey, "content-type": "application/json" }
-  const create = createSpec("/api/v1/cards", w.apiKey, w.createProject)
-  const intake: HttpScenario["spec"] = {
-    requests: () => {
-      const body = numbered((tag) => JSON.stringify({ title: `Intake ${tag}`, description: "filed by the benchmark" }))
-      const headers = { "x-intake-key": w.intakeToken, "content-type": "application/json" }
-      return [
-        {
-          method: "POST",
-          path: "/api/v1/intake",
-          headers,
-          body: body(),
-          setupRequest: (req) => ({ ...req, body: body() })
-        }
-      ]
-    }
-  }
-  const move: HttpScenario["spec"] = {
-    requests: () => [
-      {
-        method: "POST",
-        path: `/api/v1/cards/${w.moveCardIds[0]}/move`,
-        headers: json,
-        body: JSON.stringify({ columnId: w.moveColumnIds[1] })
-      }
-    ],
-    // each connection owns one card of the pool and moves it to the next column, at positions 0..3
-    perConnection: (c) => {
-      const card = w.moveCardIds[c % w.moveCardIds.length]!
-      let k = c % w.moveColumnIds.length
-      const body = () => {
-        k++
-        return JSON.stringify({ columnId: w.moveColumnIds[k % w.moveColumnIds.length], position: k % 4 })
-      }
-      return [
-        {
-          method: "POST",
-          path: `/api/v1/cards/${card}/move`,
-          headers: json,
-          body: body(),
-          setupRequest: (req) => ({ ...req, body: body() })
-        }
-      ]
-    }
-  }
-  const kinds = [
-    { id: "create", label: "POST /api/v1/cards", spec: create },
-    { id: "intake", label: "POST /api/v1/intake (X-Intake-Key)", spec: intake },
-    { id: "move", label: `POST /api/v1/cards/{id}/move (${w.moveCardIds.length}-card pool)`, spec: move }
-  ]
-  const [idPrefix, labelPrefix] = target === "embedded" ? ["embedded-", "embedded: "] : ["", ""]
-  return kinds.flatMap(
-    ({ id, label, spec }): Array<HttpScenario> => [
-      { id: `${idPrefix}${id}`, label: `${labelPrefix}${label}`, target, connections, spec },
-      {
-        id: `${idPrefix}${id}-1`,
-        label: `${labelPrefix}${label}, 1 connection`,
-        target,
-        connections: 1,
-        supplementary: true,
-        spec
-      }
-    ]
-  )
-}
-
-/** What the thin service's scenarios need: its key, where creates go (the create scenario's project and column), and the rows to read. */
-interface ThinTarget {
-  readonly apiKey: string
-  readonly createProject: { readonly id: string; readonly columnId: string }
-  readonly readIds: ReadonlyArray<string>
-}
-
-/**
- * The floor (issue 35): the thin service's create, with the body of POST /v1/cards, and its read
- * by primary key rotating over as many rows as GET /v1/cards/{id} rotates over, at the same load.
- */
-const thinScenarios = (t: ThinTarget): ReadonlyArray<HttpScenario> => [
-  {
-    id: "thin-create",
-    label: "thin service: create (POST /cards, card + event row in one statement)",
-    target: "thin",
-    connections,
-    spec: createSpec("/cards", t.apiKey, t.createProject)
-  },
-  {
-    id: "thin-read",
-    label: "thin service: read by id (GET /cards/{id})",
-    target: "thin",
-    connections,
-    spec: {
-      requests: () => [
-        rotating(
-          t.readIds.map((id) => `/cards/${id}`),
-          { "x-api-key": t.apiKey }
-        )
-      ]
-    }
-  }
-]
-
-/** The write-cost pairs' other side: the same requests while a trigger drops the event rows. */
-const eventsOffScenarios = (w: WriteTargets): ReadonlyArray<HttpScenario> =>
-  writeScenarios(w, "server")
-    .filter((sc) => sc.id === "create" || sc.id === "move")
-    .map((sc) => ({ ...sc, id: `${sc.id}-events-off`, label: `${sc.label}, event rows dropped at insert` }))
-
-const scenarios = (
-  s: Seeded & WriteTargets & { mcpSession: string; queue: { projectId: string; columnId: string }; forge: ForgeTarget }
-): ReadonlyArray<Scenario> => {
-  const key = { "x-api-key": s.apiKey }
-  const json = { ...key, "content-type": "application/json" }
-  const rotate = (paths: ReadonlyArray<string>) => rotating(paths, key)
-  const searchPaths = searchQueries.map((q) => `/api/v1/search?q=${encodeURIComponent(q)}`)
-  const boardPath = `/api/v1/board/${s.boardProjectId}`
-  const board: LoadRequest = { path: boardPath, headers: key }
-  const [searchSmall, searchMain, searchLarge] = sizes.searchScale
-  const [boardSmall, , boardLarge] = sizes.boardScale
-  const scaleBoard = (id: string, cards: number): Scenario => {
-    const b = s.scaleBoards.find((x) => x.cards === cards)!
-    const p = `/api/v1/board/${b.projectId}`
-    return {
-      id,
-      label: `GET /api/v1/board/{id} (${count(cards)} cards), 1 connection`,
-      target: "server",
-      connections: 1,
-      scale: { kind: "board", cards, probe: [p] },
-      spec: { requests: () => [{ path: p, headers: key }] }
-    }
-  }
-  const scaleSearch = (id: string, cards: number): Scenario => ({
-    id,
-    label: `GET /api/v1/search?q= (${count(cards)} cards), 1 connection`,
-    target: "server",
-    connections: 1,
-    scale: { kind: "search", cards, probe: searchPaths },
-    spec: { requests: () => [rotate(searchPaths)] }
-  })
-  return [
-    // run first, on the corpus as seeded (before it grows)
-    scaleSearch("search-10k-cards", searchSmall),
-    {
-      id: "baseline",
-      label: "baseline: node:http hello",
-      target: "baseline",
-      connections,
-      spec: { requests: () => [{ path: "/" }] }
-    },
-    // the framework's ceiling: what the health row would be with none of our middleware
-    {
-      id: "framework",
-      label: "framework: Effect HttpApi hello (GET /api/v1/health)",
-      target: "framework",
-      connections,
-      spec: { requests: () => [{ path: "/api/v1/health" }] }
-    },
-    {
-      id: "health",
-      label: "GET /api/v1/health",
-      target: "server",
-      connections,
-      spec: { requests: () => [{ path: "/api/v1/health" }] }
-    },
-    {
-      id: "card",
-      label: "GET /api/v1/cards/{id} (X-API-Key)",
-      target: "server",
-      connections,
-      spec: { requests: () => [rotate(s.boardCardIds.map((id) => `/api/v1/cards/${id}`))] }
-    },
-    {
-      id: "board",
-      label: `GET /api/v1/board/{id} (${count(sizes.board)} cards)`,
-      target: "server",
-      connections,
-      spec: { requests: () => [board] }
-    },
-    {
-      id: "board-1",
-      label: `GET /api/v1/board/{id} (${count(sizes.board)} cards), 1 connection`,
-      target: "server",
-      connections: 1,
-      supplementary: true,
-      scale: { kind: "board", cards: sizes.board, probe: [boardPath] },
-      spec: { requests: () => [board] }
-    },
-    {
-      id: "search",
-      label: `GET /api/v1/search?q= (${count(searchMain)} cards, ${searchQueries.length} queries)`,
-      target: "server",
-      connections,
-      spec: { requests: () => [rotate(searchPaths)] }
-    },
-    {
-      id: "search-1",
-      label: `GET /api/v1/search?q= (${count(searchMain)} cards), 1 connection`,
-      target: "server",
-      connections: 1,
-      supplementary: true,
-      scale: { kind: "search", cards: searchMain, probe: searchPaths },
-      spec: { requests: () => [rotate(searchPaths)] }
-    },
-    ...(
-      [
-        ["link", connections, false],
-        ["link-1", 1, true]
-      ] as const
-    ).map(
-      ([id, conns, supplementary]): Scenario => ({
-        id,
-        label: `POST /api/v1/projects/{id}/links (${count(sizes.board)}-card board)${conns === 1 ? ", 1 connection" : ""}`,
-        target: "server",
-        connections: conns,
-        supplementary,
-        spec: {
-          requests: () => {
-            let n = 0
-            const run = Math.random().toString(36).slice(2, 8)
-            // a new page each time: every submission is stored and rated against the whole board
-            const body = () =>
-              JSON.stringify({
-                url: `https://docs.example.com/${run}/${++n}?utm_source=bench`,
-                title: "Login timeout fix notes",
-                note: "session handling and retries",
-                tags: ["auth", "login"]
-              })
-            return [
-              {
-                method: "POST",
-                path: `/api/v1/projects/${s.boardProjectId}/links`,
-                headers: json,
-                body: body(),
-                setupRequest: (req) => ({ ...req, body: body() })
-              }
-            ]
-          }
-        }
-      })
-    ),
-    {
-      id: "mcp",
-      label: "POST /api/mcp tools/call show_card (X-API-Key)",
-      target: "server",
-      connections,
-      spec: {
-        requests: () => {
-          let n = 0
-          const headers = {
-            ...json,
-            accept: "application/json, text/event-stream",
-            "mcp-session-id": s.mcpSession,
-            "mcp-protocol-version": "2025-06-18"
-          }
-          const body = () =>
-            JSON.stringify({
-              jsonrpc: "2.0",
-              id: ++n,
-              method: "tools/call",
-              params: { name: "show_card", arguments: { card: s.boardCardIds[n % s.boardCardIds.length] } }
-            })
-          return [
-            {
-              method: "POST",
-              path: "/api/mcp",
-              headers,
-              body: body(),
-              setupRequest: (req) => ({ ...req, body: body() })
-            }
-          ]
-        }
-      }
-    },
-    ...writeScenarios(s, "server"),
-    {
-      id: "claim-next",
-      label: `POST /api/v1/projects/{id}/claim-next (${count(queueCards)}-card backlog)`,
-      target: "server",
-      connections,
-      spec: {
-        requests: () => [
-          {
-            method: "POST",
-            path: `/api/v1/projects/${s.queue.projectId}/claim-next`,
-            headers: json,
-            // an agent's usual call: the next card of one column ("take the next card from To Do")
-            body: JSON.stringify({ columnId: s.queue.columnId, ttlSeconds: 3600 })
-          }
-        ]
-      }
-    },
-    // A forge sends one hook's deliveries one at a time (GitHub, GitLab, Gitea and Forgejo each
-    // deliver a repository's events in turn, waiting for each answer), so a connection's load is
-    // a few repositories at once, not 50: the target is read at 10 connections (ten hooks
-    // delivering together), and the 1-connection row is one delivery's own latency.
-    ...(
-      [
-        ["forge", FORGE_CONNECTIONS, false],
-        ["forge-1", 1, true]
-      ] as const
-    ).map(
-      ([id, conns, supplementary]): Scenario => ({
-        id,
-        label: `POST /api/v1/forge-hooks/{id} (GitHub pull_request, signed, a new pull request each), ${conns === 1 ? "1 connection" : `${conns} connections`}`,
-        target: "server",
-        connections: conns,
-        supplementary,
-        spec: {
-          requests: () => {
-            // numbers unique across runs of the scenario, so every delivery is a new pull request
-            let n = Math.floor(Math.random() * 1_000_000) * 1_000
-            const first = s.forge.delivery(++n)
-            return [
-              {
-                method: "POST",
-                path: `/api/v1/forge-hooks/${s.forge.repositoryId}`,
-                headers: first.headers,
-                body: first.body,
-                setupRequest: (req) => ({ ...req, ...s.forge.delivery(++n) })
-              }
-            ]
-          }
-        }
-      })
-    ),
-    // after the main scenarios: the other board sizes, then the corpus grown to its largest size
-    scaleBoard("board-100-cards", boardSmall),
-    scaleBoard("board-10000-cards", boardLarge),
-    scaleSearch("search-1m-cards", searchLarge)
-  ]
-}
 
 // ---- smoke checks: each scenario's request answers 2xx with the expected shape -------------------
 
