@@ -49,7 +49,7 @@ import {
 import { createBenchDatabase, type Db, openDb, redactUrl } from "./db.ts"
 import { dropFloors, findOnPath, floorIds, makeFloors, prepareFloors } from "./floors.ts"
 import { type Drive, runLoad } from "./load.ts"
-import { type Child, freePort, readPeakRss, readRss, spawnChild, stopChild, waitForOk } from "./processes.ts"
+import { type Child, readPeakRss, readRss, stopChild } from "./processes.ts"
 import { disturbedPct, errorSamples, figuresTable, resourceTable, type Row, thinIds } from "./report.ts"
 import { scalingTable } from "./scaling-table.ts"
 import type { Figures } from "./targets.ts"
@@ -99,6 +99,7 @@ import type { FloorScenario, HttpScenario, Scenario, ThinTarget } from "./scenar
 import { scenarios } from "./scenarios.ts"
 import { smoke, thinSmoke } from "./smoke.ts"
 import { measureSteady, responseBytes } from "./measure.ts"
+import { baseEnv, startBoardServer, startHelloServer } from "./servers.ts"
 import { eventsOffScenarios, thinScenarios, writeScenarios } from "./write-scenarios.ts"
 import { measureStartup, median, SERVER_NODE_FLAGS } from "./startup.ts"
 import { measureWebBoard, WEB_CARDS, WEB_RUNS, type WebOutcome, webSection } from "./web.ts"
@@ -111,67 +112,6 @@ const sizeList = (ns: ReadonlyArray<number>) =>
 
 const lastLines = (output: string) => output.split("\n").slice(-20).join("\n").slice(0, 4000)
 const mib = (bytes: number | undefined) => (bytes === undefined ? "–" : (bytes / 1048576).toFixed(0))
-
-const baseEnv: Record<string, string> = {}
-for (const name of ["PATH", "HOME", "LANG", "TZ"])
-  if (process.env[name] !== undefined) baseEnv[name] = process.env[name]!
-
-/** `board serve` as a child on a free port, stopped on every exit path; `databaseEnv` picks its database. */
-const startBoardServer = async (
-  name: string,
-  databaseEnv: Record<string, string>,
-  timeoutMs: number
-): Promise<{ origin: string; child: Child }> => {
-  const port = await freePort()
-  const origin = `http://127.0.0.1:${port}`
-  // as `pnpm start` runs it: the young generation capped (SERVER_NODE_FLAGS; docs/performance.md, Memory)
-  const child = spawnChild(
-    name,
-    process.execPath,
-    [...SERVER_NODE_FLAGS, path.join(repoRoot, "bin/board.mjs"), "serve"],
-    {
-      cwd: repoRoot,
-      env: {
-        ...baseEnv,
-        NODE_ENV: "production",
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        ...databaseEnv,
-        LOG_LEVEL: "error",
-        LOG_FORMAT: "json",
-        RATE_LIMIT: "100000000/60s",
-        SIGNUPS_OPEN: "true"
-      }
-    }
-  )
-  cleanups.push({ name: `stop the ${name}`, run: () => stopChild(child) })
-  await waitForOk(child, `${origin}/api/v1/health`, timeoutMs)
-  log(`${name} pid ${child.pid} on ${origin}`)
-  return { origin, child }
-}
-
-/**
- * A comparison server (`file`, answering 200 at `probe`: the baseline, the framework, the thin
- * service) as a child on a free port with `env` added, stopped on every exit path.
- */
-const startHelloServer = async (
-  name: string,
-  file: string,
-  probe: string,
-  env: Record<string, string> = {},
-  timeoutMs = 15_000
-): Promise<{ origin: string; child: Child }> => {
-  const port = await freePort()
-  const origin = `http://127.0.0.1:${port}`
-  const child = spawnChild(name, process.execPath, [path.join(repoRoot, file)], {
-    cwd: repoRoot,
-    env: { ...baseEnv, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), ...env }
-  })
-  cleanups.push({ name: `stop the ${name}`, run: () => stopChild(child) })
-  await waitForOk(child, `${origin}${probe}`, timeoutMs)
-  log(`${name} pid ${child.pid} on ${origin}`)
-  return { origin, child }
-}
 
 /** Cards in the benchmark's database (at least 1): the size of the tables the floors read. */
 const cardCount = async (db: Db) =>
