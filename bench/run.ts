@@ -46,8 +46,8 @@ import {
   measureStreamMemory,
   type StreamMemoryResult
 } from "./events.ts"
-import { createBenchDatabase, type Db, openDb, redactUrl } from "./db.ts"
-import { dropFloors, findOnPath, floorIds, makeFloors, prepareFloors } from "./floors.ts"
+import { createBenchDatabase, openDb, redactUrl } from "./db.ts"
+import { dropFloors, floorIds } from "./floors.ts"
 import { type Drive, runLoad } from "./load.ts"
 import { type Child, readPeakRss, readRss, stopChild } from "./processes.ts"
 import { disturbedPct, errorSamples, figuresTable, resourceTable, type Row, thinIds } from "./report.ts"
@@ -63,7 +63,6 @@ import {
   mintIntakeToken,
   type MovePool,
   seed,
-  seedAccount,
   seedMovePool,
   seedQueue
 } from "./seed.ts"
@@ -100,7 +99,9 @@ import { scenarios } from "./scenarios.ts"
 import { smoke, thinSmoke } from "./smoke.ts"
 import { measureSteady, responseBytes } from "./measure.ts"
 import { baseEnv, startBoardServer, startHelloServer } from "./servers.ts"
-import { eventsOffScenarios, thinScenarios, writeScenarios } from "./write-scenarios.ts"
+import { cardCount, makeFloorTables, thinPrefix } from "./floor-tables.ts"
+import { runEmbedded } from "./embedded.ts"
+import { eventsOffScenarios, thinScenarios } from "./write-scenarios.ts"
 import { measureStartup, median, SERVER_NODE_FLAGS } from "./startup.ts"
 import { measureWebBoard, WEB_CARDS, WEB_RUNS, type WebOutcome, webSection } from "./web.ts"
 
@@ -112,64 +113,6 @@ const sizeList = (ns: ReadonlyArray<number>) =>
 
 const lastLines = (output: string) => output.split("\n").slice(-20).join("\n").slice(0, 4000)
 const mib = (bytes: number | undefined) => (bytes === undefined ? "–" : (bytes / 1048576).toFixed(0))
-
-/** Cards in the benchmark's database (at least 1): the size of the tables the floors read. */
-const cardCount = async (db: Db) =>
-  Math.max(1, (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards`))[0]?.n ?? 0)
-
-/** The thin service's tables: `${thinPrefix}cards` and `${thinPrefix}events` in the benchmark's database. */
-const thinPrefix = "bench_thin_"
-
-/** PostgreSQL alone: pgbench's tables (the SELECT one as big as the cards table is now) and its scenarios on them. */
-const makeFloorTables = async (db: Db, url: string) => {
-  const started = performance.now()
-  const selectRows = await cardCount(db)
-  log(`creating the floors' tables (the SELECT one with ${count(selectRows)} rows, as many as cards)`)
-  await prepareFloors(db, selectRows)
-  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-floors-"))
-  cleanups.push({ name: `remove ${workDir}`, run: async () => fs.rmSync(workDir, { recursive: true, force: true }) })
-  const pgbench = findOnPath("pgbench")
-  if (pgbench === undefined) log("  pgbench is not on PATH: the floors are query loops over @effect/sql-pg instead")
-  const floors = makeFloors({ url, connections, selectRows, workDir, pgbench }).map(
-    (f): FloorScenario => ({ ...f, target: "floor", connections })
-  )
-  return { floors, selectRows, pgbench, seconds: (performance.now() - started) / 1000 }
-}
-
-/**
- * The write scenarios against a second server on the embedded database (no DATABASE_URL, a fresh
- * DATA_DIR), seeded through the API like the PostgreSQL one; stopped and its DATA_DIR removed after.
- */
-const runEmbedded = async (
-  register: (p: { origin: string; child: Child }) => void,
-  run: (sc: Scenario) => Promise<void>
-) => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "board-bench-embedded-"))
-  cleanups.push({ name: `remove ${dataDir}`, run: async () => fs.rmSync(dataDir, { recursive: true, force: true }) })
-  const server = await startBoardServer("embedded board server", { DATA_DIR: dataDir }, 120_000)
-  register(server)
-  // idle after start, as bench/startup.ts reads the PostgreSQL server's: 2 s after its first 200
-  await new Promise((r) => setTimeout(r, IDLE_MS))
-  const idleRss = readRss(server.child.pid)
-  const started = performance.now()
-  const api = makeApi(`${server.origin}/api`)
-  const account = await seedAccount(api)
-  const intakeToken = await mintIntakeToken(api, account)
-  const movePool = await seedMovePool(api, account)
-  const seedSeconds = (performance.now() - started) / 1000
-  log(
-    `  seeded the embedded database through the API in ${seedSeconds.toFixed(1)} s (move pool: ${movePool.moveCardIds.length} cards)`
-  )
-  for (const sc of writeScenarios({ ...account, ...movePool, intakeToken }, "embedded").filter((sc) => selected(sc.id)))
-    await run(sc)
-  if (server.child.hasExited())
-    throw new Error(`the embedded board server exited during the benchmark:\n${server.child.output()}`)
-  const output = server.child.output().trim()
-  const peakRss = readPeakRss(server.child.pid)
-  await stopChild(server.child)
-  fs.rmSync(dataDir, { recursive: true, force: true })
-  return { seedSeconds, output, moveCards: movePool.moveCardIds.length, idleRss, peakRss }
-}
 
 const main = async () => {
   const runStarted = Date.now()
