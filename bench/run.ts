@@ -37,14 +37,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { makeApi } from "./api.ts"
 import { seedForge } from "./forge.ts"
-import {
-  EVENTS_OFF_SQL,
-  EVENTS_ON_SQL,
-  type LatencyResult,
-  measureStreamLatency,
-  measureStreamMemory,
-  type StreamMemoryResult
-} from "./events.ts"
+import { EVENTS_OFF_SQL, EVENTS_ON_SQL } from "./events.ts"
 import { createBenchDatabase, openDb, redactUrl } from "./db.ts"
 import { dropFloors, floorIds } from "./floors.ts"
 import { type Drive, runLoad } from "./load.ts"
@@ -68,22 +61,16 @@ import {
   connections,
   duration,
   embeddedIds,
-  eventStreamIds,
   IDLE_MS,
   mainIds,
   queueCards,
-  quietBudgetSeconds,
   repoRoot,
-  scenarioIds,
   selected,
   sizes,
   smokeRun,
-  STREAMS_FOR_LATENCY,
-  STREAMS_FOR_MEMORY,
-  warmup,
-  webIds
+  warmup
 } from "./options.ts"
-import { abort, cleanup, cleanups } from "./cleanup.ts"
+import { cleanup, cleanups } from "./cleanup.ts"
 import type { FloorScenario, HttpScenario, Scenario, ThinTarget } from "./scenario-types.ts"
 import { scenarios } from "./scenarios.ts"
 import { smoke, thinSmoke } from "./smoke.ts"
@@ -92,6 +79,8 @@ import { baseEnv, startBoardServer, startHelloServer } from "./servers.ts"
 import { cardCount, makeFloorTables, thinPrefix } from "./floor-tables.ts"
 import { runEmbedded } from "./embedded.ts"
 import { writeReport } from "./write-report.ts"
+import { startWatchdog } from "./watchdog.ts"
+import { runStreams } from "./streams.ts"
 import { eventsOffScenarios, thinScenarios } from "./write-scenarios.ts"
 import { measureStartup, median } from "./startup.ts"
 import { measureWebBoard, WEB_CARDS, WEB_RUNS, type WebOutcome, webSection } from "./web.ts"
@@ -100,34 +89,7 @@ import { measureWebBoard, WEB_CARDS, WEB_RUNS, type WebOutcome, webSection } fro
 
 const main = async () => {
   const runStarted = Date.now()
-  // the watchdog: every selected scenario (with a possible re-measure inside the quiet budget),
-  // start-up and seeding up to the 100,000-card corpus, the thin service's and pgbench's tables, the growth steps after
-  // the main scenarios, and the embedded server's start-up and seeding through the API
-  const scenarioCount = scenarioIds.filter(selected).length
-  const growthSeconds =
-    (selected("board-100-cards") || selected("board-10000-cards")
-      ? Math.ceil((sizes.boardScale[2] / 1_000_000) * 300) + 30
-      : 0) + (selected("search-1m-cards") ? Math.ceil((sizes.searchScale[2] / 1_000_000) * 600) + 30 : 0)
-  const floorTablesSeconds = (floorIds.some(selected) ? 60 : 0) + 60
-  const embeddedSeconds = embeddedIds.some(selected) ? 180 : 0
-  // a second server's start, 200 paced writes with their delivery, 1,000 streams opened and probed
-  const streamSeconds = eventStreamIds.some(selected) ? 120 : 0
-  // 1,000 cards through the API, three cold loads of up to 30 s each
-  const webSeconds = webIds.some(selected) ? 180 : 0
-  const limitSeconds =
-    scenarioCount * (duration + warmup + 16) +
-    quietBudgetSeconds +
-    300 +
-    growthSeconds +
-    floorTablesSeconds +
-    embeddedSeconds +
-    streamSeconds +
-    webSeconds
-  const watchdog = setTimeout(
-    () => abort(`the benchmark exceeded its ${limitSeconds} s limit: cleaning up`, 1),
-    limitSeconds * 1000
-  )
-  watchdog.unref()
+  const { scenarioCount, limitSeconds } = startWatchdog()
 
   log(
     `benchmark${smokeRun ? " (smoke run: tiny data, figures meaningless)" : ""}: ${scenarioCount} scenarios, ${duration} s each after ${warmup} s warm-up, ${connections} connections; admin database ${redactUrl(adminUrl)}; time limit ${limitSeconds} s`
@@ -336,49 +298,7 @@ const main = async () => {
     for (const off of phase([`${sc.id}-events-off`])) await run(off)
   }
   // the streams: a second server on the same database reads what the first one writes
-  let streamLatency: LatencyResult | undefined
-  let streamMemory: StreamMemoryResult | undefined
-  if (eventStreamIds.some(selected)) {
-    const reader = await startBoardServer(
-      "second board server",
-      { DATABASE_URL: database.url, DATA_DIR: dataDir },
-      60_000
-    )
-    const streamTarget = {
-      apiKey: seeded.apiKey,
-      projectId: seeded.createProject.id,
-      columnId: seeded.createProject.columnId
-    }
-    if (selected("events-latency")) {
-      log(`measuring stream latency: ${STREAMS_FOR_LATENCY} streams on the second server, cards created on the first`)
-      streamLatency = await measureStreamLatency({
-        ...streamTarget,
-        writer: origin,
-        reader: reader.origin,
-        streams: STREAMS_FOR_LATENCY,
-        events: smokeRun ? 20 : 200,
-        intervalMs: 20
-      })
-      log(
-        `  p50 ${streamLatency.p50.toFixed(1)} ms, p99 ${streamLatency.p99.toFixed(1)} ms, max ${streamLatency.max.toFixed(1)} ms; missing ${streamLatency.missing}, duplicates ${streamLatency.duplicates}, out of order ${streamLatency.outOfOrder}`
-      )
-    }
-    if (selected("events-memory")) {
-      log(`measuring ${STREAMS_FOR_MEMORY} open streams on the second server`)
-      streamMemory = await measureStreamMemory({
-        ...streamTarget,
-        origin: reader.origin,
-        readRss: () => readRss(reader.child.pid),
-        streams: STREAMS_FOR_MEMORY,
-        settleMs: smokeRun ? { before: 100, after: 300 } : undefined
-      })
-      log(
-        `  RSS ${mib(streamMemory.rssBefore)} → ${mib(streamMemory.rssAfter)} MiB; the probe event reached ${streamMemory.reached} streams`
-      )
-    }
-    if (reader.child.hasExited()) throw new Error(`the second board server exited:\n${reader.child.output()}`)
-    await stopChild(reader.child)
-  }
+  const { streamLatency, streamMemory } = await runStreams({ database, dataDir, origin, seeded })
   // the web board in Chromium, on the server under test
   let web: WebOutcome | undefined
   if (selected("web-board")) {
