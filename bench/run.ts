@@ -36,24 +36,15 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { makeApi } from "./api.ts"
-import { seedForge } from "./forge.ts"
 import { EVENTS_OFF_SQL, EVENTS_ON_SQL } from "./events.ts"
-import { createBenchDatabase, openDb, redactUrl } from "./db.ts"
+import { createBenchDatabase, redactUrl } from "./db.ts"
 import { dropFloors, floorIds } from "./floors.ts"
 import { type Drive, runLoad } from "./load.ts"
 import { type Child, readPeakRss, readRss, stopChild } from "./processes.ts"
 import { type Row, thinIds } from "./report.ts"
 import type { Figures } from "./targets.ts"
 import { type CorpusStep, growCorpus } from "./corpus.ts"
-import {
-  checkInvariants,
-  fillScaleBoards,
-  mintIntakeToken,
-  type MovePool,
-  seed,
-  seedMovePool,
-  seedQueue
-} from "./seed.ts"
+import { checkInvariants, fillScaleBoards, type MovePool, seedMovePool, seedQueue } from "./seed.ts"
 import { count, log, mib } from "./log.ts"
 import {
   adminUrl,
@@ -81,6 +72,7 @@ import { runEmbedded } from "./embedded.ts"
 import { writeReport } from "./write-report.ts"
 import { startWatchdog } from "./watchdog.ts"
 import { runStreams } from "./streams.ts"
+import { seedServer } from "./seed-server.ts"
 import { eventsOffScenarios, thinScenarios } from "./write-scenarios.ts"
 import { measureStartup, median } from "./startup.ts"
 import { measureWebBoard, WEB_CARDS, WEB_RUNS, type WebOutcome, webSection } from "./web.ts"
@@ -121,56 +113,10 @@ const main = async () => {
     "/api/v1/health"
   )
 
-  log("seeding")
-  const seedStarted = performance.now()
-  const db = await openDb(database.url)
-  // a close waits for a running statement (the 1,000,000-card insert takes a minute): on an abort, give up after
-  // 2 s and let DROP DATABASE … WITH (FORCE) end that backend
-  cleanups.push({
-    name: "close the seeding connection",
-    run: () => Promise.race([db.close(), new Promise<void>((r) => setTimeout(r, 2_000).unref())])
-  })
-  const seeded = await seed(makeApi(`${origin}/api`), db, log, sizes)
-  const problems = await checkInvariants(db)
-  if (problems.length > 0) throw new Error(`seed broke an invariant:\n${problems.join("\n")}`)
-  const pgSettings = (
-    await db.query<{ v: string; fsync: string; commit: string; autovacuum: string }>(
-      `SELECT current_setting('server_version') AS v, current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS commit,
-         current_setting('autovacuum') AS autovacuum`
-    )
-  )[0]
-  const pgVersion = pgSettings?.v ?? ""
-  const seedSeconds = (performance.now() - seedStarted) / 1000
-  log(
-    `  seeded in ${seedSeconds.toFixed(1)} s (${Object.entries(seeded.timings)
-      .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)} s`)
-      .join(", ")})`
+  const { db, seeded, pgSettings, pgVersion, seedSeconds, intakeToken, forge, mcpSession } = await seedServer(
+    origin,
+    database
   )
-  const intakeToken = await mintIntakeToken(makeApi(`${origin}/api`), seeded)
-  const forge = await seedForge(makeApi(`${origin}/api`), seeded.apiKey, seeded.boardProjectId, seeded.boardCardIds[0]!)
-  // an MCP session for the tool-call scenario: initialize, then the initialized notification
-  const mcpHeaders = {
-    "x-api-key": seeded.apiKey,
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream"
-  }
-  const init = await fetch(`${origin}/api/mcp`, {
-    method: "POST",
-    headers: mcpHeaders,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } }
-    })
-  })
-  const mcpSession = init.headers.get("mcp-session-id") ?? ""
-  await init.text()
-  await fetch(`${origin}/api/mcp`, {
-    method: "POST",
-    headers: { ...mcpHeaders, "mcp-session-id": mcpSession, "mcp-protocol-version": "2025-06-18" },
-    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })
-  }).then((r) => r.text())
   const rssAtStart = { server: readRss(server.pid), baseline: readRss(hello.pid) }
 
   // the move pool is made after the corpus grew (see seedMovePool): until then the move scenario has no cards
