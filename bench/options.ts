@@ -45,7 +45,7 @@ const scalingOnlyIds = ["search-10k-cards", "board-100-cards", "board-10000-card
  * dropped at insert (the write-cost pairs), then stream latency across two servers and the memory
  * of many open streams (bench/events.ts).
  */
-export const eventWriteIds = ["create-events-off", "move-events-off"] as const
+const eventWriteIds = ["create-events-off", "move-events-off"] as const
 export const eventStreamIds = ["events-latency", "events-memory"] as const
 /** The web board's page in Chromium (issue 21, bench/web.ts): time to interactive and JavaScript weight. */
 export const webIds = ["web-board"] as const
