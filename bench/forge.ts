@@ -5,7 +5,7 @@
  * the pull request's upsert, its link and their reads, in one transaction. (Deliveries of one
  * pull request take its row lock in turn, as they should; many at once are many pull requests.)
  * A forge delivers one hook's events one at a time, waiting for each answer, so the scenario runs
- * at 10 connections (ten hooks at once; run.ts `FORGE_CONNECTIONS`) and at 1 (one delivery's own
+ * at 10 connections (ten hooks at once; scenarios.ts `FORGE_CONNECTIONS`) and at 1 (one delivery's own
  * latency), not at BENCH_CONNECTIONS. Target: p99 under 50 ms at 10 connections.
  *
  * Round trips of one delivery (counted with log_statement = all on a private database): the
