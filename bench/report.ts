@@ -1,5 +1,6 @@
 /** The results as markdown: the figures table, resource use, errors, and the formatting every table shares. */
 import type { LoadResult } from "./load.ts"
+import { mib } from "./log.ts"
 
 export interface Row {
   readonly id: string
@@ -51,7 +52,8 @@ const floorName = { "thin-create": "thin create", "thin-read": "thin read" } as 
 export const fmtMs = (ms: number) =>
   Number.isNaN(ms) ? "–" : ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0)
 export const fmtRps = (rps: number) => (rps >= 100 ? Math.round(rps).toLocaleString("en-US") : rps.toFixed(1))
-export const fmtMiB = (bytes: number | undefined) => (bytes === undefined ? "–" : (bytes / 1024 / 1024).toFixed(0))
+/** MiB, rounded (log.ts `mib`: one formatter for the report and the run's log). */
+export const fmtMiB = mib
 const fmtPct = (pct: number | undefined) => (pct === undefined ? "–" : `${Math.round(pct)}%`)
 
 export const fmtNon2xx = (r: LoadResult) =>

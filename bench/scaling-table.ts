@@ -2,9 +2,9 @@
  * The scaling tables: one scenario's 1-connection rows by the size of the data it reads (board
  * cards, search corpus), each size's cost against the smallest, and the growth per ×10 of data.
  */
+import { count } from "./log.ts"
 import { cpuPerRequest, disturbedPct, fmtMiB, fmtMs, fmtRps, fmtUs, otherCpu, type Row, type Scale } from "./report.ts"
 
-const fmtCount = (n: number) => n.toLocaleString("en-US")
 const fmtKiB = (bytes: number | undefined) =>
   bytes === undefined
     ? "–"
@@ -36,7 +36,7 @@ export const scalingTable = (rows: ReadonlyArray<Row>, kind: Scale["kind"], size
   const base = bySize.find((x) => x.row !== undefined)
   for (const { cards, row } of bySize) {
     if (row === undefined) {
-      lines.push(`| ${fmtCount(cards)} | not measured | – | – | – | – | – | – | – | – | – | – | – | – |`)
+      lines.push(`| ${count(cards)} | not measured | – | – | – | – | – | – | – | – | – | – | – | – |`)
       continue
     }
     const r = row.result
@@ -47,7 +47,7 @@ export const scalingTable = (rows: ReadonlyArray<Row>, kind: Scale["kind"], size
     const cpu = totalCpuPerRequest(row)
     const baseCpu = totalCpuPerRequest(b)
     lines.push(
-      `| ${fmtCount(cards)}${(otherCpu(row) ?? 0) > disturbedPct ? " †" : ""} | \`${row.id}\` | ${row.connections} | ${fmtRps(r.rps)} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} | ${non2xx} | ${fmtUs(cpuPerRequest(row, "server"))} | ${fmtUs(cpuPerRequest(row, "postgres"))} | ${fmtMiB(row.rss)} | ${fmtKiB(row.responseBytes)} | ${fmtFactor(cards / base!.cards)} | ${fmtFactor(r.p50 / b.result.p50)} | ${cpu === undefined || baseCpu === undefined ? "–" : fmtFactor(cpu / baseCpu)} |`
+      `| ${count(cards)}${(otherCpu(row) ?? 0) > disturbedPct ? " †" : ""} | \`${row.id}\` | ${row.connections} | ${fmtRps(r.rps)} | ${fmtMs(r.p50)} | ${fmtMs(r.p99)} | ${non2xx} | ${fmtUs(cpuPerRequest(row, "server"))} | ${fmtUs(cpuPerRequest(row, "postgres"))} | ${fmtMiB(row.rss)} | ${fmtKiB(row.responseBytes)} | ${fmtFactor(cards / base!.cards)} | ${fmtFactor(r.p50 / b.result.p50)} | ${cpu === undefined || baseCpu === undefined ? "–" : fmtFactor(cpu / baseCpu)} |`
     )
   }
   // growth from each measured size to the next, as the factor per ×10 of data
@@ -62,7 +62,7 @@ export const scalingTable = (rows: ReadonlyArray<Row>, kind: Scale["kind"], size
     if (decades <= 0 || cpuA === undefined || cpuZ === undefined || cpuA <= 0) continue
     const per10 = (x: number) => fmtFactor(x ** (1 / decades))
     steps.push(
-      `- ${fmtCount(a.cards)} → ${fmtCount(z.cards)} cards (data ${fmtFactor(z.cards / a.cards)}): CPU per request ${fmtUs(cpuA)} → ${fmtUs(cpuZ)} µs, cost ${per10(cpuZ / cpuA)} per ×10 of data; p50 ${fmtMs(a.row.result.p50)} → ${fmtMs(z.row.result.p50)} ms, ${per10(z.row.result.p50 / a.row.result.p50)} per ×10.`
+      `- ${count(a.cards)} → ${count(z.cards)} cards (data ${fmtFactor(z.cards / a.cards)}): CPU per request ${fmtUs(cpuA)} → ${fmtUs(cpuZ)} µs, cost ${per10(cpuZ / cpuA)} per ×10 of data; p50 ${fmtMs(a.row.result.p50)} → ${fmtMs(z.row.result.p50)} ms, ${per10(z.row.result.p50 / a.row.result.p50)} per ×10.`
     )
   }
   return `${lines.join("\n")}${steps.length === 0 ? "" : `\n\nGrowth from each size to the next (CPU per request is server plus PostgreSQL):\n\n${steps.join("\n")}`}`
