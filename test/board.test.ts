@@ -58,6 +58,7 @@ describe.each(backends)("board on %s", (backend) => {
         subtasks: [],
         assigneeIds: [],
         dueAt: null,
+        estimate: null,
         source: "api",
         intakeTokenId: null,
         createdAt: expect.any(String),

@@ -86,6 +86,7 @@ const card = (
   subtasks: [],
   assigneeIds: [],
   dueAt: null,
+  estimate: null,
   source: "api",
   intakeTokenId: null,
   createdAt: ts,
