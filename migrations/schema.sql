@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0029_demo_estimate.sql (28 files).
+-- Migrations: 0001_init.sql .. 0028_order_count_update_linear.sql (27 files).
 
 SET check_function_bodies = false;
 
@@ -303,7 +303,6 @@ CREATE TABLE cards (
   shipped_to text,
   archived_at timestamp with time zone,
   pull_request_mark text,
-  estimate integer,
   CONSTRAINT cards_archived_unordered CHECK (((archived_at IS NULL) = (sort_key IS NOT NULL))),
   CONSTRAINT cards_order_unique UNIQUE (column_id, sort_key) DEFERRABLE,
   CONSTRAINT cards_pkey PRIMARY KEY (id),

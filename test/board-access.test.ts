@@ -120,7 +120,6 @@ const expectCard = (c: any, fields: { projectId: string; columnId?: string; titl
     subtasks: expect.any(Array),
     assigneeIds: expect.any(Array),
     dueAt: null,
-    estimate: null,
     source: "api",
     intakeTokenId: null,
     createdAt: expect.stringMatching(ISO),

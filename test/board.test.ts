@@ -58,7 +58,6 @@ describe.each(backends)("board on %s", (backend) => {
         subtasks: [],
         assigneeIds: [],
         dueAt: null,
-        estimate: null,
         source: "api",
         intakeTokenId: null,
         createdAt: expect.any(String),

@@ -86,7 +86,6 @@ const card = (
   subtasks: [],
   assigneeIds: [],
   dueAt: null,
-  estimate: null,
   source: "api",
   intakeTokenId: null,
   createdAt: ts,

@@ -45,7 +45,6 @@ export const Card = Schema.Struct({
     description: "Members of the card's workspace, in the order they were assigned (then by id)."
   }),
   dueAt: Schema.NullOr(Timestamp).annotate({ description: "When the card is due, or null." }),
-  estimate: Schema.NullOr(Schema.Int).annotate({ description: "The work the card holds, in points, or null." }),
   source: Schema.String.annotate({
     description: "`api` for cards made by members, `intake` for cards filed through an intake token."
   }),

@@ -2027,8 +2027,6 @@ export interface components {
       assigneeIds: string[]
       /** @description When the card is due, or null. */
       dueAt: string | null
-      /** @description The work the card holds, in points, or null. */
-      estimate: number | null
       /** @description `api` for cards made by members, `intake` for cards filed through an intake token. */
       source: string
       intakeTokenId: string | null
