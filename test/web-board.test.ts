@@ -191,8 +191,12 @@ describeBrowser("web board (issue 21)", () => {
     await cardIn("To Do", "Fix the signup bug").locator(".card-handle").focus()
     await page.keyboard.press("Alt+ArrowRight")
     await cardIn("In Progress", "Fix the signup bug").waitFor()
-    expect(await page.evaluate(() => document.activeElement?.closest("li.card")?.textContent)).toContain(
-      "Fix the signup bug"
+    // the card is a new element in its new column, focused in the next animation frame
+    // (useBoardActions.ts focusCard): wait for that frame, not for the element alone
+    await page.waitForFunction(
+      () => document.activeElement?.closest("li.card")?.textContent?.includes("Fix the signup bug") === true,
+      undefined,
+      { timeout: 5_000 }
     )
     await until(
       async () => ((await cardByTitle("Fix the signup bug"))?.columnId === columns["In Progress"] ? true : undefined),
