@@ -7,6 +7,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
+import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 
@@ -27,8 +28,29 @@ const podman = (...args: Array<string>): string =>
 const tryPodman = (...args: Array<string>) => spawnSync("podman", args, { encoding: "utf8" })
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** A port below the ephemeral range, free now. */
-const port = (n: number) => 33000 + (process.pid % 1000) * 4 + n
+/**
+ * `count` distinct ports free now, below Linux's ephemeral range (32768-60999), where no outgoing
+ * connection takes one meanwhile. (A port computed from the pid, 33000 and up, lay inside it: a CI
+ * run found one taken, right after the suite's thousands of connections, and `podman run -p`
+ * failed with "address already in use".) Each is checked by listening on it.
+ */
+const freePorts = async (count: number): Promise<Array<number>> => {
+  const listens = (p: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = net.createServer()
+      server.once("error", () => resolve(false))
+      server.listen(p, "127.0.0.1", () => server.close(() => resolve(true)))
+    })
+  const found: Array<number> = []
+  for (let tries = 0; found.length < count; tries++) {
+    if (tries > 1000) fail("no free port found between 20000 and 32000")
+    const p = 20000 + Math.floor(Math.random() * 12000)
+    if (!found.includes(p) && (await listens(p))) found.push(p)
+  }
+  return found
+}
+let ports: Array<number> = []
+const port = (n: number) => ports[n]!
 
 /** `token`: a session (bootstrap endpoints) or an API key (`svc_…`, everything else). */
 const api = async (baseUrl: string, method: string, p: string, body?: unknown, token?: string) => {
@@ -117,6 +139,7 @@ const main = async () => {
   say("without PUBLIC_URL: refused with one line naming it")
 
   // the embedded database in a volume: healthy, non-root, a card survives a restart
+  ports = await freePorts(4)
   const data = volume(`board-data-${tag}`)
   const one = `board-${tag}-1`
   const url1 = `http://127.0.0.1:${port(0)}`
