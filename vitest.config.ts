@@ -30,6 +30,7 @@ const dialect = [
   "test/claim-next.test.ts",
   "test/column-kinds.test.ts",
   "test/concurrent-order.test.ts",
+  "test/event-clock.test.ts",
   "test/events-history.test.ts",
   "test/events-stream.test.ts",
   "test/forge.test.ts",

@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0028_order_count_update_linear.sql (27 files).
+-- Migrations: 0001_init.sql .. 0029_event_clock.sql (28 files).
 
 SET check_function_bodies = false;
 
@@ -75,6 +75,15 @@ BEGIN
   RETURN NULL;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.board_event_tx()
+ RETURNS bigint
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  RETURN pg_current_xact_id()::text::bigint + (SELECT xid_offset FROM event_clock);
+END
+$function$;
+
 CREATE OR REPLACE FUNCTION public.board_event_written()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -140,6 +149,20 @@ BEGIN
   EXECUTE format('DROP SEQUENCE IF EXISTS %I', board_ref_sequence(OLD.id));
   RETURN OLD;
 END $function$;
+
+CREATE OR REPLACE FUNCTION public.board_rebase_event_clock()
+ RETURNS bigint
+ LANGUAGE sql
+AS $function$
+  UPDATE event_clock SET xid_offset = needed.o
+  FROM (
+    SELECT max(x.tx) + 1 - pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS o
+    FROM projects p
+    CROSS JOIN LATERAL (SELECT e.tx FROM events e WHERE e.project_id = p.id ORDER BY e.tx DESC LIMIT 1) x
+  ) needed
+  WHERE needed.o > event_clock.xid_offset;
+  SELECT xid_offset FROM event_clock;
+$function$;
 
 CREATE OR REPLACE FUNCTION public.board_ref_sequence(project uuid)
  RETURNS text
@@ -356,9 +379,17 @@ CREATE TABLE desktop_releases (
   CONSTRAINT desktop_releases_size_bytes_check CHECK ((size_bytes >= 0))
 );
 
+CREATE TABLE event_clock (
+  one boolean DEFAULT true NOT NULL,
+  xid_offset bigint DEFAULT 0 NOT NULL,
+  CONSTRAINT event_clock_one_check CHECK (one),
+  CONSTRAINT event_clock_pkey PRIMARY KEY (one),
+  CONSTRAINT event_clock_xid_offset_check CHECK ((xid_offset >= 0))
+);
+
 CREATE TABLE events (
   n bigint GENERATED ALWAYS AS IDENTITY NOT NULL,
-  tx bigint DEFAULT ((pg_current_xact_id())::text)::bigint NOT NULL,
+  tx bigint DEFAULT board_event_tx() NOT NULL,
   workspace_id uuid NOT NULL,
   project_id uuid NOT NULL,
   card_id uuid,

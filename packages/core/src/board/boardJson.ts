@@ -31,6 +31,7 @@ import { assigneeList, cardJsonOf, labelJson, subtaskJson } from "./cardView.ts"
 import { claimJsonText, LIVE } from "./claimSql.ts"
 import { type Statement, statement } from "../infra/statement.ts"
 import { jsonObject } from "./jsonSql.ts"
+import { XID_OFFSET } from "../events/eventClock.ts"
 import { projectAutomationJson } from "./rows.ts"
 
 // Every object's keys and their SQL come from its schema (jsonSql.ts): the card's in cardView.ts.
@@ -58,12 +59,13 @@ const cardJsonAt = (position: string) =>
  * again changes nothing. The snapshot's xmin rather than EventLog's FINAL_BELOW: naming
  * pg_stat_activity costs about 0.5 ms of planning per statement (measured with pgbench), a
  * twentieth of the 1,000-card board, to place the cursor later only while a writing
- * transaction of another database runs. One index probe (events_by_project, backwards).
+ * transaction of another database runs. One index probe (events_by_project, backwards). The
+ * xmin is on the event clock, as every tx is (events/eventClock.ts).
  */
 export const eventCursorSql = (
   project: string
 ): string => `COALESCE((SELECT lpad(to_hex(e.tx), 12, '0') || lpad(to_hex(e.n), 12, '0')
-    FROM events e WHERE e.project_id = ${project} AND e.tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint
+    FROM events e WHERE e.project_id = ${project} AND e.tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint + ${XID_OFFSET}
     ORDER BY e.tx DESC, e.n DESC LIMIT 1), '${"0".repeat(24)}')`
 
 export interface BoardParams {

@@ -25,6 +25,7 @@ import type { ProjectId, WorkspaceId } from "../domain/ids.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { iso } from "../board/rows.ts"
 import { sqlNow, timestampOf } from "../infra/clock.ts"
+import { XID_OFFSET } from "./eventClock.ts"
 import { Clock } from "effect"
 
 /** What a change says about itself; the log adds the id, the time and the actor. */
@@ -150,13 +151,14 @@ const EVENT_COLUMNS = "n::text AS n, tx::text AS tx, workspace_id, project_id, t
  * pg_stat_activity places in another database is left out. Anything not known to be elsewhere
  * (a session whose details are hidden from this role, one that began after the snapshot's
  * list) counts, so the answer errs only towards waiting. (xip lists 64-bit ids; the activity
- * view's are their low 32 bits.)
+ * view's are their low 32 bits.) Ids on the event clock: plus its offset (XID_OFFSET).
  */
-export const FINAL_BELOW = `(SELECT COALESCE(min(r.x), pg_snapshot_xmax(pg_current_snapshot())::text::bigint)
+export const FINAL_BELOW = `((SELECT COALESCE(min(r.x), pg_snapshot_xmax(pg_current_snapshot())::text::bigint)
     FROM (SELECT xip::text::bigint AS x FROM pg_snapshot_xip(pg_current_snapshot()) AS xip) r
     WHERE r.x % 4294967296 NOT IN (
       SELECT a.backend_xid::text::bigint FROM pg_stat_activity a
-      WHERE a.backend_xid IS NOT NULL AND a.datname IS DISTINCT FROM current_database()))`
+      WHERE a.backend_xid IS NOT NULL AND a.datname IS DISTINCT FROM current_database()))
+    + ${XID_OFFSET})`
 
 /** The final events of one project (or one card) after a cursor, oldest first. */
 const pageSql = (scope: "project" | "card") => `

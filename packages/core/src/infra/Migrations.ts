@@ -56,14 +56,20 @@ export const sqlFileLoader = (dir: string): Migrator.Loader<FileSystem.FileSyste
 
 const runMigrator = Migrator.make({})
 
-/** Applies pending migrations; returns those it ran. */
+/**
+ * Applies pending migrations; returns those it ran. Then sets the event clock ahead of every
+ * event when the database came from another PostgreSQL server (migrations/0029_event_clock.sql):
+ * every path to a served database (serve, `board migrate`, the operator commands) runs this first.
+ */
 export const runMigrations = (dir: string = defaultMigrationsDir) =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     return yield* sql.withTransaction(
       Effect.gen(function* () {
         yield* sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`
-        return yield* runMigrator({ loader: sqlFileLoader(dir), table: "board_migrations" })
+        const ran = yield* runMigrator({ loader: sqlFileLoader(dir), table: "board_migrations" })
+        yield* sql`SELECT board_rebase_event_clock()`
+        return ran
       })
     )
   })

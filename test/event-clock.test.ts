@@ -1,0 +1,99 @@
+/**
+ * Events restored into another PostgreSQL server (migrations/0029_event_clock.sql). A restore
+ * with pg_restore brings events whose tx (their transaction's id) lies far above the new
+ * server's ids; here the same rows are made in place, by moving every event's tx a billion ids
+ * ahead, which is what a restore from a server that had run a billion transactions more gives.
+ * After a restart, history lists them, the board's cursor names the newest, and an event written
+ * afterwards sorts after them, so a client resuming from its last id hears of it.
+ */
+import { afterAll, describe, expect, it } from "vitest"
+import { type Backend, createTestDatabase, dialectBackends as backends } from "./support/backends.ts"
+import { bootstrap, call, key } from "./support/client.ts"
+import { startServer, type TestServer } from "./support/server.ts"
+import { tmpDirs } from "./support/tmp.ts"
+
+const tmpDir = tmpDirs("board-event-clock-")
+const AHEAD = 1_000_000_000
+
+describe.each(backends)("the event clock after a restore from another server, on %s", (backend: Backend) => {
+  const drops: Array<() => Promise<void>> = []
+  afterAll(async () => {
+    for (const drop of drops) await drop()
+  })
+
+  it("keeps restored events readable and in order before every later one", async () => {
+    // one database for both servers: the restart is what a server on a restored database does first
+    let env: Record<string, string>
+    if (backend === "postgres") {
+      const db = await createTestDatabase({ migrated: true })
+      drops.push(db.drop)
+      env = { DATABASE_URL: db.url }
+    } else env = { DATA_DIR: tmpDir() }
+    let server: TestServer = await startServer({ backend, env })
+    try {
+      const a = await bootstrap(server.baseUrl, "clock")
+      const h = key(a.apiKey)
+      for (const title of ["First", "Second"]) {
+        const r = await call(server.baseUrl, "POST", "/v1/cards", {
+          body: { projectId: a.projectId, columnId: a.columns[0]!.id, title },
+          headers: h
+        })
+        expect(r.status).toBe(201)
+      }
+      const history = async () => {
+        const r = await call(server.baseUrl, "GET", `/v1/projects/${a.projectId}/events`, { headers: h })
+        expect(r.status).toBe(200)
+        return (r.body.events as Array<{ id: string; type: string }>).map((e) => e.id)
+      }
+      expect(await history()).toHaveLength(2)
+
+      // the rows a restore from a server a billion transactions ahead brings
+      await server.query(`UPDATE events SET tx = tx + ${AHEAD}`)
+      const restored = (
+        await server.query<{ id: string }>(
+          `SELECT lpad(to_hex(tx), 12, '0') || lpad(to_hex(n), 12, '0') AS id FROM events WHERE project_id = $1 ORDER BY tx, n`,
+          [a.projectId]
+        )
+      ).map((r) => r.id)
+      expect(restored).toHaveLength(2)
+      // what a server without the clock answers on such a database: nothing, until its own ids pass them
+      expect(await history()).toEqual([])
+
+      await server.stop()
+      server = await startServer({ backend, env })
+      const [clock] = await server.query<{ xid_offset: string }>("SELECT xid_offset::text FROM event_clock")
+      expect(BigInt(clock!.xid_offset)).toBeGreaterThan(0n)
+
+      // the restored events, with the ids clients hold, and the board's cursor at the newest
+      expect(await history()).toEqual(restored)
+      const board = await call(server.baseUrl, "GET", `/v1/board/${a.projectId}`, { headers: h })
+      expect(board.body.eventCursor).toBe(restored[1])
+
+      // an event written now sorts after them: a client resuming from the last restored id gets it
+      const third = await call(server.baseUrl, "POST", "/v1/cards", {
+        body: { projectId: a.projectId, columnId: a.columns[0]!.id, title: "Third" },
+        headers: h
+      })
+      expect(third.status).toBe(201)
+      const after = await call(server.baseUrl, "GET", `/v1/projects/${a.projectId}/events?after=${restored[1]}`, {
+        headers: h
+      })
+      expect(after.status).toBe(200)
+      expect(after.body.events.map((e: { type: string; data: any }) => [e.type, e.data.object.title])).toEqual([
+        ["card.created", "Third"]
+      ])
+      const all = await history()
+      expect(all.slice(0, 2)).toEqual(restored)
+      expect(all[2]! > restored[1]!).toBe(true)
+
+      // a later start changes nothing: the clock is already ahead
+      await server.stop()
+      server = await startServer({ backend, env })
+      const [again] = await server.query<{ xid_offset: string }>("SELECT xid_offset::text FROM event_clock")
+      expect(again!.xid_offset).toBe(clock!.xid_offset)
+      expect(await history()).toEqual(all)
+    } finally {
+      await server.stop()
+    }
+  })
+})
