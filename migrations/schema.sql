@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0029_event_clock.sql (28 files).
+-- Migrations: 0001_init.sql .. 0030_event_clock.sql (28 files).
 
 SET check_function_bodies = false;
 

@@ -1,5 +1,5 @@
 /**
- * Events restored into another PostgreSQL server (migrations/0029_event_clock.sql). A restore
+ * Events restored into another PostgreSQL server (migrations/0030_event_clock.sql). A restore
  * with pg_restore brings events whose tx (their transaction's id) lies far above the new
  * server's ids; here the same rows are made in place, by moving every event's tx a billion ids
  * ahead, which is what a restore from a server that had run a billion transactions more gives.

@@ -1,5 +1,5 @@
 /**
- * The event clock (migrations/0029_event_clock.sql): an event's tx is its transaction's id plus
+ * The event clock (migrations/0030_event_clock.sql): an event's tx is its transaction's id plus
  * an offset, zero until a restore into another PostgreSQL server needed more, so that events
  * written after a restore sort after the restored ones and the restored ones count as final.
  * The migration run sets the offset (infra/Migrations.ts).

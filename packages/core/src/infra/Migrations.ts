@@ -58,7 +58,7 @@ const runMigrator = Migrator.make({})
 
 /**
  * Applies pending migrations; returns those it ran. Then sets the event clock ahead of every
- * event when the database came from another PostgreSQL server (migrations/0029_event_clock.sql):
+ * event when the database came from another PostgreSQL server (migrations/0030_event_clock.sql):
  * every path to a served database (serve, `board migrate`, the operator commands) runs this first.
  */
 export const runMigrations = (dir: string = defaultMigrationsDir) =>
