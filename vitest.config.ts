@@ -27,6 +27,7 @@ const dialect = [
   "test/board-cursor.test.ts",
   "test/board-json.test.ts",
   "test/card-archive.test.ts",
+  "test/card-json.test.ts",
   "test/claim-next.test.ts",
   "test/column-kinds.test.ts",
   "test/concurrent-order.test.ts",

@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0030_event_clock.sql (28 files).
+-- Migrations: 0001_init.sql .. 0031_card_json.sql (29 files).
 
 SET check_function_bodies = false;
 
@@ -21,6 +21,19 @@ BEGIN
   UPDATE cards SET claimed = live WHERE id = target AND claimed IS DISTINCT FROM live;
   RETURN NULL;
 END $function$;
+
+CREATE OR REPLACE FUNCTION public.board_card_json()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  NEW.json_1 := concat('{"id":', COALESCE('"' || NEW.id || '"', 'null'), ',"projectId":', COALESCE('"' || NEW.project_id || '"', 'null'), ',"columnId":', COALESCE('"' || NEW.column_id || '"', 'null'), ',"position":');
+  NEW.json_2 := concat(',"ref":', COALESCE(to_json(NEW.ref)::text, 'null'), ',"title":', COALESCE(to_json(NEW.title)::text, 'null'), ',"description":', COALESCE(to_json(NEW.description)::text, 'null'), ',"priority":', COALESCE(to_json(NEW.priority)::text, 'null'), ',"labels":');
+  NEW.json_3 := concat(',"dueAt":', COALESCE('"' || to_char(NEW.due_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null'), ',"source":', COALESCE(to_json(NEW.source)::text, 'null'), ',"intakeTokenId":', COALESCE('"' || NEW.intake_token_id || '"', 'null'), ',"createdAt":', '"' || to_char(NEW.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', ',"updatedAt":', '"' || to_char(NEW.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', ',"archivedAt":', COALESCE('"' || to_char(NEW.archived_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null'), ',"claim":');
+  NEW.json_4 := concat(',"shippedAt":', COALESCE('"' || to_char(NEW.shipped_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null'), ',"shippedTo":', COALESCE(to_json(NEW.shipped_to)::text, 'null'), ',"pullRequestMark":', COALESCE(to_json(NEW.pull_request_mark)::text, 'null'), '}');
+  RETURN NEW;
+END
+$function$;
 
 CREATE OR REPLACE FUNCTION public.board_count_deleted()
  RETURNS trigger
@@ -326,6 +339,10 @@ CREATE TABLE cards (
   shipped_to text,
   archived_at timestamp with time zone,
   pull_request_mark text,
+  json_1 text,
+  json_2 text,
+  json_3 text,
+  json_4 text,
   CONSTRAINT cards_archived_unordered CHECK (((archived_at IS NULL) = (sort_key IS NOT NULL))),
   CONSTRAINT cards_order_unique UNIQUE (column_id, sort_key) DEFERRABLE,
   CONSTRAINT cards_pkey PRIMARY KEY (id),
@@ -967,6 +984,8 @@ CREATE TRIGGER cards_count_deleted AFTER DELETE ON public.cards REFERENCING OLD 
 CREATE TRIGGER cards_count_inserted AFTER INSERT ON public.cards REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION board_count_inserted();
 
 CREATE TRIGGER cards_count_updated AFTER UPDATE ON public.cards REFERENCING OLD TABLE AS old_cards NEW TABLE AS new_cards FOR EACH STATEMENT EXECUTE FUNCTION board_count_updated();
+
+CREATE TRIGGER cards_json BEFORE INSERT OR UPDATE ON public.cards FOR EACH ROW EXECUTE FUNCTION board_card_json();
 
 CREATE TRIGGER events_written AFTER INSERT ON public.events FOR EACH ROW EXECUTE FUNCTION board_event_written();
 

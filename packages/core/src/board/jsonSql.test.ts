@@ -6,7 +6,7 @@
 import { PGlite } from "@electric-sql/pglite"
 import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { jsonObject } from "./jsonSql.ts"
+import { jsonObject, storedObject } from "./jsonSql.ts"
 
 const Level = Schema.Literals(["low", "high"])
 const Thing = Schema.Struct({
@@ -65,6 +65,38 @@ describe("a schema's JSON written by SQL", () => {
     }
     expect(rows[0]!.j).toContain('"at":"2024-02-29T23:59:59.999Z"')
     expect(rows[0]!.j).toContain('"dueAt":"2030-12-31T18:30:00.000Z"')
+  })
+
+  it("keeps the same text in stored parts with the holes filled at read time", async () => {
+    // holes first, in the middle, side by side and last: every kind of run between them
+    for (const holes of [
+      ["id", "tags", "count", "maybeLevel"],
+      ["tags"],
+      ["tags", "at", "dueAt"],
+      ["tags", "note", "done"]
+    ] as const) {
+      const shape = storedObject(Thing, holes as ReadonlyArray<"tags">)
+      const filled: Record<string, string> = {
+        id: `'"hole-id"'`,
+        tags: `'["a"]'`,
+        count: "(t.count + 1)::text",
+        maybeLevel: `'"low"'`,
+        at: `'"then"'`,
+        dueAt: "'null'",
+        note: `'"n"'`,
+        done: "'true'"
+      }
+      const parts = shape.parts("t")
+      expect(parts).toHaveLength(shape.count)
+      const stored = `SELECT t.id, ${parts.map((p, i) => `${p} AS p${i + 1}`).join(", ")} FROM t`
+      const whole = jsonObject(Thing, "t", Object.fromEntries(holes.map((h) => [h, filled[h]!])) as { tags: string })
+      const { rows } = await db.query<{ a: string; b: string }>(
+        `SELECT ${shape.assemble((i) => `s.p${i}`, filled as Record<"tags", string>)} AS a, ${whole} AS b
+         FROM (${stored}) s JOIN t ON t.id = s.id ORDER BY t.id`
+      )
+      expect(rows).toHaveLength(2)
+      for (const { a, b } of rows) expect(a).toBe(b)
+    }
   })
 
   it("refuses a field it cannot derive from a column without its SQL", () => {

@@ -116,3 +116,68 @@ export const jsonObject = <F extends Schema.Struct.Fields>(
     ])
   )
 }
+
+/** A piece of an object's JSON split at its holes: SQL over the row, a constant, or a hole's key. */
+type Piece =
+  | { readonly kind: "stored"; readonly sql: SqlJson }
+  | { readonly kind: "text"; readonly text: string }
+  | { readonly kind: "hole"; readonly key: string }
+
+/**
+ * A shape's JSON kept in its row, between its holes: the fields whose value changes without the
+ * row (a card's position, labels, claim…) are holes, filled at read time; the text between two
+ * holes that holds a column's value is one stored part, written when the row is (cardView.ts's
+ * `board_card_json` trigger). `parts(alias)` is each stored part's SQL over a row; `assemble`
+ * is the object's JSON from the stored parts (`partColumn(i)` names the i-th, 1-based) and the
+ * holes' SQL. A run between holes with no column in it is a constant and is not stored.
+ */
+export const storedObject = <F extends Schema.Struct.Fields, H extends keyof F & string>(
+  schema: Schema.Struct<F>,
+  holes: ReadonlyArray<H>
+) => {
+  const identifier = (schema.ast.annotations as { identifier?: string } | undefined)?.identifier ?? "struct"
+  const layout = (alias: string): Array<Piece> => {
+    const pieces: Array<Piece> = []
+    let run: Array<SqlJson> = []
+    let constant = ""
+    let hasColumn = false
+    const close = () => {
+      if (hasColumn) pieces.push({ kind: "stored", sql: `concat(${run.join(", ")})` })
+      else if (constant !== "") pieces.push({ kind: "text", text: constant })
+      run = []
+      constant = ""
+      hasColumn = false
+    }
+    Object.entries(schema.fields).forEach(([key, field], i) => {
+      const prefix = `${i === 0 ? "{" : ","}"${key}":`
+      run.push(`'${prefix}'`)
+      constant += prefix
+      if ((holes as ReadonlyArray<string>).includes(key)) {
+        close()
+        pieces.push({ kind: "hole", key })
+      } else {
+        run.push(columnJson(`${identifier}.${key}`, field.ast, `${alias}.${snakeCase(key)}`))
+        hasColumn = true
+      }
+    })
+    run.push("'}'")
+    constant += "}"
+    close()
+    return pieces
+  }
+  const stored = (alias: string) => layout(alias).flatMap((p) => (p.kind === "stored" ? [p.sql] : []))
+  return {
+    /** The SQL of each stored part over row `alias`, in order. */
+    parts: stored,
+    /** How many parts are stored. */
+    count: stored("r").length,
+    /** The JSON text: the stored parts (`partColumn(i)`, 1-based) with the holes' SQL between. */
+    assemble: (partColumn: (i: number) => string, filled: Readonly<Record<H, SqlJson>>): SqlJson => {
+      let i = 0
+      const args = layout("r").map((p) =>
+        p.kind === "stored" ? partColumn(++i) : p.kind === "text" ? `'${p.text}'` : filled[p.key as H]
+      )
+      return `concat(${args.join(", ")})`
+    }
+  }
+}

@@ -9,6 +9,7 @@ import { Migrator, SqlClient } from "effect/sql"
 import * as nodeFs from "node:fs"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
+import { cardJsonFunctionBody, cardJsonFunctionSql } from "../board/cardView.ts"
 import { splitSql } from "./splitSql.ts"
 
 /**
@@ -57,9 +58,27 @@ export const sqlFileLoader = (dir: string): Migrator.Loader<FileSystem.FileSyste
 const runMigrator = Migrator.make({})
 
 /**
+ * Puts the card JSON trigger's function in place as the Card schema makes it
+ * (migrations/0031_card_json.sql, board/cardView.ts) and, when the function was another (a new
+ * database, or a server whose Card has changed), rewrites every card's stored parts: an UPDATE
+ * fires the trigger. Run in the migration's transaction, under its lock: a reader sees the old
+ * parts or the new, never a mix. (Here rather than in a migration file so the shape stays written
+ * once, in the schema.)
+ */
+const syncCardJson = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const found = yield* sql<{ body: string }>`SELECT prosrc AS body FROM pg_proc WHERE proname = 'board_card_json'`
+  // none: migration 0031 has not run (a run over another folder of migrations, in tests)
+  if (found.length === 0 || found[0]!.body === cardJsonFunctionBody) return
+  yield* sql.unsafe(cardJsonFunctionSql)
+  yield* sql`UPDATE cards SET json_1 = NULL`
+})
+
+/**
  * Applies pending migrations; returns those it ran. Then sets the event clock ahead of every
- * event when the database came from another PostgreSQL server (migrations/0030_event_clock.sql):
- * every path to a served database (serve, `board migrate`, the operator commands) runs this first.
+ * event when the database came from another PostgreSQL server (migrations/0030_event_clock.sql)
+ * and puts the cards' stored JSON in step with the Card schema (`syncCardJson`): every path to a
+ * served database (serve, `board migrate`, the operator commands) runs this first.
  */
 export const runMigrations = (dir: string = defaultMigrationsDir) =>
   Effect.gen(function* () {
@@ -69,6 +88,7 @@ export const runMigrations = (dir: string = defaultMigrationsDir) =>
         yield* sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`
         const ran = yield* runMigrator({ loader: sqlFileLoader(dir), table: "board_migrations" })
         yield* sql`SELECT board_rebase_event_clock()`
+        yield* syncCardJson
         return ran
       })
     )

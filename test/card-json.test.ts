@@ -1,0 +1,78 @@
+/**
+ * The JSON each card keeps in its row (migrations/0031_card_json.sql, board/cardView.ts's
+ * `storedCard`). Reads concatenate the stored parts, so they must follow every write, the
+ * API's or anyone's SQL (the trigger writes them, not the app), and a server whose Card schema
+ * differs from the one that wrote them must rewrite them before it serves (the migration run
+ * does: infra/Migrations.ts). An older function is simulated by one that writes a stale part.
+ */
+import { afterAll, describe, expect, it } from "vitest"
+import { type Backend, createTestDatabase, dialectBackends as backends } from "./support/backends.ts"
+import { bootstrap, call, key } from "./support/client.ts"
+import { startServer, type TestServer } from "./support/server.ts"
+import { tmpDirs } from "./support/tmp.ts"
+
+const tmpDir = tmpDirs("board-card-json-")
+
+describe.each(backends)("the JSON a card keeps in its row, on %s", (backend: Backend) => {
+  const drops: Array<() => Promise<void>> = []
+  afterAll(async () => {
+    for (const drop of drops) await drop()
+  })
+
+  it("follows writes made in SQL and is rewritten when the server's card shape differs", async () => {
+    let env: Record<string, string>
+    if (backend === "postgres") {
+      const db = await createTestDatabase({ migrated: true })
+      drops.push(db.drop)
+      env = { DATABASE_URL: db.url }
+    } else env = { DATA_DIR: tmpDir() }
+    let server: TestServer = await startServer({ backend, env })
+    try {
+      const a = await bootstrap(server.baseUrl, "cardjson")
+      const h = key(a.apiKey)
+      const created = await call(server.baseUrl, "POST", "/v1/cards", {
+        body: {
+          projectId: a.projectId,
+          columnId: a.columns[0]!.id,
+          title: 'Quotes " and \\ and ✨',
+          description: "line\nbreak\ttab \u0001",
+          dueAt: "2031-02-03T04:05:06.789Z"
+        },
+        headers: h
+      })
+      expect(created.status).toBe(201)
+      const id = created.body.id as string
+      const card = async () => {
+        const r = await call(server.baseUrl, "GET", `/v1/cards/${id}`, { headers: h })
+        expect(r.status).toBe(200)
+        return r.text
+      }
+      expect(JSON.parse(await card())).toEqual(created.body)
+
+      // a change made by hand in SQL, as an operator might: the trigger rewrites the parts
+      const title = 'Renamed by SQL: "ünï" \u001f'
+      await server.query("UPDATE cards SET title = $1, due_at = NULL WHERE id = $2", [title, id])
+      const renamed = JSON.parse(await card())
+      expect(renamed).toEqual({ ...created.body, title, dueAt: null })
+      const board = await call(server.baseUrl, "GET", `/v1/board/${a.projectId}`, { headers: h })
+      expect(board.body.cards).toEqual([renamed])
+
+      // the parts an older server's function wrote: what reads answer until they are rewritten
+      await server.query(`CREATE OR REPLACE FUNCTION board_card_json() RETURNS trigger LANGUAGE plpgsql AS $fn$
+        BEGIN NEW.json_2 := ',"ref":"OLD-1","title":"stale","description":null,"priority":"low","labels":'; RETURN NEW; END $fn$`)
+      await server.query("UPDATE cards SET title = title WHERE id = $1", [id])
+      expect(JSON.parse(await card())).toMatchObject({ ref: "OLD-1", title: "stale" })
+
+      // a server starting on that database puts its own function back and rewrites every card
+      await server.stop()
+      server = await startServer({ backend, env })
+      expect(JSON.parse(await card())).toEqual(renamed)
+      const [fn] = await server.query<{ body: string }>(
+        "SELECT prosrc AS body FROM pg_proc WHERE proname = 'board_card_json'"
+      )
+      expect(fn!.body).toContain("NEW.json_4 :=")
+    } finally {
+      await server.stop()
+    }
+  })
+})
