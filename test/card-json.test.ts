@@ -5,8 +5,8 @@
  * differs from the one that wrote them must rewrite them before it serves (the migration run
  * does: infra/Migrations.ts). An older function is simulated by one that writes a stale part.
  */
-import { afterAll, describe, expect, it } from "vitest"
-import { type Backend, createTestDatabase, dialectBackends as backends } from "./support/backends.ts"
+import { describe, expect, it } from "vitest"
+import { type Backend, dialectBackends as backends, restartableDatabases } from "./support/backends.ts"
 import { bootstrap, call, key } from "./support/client.ts"
 import { startServer, type TestServer } from "./support/server.ts"
 import { tmpDirs } from "./support/tmp.ts"
@@ -14,18 +14,10 @@ import { tmpDirs } from "./support/tmp.ts"
 const tmpDir = tmpDirs("board-card-json-")
 
 describe.each(backends)("the JSON a card keeps in its row, on %s", (backend: Backend) => {
-  const drops: Array<() => Promise<void>> = []
-  afterAll(async () => {
-    for (const drop of drops) await drop()
-  })
+  const database = restartableDatabases(backend, tmpDir)
 
   it("follows writes made in SQL and is rewritten when the server's card shape differs", async () => {
-    let env: Record<string, string>
-    if (backend === "postgres") {
-      const db = await createTestDatabase({ migrated: true })
-      drops.push(db.drop)
-      env = { DATABASE_URL: db.url }
-    } else env = { DATA_DIR: tmpDir() }
+    const env = await database()
     let server: TestServer = await startServer({ backend, env })
     try {
       const a = await bootstrap(server.baseUrl, "cardjson")

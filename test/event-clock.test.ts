@@ -6,8 +6,8 @@
  * After a restart, history lists them, the board's cursor names the newest, and an event written
  * afterwards sorts after them, so a client resuming from its last id hears of it.
  */
-import { afterAll, describe, expect, it } from "vitest"
-import { type Backend, createTestDatabase, dialectBackends as backends } from "./support/backends.ts"
+import { describe, expect, it } from "vitest"
+import { type Backend, dialectBackends as backends, restartableDatabases } from "./support/backends.ts"
 import { bootstrap, call, key } from "./support/client.ts"
 import { waitFor } from "./support/poll.ts"
 import { startServer, type TestServer } from "./support/server.ts"
@@ -17,19 +17,11 @@ const tmpDir = tmpDirs("board-event-clock-")
 const AHEAD = 1_000_000_000
 
 describe.each(backends)("the event clock after a restore from another server, on %s", (backend: Backend) => {
-  const drops: Array<() => Promise<void>> = []
-  afterAll(async () => {
-    for (const drop of drops) await drop()
-  })
+  const database = restartableDatabases(backend, tmpDir)
 
   it("keeps restored events readable and in order before every later one", async () => {
     // one database for both servers: the restart is what a server on a restored database does first
-    let env: Record<string, string>
-    if (backend === "postgres") {
-      const db = await createTestDatabase({ migrated: true })
-      drops.push(db.drop)
-      env = { DATABASE_URL: db.url }
-    } else env = { DATA_DIR: tmpDir() }
+    const env = await database()
     let server: TestServer = await startServer({ backend, env })
     try {
       const a = await bootstrap(server.baseUrl, "clock")

@@ -11,6 +11,7 @@ import { Effect, Redacted } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import type { SqlClient } from "effect/sql"
 import * as crypto from "node:crypto"
+import { afterAll } from "vitest"
 
 export type Backend = "pglite" | "postgres"
 
@@ -61,5 +62,26 @@ export const createTestDatabase = async ({
   return {
     url: url.toString(),
     drop: () => admin((sql) => sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined)
+  }
+}
+
+/**
+ * The environment of servers that share one database across restarts, for a file's tests: on
+ * PostgreSQL a migrated database of its own, on the embedded database a fresh DATA_DIR (from
+ * `tmpDir`, tmp.ts). Each is removed when the file's tests end.
+ */
+export const restartableDatabases = (
+  backend: Backend,
+  tmpDir: () => string
+): (() => Promise<Record<string, string>>) => {
+  const drops: Array<() => Promise<void>> = []
+  afterAll(async () => {
+    for (const drop of drops) await drop()
+  })
+  return async (): Promise<Record<string, string>> => {
+    if (backend !== "postgres") return { DATA_DIR: tmpDir() }
+    const db = await createTestDatabase({ migrated: true })
+    drops.push(db.drop)
+    return { DATABASE_URL: db.url }
   }
 }
