@@ -9,7 +9,8 @@
 -- forget them. Its function is made from the Card schema in TypeScript and put in place by the
 -- migration run after this file (infra/Migrations.ts), which rewrites every card's parts when the
 -- function it finds differs: the body here is only a stand-in until then. (A later migration
--- that drops or renames a column the function reads must drop or replace the function first.)
+-- that drops or renames a column the function reads must first drop the function, CASCADE, which
+-- takes the trigger with it: the run makes both again.)
 ALTER TABLE cards
   ADD COLUMN json_1 text,
   ADD COLUMN json_2 text,

@@ -3,7 +3,9 @@
  * `storedCard`). Reads concatenate the stored parts, so they must follow every write, the
  * API's or anyone's SQL (the trigger writes them, not the app), and a server whose Card schema
  * differs from the one that wrote them must rewrite them before it serves (the migration run
- * does: infra/Migrations.ts). An older function is simulated by one that writes a stale part.
+ * does: infra/Migrations.ts), and put its trigger back when it is gone; but a build older than
+ * the database leaves a newer build's parts alone. An older or a newer function is simulated by
+ * one that writes a part of its own.
  */
 import { describe, expect, it } from "vitest"
 import { type Backend, dialectBackends as backends, restartableDatabases } from "./support/backends.ts"
@@ -63,6 +65,24 @@ describe.each(backends)("the JSON a card keeps in its row, on %s", (backend: Bac
         "SELECT prosrc AS body FROM pg_proc WHERE proname = 'board_card_json'"
       )
       expect(fn!.body).toContain("NEW.json_4 :=")
+
+      // the trigger dropped by hand: writes leave the parts behind until a start puts it back
+      await server.query("DROP TRIGGER cards_json ON cards")
+      await server.query("UPDATE cards SET title = 'Written without the trigger' WHERE id = $1", [id])
+      expect(JSON.parse(await card()).title).toBe(title)
+      await server.stop()
+      server = await startServer({ backend, env })
+      expect(JSON.parse(await card()).title).toBe("Written without the trigger")
+
+      // a database a newer build has migrated: this (older) build leaves its function and parts alone
+      const newer = `CREATE OR REPLACE FUNCTION board_card_json() RETURNS trigger LANGUAGE plpgsql AS $fn$
+        BEGIN NEW.json_2 := ',"ref":"NEW-1","title":"newer","description":null,"priority":"low","labels":'; RETURN NEW; END $fn$`
+      await server.query(newer)
+      await server.query("UPDATE cards SET title = title WHERE id = $1", [id])
+      await server.query("INSERT INTO board_migrations (migration_id, name) VALUES (9999, 'a_newer_build')")
+      await server.stop()
+      server = await startServer({ backend, env })
+      expect(JSON.parse(await card())).toMatchObject({ ref: "NEW-1", title: "newer" })
     } finally {
       await server.stop()
     }

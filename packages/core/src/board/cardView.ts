@@ -75,6 +75,13 @@ const cardHoles = ["position", "labels", "subtasks", "assigneeIds", "claim"] as 
  */
 export const storedCard = storedObject(Card, cardHoles)
 
+/** The parts' columns migration 0031 made. A Card whose shape needs more must come with a migration adding them. */
+export const CARD_JSON_COLUMNS = 4
+if (storedCard.count > CARD_JSON_COLUMNS)
+  throw new Error(
+    `the Card schema's JSON needs ${storedCard.count} stored parts but cards has json_1..json_${CARD_JSON_COLUMNS}: add a migration with the missing columns and raise CARD_JSON_COLUMNS (board/cardView.ts)`
+  )
+
 /** Card `c` (a `cards` row, or a row with its columns) in its REST shape, as JSON text. */
 export const cardJsonOf = (computed: CardComputed): SqlJson => storedCard.assemble((i) => `c.json_${i}`, computed)
 
@@ -89,8 +96,12 @@ ${storedCard
 END
 `
 
-/** Puts the trigger's function in place (its trigger is the migration's). */
+/** Puts the trigger's function in place. */
 export const cardJsonFunctionSql = `CREATE OR REPLACE FUNCTION board_card_json() RETURNS trigger LANGUAGE plpgsql AS $fn$${cardJsonFunctionBody}$fn$`
+
+/** The trigger, as migration 0031 makes it (the sync makes it again when it is gone or disabled). */
+export const cardJsonTriggerSql =
+  "CREATE TRIGGER cards_json BEFORE INSERT OR UPDATE ON cards FOR EACH ROW EXECUTE FUNCTION board_card_json()"
 
 /** The labels of card `c` as a JSON array's text, in the order the REST card lists them. */
 export const singleCardLabels = `'[' || COALESCE((SELECT string_agg(${labelJson}, ',' ORDER BY lower(l.name), l.id)

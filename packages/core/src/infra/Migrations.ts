@@ -9,7 +9,7 @@ import { Migrator, SqlClient } from "effect/sql"
 import * as nodeFs from "node:fs"
 import * as nodePath from "node:path"
 import { fileURLToPath } from "node:url"
-import { cardJsonFunctionBody, cardJsonFunctionSql } from "../board/cardView.ts"
+import { cardJsonFunctionBody, cardJsonFunctionSql, cardJsonTriggerSql } from "../board/cardView.ts"
 import { splitSql } from "./splitSql.ts"
 
 /**
@@ -57,22 +57,54 @@ export const sqlFileLoader = (dir: string): Migrator.Loader<FileSystem.FileSyste
 
 const runMigrator = Migrator.make({})
 
+/** The newest migration in `dir`: how far this build's schema goes. */
+const newestMigration = (dir: string): number =>
+  Math.max(
+    0,
+    ...nodeFs
+      .readdirSync(dir)
+      .flatMap((f) => /^(\d+)_.+\.sql$/.exec(f)?.[1] ?? [])
+      .map(Number)
+  )
+
 /**
- * Puts the card JSON trigger's function in place as the Card schema makes it
- * (migrations/0031_card_json.sql, board/cardView.ts) and, when the function was another (a new
- * database, or a server whose Card has changed), rewrites every card's stored parts: an UPDATE
- * fires the trigger. Run in the migration's transaction, under its lock: a reader sees the old
- * parts or the new, never a mix. (Here rather than in a migration file so the shape stays written
- * once, in the schema.)
+ * Puts the card JSON trigger in place as the Card schema makes its function
+ * (migrations/0031_card_json.sql, board/cardView.ts) and, when the function or the trigger was
+ * not that (a new database, a server whose Card has changed, a trigger dropped or disabled by
+ * hand), rewrites every card's stored parts: an UPDATE fires the trigger. Run in the migration's
+ * transaction, under its lock: a reader sees the old parts or the new, never a mix. The table is
+ * locked against writers first, so the rewrite waits for them rather than meeting their row locks
+ * in another order (a deadlock). (Here rather than in a migration file so the shape stays
+ * written once, in the schema.)
+ *
+ * A build older than the database (the database has a migration this build does not) leaves the
+ * function and the parts alone: in a rolling upgrade, an old server starting after a new one
+ * must not undo its shape, and every card written meanwhile gets the new shape from the trigger.
+ * Two builds with the same migrations but different Card shapes would each rewrite the cards
+ * when they start (operations.md says to upgrade in one step then).
  */
-const syncCardJson = Effect.gen(function* () {
-  const sql = yield* SqlClient.SqlClient
-  const found = yield* sql<{ body: string }>`SELECT prosrc AS body FROM pg_proc WHERE proname = 'board_card_json'`
-  // none: migration 0031 has not run (a run over another folder of migrations, in tests)
-  if (found.length === 0 || found[0]!.body === cardJsonFunctionBody) return
-  yield* sql.unsafe(cardJsonFunctionSql)
-  yield* sql`UPDATE cards SET json_1 = NULL`
-})
+const syncCardJson = (dir: string) =>
+  Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const [state] = yield* sql<{ columns: boolean; level: number | null; body: string | null; trigger: string | null }>`
+      SELECT EXISTS (SELECT 1 FROM information_schema.columns
+          WHERE table_schema = current_schema() AND table_name = 'cards' AND column_name = 'json_1') AS columns,
+        (SELECT max(migration_id) FROM board_migrations) AS level,
+        (SELECT p.prosrc FROM pg_proc p WHERE p.proname = 'board_card_json'
+          AND p.pronamespace = current_schema()::regnamespace) AS body,
+        (SELECT t.tgenabled::text FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+          WHERE c.oid = to_regclass('cards') AND t.tgname = 'cards_json') AS trigger`
+    // no columns: migration 0031 has not run (a run over another folder of migrations, in tests)
+    if (state === undefined || !state.columns) return
+    if ((state.level ?? 0) > newestMigration(dir)) return
+    // 'O': fires in ordinary sessions (pg_trigger.tgenabled)
+    if (state.body === cardJsonFunctionBody && state.trigger === "O") return
+    yield* sql`LOCK TABLE cards IN SHARE ROW EXCLUSIVE MODE`
+    yield* sql.unsafe(cardJsonFunctionSql)
+    yield* sql`DROP TRIGGER IF EXISTS cards_json ON cards`
+    yield* sql.unsafe(cardJsonTriggerSql)
+    yield* sql`UPDATE cards SET json_1 = NULL`
+  })
 
 /**
  * Applies pending migrations; returns those it ran. Then sets the event clock ahead of every
@@ -88,7 +120,7 @@ export const runMigrations = (dir: string = defaultMigrationsDir) =>
         yield* sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`
         const ran = yield* runMigrator({ loader: sqlFileLoader(dir), table: "board_migrations" })
         yield* sql`SELECT board_rebase_event_clock()`
-        yield* syncCardJson
+        yield* syncCardJson(dir)
         return ran
       })
     )
