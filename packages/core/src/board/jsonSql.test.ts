@@ -103,6 +103,9 @@ describe("a schema's JSON written by SQL", () => {
     // TypeScript refuses an array (or object) field left out; so does the builder at run time
     // @ts-expect-error `tags` has no SQL
     expect(() => jsonObject(Thing, "t", {})).toThrow(/tags: its schema type is not one a column gives/)
+    // and a stored shape whose holes leave it out
+    // @ts-expect-error `tags` is not among the holes
+    expect(() => storedObject(Thing, ["count"])).toThrow(/tags: its schema type is not one a column gives/)
     // a fraction: PostgreSQL and JavaScript write some differently, so it is never derived
     expect(() => jsonObject(Schema.Struct({ ratio: Schema.Number }), "t", {})).toThrow(/ratio/)
   })

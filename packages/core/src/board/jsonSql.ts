@@ -46,6 +46,11 @@ export type ComputedFields<F extends Schema.Struct.Fields> = {
   readonly [K in keyof F as F[K]["Type"] extends Plain ? never : K]: SqlJson
 } & { readonly [K in keyof F]?: SqlJson }
 
+/** The keys of a struct's fields that no column can hold as they are (their SQL must be given). */
+export type NeedsSql<F extends Schema.Struct.Fields> = {
+  readonly [K in keyof F]: F[K]["Type"] extends Plain ? never : K
+}[keyof F]
+
 /** `dueAt` → `due_at`. */
 const snakeCase = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 
@@ -133,7 +138,9 @@ type Piece =
  */
 export const storedObject = <F extends Schema.Struct.Fields, H extends keyof F & string>(
   schema: Schema.Struct<F>,
-  holes: ReadonlyArray<H>
+  holes: ReadonlyArray<H>,
+  // TypeScript refuses a call whose holes leave out a field no column can hold (an array, an object)
+  ..._everyFieldWithoutAColumnIsAHole: [NeedsSql<F>] extends [H] ? [] : [never]
 ) => {
   const identifier = (schema.ast.annotations as { identifier?: string } | undefined)?.identifier ?? "struct"
   const layout = (alias: string): Array<Piece> => {
