@@ -18,7 +18,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { layerEmbedded } from "../packages/core/src/infra/Database.ts"
-import { defaultMigrationsDir, runMigrations } from "../packages/core/src/infra/Migrations.ts"
+import { defaultMigrationsDir, migrationFile, runMigrations } from "../packages/core/src/infra/Migrations.ts"
 import { splitSql } from "../packages/core/src/infra/splitSql.ts"
 
 export const schemaFile = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "migrations", "schema.sql")
@@ -27,7 +27,7 @@ export const schemaFile = path.join(path.dirname(fileURLToPath(import.meta.url))
 const migrationFiles = () =>
   fs
     .readdirSync(defaultMigrationsDir)
-    .filter((f) => /^\d+_.+\.sql$/.test(f))
+    .filter((f) => migrationFile(f) !== undefined)
     .sort()
 
 /** Objects that belong to an extension (pg_trgm's functions live in our schema): the extension makes them. */

@@ -32,9 +32,12 @@ export const stringJson = (column: string): SqlJson => `COALESCE(to_json(${colum
 /** A uuid (lowercase hex and hyphens: nothing to escape) as a JSON string, or null. */
 export const uuidJson = (column: string): SqlJson => `COALESCE('"' || ${column} || '"', 'null')`
 
+/** What comes before the `i`th field's value in an object's text: `{"key":` or `,"key":`. */
+const keyText = (key: string, i: number): string => `${i === 0 ? "{" : ","}"${key}":`
+
 /** `{"key":value,…}` from [key, SQL expression of the value's JSON text] pairs. */
 export const objectJson = (fields: ReadonlyArray<readonly [string, SqlJson]>): SqlJson =>
-  `concat(${fields.map(([key, value], i) => `'${i === 0 ? "{" : ","}"${key}":', ${value}`).join(", ")}, '}')`
+  `concat(${fields.map(([key, value], i) => `'${keyText(key, i)}', ${value}`).join(", ")}, '}')`
 
 type Plain = string | number | boolean | null
 
@@ -156,7 +159,7 @@ export const storedObject = <F extends Schema.Struct.Fields, H extends keyof F &
       hasColumn = false
     }
     Object.entries(schema.fields).forEach(([key, field], i) => {
-      const prefix = `${i === 0 ? "{" : ","}"${key}":`
+      const prefix = keyText(key, i)
       run.push(`'${prefix}'`)
       constant += prefix
       if ((holes as ReadonlyArray<string>).includes(key)) {

@@ -28,6 +28,12 @@ export const defaultMigrationsDir = findMigrationsDir(nodePath.dirname(fileURLTo
 
 const MIGRATION_LOCK_KEY = 72_620_001
 
+/** A migration file's number and name (`0031_card_json.sql`), or undefined for any other file. */
+export const migrationFile = (file: string): { readonly id: number; readonly name: string } | undefined => {
+  const m = /^(\d+)_(.+)\.sql$/.exec(file)
+  return m ? { id: Number(m[1]), name: m[2]! } : undefined
+}
+
 export const sqlFileLoader = (dir: string): Migrator.Loader<FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
@@ -42,7 +48,7 @@ export const sqlFileLoader = (dir: string): Migrator.Loader<FileSystem.FileSyste
       )
     return files
       .flatMap((file): Array<Migrator.ResolvedMigration> => {
-        const m = /^(\d+)_(.+)\.sql$/.exec(file)
+        const m = migrationFile(file)
         if (!m) return []
         const load = Effect.map(Effect.orDie(fs.readFileString(path.join(dir, file))), (text) =>
           Effect.gen(function* () {
@@ -50,7 +56,7 @@ export const sqlFileLoader = (dir: string): Migrator.Loader<FileSystem.FileSyste
             for (const statement of splitSql(text)) yield* sql.unsafe(statement)
           })
         )
-        return [[Number(m[1]), m[2]!, load]]
+        return [[m.id, m.name, load]]
       })
       .sort(([a], [b]) => a - b)
   })
@@ -59,13 +65,7 @@ const runMigrator = Migrator.make({})
 
 /** The newest migration in `dir`: how far this build's schema goes. */
 const newestMigration = (dir: string): number =>
-  Math.max(
-    0,
-    ...nodeFs
-      .readdirSync(dir)
-      .flatMap((f) => /^(\d+)_.+\.sql$/.exec(f)?.[1] ?? [])
-      .map(Number)
-  )
+  Math.max(0, ...nodeFs.readdirSync(dir).flatMap((f) => migrationFile(f)?.id ?? []))
 
 /**
  * Puts the card JSON trigger in place as the Card schema makes its function
