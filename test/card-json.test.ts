@@ -7,6 +7,8 @@
  * the database leaves a newer build's parts alone. An older or a newer function is simulated by
  * one that writes a part of its own.
  */
+import { Card } from "@board/core"
+import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { type Backend, dialectBackends as backends, restartableDatabases } from "./support/backends.ts"
 import { bootstrap, call, key } from "./support/client.ts"
@@ -17,6 +19,40 @@ const tmpDir = tmpDirs("board-card-json-")
 
 describe.each(backends)("the JSON a card keeps in its row, on %s", (backend: Backend) => {
   const database = restartableDatabases(backend, tmpDir)
+
+  it("is what the card read sends: the Card schema's own JSON, byte for byte, holes filled", async () => {
+    const server = await startServer({ backend, env: await database() })
+    try {
+      const a = await bootstrap(server.baseUrl, "cardread")
+      const h = key(a.apiKey)
+      const created = await call(server.baseUrl, "POST", "/v1/cards", {
+        body: { projectId: a.projectId, columnId: a.columns[0]!.id, title: "Bytes ✨", assigneeIds: [a.userId] },
+        headers: h
+      })
+      const id = created.body.id as string
+      const label = await call(server.baseUrl, "POST", "/v1/labels", {
+        body: { projectId: a.projectId, name: "bug", color: "#ff0000" },
+        headers: h
+      })
+      await call(server.baseUrl, "POST", `/v1/cards/${id}/labels`, { body: { labelId: label.body.id }, headers: h })
+      await call(server.baseUrl, "POST", "/v1/subtasks", { body: { cardId: id, title: "a step" }, headers: h })
+      const r = await call(server.baseUrl, "GET", `/v1/cards/${id}`, { headers: h })
+      expect(r.status).toBe(200)
+      expect(r.headers.get("content-type")).toBe("application/json")
+      // no field the schema lacks, none missing, in the schema's order: what encoding the card would send
+      const card = Schema.decodeUnknownSync(Card)(JSON.parse(r.text), { onExcessProperty: "error" })
+      expect(r.text).toBe(JSON.stringify(Schema.encodeSync(Card)(card)))
+      expect(card).toMatchObject({
+        assigneeIds: [a.userId],
+        labels: [{ name: "bug" }],
+        subtasks: [{ title: "a step" }]
+      })
+      // by ref the same bytes
+      expect((await call(server.baseUrl, "GET", `/v1/cards/${card.ref}`, { headers: h })).text).toBe(r.text)
+    } finally {
+      await server.stop()
+    }
+  })
 
   it("follows writes made in SQL and is rewritten when the server's card shape differs", async () => {
     const env = await database()

@@ -48,9 +48,14 @@ export const BoardHandlers = HttpApiBuilder.group(Api, "board", (handlers) =>
           )
         )
         .handle("createCard", ({ payload }) => asPrincipal((p) => cards.create(p, payload)))
-        // an id goes straight to the one-statement read; a ref is resolved first (see groups/Board.ts)
+        // an id goes straight to the one-statement read; a ref is resolved first (see groups/Board.ts).
+        // The card's JSON is sent as PostgreSQL wrote it, like the board's: the endpoint still declares Card
         .handle("getCard", ({ params }) =>
-          asPrincipal((p) => Effect.flatMap(lookups.cardId(p, params.id), (id) => cards.get(p, id)))
+          asPrincipal((p) =>
+            Effect.flatMap(lookups.cardId(p, params.id), (id) => cards.getJson(p, id)).pipe(
+              Effect.map((json) => HttpServerResponse.text(json, { contentType: "application/json" }))
+            )
+          )
         )
         .handle("updateCard", ({ params, payload }) => asPrincipal((p) => cards.update(p, params.id, payload)))
         .handle("deleteCard", ({ params }) => asPrincipal((p) => cards.remove(p, params.id)))
