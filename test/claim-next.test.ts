@@ -128,6 +128,37 @@ describe.each(backends)("the work queue on %s", (backend) => {
     expect((await next(p.id, {}, key(stranger.apiKey))).status).toBe(404)
   })
 
+  it("a card waits for whoever may claim it: a viewer, a read-only key and an archived project take nothing", async () => {
+    const p = await newProject("Only writers")
+    const waiting = await newCard(p.id, p.columns[0]!.id, "Waiting")
+    const viewer = await bootstrap(base, "viewer")
+    const added = await call(base, "POST", `/v1/workspaces/${A.workspaceId}/members`, {
+      body: { email: viewer.email, role: "viewer" },
+      headers: key(A.apiKey)
+    })
+    expect(added.status).toBe(201)
+    const asViewer = await next(p.id, { columnId: p.columns[0]!.id }, key(viewer.apiKey))
+    expect(asViewer.status).toBe(403)
+    const readOnly = await call(base, "POST", "/v1/api-keys", {
+      body: { name: "reads", scopes: ["read"] },
+      headers: bearer(A.session)
+    })
+    const asReader = await next(p.id, {}, key(readOnly.body.rawKey))
+    expect(asReader.status).toBe(403)
+    expect(asReader.body.error).toMatch(/write/)
+    const archive = (archived: boolean) =>
+      call(base, "PATCH", `/v1/projects/${p.id}`, { body: { archived }, headers: key(A.apiKey) })
+    expect((await archive(true)).status).toBe(200)
+    const archived = await next(p.id)
+    expect(archived.status).toBe(409)
+    expect(archived.body.error).toMatch(/archived/)
+    expect((await archive(false)).status).toBe(200)
+    // none of them took it: it is still the queue's first
+    const taken = await next(p.id, { columnId: p.columns[0]!.id })
+    expect(taken.status).toBe(201)
+    expect(taken.body.card.id).toBe(waiting.id)
+  })
+
   it("a released card is queued again at once, one whose lease passed once the sweep marks it stale", async () => {
     const p = await newProject("Flag")
     const column = p.columns[0]!.id

@@ -1,8 +1,11 @@
 /**
  * The work queue (issue 19): claim the best unclaimed card of a project, with a filter. One
- * statement picks the card and locks it, skipping cards another caller holds, so concurrent
- * callers take different cards; the claim then opens its session in the same transaction as
- * AgentSessions.claim does (sessionSql.ts). Column kinds decide what waits (CONTRACT.md).
+ * statement checks the caller's write access, picks the card and locks it, skipping cards
+ * another caller holds, so concurrent callers take different cards; the claim then opens its
+ * session in the same transaction as AgentSessions.claim does (sessionSql.ts). Only when it finds
+ * no card does a second look (`Access.write`, the column) say why, or answer that none waits:
+ * a claim costs no round trips of its own for the access rule (issue 35). Column kinds decide
+ * what waits (CONTRACT.md).
  */
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -12,7 +15,7 @@ import type { ProjectId } from "../domain/ids.ts"
 import type { QueueFilter } from "../domain/inputs.ts"
 import type { Principal } from "../domain/Principal.ts"
 import type { EventLog } from "../events/EventLog.ts"
-import { type Access, reachOf, visibleTo } from "./Access.ts"
+import { type Access, reachOf, scopesFor, type WriteNeeds, writableBy } from "./Access.ts"
 import type { Cards } from "./Cards.ts"
 import { LIVE } from "./claimSql.ts"
 import { leaseTimes, type SessionStatements, toAgentSession } from "./sessionSql.ts"
@@ -23,10 +26,12 @@ const QUEUE_ATTEMPTS = 20
 /** The queue's order of priorities, written exactly as migrations/0013's cards_queue index has it. */
 const priorityRank = `(CASE c.priority WHEN 'urgent' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 ELSE 3 END)`
 
-// $1 project, $2 user, $3 grants, $4 the time, $5 column (NULL: any), $6 labels (NULL: any),
-// $7 assignee filter ('me' | 'unassigned' | NULL). The best unclaimed card, locked; cards another
-// queue call has locked are skipped, so concurrent callers take different cards. Within one
-// column the order is the cards_queue index's, so the statement walks that index and stops at
+// $1 project, $2 user, $3 the credential's reach for a claim (`reachOf`), $4 the time, $5 column
+// (NULL: any), $6 labels (NULL: any), $7 assignee filter ('me' | 'unassigned' | NULL). The best
+// unclaimed card, locked; cards another queue call has locked are skipped, so concurrent callers
+// take different cards. The caller must be able to write the project (`writableBy`: a role that
+// works the boards, the scopes, a project not archived), and a column must be the project's
+// (`c.project_id = $1` with `c.column_id = $5`). Within one column the order is the cards_queue index's, so the statement walks that index and stops at
 // the first card it can take; across columns it sorts the project's cards. `NOT c.claimed` (the
 // flag the agent_sessions trigger keeps, migrations/0013) matches the index's predicate, so the
 // walk never passes the column's claimed cards (nor archived ones: `archived_at IS NULL` too); the lease check stays for correctness. So a card
@@ -38,7 +43,7 @@ const nextCardSql = (oneColumn: boolean) => `
   SELECT c.id, p.workspace_id FROM cards c
   JOIN projects p ON p.id = c.project_id
   ${oneColumn ? "" : "JOIN board_columns col ON col.id = c.column_id"}
-  WHERE c.project_id = $1::uuid AND ${visibleTo("p.workspace_id", "$2::uuid", "$3", "p.id")}
+  WHERE c.project_id = $1::uuid AND ${writableBy("p.workspace_id", "$2::uuid", "$3", "p")}
     AND ${oneColumn ? "c.column_id = $5::uuid" : "$5::uuid IS NULL AND col.kind = 'todo'"}
     AND ($6::uuid[] IS NULL OR (SELECT count(*) FROM card_labels cl WHERE cl.card_id = c.id AND cl.label_id = ANY($6::uuid[])) = cardinality($6::uuid[]))
     AND ($7::text IS NULL
@@ -51,6 +56,8 @@ const nextCardSql = (oneColumn: boolean) => `
   FOR NO KEY UPDATE OF c SKIP LOCKED`
 const nextInColumnSql = nextCardSql(true)
 const nextInProjectSql = nextCardSql(false)
+
+const CLAIM: WriteNeeds & { readonly action: string } = { action: "claim cards" }
 
 /** AgentSessions.claimNext: the session and its card, or undefined when no card matches. */
 export const claimNextCard = (deps: {
@@ -67,15 +74,19 @@ export const claimNextCard = (deps: {
     projectId: ProjectId,
     filter: QueueFilter
   ) {
-    const project = yield* access.write(principal, "project", projectId, { action: "claim cards" })
-    if (filter.columnId !== undefined) {
-      const column = yield* access.resolve(principal, "column", filter.columnId)
-      if (column.projectId !== project.projectId) {
-        return yield* new InvalidInput({
-          message: `columnId: column ${filter.columnId} belongs to another project`
-        })
+    // the second look, when the statement took nothing: a refusal (404, 403, 409, 400), or none waits
+    const noCard = Effect.gen(function* () {
+      const project = yield* access.write(principal, "project", projectId, CLAIM)
+      if (filter.columnId !== undefined) {
+        const column = yield* access.resolve(principal, "column", filter.columnId)
+        if (column.projectId !== project.projectId) {
+          return yield* new InvalidInput({
+            message: `columnId: column ${filter.columnId} belongs to another project`
+          })
+        }
       }
-    }
+      return undefined
+    })
     const labelIds = filter.labelIds ?? []
     const ttl = filter.ttlSeconds ?? agentLimits.ttlDefault
     for (let attempt = 0; attempt < QUEUE_ATTEMPTS; attempt++) {
@@ -88,7 +99,7 @@ export const claimNextCard = (deps: {
               [
                 projectId,
                 principal.userId,
-                reachOf(principal),
+                reachOf(principal, scopesFor(CLAIM)),
                 times.now,
                 filter.columnId ?? null,
                 labelIds.length === 0 ? null : labelIds,
@@ -107,9 +118,9 @@ export const claimNextCard = (deps: {
           return { session: toAgentSession(scoped), card: view! }
         })
       )
-      if (taken === "none") return undefined
+      if (taken === "none") return yield* noCard
       if (taken !== "lost") return taken
     }
-    return undefined
+    return yield* noCard
   })
 }
