@@ -68,7 +68,7 @@ export const claimNextCard = (deps: {
   readonly statements: SessionStatements
 }) => {
   const { sql, access, events, cards } = deps
-  const { expireCard, open, sessionEvent } = deps.statements
+  const { open, sessionEvent } = deps.statements
   return Effect.fn("AgentSessions.claimNext")(function* (
     principal: Principal,
     projectId: ProjectId,
@@ -108,7 +108,11 @@ export const claimNextCard = (deps: {
             )
             .pipe(Effect.orDie)
           if (card === undefined) return "none" as const
-          yield* expireCard(card.id, times.now, card.workspace_id)
+          // No lease to expire first, unlike a direct claim: the card was taken unclaimed (`NOT
+          // c.claimed` on its latest version, which the statement locked), so no live session of
+          // it exists, passed or not, and one opened meanwhile cannot commit before this does (the
+          // session trigger's UPDATE of the card waits for the lock). A flag made wrong by hand
+          // (false beside a live session) makes the open below lose until the sweep ends that session.
           const opened = yield* open(principal, card.id, projectId, ttl, times.now, times.until)
           // a claim committed after this statement's snapshot: take the next card
           if (opened === undefined) return "lost" as const
