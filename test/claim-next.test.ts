@@ -128,7 +128,7 @@ describe.each(backends)("the work queue on %s", (backend) => {
     expect((await next(p.id, {}, key(stranger.apiKey))).status).toBe(404)
   })
 
-  it("a card waits for whoever may claim it: a viewer, a read-only key and an archived project take nothing", async () => {
+  it("a card waits for whoever may claim it: a viewer, a read-only or write-only key and an archived project take nothing", async () => {
     const p = await newProject("Only writers")
     const waiting = await newCard(p.id, p.columns[0]!.id, "Waiting")
     const viewer = await bootstrap(base, "viewer")
@@ -146,6 +146,14 @@ describe.each(backends)("the work queue on %s", (backend) => {
     const asReader = await next(p.id, {}, key(readOnly.body.rawKey))
     expect(asReader.status).toBe(403)
     expect(asReader.body.error).toMatch(/write/)
+    // a key that may write but not read: the answer would carry the card, so it takes nothing
+    const writeOnly = await call(base, "POST", "/v1/api-keys", {
+      body: { name: "writes", scopes: ["write"] },
+      headers: bearer(A.session)
+    })
+    expect(writeOnly.status).toBe(201)
+    expect((await next(p.id, {}, key(writeOnly.body.rawKey))).status).toBe(204)
+    expect((await next(p.id, { columnId: p.columns[0]!.id }, key(writeOnly.body.rawKey))).status).toBe(403)
     const archive = (archived: boolean) =>
       call(base, "PATCH", `/v1/projects/${p.id}`, { body: { archived }, headers: key(A.apiKey) })
     expect((await archive(true)).status).toBe(200)

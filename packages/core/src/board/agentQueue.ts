@@ -99,7 +99,8 @@ export const claimNextCard = (deps: {
               [
                 projectId,
                 principal.userId,
-                reachOf(principal, scopesFor(CLAIM)),
+                // read as well as write: the answer carries the card
+                reachOf(principal, ["read", ...scopesFor(CLAIM)]),
                 times.now,
                 filter.columnId ?? null,
                 labelIds.length === 0 ? null : labelIds,
@@ -112,7 +113,8 @@ export const claimNextCard = (deps: {
           // c.claimed` on its latest version, which the statement locked), so no live session of
           // it exists, passed or not, and one opened meanwhile cannot commit before this does (the
           // session trigger's UPDATE of the card waits for the lock). A flag made wrong by hand
-          // (false beside a live session) makes the open below lose until the sweep ends that session.
+          // (false beside a live session) makes the open below lose on that card at every attempt,
+          // so the queue answers 204 until the sweep ends that session (about a second).
           const opened = yield* open(principal, card.id, projectId, ttl, times.now, times.until)
           // a claim committed after this statement's snapshot: take the next card
           if (opened === undefined) return "lost" as const
