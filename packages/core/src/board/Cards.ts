@@ -322,8 +322,9 @@ export class Cards extends Context.Service<
       })
 
       // the JSON the database wrote is the Card schema's own (cardView.ts); one it refuses is a defect
-      const get = (principal: Principal, id: CardId) =>
-        Effect.flatMap(getJson(principal, id), (json) => decodeCard(JSON.parse(json)).pipe(Effect.orDie))
+      const get = Effect.fn("Cards.get")(function* (principal: Principal, id: CardId) {
+        return yield* decodeCard(JSON.parse(yield* getJson(principal, id))).pipe(Effect.orDie)
+      })
 
       const update = Effect.fn("Cards.update")(function* (principal: Principal, id: CardId, patch: CardPatch) {
         const card = yield* access.write(principal, "card", id)
