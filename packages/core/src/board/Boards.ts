@@ -21,7 +21,9 @@ import {
   archivedBoardJsonByAssigneeSql,
   archivedBoardJsonSql,
   boardJsonByAssigneeSql,
+  BoardJsonRow,
   boardJsonSql,
+  boardParts,
   eventCursorSql
 } from "./boardJson.ts"
 import { cardColumn, CardRow, toLabel } from "./cardView.ts"
@@ -41,13 +43,6 @@ const cardsSql = statement<{ project: string; now: string }>(
 /** The board's cursor, read in a statement of its own (see `get`). */
 const cursorSql = statement<{ project: string }>((p) => `SELECT ${eventCursorSql(`${p.project}::uuid`)} AS cursor`)
 const CursorRow = Schema.Struct({ cursor: Schema.String })
-
-/** A row of the board's JSON (boardJson.ts): the head and tail on the first row, cards on each. */
-const BoardJsonRow = Schema.Struct({
-  head: Schema.NullOr(Schema.String),
-  card: Schema.NullOr(Schema.String),
-  tail: Schema.NullOr(Schema.String)
-})
 
 /**
  * Whole-board queries running at once; the others wait their turn. Each is CPU-bound (PostgreSQL
@@ -153,13 +148,9 @@ export class Boards extends Context.Service<
             ? (archived ? archivedRows : boardRows)({ project: projectId, now })
             : (archived ? archivedRowsFor : boardRowsFor)({ project: projectId, now, assignee: user })
         ).pipe(Effect.orDie, boardReads.withPermit)
-        const first = rows[0]
+        const parts = boardParts(rows)
         // the project went between the access check and the read
-        if (first === undefined || first.head === null || first.tail === null)
-          return yield* new NotFound({ message: "project not found" })
-        const parts = [first.head]
-        for (const row of rows) if (row.card !== null) parts.push(row.card)
-        parts.push(first.tail)
+        if (parts === undefined) return yield* new NotFound({ message: "project not found" })
         return parts
       })
 

@@ -6,17 +6,16 @@
  * escaped as JSON.stringify escapes them (to_json does: the same short escapes and \u00xx for the
  * other control characters), timestamps as Date.prototype.toISOString writes them, nulls as null.
  *
- * Rows of up to CARDS_PER_ROW cards, in board order (column position, then the card's order
- * key), so no message is larger than a few hundred cards (a single document row would hit the
- * driver's 16 MiB message limit on a large board), and the server handles a few rows rather
- * than one object per card. The first row also carries the head, `{"project":…,
- * "columns":[…],"cards":[`, and the tail, `],"labels":[…],"eventCursor":"…"}`; a board without
- * cards is that one row with no card. The cursor is read in the same statement, so in the same
- * snapshot as the cards (`eventCursorSql`). Every card but the first starts with its comma, so the body is the head,
- * the cards and the tail, concatenated. (Text, not bytea: joining the driver's bytea views into
- * one Buffer allocates as much again outside the JS heap, and the full collections that set off
- * cost more server CPU than decoding the rows into strings did: 6.7 against 3.4 ms a request
- * on a 1,000-card board.)
+ * Rows of up to CARDS_PER_ROW cards of one column, so no message is larger than a few hundred
+ * cards (a single document row would hit the driver's 16 MiB message limit on a large board), and
+ * the server handles a few rows rather than one object per card. One more row carries the head,
+ * `{"project":…,"columns":[…],"cards":[`, and the tail, `],"labels":[…],"eventCursor":"…"}`; a
+ * board without cards is that row alone. The cursor is read in the same statement, so in the same
+ * snapshot as the cards (`eventCursorSql`). `boardParts` puts the rows in board order and joins
+ * them: the body is the head, the runs of cards with a comma between two, and the tail. (Text,
+ * not bytea: joining the driver's bytea views into one Buffer allocates as much again outside the
+ * JS heap, and the full collections that set off cost more server CPU than decoding the rows into
+ * strings did: 6.7 against 3.4 ms a request on a 1,000-card board.)
  *
  * Built with concat and to_json rather than json_build_object/json_agg: those put spaces after
  * every colon and comma, and json_build_object, which looks up every argument's type on every
@@ -28,7 +27,8 @@
 import { Column } from "../domain/board.ts"
 import { Project } from "../domain/workspace.ts"
 import { assigneeList, cardJsonOf, labelJson, subtaskJson } from "./cardView.ts"
-import { claimJsonText, LIVE } from "./claimSql.ts"
+import { singleCardClaim } from "./claimSql.ts"
+import { Schema } from "effect"
 import { type Statement, statement } from "../infra/statement.ts"
 import { jsonObject } from "./jsonSql.ts"
 import { XID_OFFSET } from "../events/eventClock.ts"
@@ -38,14 +38,17 @@ import { projectAutomationJson } from "./rows.ts"
 const projectJson = jsonObject(Project, "p", { automation: projectAutomationJson("p") })
 const columnJson = jsonObject(Column, "bc", {})
 
-/** Positions as cardView's: the ordinal in the column by order key (keys are unique per column). */
-const cardJsonAt = (position: string) =>
+/**
+ * Card `c` (the lateral's row) at `position`; its claim read only when its `claimed` flag says a
+ * live session holds it, and then only if that session's lease still runs at `now`.
+ */
+const cardJsonAt = (position: string, now: string) =>
   cardJsonOf({
     position,
-    labels: "'[' || COALESCE(cl.j, '') || ']'",
-    subtasks: "'[' || COALESCE(cs.j, '') || ']'",
-    assigneeIds: "'[' || COALESCE(ca.j, '') || ']'",
-    claim: `CASE WHEN s.id IS NULL THEN 'null' ELSE ${claimJsonText} END`
+    labels: "'[' || COALESCE(c.labels_json, '') || ']'",
+    subtasks: "'[' || COALESCE(c.subtasks_json, '') || ']'",
+    assigneeIds: "'[' || COALESCE(c.assignees_json, '') || ']'",
+    claim: `CASE WHEN c.claimed THEN ${singleCardClaim(now)} ELSE 'null' END`
   })
 
 /**
@@ -74,29 +77,33 @@ export interface BoardParams {
 }
 
 /**
- * Board order: columns by position, cards by order key; the ids only make ties impossible. The
- * archived cards (which have no key) by when they were archived, newest first.
- */
-const boardOrderOf = (archived: boolean) =>
-  archived ? "col.position, col.id, c.archived_at DESC, c.id" : "col.position, col.id, c.sort_key, c.id"
-
-/**
  * Cards per row of the answer: many enough that the server handles a few rows, not one per card;
  * few enough that a row's text (a card is about 0.5 KiB) stays a regular heap object, under V8's
  * 128 KiB large-object size, which dies young instead of going to the old generation.
  */
-const CARDS_PER_ROW = 128
+export const CARDS_PER_ROW = 128
 
 /**
  * `project`: the project id, `now`: the time (a lease holds its card until then); with
  * `assignee`, a user id, and only the cards assigned to them are listed (at their places among
- * all the column's cards). Rows: head and tail (first row only), cards (null on a board without cards).
- * The unfiltered board is the hot read. `archived`: the archived cards instead of the live ones
- * (each at `position` 0, as every read of an archived card says).
+ * all the column's cards). `archived`: the archived cards instead of the live ones (each at
+ * `position` 0, as every read of an archived card says), newest first in each column.
+ *
+ * Rows: one per column and run of up to CARDS_PER_ROW cards (`col`, the column's place on the
+ * board from 1; `chunk`, the run's place in its column; `card`, its cards' JSON joined by
+ * commas), in no particular order, and one row with `col` 0 that carries the head and the tail.
+ * No row with `col` 0: no such project.
+ *
+ * Each column's cards come from the lateral in the column's own order, where an index walk
+ * (`cards_order_unique`, column then key) or a sort of that one column numbers them, so their
+ * positions need no count and no window over the whole board. The rows are left unordered and
+ * the server puts them in order (`boardParts`): ordering them here sorted the cards' text, a
+ * few MB on a large board, which went to disk past `work_mem`. The claim is looked up only for a
+ * card whose `claimed` flag says a live session holds it (migrations/0013), not for every card.
  */
 const boardSql = (assignee: boolean, archived = false) => {
-  const boardOrder = boardOrderOf(archived)
   const which = archived ? "c.archived_at IS NOT NULL" : "c.archived_at IS NULL"
+  const columnOrder = archived ? "c.archived_at DESC, c.id" : "c.sort_key"
   return statement<BoardParams & { readonly assignee: string }>(
     (p) => `
 WITH lab AS (
@@ -110,47 +117,43 @@ WITH lab AS (
 ), card_asg AS (
   SELECT ca.card_id, ${assigneeList} AS j
   FROM card_assignees ca WHERE ca.card_id IN (SELECT id FROM cards WHERE project_id = ${p.project}) GROUP BY ca.card_id
-)${
-      assignee
-        ? `, placed AS (
-  SELECT c.*, row_number() OVER (PARTITION BY c.column_id ORDER BY c.sort_key, c.id) - 1 AS place
-  FROM cards c WHERE c.project_id = ${p.project} AND ${which}
-)`
-        : ""
-    }
-, board AS (
-SELECT
-  row_number() OVER (ORDER BY ${boardOrder}) AS n,
-  CASE WHEN row_number() OVER (ORDER BY ${boardOrder}) = 1 THEN concat(
+)
+SELECT col.n::int AS col, run.n AS chunk, NULL::text AS head,
+  array_to_string(run.texts[run.n * ${CARDS_PER_ROW} + 1 : (run.n + 1) * ${CARDS_PER_ROW}], ',') AS card, NULL::text AS tail
+FROM (
+  SELECT bc.id, row_number() OVER (ORDER BY bc.position, bc.id) AS n FROM board_columns bc WHERE bc.project_id = ${p.project}
+) col
+CROSS JOIN LATERAL (
+  SELECT generate_series(0, (cardinality(texts) - 1) / ${CARDS_PER_ROW}) AS n, texts FROM (
+    -- the documented way to feed an aggregate in order: a sorted subquery and nothing between
+    -- (the assignee's filter is the aggregate's FILTER, not a WHERE the planner could turn into a join)
+    SELECT array_agg(${cardJsonAt(archived ? "0" : "c.place", p.now)})${assignee ? " FILTER (WHERE c.mine)" : ""} AS texts FROM (
+      SELECT c.*, cl.j AS labels_json, cs.j AS subtasks_json, ca.j AS assignees_json,
+        row_number() OVER (ORDER BY ${columnOrder}) - 1 AS place${
+          assignee
+            ? `,
+        EXISTS (SELECT 1 FROM card_assignees f WHERE f.card_id = c.id AND f.user_id = ${p.assignee}::uuid) AS mine`
+            : ""
+        }
+      FROM cards c
+      LEFT JOIN card_lab cl ON cl.card_id = c.id
+      LEFT JOIN card_sub cs ON cs.card_id = c.id
+      LEFT JOIN card_asg ca ON ca.card_id = c.id
+      WHERE c.column_id = col.id AND ${which}
+      ORDER BY ${columnOrder}
+    ) c
+  ) column_cards
+) run
+UNION ALL
+SELECT 0, 0, concat(
     '{"project":', ${projectJson},
     ',"columns":[', (SELECT string_agg(${columnJson}, ',' ORDER BY bc.position, bc.id) FROM board_columns bc WHERE bc.project_id = p.id),
-    '],"cards":[') END AS head,
-  CASE WHEN c.id IS NOT NULL THEN concat(
-    CASE WHEN row_number() OVER (ORDER BY ${boardOrder}) > 1 THEN ',' END, ${cardJsonAt(
-      archived
-        ? "0"
-        : assignee
-          ? "c.place"
-          : "row_number() OVER (PARTITION BY col.position, col.id ORDER BY c.sort_key, c.id) - 1"
-    )}) END AS card,
-  CASE WHEN row_number() OVER (ORDER BY ${boardOrder}) = 1 THEN concat(
+    '],"cards":['),
+  NULL,
+  concat(
     '],"labels":[', (SELECT string_agg(lab.j, ',' ORDER BY lab.sort_name, lab.id) FROM lab),
-    '],"eventCursor":"', ${eventCursorSql("p.id")}, '"}') END AS tail
-FROM projects p
-LEFT JOIN (${assignee ? "placed" : "cards"} c JOIN board_columns col ON col.id = c.column_id) ON c.project_id = p.id AND ${which}${
-      assignee
-        ? ` AND EXISTS (SELECT 1 FROM card_assignees f WHERE f.card_id = c.id AND f.user_id = ${p.assignee}::uuid)`
-        : ""
-    }
-LEFT JOIN card_lab cl ON cl.card_id = c.id
-LEFT JOIN card_sub cs ON cs.card_id = c.id
-LEFT JOIN card_asg ca ON ca.card_id = c.id
-LEFT JOIN agent_sessions s ON s.card_id = c.id AND s.status IN ${LIVE} AND s.lease_expires_at > ${p.now}::timestamptz
-WHERE p.id = ${p.project}
-)
--- a few hundred cards per row: one row object and one text value per chunk, not per card
-SELECT max(head) AS head, string_agg(card, '' ORDER BY n) AS card, max(tail) AS tail
-FROM board GROUP BY (n - 1) / ${CARDS_PER_ROW} ORDER BY (n - 1) / ${CARDS_PER_ROW}`
+    '],"eventCursor":"', ${eventCursorSql("p.id")}, '"}')
+FROM projects p WHERE p.id = ${p.project}`
   )
 }
 
@@ -162,3 +165,31 @@ export const boardJsonByAssigneeSql = boardSql(true)
 export const archivedBoardJsonSql = boardSql(false, true) as Statement<BoardParams>
 /** The archived cards assigned to `assignee`. */
 export const archivedBoardJsonByAssigneeSql = boardSql(true, true)
+
+/** A row of the board statements above: the head and tail (`col` 0), or a run of one column's cards. */
+export const BoardJsonRow = Schema.Struct({
+  col: Schema.Number,
+  chunk: Schema.Number,
+  head: Schema.NullOr(Schema.String),
+  card: Schema.NullOr(Schema.String),
+  tail: Schema.NullOr(Schema.String)
+})
+export type BoardJsonRow = typeof BoardJsonRow.Type
+
+/**
+ * The document's parts in order (their concatenation is the board's JSON): the head, the runs of
+ * cards by column and place with a comma between two, the tail. `undefined` when no row carries
+ * the head: the project is gone.
+ */
+export const boardParts = (rows: ReadonlyArray<BoardJsonRow>): Array<string> | undefined => {
+  const ends = rows.find((r) => r.col === 0)
+  if (ends === undefined || ends.head === null || ends.tail === null) return undefined
+  const runs = rows.filter((r) => r.col !== 0 && r.card !== null).sort((a, b) => a.col - b.col || a.chunk - b.chunk)
+  const parts = [ends.head]
+  for (const [i, run] of runs.entries()) {
+    if (i > 0) parts.push(",")
+    parts.push(run.card!)
+  }
+  parts.push(ends.tail)
+  return parts
+}
