@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0031_card_json.sql (29 files).
+-- Migrations: 0001_init.sql .. 0032_cards_board_index.sql (30 files).
 
 SET check_function_bodies = false;
 
@@ -899,9 +899,9 @@ CREATE INDEX card_pull_requests_pr ON public.card_pull_requests USING btree (pul
 
 CREATE INDEX cards_archived ON public.cards USING btree (project_id, archived_at DESC, id) WHERE (archived_at IS NOT NULL);
 
-CREATE INDEX cards_intake_token ON public.cards USING btree (intake_token_id) WHERE (intake_token_id IS NOT NULL);
+CREATE INDEX cards_board ON public.cards USING btree (project_id, column_id, sort_key);
 
-CREATE INDEX cards_project ON public.cards USING btree (project_id);
+CREATE INDEX cards_intake_token ON public.cards USING btree (intake_token_id) WHERE (intake_token_id IS NOT NULL);
 
 CREATE INDEX cards_queue ON public.cards USING btree (column_id, (
 CASE priority

@@ -139,7 +139,7 @@ CROSS JOIN LATERAL (
       LEFT JOIN card_lab cl ON cl.card_id = c.id
       LEFT JOIN card_sub cs ON cs.card_id = c.id
       LEFT JOIN card_asg ca ON ca.card_id = c.id
-      WHERE c.column_id = col.id AND ${which}
+      WHERE c.project_id = ${p.project} AND c.column_id = col.id AND ${which}
       ORDER BY ${columnOrder}
     ) c
   ) column_cards
