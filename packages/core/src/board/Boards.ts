@@ -15,7 +15,7 @@ import { NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { findAll, findOne, statement } from "../infra/statement.ts"
-import { Access } from "./Access.ts"
+import { Access, checkGrant } from "./Access.ts"
 import { assigneeOf } from "./assignees.ts"
 import {
   archivedBoardJsonByAssigneeSql,
@@ -140,17 +140,26 @@ export class Boards extends Context.Service<
         assignee?: string,
         archived = false
       ) {
-        yield* access.resolve(principal, "project", projectId)
         const user = assigneeOf(principal, assignee)
         const now = yield* sqlNow
+        const params = { project: projectId, now, user: principal.userId }
         const rows = yield* (
           user === undefined
-            ? (archived ? archivedRows : boardRows)({ project: projectId, now })
-            : (archived ? archivedRowsFor : boardRowsFor)({ project: projectId, now, assignee: user })
+            ? (archived ? archivedRows : boardRows)(params)
+            : (archived ? archivedRowsFor : boardRowsFor)({ ...params, assignee: user })
         ).pipe(Effect.orDie, boardReads.withPermit)
+        // the access rule on what the statement read with the board (as access.resolve reads it):
+        // no project, or not the caller's, is 404; outside the credential's grant, 404 or 403
+        const ends = rows.find((r) => r.col === 0)
+        yield* checkGrant(
+          principal,
+          ends?.workspace_id ?? "",
+          ends?.role ?? undefined,
+          `project ${projectId}`,
+          projectId
+        )
         const parts = boardParts(rows)
-        // the project went between the access check and the read
-        if (parts === undefined) return yield* new NotFound({ message: "project not found" })
+        if (parts === undefined) return yield* new NotFound({ message: `project ${projectId} not found` })
         return parts
       })
 

@@ -6,8 +6,16 @@
 import { describe, expect, it } from "vitest"
 import { type BoardJsonRow, boardParts } from "./boardJson.ts"
 
-const run = (col: number, chunk: number, card: string): BoardJsonRow => ({ col, chunk, head: null, card, tail: null })
-const ends: BoardJsonRow = { col: 0, chunk: 0, head: "{H[", card: null, tail: "]T}" }
+const run = (col: number, chunk: number, card: string): BoardJsonRow => ({
+  col,
+  chunk,
+  workspace_id: null,
+  role: null,
+  head: null,
+  card,
+  tail: null
+})
+const ends: BoardJsonRow = { col: 0, chunk: 0, workspace_id: "w", role: "member", head: "{H[", card: null, tail: "]T}" }
 
 describe("boardParts", () => {
   it("orders the runs by column, then by run, whatever order the rows came in", () => {

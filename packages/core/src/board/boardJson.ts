@@ -29,6 +29,8 @@ import { Project } from "../domain/workspace.ts"
 import { assigneeList, cardJsonOf, labelJson, subtaskJson } from "./cardView.ts"
 import { singleCardClaim } from "./claimSql.ts"
 import { Schema } from "effect"
+import { WorkspaceRole } from "../domain/enums.ts"
+import { membershipOf } from "./Access.ts"
 import { type Statement, statement } from "../infra/statement.ts"
 import { jsonObject } from "./jsonSql.ts"
 import { XID_OFFSET } from "../events/eventClock.ts"
@@ -74,6 +76,8 @@ export const eventCursorSql = (
 export interface BoardParams {
   readonly project: string
   readonly now: string
+  /** The caller: the row with the head says their role in the project's workspace. */
+  readonly user: string
 }
 
 /**
@@ -91,8 +95,9 @@ export const CARDS_PER_ROW = 128
  *
  * Rows: one per column and run of up to CARDS_PER_ROW cards (`col`, the column's place on the
  * board from 1; `chunk`, the run's place in its column; `card`, its cards' JSON joined by
- * commas), in no particular order, and one row with `col` 0 that carries the head and the tail.
- * No row with `col` 0: no such project.
+ * commas), in no particular order, and one row with `col` 0 that carries the head and the tail,
+ * the project's workspace and the caller's role there (the access rule's inputs: `checkGrant`).
+ * No row with `col` 0: no such project. A caller who is no member gets the head's row alone.
  *
  * Each column's cards come from the lateral in the column's own order, where an index walk
  * (`cards_order_unique`, column then key) or a sort of that one column numbers them, so their
@@ -118,10 +123,13 @@ WITH lab AS (
   SELECT ca.card_id, ${assigneeList} AS j
   FROM card_assignees ca WHERE ca.card_id IN (SELECT id FROM cards WHERE project_id = ${p.project}) GROUP BY ca.card_id
 )
-SELECT col.n::int AS col, run.n AS chunk, NULL::text AS head,
+SELECT col.n::int AS col, run.n AS chunk, NULL::uuid AS workspace_id, NULL::text AS role, NULL::text AS head,
   array_to_string(run.texts[run.n * ${CARDS_PER_ROW} + 1 : (run.n + 1) * ${CARDS_PER_ROW}], ',') AS card, NULL::text AS tail
 FROM (
-  SELECT bc.id, row_number() OVER (ORDER BY bc.position, bc.id) AS n FROM board_columns bc WHERE bc.project_id = ${p.project}
+  SELECT bc.id, row_number() OVER (ORDER BY bc.position, bc.id) AS n FROM board_columns bc
+  -- no card is written for a caller who is no member (the server answers 404 from the head's row)
+  WHERE bc.project_id = ${p.project} AND EXISTS (SELECT 1 FROM projects mp JOIN workspace_members mm
+    ON mm.workspace_id = mp.workspace_id AND mm.user_id = ${p.user} WHERE mp.id = ${p.project})
 ) col
 CROSS JOIN LATERAL (
   SELECT generate_series(0, (cardinality(texts) - 1) / ${CARDS_PER_ROW}) AS n, texts FROM (
@@ -145,7 +153,7 @@ CROSS JOIN LATERAL (
   ) column_cards
 ) run
 UNION ALL
-SELECT 0, 0, concat(
+SELECT 0, 0, p.workspace_id, m.role, concat(
     '{"project":', ${projectJson},
     ',"columns":[', (SELECT string_agg(${columnJson}, ',' ORDER BY bc.position, bc.id) FROM board_columns bc WHERE bc.project_id = p.id),
     '],"cards":['),
@@ -153,7 +161,7 @@ SELECT 0, 0, concat(
   concat(
     '],"labels":[', (SELECT string_agg(lab.j, ',' ORDER BY lab.sort_name, lab.id) FROM lab),
     '],"eventCursor":"', ${eventCursorSql("p.id")}, '"}')
-FROM projects p WHERE p.id = ${p.project}`
+FROM projects p ${membershipOf("p.workspace_id", p.user)} WHERE p.id = ${p.project}`
   )
 }
 
@@ -170,6 +178,9 @@ export const archivedBoardJsonByAssigneeSql = boardSql(true, true)
 export const BoardJsonRow = Schema.Struct({
   col: Schema.Number,
   chunk: Schema.Number,
+  /** On the head's row: the project's workspace and the caller's role there (null: no member). */
+  workspace_id: Schema.NullOr(Schema.String),
+  role: Schema.NullOr(WorkspaceRole),
   head: Schema.NullOr(Schema.String),
   card: Schema.NullOr(Schema.String),
   tail: Schema.NullOr(Schema.String)
