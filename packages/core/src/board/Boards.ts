@@ -61,8 +61,8 @@ export class Boards extends Context.Service<
     /**
      * The BoardView as JSON text, exactly as the HTTP API's Board schema and JSON.stringify write
      * it, in parts to be written in order (their concatenation is the document). Parts, not one
-     * string: a joined board is one large object that goes straight to the old generation, and a
-     * 1,000-card board per request set off a full collection every hundred or so requests.
+     * string: a joined board is one large object that goes straight to the old generation; the
+     * HTTP handler encodes the parts into one buffer of the body's length instead.
      */
     readonly json: (
       principal: Principal,
