@@ -139,6 +139,12 @@ describe.each(backends)("the access matrix's scope column on %s", (backend) => {
     // the project key sees its own project, and only it
     const mine = await call(base, "GET", `/v1/board/${world.W2.projectId}`, { headers: key(keys.otherProject) })
     expect(mine.status, mine.text).toBe(200)
+    // the same project with its id in capitals (the path accepts them; the key keeps ids as the database writes them)
+    const shouted = await call(base, "GET", `/v1/board/${world.W2.projectId.toUpperCase()}`, {
+      headers: key(keys.otherProject)
+    })
+    expect(shouted.status, shouted.text).toBe(200)
+    expect(shouted.body).toEqual(mine.body)
     const list = await call(base, "GET", "/v1/workspaces", { headers: key(keys.otherProject) })
     expect(list.body.map((w: { id: string }) => w.id)).toEqual([world.W2.workspaceId])
     const search = await call(base, "GET", `/v1/search?q=${(await world.fixture()).word}`, {

@@ -15,7 +15,7 @@ import { NotFound, type WorkspaceNotGranted } from "../domain/errors.ts"
 import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { findAll, findOne, statement } from "../infra/statement.ts"
-import { Access, checkGrant } from "./Access.ts"
+import { Access, checkGrant, reachOf } from "./Access.ts"
 import { assigneeOf } from "./assignees.ts"
 import {
   archivedBoardJsonByAssigneeSql,
@@ -142,7 +142,7 @@ export class Boards extends Context.Service<
       ) {
         const user = assigneeOf(principal, assignee)
         const now = yield* sqlNow
-        const params = { project: projectId, now, user: principal.userId }
+        const params = { project: projectId, now, user: principal.userId, reach: reachOf(principal) }
         const rows = yield* (
           user === undefined
             ? (archived ? archivedRows : boardRows)(params)
@@ -156,7 +156,8 @@ export class Boards extends Context.Service<
           ends?.workspace_id ?? "",
           ends?.role ?? undefined,
           `project ${projectId}`,
-          projectId
+          // as the database writes it (a key's projects are kept so): the path may be in capitals
+          projectId.toLowerCase()
         )
         const parts = boardParts(rows)
         if (parts === undefined) return yield* new NotFound({ message: `project ${projectId} not found` })

@@ -30,7 +30,7 @@ import { assigneeList, cardJsonOf, labelJson, subtaskJson } from "./cardView.ts"
 import { singleCardClaim } from "./claimSql.ts"
 import { Schema } from "effect"
 import { WorkspaceRole } from "../domain/enums.ts"
-import { membershipOf } from "./Access.ts"
+import { membershipOf, visibleTo } from "./Access.ts"
 import { type Statement, statement } from "../infra/statement.ts"
 import { jsonObject } from "./jsonSql.ts"
 import { XID_OFFSET } from "../events/eventClock.ts"
@@ -78,6 +78,8 @@ export interface BoardParams {
   readonly now: string
   /** The caller: the row with the head says their role in the project's workspace. */
   readonly user: string
+  /** The credential's reach for a read (`reachOf`): cards are written only within it. */
+  readonly reach: ReadonlyArray<string> | null
 }
 
 /**
@@ -100,7 +102,7 @@ export const CARDS_PER_ROW = 128
  * No row with `col` 0: no such project. A caller who is no member gets the head's row alone.
  *
  * Each column's cards come from the lateral in the column's own order, where an index walk
- * (`cards_order_unique`, column then key) or a sort of that one column numbers them, so their
+ * (`cards_board`: project, column, key) or a sort of that one column numbers them, so their
  * positions need no count and no window over the whole board. The rows are left unordered and
  * the server puts them in order (`boardParts`): ordering them here sorted the cards' text, a
  * few MB on a large board, which went to disk past `work_mem`. The claim is looked up only for a
@@ -127,9 +129,10 @@ SELECT col.n::int AS col, run.n AS chunk, NULL::uuid AS workspace_id, NULL::text
   array_to_string(run.texts[run.n * ${CARDS_PER_ROW} + 1 : (run.n + 1) * ${CARDS_PER_ROW}], ',') AS card, NULL::text AS tail
 FROM (
   SELECT bc.id, row_number() OVER (ORDER BY bc.position, bc.id) AS n FROM board_columns bc
-  -- no card is written for a caller who is no member (the server answers 404 from the head's row)
-  WHERE bc.project_id = ${p.project} AND EXISTS (SELECT 1 FROM projects mp JOIN workspace_members mm
-    ON mm.workspace_id = mp.workspace_id AND mm.user_id = ${p.user} WHERE mp.id = ${p.project})
+  -- no card is written for a caller the board is not visible to (a stranger, a credential that
+  -- does not reach it or lacks the read scope): the server answers 404 or 403 from the head's row
+  WHERE bc.project_id = ${p.project}
+    AND EXISTS (SELECT 1 FROM projects vp WHERE vp.id = ${p.project} AND ${visibleTo("vp.workspace_id", p.user, p.reach, "vp.id")})
 ) col
 CROSS JOIN LATERAL (
   SELECT generate_series(0, (cardinality(texts) - 1) / ${CARDS_PER_ROW}) AS n, texts FROM (

@@ -289,15 +289,6 @@ export const layerEmbedded = (dataDir: string, serves = false) => {
   return Layer.provideMerge(readsFromMain, client).pipe(Layer.provideMerge(started))
 }
 
-/**
- * Settings of every connection the server opens to PostgreSQL. `jit`: off. PostgreSQL compiles a
- * statement whose plan's estimated cost passes `jit_above_cost` (100,000 by default), which costs
- * 30 to 600 ms each time, far more than any statement here runs; the board statement's estimate
- * grows with the cards of the whole table (it plans each column for the table's average column),
- * so on a large database every board read would have paid it. The embedded database has no JIT.
- */
-export const postgresSessionSettings = { jit: "off" } as const
-
 /** Whether the PostgreSQL database at `databaseUrl` already holds a board (its migrations table). */
 export const postgresHoldsBoard = (databaseUrl: string) =>
   Effect.scoped(
@@ -321,12 +312,8 @@ export const layerOwner = (config: AppConfigValues, serves = false) => {
       url,
       maxConnections: READ_CONNECTIONS,
       multiplex: true,
-      startupParameters: postgresSessionSettings,
       ...readStream(config.databaseUrl)
     })
   ).pipe(Layer.provide(Reactivity.layer))
-  return Layer.merge(
-    PgClient.layerFrom(PgClient.make({ url, maxConnections: 20, startupParameters: postgresSessionSettings })),
-    reads
-  )
+  return Layer.merge(PgClient.layerFrom(PgClient.make({ url, maxConnections: 20 })), reads)
 }
