@@ -226,7 +226,7 @@ describe.each(backends)("board JSON on %s", (backend) => {
     expect(board.project.updatedAt).toBe("2026-03-04T05:06:07.008Z")
   })
 
-  it("a board of more cards than one row of the statement carries (rows of 256 cards), in order", async () => {
+  it("a board whose columns each span more than one row of the statement (runs of 128 cards), in order", async () => {
     const project = await post("/v1/projects", { workspaceId: a.workspaceId, name: "Big", template: "kanban" })
     const columns = project.columns.map((c: { id: string }) => c.id) as Array<string>
     for (let batch = 0; batch < 26; batch++) {

@@ -82,9 +82,10 @@ const actorOf = (principal: Principal, needs: WriteNeeds) => {
   return { user: principal.userId, grants: reachOf(principal, scopesFor(needs)), kind, credential }
 }
 
-/** How the card writes name themselves to the access rule (their scopes follow: `scopesFor`). */
+/** The Card schema's decoder, for `get`: the text `getJson` reads is that schema's JSON. */
 const decodeCard = Schema.decodeUnknownEffect(Card)
 
+/** How the card writes name themselves to the access rule (their scopes follow: `scopesFor`). */
 const CHANGE: WriteNeeds = { action: "change cards" }
 const DELETE: WriteNeeds = { action: "delete cards", deletes: true }
 

@@ -87,7 +87,7 @@ export interface BoardParams {
  * few enough that a row's text (a card is about 0.5 KiB) stays a regular heap object, under V8's
  * 128 KiB large-object size, which dies young instead of going to the old generation.
  */
-export const CARDS_PER_ROW = 128
+const CARDS_PER_ROW = 128
 
 /**
  * `project`: the project id, `now`: the time (a lease holds its card until then); with

@@ -308,12 +308,7 @@ export const layerOwner = (config: AppConfigValues, serves = false) => {
   const url = Redacted.make(config.databaseUrl)
   const reads = Layer.effect(
     ReadSql,
-    PgClient.make({
-      url,
-      maxConnections: READ_CONNECTIONS,
-      multiplex: true,
-      ...readStream(config.databaseUrl)
-    })
+    PgClient.make({ url, maxConnections: READ_CONNECTIONS, multiplex: true, ...readStream(config.databaseUrl) })
   ).pipe(Layer.provide(Reactivity.layer))
   return Layer.merge(PgClient.layerFrom(PgClient.make({ url, maxConnections: 20 })), reads)
 }
