@@ -70,6 +70,15 @@ describe.each(backends)("the work queue on %s", (backend) => {
         actor: r.body.session.actor,
         leaseExpiresAt: r.body.session.leaseExpiresAt
       })
+      // the card as its own read shows it, and the session's event in the card's history
+      const read = await call(base, "GET", `/v1/cards/${r.body.card.id}`, { headers: key(A.apiKey) })
+      expect(read.text).toBe(JSON.stringify(r.body.card))
+      const history = await call(base, "GET", `/v1/cards/${r.body.card.id}/history`, { headers: key(A.apiKey) })
+      const created = history.body.events.filter((e: { type: string }) => e.type === "agent_session.created")
+      expect(created).toHaveLength(1)
+      expect(created[0].data).toEqual({ object: r.body.session })
+      expect(created[0].actor).toEqual({ type: "user", userId: A.userId, name: expect.any(String) })
+      expect(created[0].createdAt).toBe(r.body.session.createdAt)
       taken.push(r.body.card.id)
     }
     expect(taken).toEqual([urgent.id, urgentLater.id, high.id, medium.id, low.id])

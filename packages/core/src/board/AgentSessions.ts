@@ -224,7 +224,7 @@ export class AgentSessions extends Context.Service<
         return { created: outcome.created, session: outcome.session }
       })
 
-      const claimNext = claimNextCard({ sql, access, events, cards, statements })
+      const claimNext = claimNextCard({ sql, access, events })
 
       const heartbeat = Effect.fn("AgentSessions.heartbeat")(function* (
         principal: Principal,

@@ -11,7 +11,7 @@ import {
   type Activity,
   type ActivityId,
   type ActivityType,
-  type AgentSession,
+  AgentSession,
   type AgentSessionId,
   type AgentSessionStatus,
   agentLimits
@@ -23,7 +23,8 @@ import { actorParams, actorSql, type EventInput, type EventLog } from "../events
 import { timestampOf } from "../infra/clock.ts"
 import { checkRow, membershipOf, projectStateColumns, type Role } from "./Access.ts"
 import { sessionActor } from "./cardView.ts"
-import { LIVE } from "./claimSql.ts"
+import { actorJsonText, LIVE } from "./claimSql.ts"
+import { jsonObject } from "./jsonSql.ts"
 import { iso } from "./rows.ts"
 
 export interface SessionRow {
@@ -92,17 +93,49 @@ export const leaseTimes = (ttlSeconds: number) =>
     until: timestampOf(nanos + BigInt(ttlSeconds) * 1_000_000_000n)
   }))
 
-// $1 card, $2 user, $3 credential kind, $4 credential id, $5 ttl, $6 the time, $7 the lease's end,
-// $8 project. Nothing is written when a live session holds the card (the unique index's guard).
-const openSql = `
+/**
+ * The INSERT that opens a session, as SQL over `from`'s rows: `actor` is the actor's JSON
+ * (`actorSql`), the other fields SQL expressions (parameters). Nothing is written when a live
+ * session holds the card (the unique index's guard). A direct claim (below) and the queue
+ * (agentQueue.ts) open sessions with it.
+ */
+export const openSessionSql = (v: {
+  readonly card: string
+  readonly project: string
+  readonly user: string
+  readonly kind: string
+  readonly credential: string
+  readonly ttl: string
+  readonly now: string
+  readonly until: string
+  readonly actor: string
+  readonly from: string
+}): string => `
   INSERT INTO agent_sessions (card_id, project_id, user_id, credential_kind, credential_id, actor_type, actor_name,
     actor_on_behalf_of, status, ttl_seconds, lease_expires_at, created_at, updated_at)
-  SELECT $1::uuid, $8::uuid, $2::uuid, $3, $4::uuid, a.j->>'type', a.j->>'name',
-    (a.j->>'onBehalfOf')::uuid, 'active', $5, $7::timestamptz,
-    $6::timestamptz, $6::timestamptz
-  FROM (SELECT ${actorSql("$3::text", "$2", "$4")} AS j) a
+  SELECT ${v.card}, ${v.project}, ${v.user}::uuid, ${v.kind}, ${v.credential}::uuid, ${v.actor}->>'type', ${v.actor}->>'name',
+    (${v.actor}->>'onBehalfOf')::uuid, 'active', ${v.ttl}, ${v.until}::timestamptz,
+    ${v.now}::timestamptz, ${v.now}::timestamptz
+  FROM ${v.from}
   ON CONFLICT (card_id) WHERE status IN ${LIVE} DO NOTHING
   RETURNING ${SESSION_COLUMNS.replaceAll("s.", "")}`
+
+// $1 card, $2 user, $3 credential kind, $4 credential id, $5 ttl, $6 the time, $7 the lease's end, $8 project.
+const openSql = openSessionSql({
+  card: "$1::uuid",
+  project: "$8::uuid",
+  user: "$2",
+  kind: "$3",
+  credential: "$4",
+  ttl: "$5",
+  now: "$6",
+  until: "$7",
+  actor: "a.j",
+  from: `(SELECT ${actorSql("$3::text", "$2", "$4")} AS j) a`
+})
+
+/** Session `s` (an agent_sessions row) as JSON text in the AgentSession schema's shape, as `toAgentSession` makes it. */
+export const sessionJson = jsonObject(AgentSession, "s", { actor: actorJsonText })
 
 /** The shared statements, on the layer's SQL client and event log. */
 export const sessionStatements = (sql: SqlClient.SqlClient, events: EventLog["Service"]) => {
