@@ -1,7 +1,7 @@
 -- The database schema after every migration, generated: do not edit. After adding or merging
 -- a migration, run `npx -y pnpm@10 schema:dump` and commit this file (test/schema.test.ts
 -- checks it). What each trigger family is for, and why it is SQL: docs/database.md.
--- Migrations: 0001_init.sql .. 0032_cards_board_index.sql (30 files).
+-- Migrations: 0001_init.sql .. 0033_project_links_host.sql (31 files).
 
 SET check_function_bodies = false;
 
@@ -946,6 +946,8 @@ CREATE INDEX oauth_tokens_grant ON public.oauth_tokens USING btree (grant_id);
 CREATE INDEX oidc_identities_user ON public.oidc_identities USING btree (user_id);
 
 CREATE INDEX password_resets_user ON public.password_resets USING btree (user_id);
+
+CREATE INDEX project_links_host ON public.project_links USING btree (project_id, host);
 
 CREATE INDEX project_links_list ON public.project_links USING btree (project_id, created_at DESC, id DESC);
 

@@ -138,6 +138,26 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
     })
   })
 
+  it("counts the project's other stored links on the same site, www. or not, never the link itself", async () => {
+    const p = await newProject("Sites")
+    const sameHost = (r: { body: { link: { evidence: Array<{ signal: string; detail: string }> } } }) =>
+      r.body.link.evidence.find((e) => e.signal === "same_host")?.detail
+    const first = await submit({ url: "https://docs.site.io/a" }, p.id)
+    expect(sameHost(first)).toBeUndefined()
+    await submit({ url: "https://www.docs.site.io/b" }, p.id)
+    await submit({ url: "https://elsewhere.io/c" }, p.id)
+    // another project's link on the site does not count
+    await submit({ url: "https://docs.site.io/z" })
+    const third = await submit({ url: "https://DOCS.site.io/c" }, p.id)
+    expect(third.status).toBe(201)
+    expect(sameHost(third)).toBe("Same host docs.site.io as 2 stored links")
+    // the same page again is the stored link: it does not count itself
+    const again = await submit({ url: "https://docs.site.io/c?utm_source=x" }, p.id)
+    expect(again.status).toBe(200)
+    const rated = await call(base, "POST", `/v1/projects/${p.id}/links/${first.body.link.id}/evaluate`, { headers: h })
+    expect(sameHost(rated)).toBe("Same host docs.site.io as 2 stored links")
+  })
+
   it("re-rates against the board as it is now: a card added after the first rating counts", async () => {
     const p = await newProject("Changing")
     const first = await submit({ url: "https://cache.example.com/guide", title: "Guide" }, p.id)

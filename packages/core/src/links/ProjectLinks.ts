@@ -18,7 +18,7 @@ import { actorParams, EventLog } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { changedFields, columns, type Row, submitSql, view } from "./linkRows.ts"
 import { normalizeUrl } from "./normalizeUrl.ts"
-import { type BoardIndex, withOtherLinks } from "./boardIndex.ts"
+import { type BoardIndex, hostKey, withLinksOnHost } from "./boardIndex.ts"
 import { evaluateRelevance, prepareBoardIndex } from "./relevance.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
@@ -112,29 +112,30 @@ export class ProjectLinks extends Context.Service<
 
       // The card-and-label part of a board's index costs ~10 ms to build for 1,000 cards; it is
       // kept per project and rebuilt when the board's version (counts and last changes of its
-      // cards and labels) moves. The stored links are read fresh every time. A write committed
+      // cards and labels) moves. Of the stored links only those on the rated link's site count,
+      // and only how many: counted fresh every time in the version's statement, so a submit
+      // never reads the project's links (it did, all of them, every time). A write committed
       // out of order (an older transaction's timestamp) can leave a rating stale until the board
       // next changes: a heuristic can afford that.
       const indexCache = new Map<string, { version: string; index: BoardIndex }>()
       const CACHED_PROJECTS = 64
 
-      const boardIndex = (projectId: string, excludeLinkId: string | null) =>
+      /** The board's index for rating `link`; a stored link is its normalised URL, which is never counted (unique per project). */
+      const boardIndex = (projectId: string, link: { readonly host: string; readonly normalizedUrl: string }) =>
         Effect.gen(function* () {
-          const [[v], links] = yield* Effect.all(
-            [
-              sql<{ version: string }>`
+          // hostKey(host) is the site: stored hosts are lower case (normalizeUrl), so a link is on
+          // the site when its host is the site or www. before it
+          const site = hostKey(link.host)
+          const [v] = yield* sql<{ version: string; on_host: number }>`
               SELECT concat_ws(':', (SELECT count(*) FROM cards WHERE project_id = ${projectId}),
                 (SELECT max(updated_at) FROM cards WHERE project_id = ${projectId}),
                 (SELECT count(*) FROM labels WHERE project_id = ${projectId}),
-                (SELECT max(updated_at) FROM labels WHERE project_id = ${projectId})) AS version`,
-              sql<{ normalized_url: string; host: string }>`
-              SELECT normalized_url, host FROM project_links WHERE project_id = ${projectId} AND id IS DISTINCT FROM ${excludeLinkId}`
-            ],
-            { concurrency: "unbounded" }
-          ).pipe(Effect.orDie)
-          const otherLinks = links.map((l) => ({ normalizedUrl: l.normalized_url, host: l.host }))
+                (SELECT max(updated_at) FROM labels WHERE project_id = ${projectId})) AS version,
+                (SELECT count(*) FROM project_links WHERE project_id = ${projectId} AND host IN (${site}, ${`www.${site}`})
+                   AND normalized_url <> ${link.normalizedUrl})::int AS on_host`.pipe(Effect.orDie)
           const cached = indexCache.get(projectId)
-          if (cached !== undefined && cached.version === v!.version) return withOtherLinks(cached.index, otherLinks)
+          if (cached !== undefined && cached.version === v!.version)
+            return withLinksOnHost(cached.index, link.host, v!.on_host)
           const [cards, labels] = yield* Effect.all(
             [
               sql<{
@@ -149,7 +150,7 @@ export class ProjectLinks extends Context.Service<
           const index = prepareBoardIndex({ cards, labels, otherLinks: [] })
           if (indexCache.size >= CACHED_PROJECTS) indexCache.delete(indexCache.keys().next().value!)
           indexCache.set(projectId, { version: v!.version, index })
-          return withOtherLinks(index, otherLinks)
+          return withLinksOnHost(index, link.host, v!.on_host)
         })
 
       const linkOf = (projectId: string, linkId: string, lock = false) =>
@@ -170,7 +171,7 @@ export class ProjectLinks extends Context.Service<
         if (!normalized.ok) return yield* new InvalidInput({ message: `url: ${normalized.error}` })
         const project = yield* access.write(principal, "project", projectId, { action: "change project links" })
         const tags = [...new Set((input.tags ?? []).map((t) => t.trim()).filter((t) => t !== ""))]
-        const index = yield* boardIndex(projectId, null)
+        const index = yield* boardIndex(projectId, { host: normalized.host, normalizedUrl: normalized.url })
         const rating = evaluateRelevance(
           {
             url: input.url,
@@ -288,7 +289,7 @@ export class ProjectLinks extends Context.Service<
       ) {
         const project = yield* access.write(principal, "project", projectId, { action: "change project links" })
         const link = yield* linkOf(projectId, linkId)
-        const index = yield* boardIndex(projectId, linkId)
+        const index = yield* boardIndex(projectId, { host: link.host, normalizedUrl: link.normalized_url })
         const rating = evaluateRelevance(
           {
             url: link.url,

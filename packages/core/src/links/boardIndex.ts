@@ -31,8 +31,13 @@ export interface BoardIndex {
   readonly urlCards: ReadonlyMap<string, ReadonlyArray<number>>
   /** Host key (see hostKey) of URLs written on cards to the ascending card numbers. */
   readonly hostCards: ReadonlyMap<string, ReadonlyArray<number>>
-  /** Host key of other stored links to their normalised URLs. */
-  readonly linkHosts: ReadonlyMap<string, ReadonlyArray<string>>
+  /** Host key to how many of the project's stored links are on that host. */
+  readonly linksOnHost: ReadonlyMap<string, number>
+  /**
+   * Normalised URL of a stored link to how many times it is stored: a link under evaluation that
+   * is itself stored is not counted on its own host. Empty when `linksOnHost` already leaves it out.
+   */
+  readonly storedUrls: ReadonlyMap<string, number>
 }
 
 /** `www.example.com` and `example.com` are one site as far as relevance goes. */
@@ -83,29 +88,33 @@ export const prepareBoardIndex = (board: BoardInput): BoardIndex => {
     for (const term of termSet(name)) push(labelTerms, term, name)
   }
 
-  return withOtherLinks(
-    {
-      kind: "BoardIndex",
-      refs: cards.map((card) => card.ref),
-      postings,
-      labelTerms,
-      urlCards,
-      hostCards,
-      linkHosts: new Map()
-    },
-    board.otherLinks
-  )
+  const linksOnHost = new Map<string, number>()
+  const storedUrls = new Map<string, number>()
+  for (const link of board.otherLinks) {
+    const key = hostKey(link.host)
+    linksOnHost.set(key, (linksOnHost.get(key) ?? 0) + 1)
+    storedUrls.set(link.normalizedUrl, (storedUrls.get(link.normalizedUrl) ?? 0) + 1)
+  }
+  return {
+    kind: "BoardIndex",
+    refs: cards.map((card) => card.ref),
+    postings,
+    labelTerms,
+    urlCards,
+    hostCards,
+    linksOnHost,
+    storedUrls
+  }
 }
 
 /**
- * The same index with another set of stored links: the card and label part is the costly one
- * to build, so a caller may keep it and only swap the links, which change with every submit.
+ * The same index with the stored links counted by the caller: `count` links on `host`'s site,
+ * the link under evaluation not among them (ProjectLinks counts them in SQL, so a submit never
+ * reads the project's links). The card and label part is the costly one to build, so a caller
+ * may keep it and only swap the count, which changes with every submit.
  */
-export const withOtherLinks = (index: BoardIndex, otherLinks: BoardInput["otherLinks"]): BoardIndex => {
-  const linkHosts = new Map<string, Array<string>>()
-  const sorted = [...otherLinks].sort((a, b) =>
-    a.normalizedUrl < b.normalizedUrl ? -1 : a.normalizedUrl > b.normalizedUrl ? 1 : 0
-  )
-  for (const link of sorted) push(linkHosts, hostKey(link.host), link.normalizedUrl)
-  return { ...index, linkHosts }
-}
+export const withLinksOnHost = (index: BoardIndex, host: string, count: number): BoardIndex => ({
+  ...index,
+  linksOnHost: new Map([[hostKey(host), count]]),
+  storedUrls: new Map()
+})

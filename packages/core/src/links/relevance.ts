@@ -102,10 +102,10 @@ const sameHost = (index: BoardIndex, link: LinkInput): Signal | undefined => {
   const urlCards = new Set(index.urlCards.get(link.normalizedUrl) ?? [])
   // A card already counted for the exact URL would be counted twice here.
   const refs = (index.hostCards.get(key) ?? []).filter((n) => !urlCards.has(n)).map((n) => index.refs[n])
-  const links = (index.linkHosts.get(key) ?? []).filter((url) => url !== link.normalizedUrl)
-  if (refs.length === 0 && links.length === 0) return undefined
+  const links = (index.linksOnHost.get(key) ?? 0) - (index.storedUrls.get(link.normalizedUrl) ?? 0)
+  if (refs.length === 0 && links <= 0) return undefined
   const parts = [
-    ...(links.length > 0 ? [plural(links.length, "stored link")] : []),
+    ...(links > 0 ? [plural(links, "stored link")] : []),
     ...(refs.length > 0 ? [`URLs on ${refs.length === 1 ? "card" : "cards"} ${listed(refs)}`] : [])
   ]
   return {
