@@ -112,11 +112,11 @@ export class ProjectLinks extends Context.Service<
 
       // The card-and-label part of a board's index costs ~10 ms to build for 1,000 cards; it is
       // kept per project and rebuilt when the board's version (counts and last changes of its
-      // cards and labels) moves. Of the stored links only those on the rated link's site count,
-      // and only how many: counted fresh every time in the version's statement, so a submit
-      // never reads the project's links (it did, all of them, every time). A write committed
-      // out of order (an older transaction's timestamp) can leave a rating stale until the board
-      // next changes: a heuristic can afford that.
+      // cards and labels, each table's pair read in one pass) moves. Of the stored links only
+      // those on the rated link's site count, and only how many: counted fresh every time in the
+      // version's statement, so a submit never reads the project's links (it did, all of them,
+      // every time). A write committed out of order (an older transaction's timestamp) can leave
+      // a rating stale until the board next changes: a heuristic can afford that.
       const indexCache = new Map<string, { version: string; index: BoardIndex }>()
       const CACHED_PROJECTS = 64
 
@@ -127,10 +127,8 @@ export class ProjectLinks extends Context.Service<
           // the site when its host is the site or www. before it
           const site = hostKey(link.host)
           const [v] = yield* sql<{ version: string; on_host: number }>`
-              SELECT concat_ws(':', (SELECT count(*) FROM cards WHERE project_id = ${projectId}),
-                (SELECT max(updated_at) FROM cards WHERE project_id = ${projectId}),
-                (SELECT count(*) FROM labels WHERE project_id = ${projectId}),
-                (SELECT max(updated_at) FROM labels WHERE project_id = ${projectId})) AS version,
+              SELECT concat_ws(':', (SELECT concat_ws(':', count(*), max(updated_at)) FROM cards WHERE project_id = ${projectId}),
+                (SELECT concat_ws(':', count(*), max(updated_at)) FROM labels WHERE project_id = ${projectId})) AS version,
                 (SELECT count(*) FROM project_links WHERE project_id = ${projectId} AND host IN (${site}, ${`www.${site}`})
                    AND normalized_url <> ${link.normalizedUrl})::int AS on_host`.pipe(Effect.orDie)
           const cached = indexCache.get(projectId)
