@@ -156,6 +156,8 @@ describe.each(backends)("project links and prompts on %s", (backend) => {
     expect(again.status).toBe(200)
     const rated = await call(base, "POST", `/v1/projects/${p.id}/links/${first.body.link.id}/evaluate`, { headers: h })
     expect(sameHost(rated)).toBe("Same host docs.site.io as 2 stored links")
+    // www.www.docs.site.io is the site www.docs.site.io, which no stored link is on
+    expect(sameHost(await submit({ url: "https://www.www.docs.site.io/q" }, p.id))).toBeUndefined()
   })
 
   it("re-rates against the board as it is now: a card added after the first rating counts", async () => {

@@ -18,7 +18,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { actorParams, actorSql, eventInsertSql, type EventLog } from "../events/EventLog.ts"
 import { findOne, statement } from "../infra/statement.ts"
 import { type Access, reachOf, scopesFor, type WriteNeeds, writableBy } from "./Access.ts"
-import { cardJsonOf, ordinalOf, singleCardAssignees, singleCardLabels, singleCardSubtasks } from "./cardView.ts"
+import { cardJson, ordinalOf, storedCard } from "./cardView.ts"
 import { claimJsonText, LIVE } from "./claimSql.ts"
 import { leaseTimes, openSessionSql, sessionJson } from "./sessionSql.ts"
 
@@ -63,17 +63,29 @@ interface QueueParams {
 // unclaimed (`NOT c.claimed` on its latest version, which `pick` locked), so no live session of
 // it exists, passed or not, and one opened meanwhile cannot commit before this does (the session
 // trigger's UPDATE of the card waits for the lock). `opened`: the session, as sessionSql.ts's
-// open writes it; nothing when a claim committed after the statement's snapshot (the unique
-// index's guard), and then the caller runs the statement again for the next card. A flag made
-// wrong by hand (false beside a live session) makes every attempt lose on that card, so the
-// queue answers 204 until the sweep ends that session (about a second).
+// open writes it; nothing when a live session holds the card after all (the unique index's
+// guard), and then the caller runs the statement again. A claim committed after the snapshot
+// does not get there: it set the card's flag, which `pick` checks again on the version it locks.
+// So only a flag made wrong by hand (false beside a live session) does, at every attempt on
+// that card, and the queue answers 204 until the sweep ends that session (about a second).
 // `answer`: the session's JSON (the AgentSession schema's) and the card's, its claim the new
 // session (the snapshot cannot see it yet), and the session's event logged from them.
+// What the answer's card is written from: the version `pick` locked. When a change committed
+// after the statement's snapshot, PostgreSQL locks the card's newest version and checks the
+// conditions again on it; `pick` gives that version's columns, where joining `cards` again would
+// read the snapshot's older one.
+const PICKED_COLUMNS = [
+  "c.id",
+  "c.column_id",
+  "c.sort_key",
+  ...Array.from({ length: storedCard.count }, (_, i) => `c.json_${i + 1}`)
+].join(", ")
+
 const queueSql = (oneColumn: boolean) =>
   statement<QueueParams>(
     (p) => `
   WITH pick AS MATERIALIZED (
-    SELECT c.id, p.workspace_id FROM cards c
+    SELECT ${PICKED_COLUMNS}, p.workspace_id FROM cards c
     JOIN projects p ON p.id = c.project_id
     ${oneColumn ? "" : "JOIN board_columns col ON col.id = c.column_id"}
     WHERE c.project_id = ${p.project}::uuid AND ${writableBy("p.workspace_id", `${p.user}::uuid`, p.reach, "p")}
@@ -92,16 +104,8 @@ const queueSql = (oneColumn: boolean) =>
   ), opened AS (
     ${openSessionSql({ card: "pick.id", project: `${p.project}::uuid`, user: p.user, kind: p.kind, credential: p.credential, ttl: p.ttl, now: p.now, until: p.until, actor: "actor.j", from: "pick CROSS JOIN actor" })}
   ), answer AS MATERIALIZED (
-    SELECT s.card_id, s.project_id, pick.workspace_id,
-      ${sessionJson} AS session,
-      ${cardJsonOf({
-        position: ordinalOf("c"),
-        labels: singleCardLabels,
-        subtasks: singleCardSubtasks,
-        assigneeIds: singleCardAssignees,
-        claim: claimJsonText
-      })} AS card
-    FROM opened s JOIN pick ON pick.id = s.card_id JOIN cards c ON c.id = s.card_id
+    SELECT s.card_id, s.project_id, c.workspace_id, ${sessionJson} AS session, ${cardJson(p.now, ordinalOf("c"), claimJsonText)} AS card
+    FROM opened s JOIN pick c ON c.id = s.card_id
   ), ${eventInsertSql({
     name: "logged",
     from: "answer e CROSS JOIN actor",
@@ -179,7 +183,7 @@ export const claimNextCard = (deps: {
         events.committed(projectId)
         return { session: row.session, card: row.card }
       }
-      // a claim committed after this statement's snapshot: take the next card
+      // a live session held the card after all (see `opened` above): try again
     }
     return yield* noCard
   })

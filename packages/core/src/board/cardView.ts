@@ -121,15 +121,20 @@ export const singleCardAssignees = `'[' || COALESCE((SELECT ${assigneeList}
 /**
  * Card `c` as JSON text, its labels, subtasks, assignees and claim read for it alone. `now` is
  * the operation's time as an SQL expression (a parameter: infra/clock.ts), which decides
- * whether a lease still holds the card; `position` defaults to the count above.
+ * whether a lease still holds the card; `position` defaults to the count above, `claim` to the
+ * live session the statement's snapshot shows (a statement that opens one gives its own).
  */
-export const cardJson = (now: string, position: string = ordinalOf("c")): SqlJson =>
+export const cardJson = (
+  now: string,
+  position: string = ordinalOf("c"),
+  claim: SqlJson = singleCardClaim(now)
+): SqlJson =>
   cardJsonOf({
     position,
     labels: singleCardLabels,
     subtasks: singleCardSubtasks,
     assigneeIds: singleCardAssignees,
-    claim: singleCardClaim(now)
+    claim
   })
 
 /**

@@ -18,7 +18,7 @@ import { actorParams, EventLog } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { changedFields, columns, type Row, submitSql, view } from "./linkRows.ts"
 import { normalizeUrl } from "./normalizeUrl.ts"
-import { type BoardIndex, hostKey, withLinksOnHost } from "./boardIndex.ts"
+import { type BoardIndex, hostKey, siteHosts, withLinksOnHost } from "./boardIndex.ts"
 import { evaluateRelevance, prepareBoardIndex } from "./relevance.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
@@ -123,13 +123,12 @@ export class ProjectLinks extends Context.Service<
       /** The board's index for rating `link`; a stored link is its normalised URL, which is never counted (unique per project). */
       const boardIndex = (projectId: string, link: { readonly host: string; readonly normalizedUrl: string }) =>
         Effect.gen(function* () {
-          // hostKey(host) is the site: stored hosts are lower case (normalizeUrl), so a link is on
-          // the site when its host is the site or www. before it
-          const site = hostKey(link.host)
+          // stored hosts are lower case (normalizeUrl), as siteHosts gives them
+          const [host, wwwHost = host] = siteHosts(hostKey(link.host))
           const [v] = yield* sql<{ version: string; on_host: number }>`
               SELECT concat_ws(':', (SELECT concat_ws(':', count(*), max(updated_at)) FROM cards WHERE project_id = ${projectId}),
                 (SELECT concat_ws(':', count(*), max(updated_at)) FROM labels WHERE project_id = ${projectId})) AS version,
-                (SELECT count(*) FROM project_links WHERE project_id = ${projectId} AND host IN (${site}, ${`www.${site}`})
+                (SELECT count(*) FROM project_links WHERE project_id = ${projectId} AND host IN (${host}, ${wwwHost})
                    AND normalized_url <> ${link.normalizedUrl})::int AS on_host`.pipe(Effect.orDie)
           const cached = indexCache.get(projectId)
           if (cached !== undefined && cached.version === v!.version)

@@ -34,14 +34,19 @@ export interface BoardIndex {
   /** Host key to how many of the project's stored links are on that host. */
   readonly linksOnHost: ReadonlyMap<string, number>
   /**
-   * Normalised URL of a stored link to how many times it is stored: a link under evaluation that
-   * is itself stored is not counted on its own host. Empty when `linksOnHost` already leaves it out.
+   * A stored link's site and normalised URL (`storedUrlKey`) to how many times it is stored: a
+   * link under evaluation that is itself stored is not counted on its own site. Empty when
+   * `linksOnHost` already leaves it out.
    */
   readonly storedUrls: ReadonlyMap<string, number>
 }
 
 /** `www.example.com` and `example.com` are one site as far as relevance goes. */
 export const hostKey = (host: string): string => host.toLowerCase().replace(/^www\./, "")
+
+/** The lower-case hosts whose `hostKey` is `site`: the site and `www.` before it (`www.x` itself is the site `x`). */
+export const siteHosts = (site: string): ReadonlyArray<string> =>
+  site.startsWith("www.") ? [`www.${site}`] : [site, `www.${site}`]
 
 const REF = /^(.*?)(\d+)$/
 
@@ -93,7 +98,8 @@ export const prepareBoardIndex = (board: BoardInput): BoardIndex => {
   for (const link of board.otherLinks) {
     const key = hostKey(link.host)
     linksOnHost.set(key, (linksOnHost.get(key) ?? 0) + 1)
-    storedUrls.set(link.normalizedUrl, (storedUrls.get(link.normalizedUrl) ?? 0) + 1)
+    const stored = storedUrlKey(key, link.normalizedUrl)
+    storedUrls.set(stored, (storedUrls.get(stored) ?? 0) + 1)
   }
   return {
     kind: "BoardIndex",
@@ -107,11 +113,15 @@ export const prepareBoardIndex = (board: BoardInput): BoardIndex => {
   }
 }
 
+/** The key of `storedUrls`: a site (`hostKey`) and a normalised URL. */
+export const storedUrlKey = (site: string, normalizedUrl: string): string => `${site} ${normalizedUrl}`
+
 /**
  * The same index with the stored links counted by the caller: `count` links on `host`'s site,
  * the link under evaluation not among them (ProjectLinks counts them in SQL, so a submit never
  * reads the project's links). The card and label part is the costly one to build, so a caller
- * may keep it and only swap the count, which changes with every submit.
+ * may keep it and only swap the count, which changes with every submit. An index made so rates
+ * that one link: it knows no other site's links.
  */
 export const withLinksOnHost = (index: BoardIndex, host: string, count: number): BoardIndex => ({
   ...index,

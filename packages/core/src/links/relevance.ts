@@ -1,4 +1,4 @@
-import { hostKey, prepareBoardIndex } from "./boardIndex.ts"
+import { hostKey, prepareBoardIndex, storedUrlKey } from "./boardIndex.ts"
 import type { BoardIndex, BoardInput } from "./boardIndex.ts"
 import { termSet, urlPathTerms } from "./terms.ts"
 import type { Relevance } from "../domain/enums.ts"
@@ -102,7 +102,7 @@ const sameHost = (index: BoardIndex, link: LinkInput): Signal | undefined => {
   const urlCards = new Set(index.urlCards.get(link.normalizedUrl) ?? [])
   // A card already counted for the exact URL would be counted twice here.
   const refs = (index.hostCards.get(key) ?? []).filter((n) => !urlCards.has(n)).map((n) => index.refs[n])
-  const links = (index.linksOnHost.get(key) ?? 0) - (index.storedUrls.get(link.normalizedUrl) ?? 0)
+  const links = (index.linksOnHost.get(key) ?? 0) - (index.storedUrls.get(storedUrlKey(key, link.normalizedUrl)) ?? 0)
   if (refs.length === 0 && links <= 0) return undefined
   const parts = [
     ...(links > 0 ? [plural(links, "stored link")] : []),
