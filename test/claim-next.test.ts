@@ -125,7 +125,7 @@ describe.each(backends)("the work queue on %s", (backend) => {
     expect(unassigned.body.card.id).toBe(a.id)
   })
 
-  it("refuses what it cannot honour: a bad lease, another project's column, a project it cannot see", async () => {
+  it("refuses what it cannot honour: a bad lease, another project's column or none, a bad label id, a project it cannot see", async () => {
     const p = await newProject("Refusals")
     const other = await newProject("Other")
     expect((await next(p.id, { ttlSeconds: 10 })).status).toBe(400)
@@ -133,6 +133,13 @@ describe.each(backends)("the work queue on %s", (backend) => {
     const elsewhere = await next(p.id, { columnId: other.columns[0]!.id })
     expect(elsewhere.status).toBe(400)
     expect(elsewhere.body.error).toMatch(/another project/)
+    // a column that exists nowhere, a label id that is no uuid: refused, nothing claimed
+    const nowhere = await next(p.id, { columnId: "00000000-0000-4000-8000-000000000000" })
+    expect(nowhere.status).toBe(404)
+    expect(typeof nowhere.body.error).toBe("string")
+    const badLabel = await next(p.id, { labelIds: ["not-a-uuid"] })
+    expect(badLabel.status).toBe(400)
+    expect(typeof badLabel.body.error).toBe("string")
     const stranger = await bootstrap(base, "stranger")
     expect((await next(p.id, {}, key(stranger.apiKey))).status).toBe(404)
   })

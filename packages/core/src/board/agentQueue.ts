@@ -46,6 +46,17 @@ interface QueueParams {
   readonly assignee: "me" | "unassigned" | null
 }
 
+// What the answer's card is written from: the version `pick` locked. When a change committed
+// after the statement's snapshot, PostgreSQL locks the card's newest version and checks the
+// conditions again on it; `pick` gives that version's columns, where joining `cards` again would
+// read the snapshot's older one.
+const PICKED_COLUMNS = [
+  "c.id",
+  "c.column_id",
+  "c.sort_key",
+  ...Array.from({ length: storedCard.count }, (_, i) => `c.json_${i + 1}`)
+].join(", ")
+
 // One statement takes the next card (issue 35: a claim was six round trips, BEGIN to COMMIT).
 // `pick`: the best unclaimed card, locked; cards another queue call has locked are skipped, so
 // concurrent callers take different cards. The caller must be able to write the project
@@ -70,17 +81,6 @@ interface QueueParams {
 // that card, and the queue answers 204 until the sweep ends that session (about a second).
 // `answer`: the session's JSON (the AgentSession schema's) and the card's, its claim the new
 // session (the snapshot cannot see it yet), and the session's event logged from them.
-// What the answer's card is written from: the version `pick` locked. When a change committed
-// after the statement's snapshot, PostgreSQL locks the card's newest version and checks the
-// conditions again on it; `pick` gives that version's columns, where joining `cards` again would
-// read the snapshot's older one.
-const PICKED_COLUMNS = [
-  "c.id",
-  "c.column_id",
-  "c.sort_key",
-  ...Array.from({ length: storedCard.count }, (_, i) => `c.json_${i + 1}`)
-].join(", ")
-
 const queueSql = (oneColumn: boolean) =>
   statement<QueueParams>(
     (p) => `

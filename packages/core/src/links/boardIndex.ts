@@ -31,7 +31,7 @@ export interface BoardIndex {
   readonly urlCards: ReadonlyMap<string, ReadonlyArray<number>>
   /** Host key (see hostKey) of URLs written on cards to the ascending card numbers. */
   readonly hostCards: ReadonlyMap<string, ReadonlyArray<number>>
-  /** Host key to how many of the project's stored links are on that host. */
+  /** Site (host key) to how many of the project's stored links are on it. */
   readonly linksOnHost: ReadonlyMap<string, number>
   /**
    * A stored link's site and normalised URL (`storedUrlKey`) to how many times it is stored: a
