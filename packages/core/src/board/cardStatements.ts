@@ -20,6 +20,7 @@ import {
   bucketSize,
   cardJson,
   cardJsonOf,
+  cardsInColumn,
   ordinalOf,
   singleCardAssignees,
   singleCardLabels,
@@ -27,7 +28,7 @@ import {
   withinBucket
 } from "./cardView.ts"
 import { singleCardClaim } from "./claimSql.ts"
-import { epochUnchanged, keyAt, keyAtEnd } from "./orderKeys.ts"
+import { epochUnchanged, keyAt, lastKeyOf } from "./orderKeys.ts"
 
 /** What the event's actor is read from: the user, the credential's kind and its id. */
 interface ActorParams {
@@ -85,32 +86,39 @@ export interface DeleteParams extends ActorParams {
 // The end of a statement that wrote a card: the card's JSON text, the count of rows its target
 // CTE found, its key's scale and how many cards its counting bucket holds (both say when the
 // column wants a rebalance). `position` counts in the statement's snapshot, which holds no
-// version of a created card and the old version of a moved one (`moved` subtracts it). What a
-// new card cannot have yet (labels, subtasks, a claim) is written as such; `assignees` is the
-// JSON text of what the statement assigned (a moved card's are its rows).
+// version of a created card and the old version of a moved one (`moved` subtracts it). A created
+// card is appended (lastKeyOf): its position is the count of its column's cards. What a new card
+// cannot have yet (labels, subtasks, a claim) is written as such; `assignees` is the JSON text
+// of what the statement assigned (a moved card's are its rows).
 // `b` counts the position once: `OFFSET 0` keeps the planner from pulling the subquery up, which
-// would copy both counts into each of the position's two uses (the column and the card's JSON).
+// would copy the counts into each of the position's two uses (the column and the card's JSON).
 const writtenCard = (found: string, count: "created" | "moved", now: string, assignees: string) => {
-  const position =
+  const counted =
     count === "created"
-      ? "(b.before + b.within)::int"
-      : "(b.before + b.within - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int)::int"
+      ? cardsInColumn("c")
+      : `${bucketsBefore("c")} + ${withinBucket("c")} - (c.old_column_id = c.column_id AND c.old_sort_key < c.sort_key)::int`
   const card =
     count === "created"
-      ? cardJsonOf({ position, labels: "'[]'", subtasks: "'[]'", assigneeIds: assignees, claim: "'null'" })
+      ? cardJsonOf({
+          position: "b.position",
+          labels: "'[]'",
+          subtasks: "'[]'",
+          assigneeIds: assignees,
+          claim: "'null'"
+        })
       : cardJsonOf({
-          position,
+          position: "b.position",
           labels: singleCardLabels,
           subtasks: singleCardSubtasks,
           assigneeIds: assignees,
           claim: singleCardClaim(now)
         })
   return `
-  SELECT (SELECT count(*) FROM ${found})::int AS found, c.id, c.project_id, c.column_id, ${position} AS position,
+  SELECT (SELECT count(*) FROM ${found})::int AS found, c.id, c.project_id, c.column_id, b.position,
     (${card})::json AS card, scale(c.sort_key) AS key_scale, ${bucketSize("c")}::int AS bucket_size,
     ${count === "moved" ? "c.old_column_id" : "NULL::uuid"} AS old_column_id,
     ${count === "moved" ? "c.old_position" : "NULL::int"} AS old_position
-  FROM written c CROSS JOIN LATERAL (SELECT ${bucketsBefore("c")} AS before, ${withinBucket("c")} AS within OFFSET 0) b`
+  FROM written c CROSS JOIN LATERAL (SELECT (${counted})::int AS position OFFSET 0) b`
 }
 
 /** The columns of writtenCard()'s row after `found`. */
@@ -152,6 +160,8 @@ type AllInsertParams = CreateWithExtrasParams & FileOnceParams
 // due date or assignees) also writes those; a target whose workspace lacks one of the assignees
 // is no target: nothing is written, and Cards.create names the reason. A filing answers nothing
 // about the card (the channel is blind), but its event carries the card.
+const lastKey = lastKeyOf("t.id", "last")
+
 const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false) =>
   statement<AllInsertParams>(
     (p) => `
@@ -181,10 +191,11 @@ const insertSql = (mode: "member" | "filing", claim: boolean, withExtras = false
       : ""
   }, written AS (
     INSERT INTO cards (${claim ? "id, " : ""}project_id, column_id, sort_key, ref_number, ref, title, description, priority, source, intake_token_id, created_by, created_at, updated_at${withExtras ? ", due_at" : ""})
-    SELECT ${claim ? "claim.card_id, " : ""}t.project_id, t.id, ${keyAtEnd("t.id")}, r.n, t.ref_prefix || '-' || r.n,
+    SELECT ${claim ? "claim.card_id, " : ""}t.project_id, t.id, ${lastKey.next}, r.n, t.ref_prefix || '-' || r.n,
       ${p.title}, ${p.description}, ${p.priority}, ${p.source}, ${p.intakeToken}::uuid, ${p.createdBy}::uuid,
       ${p.now}::timestamptz, ${p.now}::timestamptz${withExtras ? `, ${p.dueAt}::timestamptz` : ""}
-    FROM ready t ${claim ? "CROSS JOIN claim" : ""} CROSS JOIN LATERAL (SELECT board_next_ref(t.project_id)::int AS n) r
+    FROM ready t ${claim ? "CROSS JOIN claim" : ""} ${lastKey.join}
+      CROSS JOIN LATERAL (SELECT board_next_ref(t.project_id)::int AS n) r
     RETURNING *
   )${
     withExtras

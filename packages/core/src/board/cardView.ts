@@ -41,6 +41,15 @@ export const bucketsBefore = (alias: string): string =>
 export const bucketSize = (alias: string): string =>
   `(SELECT COALESCE(sum(k.delta), 0) FROM card_order_counts k WHERE k.column_id = ${alias}.column_id AND k.bucket = ${bucketOf(alias)})`
 
+/**
+ * Every card of `alias`'s column (as the counts say): the ordinal of a card appended last, whose
+ * key (orderKeys.ts's lastKeyOf) is above every key of the statement's snapshot, so that all the
+ * cards the snapshot sees in its column sort before it. A few rows per 128 key units, without
+ * counting the cards of the last bucket, which concurrent appends crowd (they share key units).
+ */
+export const cardsInColumn = (alias: string): string =>
+  `(SELECT COALESCE(sum(k.delta), 0) FROM card_order_counts k WHERE k.column_id = ${alias}.column_id)`
+
 /** The cards of `alias`'s column in its own bucket, before it. */
 export const withinBucket = (alias: string): string =>
   `(SELECT count(*) FROM cards o WHERE o.column_id = ${alias}.column_id
