@@ -15,7 +15,7 @@
  * Fixed seed; ORDER_CLIENTS and ORDER_OPS make longer runs.
  */
 import { compactOrderCounts } from "@board/core"
-import { createSql, moveSql } from "../packages/core/src/board/cardStatements.ts"
+import { createSql, moveSql, systemMoveSql } from "../packages/core/src/board/cardStatements.ts"
 import { paramsOf } from "../packages/core/src/infra/statement.ts"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -453,17 +453,23 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
   // and planning was more than half its database time (issue 35). The server's sessions are out
   // of reach, so this prepares the server's own statements in a session of its own.
   it.runIf(backend === "postgres")(
-    "keeps one generic plan for a move and a create after their first executions",
+    "keeps one generic plan for a move, a forge's move and a create after their first executions",
     async () => {
       const {
         projectId,
-        columns: [first, second]
+        columns: [first, second, third]
       } = await freshBoard("Generic")
       const created = await call(server.baseUrl, "POST", "/v1/cards", {
         body: { projectId, columnId: first, title: "moved around" },
         headers: key(a.apiKey)
       })
       expect(created.status).toBe(201)
+      // a forge moves its card to the end of a column of a kind it names (position null)
+      const forged = await call(server.baseUrl, "POST", "/v1/cards", {
+        body: { projectId, columnId: third, title: "shipped again and again" },
+        headers: key(a.apiKey)
+      })
+      expect(forged.status).toBe(201)
       // a large column, counted by ANALYZE: a plan for "the first n keys" then looks cheap only
       // for the n it was made for
       const many = 20_000
@@ -477,13 +483,33 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
         const now = new Date().toISOString()
         // named statements, prepared once per session and executed again, as the server's driver does
         for (let i = 0; i < 8; i++) {
+          // into the large column at 0, at its end (no position), and back into the empty one
           const to = i % 2 === 0 ? second! : first!
+          const position = i % 4 === 2 ? null : i % 4
           const moved = await client.query({
             name: "move",
             text: moveSql.text,
-            values: paramsOf(moveSql, { ...actor, card: created.body.id, to, position: i % 4, now })
+            values: paramsOf(moveSql, { ...actor, card: created.body.id, to, position, now })
           })
-          expect(moved.rows[0].card).toMatchObject({ columnId: to, position: i % 2 === 0 ? i % 4 : 0 })
+          expect(moved.rows[0].card).toMatchObject({
+            columnId: to,
+            position: to === first ? 0 : (position ?? many + i)
+          })
+          const shipped = await client.query({
+            name: "system_move",
+            text: systemMoveSql.text,
+            values: paramsOf(systemMoveSql, {
+              ...actor,
+              kind: "forge:github",
+              card: forged.body.id,
+              to: third!,
+              position: null,
+              now,
+              fromKinds: ["todo", "in_progress", "done"],
+              cause: null
+            })
+          })
+          expect(shipped.rows[0].card).toMatchObject({ columnId: third, position: 0 })
           const made = await client.query({
             name: "create_card",
             text: createSql.text,
@@ -508,7 +534,8 @@ describe.each(backends)("concurrent card order on %s", (backend) => {
         // PostgreSQL tries five plans of their own first, then keeps the generic one
         expect(plans.rows.map((r) => [r.name, Number(r.generic_plans), Number(r.custom_plans)])).toEqual([
           ["create_card", 3, 5],
-          ["move", 3, 5]
+          ["move", 3, 5],
+          ["system_move", 3, 5]
         ])
       } finally {
         await client.end()

@@ -26,7 +26,8 @@ export const ORDER_BUCKET = 128
  * A card's ordinal `position` in its column: how many cards of the column sort before it. Order
  * keys are unique per column, so this is exact. The cards of the buckets before the card's are
  * summed from card_order_counts (kept by triggers in every writing transaction, so it agrees with
- * the statement's snapshot); those of its own bucket are counted, an index-only range scan.
+ * the statement's snapshot); those of its own bucket are counted, a range scan of the
+ * (column, key) index (up to REBALANCE_BUCKET_SIZE entries: concurrent appends crowd a bucket).
  */
 export const ordinalOf = (alias: string): string => `(${bucketsBefore(alias)} + ${withinBucket(alias)})::int`
 

@@ -1,7 +1,8 @@
 /**
  * Keeps card_order_counts small (see cardView.ts's ordinalOf and migrations/0006): every card
  * write adds a row per bucket it changed, and a position sums the rows of the buckets before
- * its card, so rows must be folded soon after they are written: at a thousand appends a second,
+ * its card (a created card's, of its whole column), so rows must be folded soon after they are
+ * written: at a thousand appends a second,
  * two seconds of unfolded rows made a create's position cost a millisecond of database time.
  *
  * Folding is one statement, so readers see the rows before or after it, never half; rows

@@ -90,16 +90,16 @@ export const lastKeyOf = (column: string, alias: string) => ({
 /**
  * The key of a card placed at ordinal `position` (NULL: the end) of `column`, among the column's
  * other cards than `card` (the one being moved). Ordinal p reads p index entries.
- * LIMIT and OFFSET take the position through a subquery, which hides its value from the planner:
- * given the parameter itself, each execution's own plan (LIMIT 2, say) looked cheaper than the
- * prepared statement's generic one, so PostgreSQL planned the whole move again on every call,
- * more than half of a move's database time (issue 35). Hidden, every plan costs the same and
- * PostgreSQL keeps the generic one after its fifth execution.
+ * Every use of the position reads it through a subquery, which hides its value from the planner:
+ * given the parameter itself, each execution's own plan (LIMIT 2, say, or only the CASE's branch
+ * for the end) looked cheaper than the prepared statement's generic one, so PostgreSQL planned
+ * the whole move again on every call, more than half of a move's database time (issue 35).
+ * Hidden, every plan costs the same and PostgreSQL keeps the generic one after its fifth execution.
  */
 export const keyAt = (column: string, card: string, position: string): string => {
   const others = `FROM cards WHERE column_id = ${column} AND id <> ${card} AND sort_key IS NOT NULL`
   const at = `(SELECT ${position})`
-  return `CASE WHEN ${position} IS NULL
+  return `CASE WHEN ${at} IS NULL
     THEN board_key_between((SELECT sort_key ${others} ORDER BY sort_key DESC LIMIT 1), NULL)
     ELSE board_key_between(
       (SELECT max(k.sort_key) FROM (SELECT sort_key ${others} ORDER BY sort_key LIMIT ${at}) k),
