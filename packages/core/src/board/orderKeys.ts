@@ -70,9 +70,12 @@ export const retryRaces = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect
 // Archived cards have no key (migrations/0025): every neighbour lookup skips them, so a live card
 // never draws a key from one and a rebalance leaves them keyless.
 
-/** The key of a card placed last in `column`: one step on the (column_id, sort_key) index. */
-export const keyAtEnd = (column: string): string =>
-  `board_key_between((SELECT sort_key FROM cards WHERE column_id = ${column} AND sort_key IS NOT NULL ORDER BY sort_key DESC LIMIT 1), NULL)`
+/** The last key of `column` (no row in an empty column): one step on the (column_id, sort_key) index. */
+const lastKeyIn = (column: string): string =>
+  `SELECT sort_key FROM cards WHERE column_id = ${column} AND sort_key IS NOT NULL ORDER BY sort_key DESC LIMIT 1`
+
+/** The key of a card placed last in `column`. */
+export const keyAtEnd = (column: string): string => `board_key_between((${lastKeyIn(column)}), NULL)`
 
 /**
  * keyAtEnd for a statement that appends many times a second (a create, a filing): the last key
@@ -82,8 +85,7 @@ export const keyAtEnd = (column: string): string =>
  * the function's body again on every call (issue 35: 5-6% of a create's database time).
  */
 export const lastKeyOf = (column: string, alias: string) => ({
-  join: `LEFT JOIN LATERAL (SELECT sort_key FROM cards WHERE column_id = ${column} AND sort_key IS NOT NULL
-      ORDER BY sort_key DESC LIMIT 1) ${alias} ON TRUE`,
+  join: `LEFT JOIN LATERAL (${lastKeyIn(column)}) ${alias} ON TRUE`,
   next: `board_key_between(${alias}.sort_key, NULL)`
 })
 
