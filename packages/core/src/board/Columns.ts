@@ -10,6 +10,7 @@ import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
 import { EventLog } from "../events/EventLog.ts"
 import { Access, type Resolved } from "./Access.ts"
+import { deleteOrderCounts } from "./orderCounts.ts"
 import { clampPosition } from "./positions.ts"
 import { type ColumnRow, type ColumnView, columnRowColumns, toColumn } from "./rows.ts"
 
@@ -150,6 +151,8 @@ export class Columns extends Context.Service<
               const [gone] = yield* sql<Row>`
                 DELETE FROM board_columns WHERE id = ${id}
                 RETURNING ${sql.literal(columnRowColumns)}`
+              // the rows its deleted cards left (netting zero): no fold takes a column that is gone
+              yield* deleteOrderCounts(sql, [id])
               // its last state
               yield* log(principal, "column.deleted", column, toColumn(gone!))
               yield* sql`UPDATE board_columns SET position = position - 1 WHERE project_id = ${column.projectId!} AND position > ${current.position}`

@@ -25,20 +25,13 @@ import { EventLog } from "../events/EventLog.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
 import { Access, withoutArchive } from "./Access.ts"
+import { deleteOrderCounts } from "./orderCounts.ts"
 import { type ProjectRow, type ProjectView, projectRowColumns, toProject } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
 
 /** Why a never-sent delivery of a deleted project's event was given up. */
 export const DELETED_PROJECT_DELIVERY = "the project was deleted before this event could be delivered"
-
-/** What a project delete removes and that no foreign key reaches (shared with the workspace delete). */
-export const deleteOrderCounts = (sql: SqlClient.SqlClient, columnIds: ReadonlyArray<string>) =>
-  columnIds.length === 0
-    ? Effect.void
-    : sql`DELETE FROM card_order_counts WHERE column_id = ANY(${columnIds as Array<string>}::uuid[])`.pipe(
-        Effect.asVoid
-      )
 
 export class Projects extends Context.Service<
   Projects,

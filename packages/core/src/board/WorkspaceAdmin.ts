@@ -20,7 +20,7 @@ import type { Principal } from "../domain/Principal.ts"
 import { sqlNow } from "../infra/clock.ts"
 import { retryConflicts } from "../infra/retryConflicts.ts"
 import { Access, withoutArchive } from "./Access.ts"
-import { deleteOrderCounts } from "./Projects.ts"
+import { deleteOrderCounts } from "./orderCounts.ts"
 import { toWorkspace, type WorkspaceView } from "./rows.ts"
 
 type AccessError = NotFound | WorkspaceNotGranted
